@@ -1,0 +1,3 @@
+"""crux: a scriptable dice language for tabletop role-playing games."""
+
+__version__ = "0.1.0"

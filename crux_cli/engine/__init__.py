@@ -1,0 +1,1 @@
+"""The rule engine: pure functions over an injected random source. No printing, no files."""

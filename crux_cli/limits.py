@@ -1,0 +1,8 @@
+"""The limits of NOTATION §5: every statement is answered quickly or refused by name."""
+
+MAX_DICE = 1_000  # dice rolled per statement, explosions and rerolls included
+MAX_SIDES = 10_000
+MAX_INPUT = 1_000  # characters of one statement
+MAX_NESTING = 32  # levels of parentheses (and of unary signs, which nest the same way)
+MAX_INTEGER = 10**9
+EXPLOSION_DEPTH = 100  # an exploding chain stops here even below the dice limit (odds use their own cap)

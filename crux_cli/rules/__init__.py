@@ -1,0 +1,35 @@
+"""The rule sets crux speaks, each a module of one shared shape.
+
+A rule-set module (``crux_cli.rules.<name>``) provides:
+
+- ``NAME``, ``SUMMARY`` (one line) and ``SEED`` (the seed file it implements);
+- ``KEYWORDS``: the lower-case first words of its statements (for dispatch and completion);
+- ``parse(text, keyword) -> Statement``: the statement's grammar, giving an immutable AST;
+- ``run(statement, ctx) -> Result``: compile the AST to rule-engine calls and roll;
+- ``odds(statement, ctx) -> Odds``: exact probabilities for the statement.
+
+Generic dice expressions (NOTATION §2) belong to every rule set and are handled
+before a rule set is asked. Adding a fifth rule set is a new module plus one
+line in ``RULESETS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+DEFAULT = "crux"
+
+# name -> (module, one-line summary); kept here so `--rules list` imports nothing else
+RULESETS: dict[str, tuple[str, str]] = {
+    "crux": ("crux_cli.rules.crux", "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"),
+}
+
+
+def names() -> list[str]:
+    return list(RULESETS)
+
+
+def load(name: str) -> ModuleType:
+    """The rule-set module called `name` (the caller has checked the name)."""
+    return importlib.import_module(RULESETS[name][0])
