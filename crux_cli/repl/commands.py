@@ -1,0 +1,268 @@
+"""Session commands: a line starting with `/` is never a dice statement.
+
+Each command is a function registered with `@command`; its docstring's first
+line is its summary, so `/help` is generated from this registry and a command
+cannot go undocumented.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crux_cli import rules as rulesets
+from crux_cli.errors import CruxError
+
+if TYPE_CHECKING:
+    from crux_cli.repl.session import Session
+
+PREFIX = "/"
+USAGE_WIDTH = 26
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """One command line as typed: its arguments and where they start, for errors with a caret."""
+
+    line: str
+    name: str
+    args: str
+    args_at: int
+
+    def error(self, message: str, word: str | None = None, hint: str | None = None) -> CruxError:
+        """An error pointing at `word` among the arguments (at the arguments when None)."""
+        found = self.args.find(word) if word else -1
+        position = self.args_at + (found if found >= 0 else 0)
+        return CruxError(message, text=self.line, position=position, hint=hint)
+
+
+Handler = Callable[["Session", Invocation], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    name: str
+    usage: str
+    summary: str
+    details: str
+    run: Handler
+    aliases: tuple[str, ...] = ()
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, usage: str = "", aliases: tuple[str, ...] = ()) -> Callable[[Handler], Handler]:
+    """Register a session command; its docstring documents it in /help."""
+
+    def register(function: Handler) -> Handler:
+        doc = (function.__doc__ or "").strip()
+        summary, _, details = doc.partition("\n")
+        COMMANDS[name] = Command(name, f"{PREFIX}{name}" + (f" {usage}" if usage else ""), summary.strip(),
+                                 "\n".join(line.strip() for line in details.strip().splitlines()), function,
+                                 aliases)
+        return function
+
+    return register
+
+
+def find(name: str) -> Command | None:
+    name = name.lower()
+    return COMMANDS.get(name) or next((c for c in COMMANDS.values() if name in c.aliases), None)
+
+
+def names() -> list[str]:
+    """Every spelling a command answers to, for completion."""
+    return sorted([*COMMANDS, *(a for c in COMMANDS.values() for a in c.aliases)])
+
+
+def run_command(session: Session, line: str) -> list[str]:
+    start = line.index(PREFIX) + len(PREFIX)
+    name, _, args = line[start:].partition(" ")
+    found = find(name)
+    if found is None:
+        close = difflib.get_close_matches(name.lower(), names(), n=1)
+        hint = f"did you mean {PREFIX}{close[0]}?" if close else f"{PREFIX}help lists the session commands"
+        raise CruxError(f"there is no session command {PREFIX}{name}", text=line, position=start - 1, hint=hint)
+    args_at = start + len(name) + 1 + (len(args) - len(args.lstrip()))
+    return found.run(session, Invocation(line, found.name, args.strip(), args_at))
+
+
+# -- the commands -----------------------------------------------------------------------------------
+
+@command("help", "[COMMAND|notation]", aliases=("?",))
+def help_(session: Session, call: Invocation) -> list[str]:
+    """Show the session commands, one command's details, or the notation of the rule set.
+
+    `/help notation` lists the statements of the active rule set.
+    """
+    topic = call.args.lstrip(PREFIX).lower()
+    if topic == "notation":
+        return notation_help(session)
+    if topic:
+        found = find(topic)
+        if found is None:
+            raise call.error(f"there is no session command {PREFIX}{topic}", call.args,
+                             f"{PREFIX}help lists them")
+        return [found.usage, "  " + found.summary, *("  " + line for line in found.details.splitlines())]
+    lines = [f"statements of the {session.runner.rules_name} rules are typed as they are; "
+             f"{PREFIX}help notation lists them", "session commands:"]
+    for entry in COMMANDS.values():  # a long usage puts its summary on the next line
+        lines += [f"  {entry.usage:{USAGE_WIDTH}} {entry.summary}"] if len(entry.usage) < USAGE_WIDTH else \
+            [f"  {entry.usage}", f"  {'':{USAGE_WIDTH}} {entry.summary}"]
+    lines.append("keys: Tab completes, Ctrl-R searches history, → takes the grey suggestion, "
+                 "Ctrl-C clears the line, Ctrl-D leaves")
+    return lines
+
+
+CRUX_NOTATION = """\
+DEX +2b -1B grit            test: (1+net)d6, keep highest (lowest when net < 0); 5-6 success, 3-4 partial
+test +1b help               a test with no attribute (rating 0); help is +1 Boon
+save WIL adv vs rushed      save: adv/dis are +1 Boon/Bane, vs rushed +1 Boon
+init ambush                 initiative: 5-6 three actions, 3-4 two, 1-2 one; ambush: 3, no roll
+atk 2d8+3 heavy rushed      attack: primary die 1 misses, max crits (explodes, ignores armour)
+atk d6+STR medium resist    armour medium|heavy, resist, vuln, minion, rushed N
+odds DEX +1b                exact probabilities
+DEX +1b; atk d8 # goblin    several statements with ;, a comment after #
+modifiers: +Nb boons, -NB banes, grit, help, controlled|risky|desperate, limited|standard|great"""
+
+
+def notation_help(session: Session) -> list[str]:
+    rules = session.runner.rules
+    if rules.NAME == "crux":
+        return CRUX_NOTATION.splitlines()
+    return [f"{rules.NAME}: {rules.SUMMARY}", "statements start with: " + ", ".join(sorted(rules.KEYWORDS)),
+            "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%"]
+
+
+@command("load", "FILE")
+def load(session: Session, call: Invocation) -> list[str]:
+    """Load a character sheet: its hero's attributes, Grit and HP count in every roll that follows.
+
+    The sheet's rule set becomes the active one. The sheet is re-read when it changes on disk.
+    """
+    if not call.args:
+        raise call.error("which sheet? give its file name", hint=f"{PREFIX}load hero.toml")
+    path = Path(call.args).expanduser()
+    try:
+        session.load_sheet(path)
+    except CruxError as error:
+        raise call.error(error.message, hint=error.hint) from None
+    hero = session.runner.hero
+    assert hero is not None
+    return [f"{hero.name} loaded from {call.args} ({session.runner.rules_name} rules)"]
+
+
+@command("rules", "[NAME]")
+def rules(session: Session, call: Invocation) -> list[str]:
+    """Switch to another rule set, or list them (the active one is marked)."""
+    if not call.args:
+        return [f"{'*' if name == session.runner.rules_name else ' '} {name:10} {summary}"
+                for name, (_, summary) in rulesets.RULESETS.items()]
+    try:
+        session.runner.use_rules(call.args.lower())
+    except CruxError as error:
+        raise call.error(error.message, call.args, error.hint) from None
+    return [f"rules: {session.runner.rules_name}"]
+
+
+@command("seed", "[N|off]")
+def seed(session: Session, call: Invocation) -> list[str]:
+    """Seed the dice so the rolls that follow repeat exactly; `off` goes back to fresh dice."""
+    from crux_cli.engine.rng import seeded
+
+    if not call.args:
+        return [f"seed: {session.runner.seed}" if session.runner.seed is not None else "no seed: the dice are fresh"]
+    if call.args.lower() == "off":
+        value = None
+    else:
+        try:
+            value = int(call.args)
+        except ValueError:
+            raise call.error(f"'{call.args}' is not a whole number", call.args, f"{PREFIX}seed 42") from None
+    session.runner.seed = value
+    session.runner.source = seeded(value)
+    return [f"seed: {value}" if value is not None else "no seed: the dice are fresh"]
+
+
+@command("alias", "[NAME = STATEMENT]")
+def alias(session: Session, call: Invocation) -> list[str]:
+    """Name a statement: after `/alias sneak = DEX +1b`, typing `sneak grit` rolls `DEX +1b grit`.
+
+    `/alias` lists the aliases; `/alias NAME =` with nothing after it forgets one.
+    """
+    if not call.args:
+        return [f"{name} = {body}" for name, body in sorted(session.aliases.items())] or ["no aliases yet"]
+    name, equals, body = (part.strip() for part in call.args.partition("="))
+    if not equals:
+        raise call.error("an alias is NAME = STATEMENT", hint=f"{PREFIX}alias sneak = DEX +1b")
+    key = name.lower()
+    if not key.isidentifier():
+        raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
+    if key in session.runner.rules.KEYWORDS or key in ("odds", "roll"):
+        raise call.error(f"'{name}' is already a statement word", name, "pick another name")
+    if not body:
+        session.aliases.pop(key, None)
+        return [f"alias {name} forgotten"]
+    session.aliases[key] = session.expand_statement(body)  # an alias of an alias is spelled out now
+    return [f"{key} = {session.aliases[key]}"]
+
+
+@command("history", "[N]")
+def history(session: Session, call: Invocation) -> list[str]:
+    """Show the last N rolls of this session (10 when N is not given)."""
+    try:
+        count = int(call.args) if call.args else 10
+    except ValueError:
+        raise call.error(f"'{call.args}' is not a number of rolls", call.args) from None
+    recent = list(session.recent)[-count:] if count > 0 else []
+    if not recent:
+        return ["no rolls yet"]
+    first = len(session.recent) - len(recent) + 1
+    return [f"{number:3}  {session.render(answer)}" for number, answer in enumerate(recent, first)]
+
+
+@command("countdown", "[add Cd8 [LABEL] | clear [LABEL]]", aliases=("cd",))
+def countdown(session: Session, call: Invocation) -> list[str]:
+    """Roll every countdown die together (once a round), or add and clear them.
+
+    A 1 shrinks the die a size (d8 → d6); a 1 on a Cd4 ends it.
+    """
+    from crux_cli.engine.rng import Roller
+    from crux_cli.repl.countdown import Countdown, parse_die, tick
+
+    action, _, rest = call.args.partition(" ")
+    action, rest = action.lower(), rest.strip()
+    if action == "add":
+        die, _, label = rest.partition(" ")
+        try:
+            added = Countdown(parse_die(die), label.strip())
+        except CruxError as error:
+            raise call.error(error.message, die or None, error.hint) from None
+        session.countdowns.append(added)
+        return [f"countdown added: {added}"]
+    if action == "clear":
+        kept = [c for c in session.countdowns if rest and c.label != rest]
+        cleared = len(session.countdowns) - len(kept)
+        session.countdowns = kept
+        return [f"{cleared} countdown{'s' if cleared != 1 else ''} cleared"]
+    if action:
+        raise call.error(f"/countdown does not take '{action}'", action,
+                         f"{PREFIX}countdown add Cd8 torch, {PREFIX}countdown clear, or {PREFIX}countdown alone")
+    if not session.countdowns:
+        return [f"no countdowns: {PREFIX}countdown add Cd8 torch"]
+    roller = Roller(session.runner.source)
+    ticks = [tick(c, roller) for c in session.countdowns]
+    session.countdowns = [t.after for t in ticks if t.after is not None]
+    return [session.palette.paint(str(t), "failure" if t.after is None else "dim" if t.face != 1 else "partial")
+            for t in ticks]
+
+
+@command("quit", aliases=("exit", "q"))
+def quit_(session: Session, call: Invocation) -> list[str]:
+    """Leave the session (Ctrl-D does too)."""
+    session.done = True
+    return []
