@@ -98,15 +98,32 @@ def crux(ctx: click.Context, **options: Any) -> None:
     """crux: roll dice the way the Crux System and its kin read them.
 
     Give a STATEMENT to roll it, '-' to read statements from stdin (one per
-    line), or nothing with piped stdin.
+    line), or nothing with piped stdin. With nothing on a terminal (or with
+    'crux repl'), open the interactive session.
     """
     ctx.obj = Settings()
     settings = settings_of(ctx, options)
     if ctx.invoked_subcommand is None:
         if sys.stdin.isatty():
-            click.echo(ctx.get_help())
-            return
+            start_repl(settings)
         run_batch(settings, sys.stdin)
+
+
+@crux.command("repl")
+@common_options
+@click.pass_context
+def repl_command(ctx: click.Context, **options: Any) -> None:
+    """Open the interactive session (also what 'crux' alone does on a terminal)."""
+    settings = settings_of(ctx, options)
+    if not sys.stdin.isatty():
+        run_batch(settings, sys.stdin)  # piped stdin is batch mode, never a prompt
+    start_repl(settings)
+
+
+def start_repl(settings: Settings) -> None:
+    from crux_cli.repl.app import run_repl  # prompt-toolkit is imported only here: one-shot rolls stay quick
+
+    raise SystemExit(run_repl(settings))
 
 
 @crux.command(STATEMENT_COMMAND, hidden=True, context_settings={"ignore_unknown_options": True})

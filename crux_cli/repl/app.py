@@ -1,0 +1,79 @@
+"""The interactive loop: read a line with prompt-toolkit, let the session answer it, print.
+
+`run_repl` takes the terminal's input and output as arguments so tests can
+drive the real loop through prompt-toolkit's pipe input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.history import History
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import ColorDepth, Output
+
+from crux_cli import __version__
+from crux_cli.render.style import PLAIN, Palette, wants_colour
+from crux_cli.repl.completer import CruxCompleter
+from crux_cli.repl.history import open_history
+from crux_cli.repl.key_bindings import create_key_bindings
+from crux_cli.repl.lexer import CruxLexer
+from crux_cli.repl.session import Session
+from crux_cli.repl.style import create_style
+from crux_cli.repl.toolbar import create_toolbar
+from crux_cli.runner import Runner
+
+
+def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
+                  output: Output | None = None) -> PromptSession[str]:
+    return PromptSession(
+        message=lambda: [("class:prompt", f"{session.runner.rules_name}> ")],
+        history=history,
+        auto_suggest=AutoSuggestFromHistory(),
+        completer=CruxCompleter(session),
+        complete_while_typing=False,  # Tab asks; dice lines are short and a menu would cover the output
+        lexer=CruxLexer(lambda: session.runner.rules, lambda: frozenset(session.aliases)),
+        bottom_toolbar=create_toolbar(session),
+        style=create_style(),
+        color_depth=ColorDepth.DEPTH_1_BIT if no_color else None,
+        key_bindings=create_key_bindings(),
+        input=input,
+        output=output,
+    )
+
+
+def run_repl(settings: Any, *, input: Input | None = None, output: Output | None = None,
+             history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
+    """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
+    runner = Runner(rules=settings.rules, seed=settings.seed)
+    terminal = output is None and sys.stdout.isatty()
+    palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
+    session = Session(runner, palette, settings.json)
+    say = write or _stdout
+    warning = None
+    if history is None:
+        history, warning = open_history()
+    prompt = create_prompt(session, history, settings.no_color, input, output)
+    say(palette.dim(f"crux {__version__} · {runner.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
+    if warning:
+        say(warning + "\n")
+    while not session.done:
+        try:
+            line = prompt.prompt()
+        except EOFError:
+            break
+        except KeyboardInterrupt:  # only when a terminal sends SIGINT outside the key binding
+            continue
+        for text in session.handle(line):
+            say(text + "\n")
+    return 0
+
+
+def _stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()

@@ -1,0 +1,144 @@
+"""Colours the notation while it is typed, and marks the word the parser would refuse.
+
+A plain prompt-toolkit Lexer over one regular expression rather than Pygments,
+which would cost start-up time. The error span comes from the real parser, so
+the colours never disagree with what Enter will do; it is cached by text,
+because prompt-toolkit asks again on every redraw.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from types import ModuleType
+
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.lexers import Lexer
+
+from crux_cli.errors import CruxError
+from crux_cli.notation.base import ATTRIBUTE_NAMES
+from crux_cli.repl import words
+
+TOKENS = re.compile(r"""
+    (?P<comment>\#.*)
+  | (?P<label>\[[^\]]*\]?)
+  | (?P<boon>(?<![\w])(?:\+\d*b|\d+b)(?![\w]))
+  | (?P<bane>(?<![\w])(?:-\d*B|\d+B)(?![\w]))
+  | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+)*)
+  | (?P<word>[A-Za-z_]\w*)
+  | (?P<number>\d+)
+""", re.VERBOSE)
+
+# the words every rule set colours as keywords, beyond its own statement words
+KEYWORD_WORDS = frozenset(w.lower() for w in (*words.MODIFIERS, *words.ATTACK_WORDS, *words.INIT_WORDS,
+                                              "adv", "dis", "vs", "advantage", "disadvantage",
+                                              *words.GLOBAL_STATEMENTS, *words.CONDITIONS, "cond", "load"))
+
+Fragments = list[tuple[str, str]]
+
+
+def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset()) -> Fragments:
+    """(style, text) pairs covering `text`: the lexer's answer for one line."""
+    if text.lstrip().startswith("/"):
+        return _command_line(text)
+    out: Fragments = []
+    error = error_span(text, rules, aliases)
+    at = 0
+    for match in TOKENS.finditer(text):
+        out.append(("", text[at:match.start()]))
+        out.append((_style(match, rules, aliases), match.group()))
+        at = match.end()
+    out.append(("", text[at:]))
+    return _mark(out, error) if error else [f for f in out if f[1]]
+
+
+def _style(match: re.Match[str], rules: ModuleType, aliases: frozenset[str]) -> str:
+    kind = match.lastgroup or ""
+    if kind != "word":
+        return f"class:{kind}"
+    word = match.group().lower()
+    if word in ATTRIBUTE_NAMES:
+        return "class:attribute"
+    if word in rules.KEYWORDS or word in KEYWORD_WORDS:
+        return "class:keyword"
+    return "class:alias" if word in aliases else ""
+
+
+def _command_line(text: str) -> Fragments:
+    head = len(text) - len(text.lstrip()) + len(text.split(maxsplit=1)[0]) if text.strip() else len(text)
+    return [f for f in [("class:command", text[:head]), ("", text[head:])] if f[1]]
+
+
+def _mark(out: Fragments, span: tuple[int, int]) -> Fragments:
+    """Split the fragments so the characters of `span` carry the error style too."""
+    start, end = span
+    marked: Fragments = []
+    at = 0
+    for style, piece in out:
+        for i, ch in enumerate(piece):
+            where = at + i
+            here = f"{style} class:error".strip() if start <= where < end else style
+            if marked and marked[-1][0] == here:
+                marked[-1] = (here, marked[-1][1] + ch)
+            else:
+                marked.append((here, ch))
+        at += len(piece)
+    return marked
+
+
+def error_span(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    return _error_span(text, rules.NAME, aliases)
+
+
+@functools.lru_cache(maxsize=512)
+def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[int, int] | None:
+    """(start, end) of the word the parser refuses, or None. A word still being typed is never an error."""
+    from crux_cli import rules as rulesets
+    from crux_cli.notation.parse import parse_statement
+
+    rules = rulesets.load(rules_name)
+    code = text.split("#", 1)[0]
+    offset = 0
+    for part in code.split(";"):
+        start = offset + len(part) - len(part.lstrip())
+        offset += len(part) + 1
+        statement = part.strip()
+        if statement.lower().startswith("odds "):
+            start += len(statement) - len(statement[5:].lstrip())
+            statement = statement[5:].lstrip()
+        if not statement or statement.split()[0].lower() in aliases:
+            continue
+        try:
+            parse_statement(statement, rules)
+        except CruxError as error:
+            first, last = _word_span(statement, error.position or 0)
+            if first >= len(statement) or start + last >= len(text):
+                return None  # 'ended too soon', or the word at the cursor: the user is still typing
+            return (start + first, start + last)
+    return None
+
+
+def _word_span(text: str, position: int) -> tuple[int, int]:
+    end = position
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return position, max(end, position + 1)
+
+
+class CruxLexer(Lexer):
+    """The Lexer prompt-toolkit asks for each line; the rule set and aliases can change mid-session."""
+
+    def __init__(self, rules: Callable[[], ModuleType], aliases: Callable[[], frozenset[str]]) -> None:
+        self.rules = rules
+        self.aliases = aliases
+
+    def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
+        lines = document.lines
+        rules, aliases = self.rules(), self.aliases()
+
+        def line(number: int) -> StyleAndTextTuples:
+            return fragments(lines[number], rules, aliases) if number < len(lines) else []  # type: ignore[return-value]
+
+        return line

@@ -1,0 +1,40 @@
+"""The bottom toolbar: what matters now — rule set, the hero's Grit, HP and Wounds, the seed, countdowns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crux_cli.repl.session import Session
+from crux_cli.state.hero import GRIT_MAX
+
+Fragments = list[tuple[str, str]]
+
+
+def toolbar_fragments(session: Session) -> Fragments:
+    runner = session.runner
+    out: Fragments = [("class:toolbar.key", " rules "), ("class:toolbar.value", runner.rules_name)]
+    hero = runner.hero
+    if hero is None:
+        out += [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")]
+    else:
+        out += [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name),
+                ("class:toolbar.key", "  Grit "), ("class:toolbar.value", f"{hero.grit}/{GRIT_MAX}"),
+                ("class:toolbar.key", "  HP "),
+                ("class:toolbar.low" if hero.hp * 4 <= hero.hp_max else "class:toolbar.value",
+                 f"{hero.hp}/{hero.hp_max}"),
+                ("class:toolbar.key", "  Wounds "), ("class:toolbar.value", f"{hero.wounds}/{hero.wound_cap}")]
+        if hero.dying or hero.dead:
+            out.append(("class:toolbar.low", "  dead" if hero.dead else "  dying"))
+        if hero.conditions:
+            out.append(("class:toolbar.hint", "  " + ", ".join(hero.conditions)))
+    if runner.seed is not None:
+        out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(runner.seed))]
+    if session.countdowns:
+        out += [("class:toolbar.key", "  countdowns "),
+                ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]
+    out.append(("class:toolbar.hint", "   /help · Ctrl-D leaves "))
+    return out
+
+
+def create_toolbar(session: Session) -> Callable[[], Fragments]:
+    return lambda: toolbar_fragments(session)
