@@ -1,0 +1,168 @@
+"""The session without a terminal: statements answered as the one-shot command answers them, and /commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from crux_cli.engine.rng import ScriptedSource
+from crux_cli.repl import commands
+from crux_cli.repl.session import Session
+from crux_cli.repl.toolbar import toolbar_fragments
+from crux_cli.runner import Runner
+from crux_cli.state.hero import Hero
+
+STATEMENTS = ["DEX +2b -1B grit", "save WIL adv", "init", "atk 2d8+3 heavy rushed", "DEX; atk d8 # goblin"]
+
+
+def one_shot(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "crux_cli", *args], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def scripted(*faces: int) -> Session:
+    return Session(Runner(source=ScriptedSource(faces)))
+
+
+@pytest.mark.parametrize("statement", STATEMENTS)
+def test_statements_answer_as_the_one_shot_command_does(statement: str) -> None:
+    session = Session(Runner(seed=7))
+    assert session.handle(statement) == one_shot("--seed", "7", "--no-color", statement)
+
+
+def test_json_lines_as_the_one_shot_command() -> None:
+    session = Session(Runner(seed=3), json=True)
+    [line] = session.handle("save WIL adv")
+    assert json.loads(line) == json.loads(one_shot("--seed", "3", "--json", "save WIL adv")[0])
+
+
+def test_an_error_shows_the_caret_and_the_session_goes_on() -> None:
+    session = scripted(5)
+    assert session.handle("save XYZ") == [
+        "crux: error: unknown attribute 'XYZ'", "  save XYZ", "       ^",
+        "  hint: the attributes are STR, DEX, INT and WIL (or strength, dexterity, intelligence, will)"]
+    assert session.handle("DEX")[0].startswith("DEX: success (5)")
+    assert not session.done
+
+
+def test_blank_lines_and_comments_say_nothing() -> None:
+    session = scripted()
+    assert session.handle("   ") == []
+    assert session.handle("# the goblins arrive") == []
+
+
+def test_help_is_generated_from_the_registry() -> None:
+    listing = "\n".join(scripted().handle("/help"))
+    for entry in commands.COMMANDS.values():
+        assert entry.usage in listing and entry.summary in listing
+        assert entry.summary, f"/{entry.name} has no docstring"
+    assert scripted().handle("/help alias")[0] == "/alias [NAME = STATEMENT]"
+    assert any("save WIL adv" in line for line in scripted().handle("/help notation"))
+
+
+def test_an_unknown_command_points_at_itself_and_suggests() -> None:
+    assert scripted().handle("/sed 3") == ["crux: error: there is no session command /sed", "  /sed 3", "  ^",
+                                           "  hint: did you mean /seed?"]
+
+
+def test_seed_makes_the_rolls_repeat() -> None:
+    session = Session(Runner())
+    session.handle("/seed 11")
+    first = session.handle("atk 3d6; DEX +1b")
+    assert session.handle("/seed 11") == ["seed: 11"]
+    assert session.handle("atk 3d6; DEX +1b") == first
+    assert session.handle("/seed") == ["seed: 11"]
+    assert session.handle("/seed off") == ["no seed: the dice are fresh"]
+    assert session.runner.seed is None
+    error = session.handle("/seed many")
+    assert error[0] == "crux: error: 'many' is not a whole number" and error[2] == "        ^"
+
+
+def test_rules_lists_and_switches() -> None:
+    session = scripted()
+    assert session.handle("/rules")[0].startswith("* crux ")
+    assert session.handle("/rules crux") == ["rules: crux"]
+    error = session.handle("/rules nope")
+    assert error[0] == "crux: error: there is no rule set called 'nope'"
+    assert session.runner.rules_name == "crux"
+
+
+def test_an_alias_rolls_its_statement_with_more_words() -> None:
+    session = scripted(6, 1, 2, 4)
+    assert session.handle("/alias sneak = DEX +1b") == ["sneak = DEX +1b"]
+    assert session.handle("sneak grit")[0].startswith("DEX +1b grit: success (6) · 3d6 keep highest [6, 1, 2]")
+    assert session.handle("odds sneak") != []  # expanded before odds is asked, whatever odds answers
+    assert session.expand("sneak; Sneak help # quietly") == "DEX +1b; DEX +1b help # quietly"
+
+
+def test_aliases_are_spelled_out_listed_and_forgotten() -> None:
+    session = scripted()
+    session.handle("/alias sneak = DEX +1b")
+    assert session.handle("/alias quiet = sneak help") == ["quiet = DEX +1b help"]
+    assert session.handle("/alias") == ["quiet = DEX +1b help", "sneak = DEX +1b"]
+    assert session.handle("/alias sneak =") == ["alias sneak forgotten"]
+    assert "sneak" not in session.aliases
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("/alias save = DEX", "'save' is already a statement word"),
+    ("/alias two words = DEX", "'two words' cannot be an alias name: use one word of letters"),
+    ("/alias sneak", "an alias is NAME = STATEMENT"),
+])
+def test_bad_aliases_are_refused(line: str, message: str) -> None:
+    assert scripted().handle(line)[0] == f"crux: error: {message}"
+
+
+def test_history_shows_recent_rolls_numbered() -> None:
+    session = scripted(1, 2, 3, 4)
+    assert session.handle("/history") == ["no rolls yet"]
+    for _ in range(4):
+        session.handle("test")
+    recent = session.handle("/history 2")
+    assert [line.split()[:2] for line in recent] == [["3", "test:"], ["4", "test:"]]
+    assert "partial (3)" in recent[0] and "partial (4)" in recent[1]
+
+
+def test_countdowns_shrink_on_a_one_and_end_on_a_one_on_d4() -> None:
+    session = scripted(1, 3, 1, 1)
+    assert session.handle("/countdown") == ["no countdowns: /countdown add Cd8 torch"]
+    assert session.handle("/countdown add Cd6 torch") == ["countdown added: Cd6 torch"]
+    assert session.handle("/cd add d4 ritual") == ["countdown added: Cd4 ritual"]
+    assert session.handle("/countdown") == ["Cd6 torch: 1 · shrinks to d4", "Cd4 ritual: 3 · stays d4"]
+    assert session.handle("/countdown") == ["Cd4 torch: 1 · ends", "Cd4 ritual: 1 · ends"]
+    assert session.countdowns == []
+
+
+def test_countdowns_are_cleared_by_label_or_all() -> None:
+    session = scripted()
+    for line in ("/countdown add Cd8 torch", "/countdown add Cd8 rope", "/countdown add Cd12 rope"):
+        session.handle(line)
+    assert session.handle("/countdown clear rope") == ["2 countdowns cleared"]
+    assert session.handle("/countdown clear") == ["1 countdown cleared"]
+    assert session.handle("/countdown add Cd7")[0] == "crux: error: 'Cd7' is not a countdown die"
+    assert session.handle("/countdown roll")[0] == "crux: error: /countdown does not take 'roll'"
+
+
+def test_quit_ends_the_session() -> None:
+    session = scripted()
+    assert session.handle("/quit") == []
+    assert session.done
+    exit_too = scripted()
+    exit_too.handle("/exit")
+    assert exit_too.done
+
+
+def test_toolbar_shows_rules_seed_hero_and_countdowns() -> None:
+    session = Session(Runner(seed=42))
+    text = "".join(piece for _, piece in toolbar_fragments(session))
+    assert "rules crux" in text and "seed 42" in text and "no hero" in text
+    session.runner.hero = Hero(name="Aria", grit=2, hp=3, hp_max=12, wounds=1)
+    session.handle("/countdown add Cd8 torch")
+    fragments = toolbar_fragments(session)
+    text = "".join(piece for _, piece in fragments)
+    assert "hero Aria" in text and "Grit 2/5" in text and "HP 3/12" in text and "Wounds 1/6" in text
+    assert "countdowns d8" in text
+    assert ("class:toolbar.low", "3/12") in fragments  # a quarter of HP or less stands out

@@ -1,0 +1,121 @@
+"""Completion decided by the pure suggest() and turned into words by the completer, without a terminal."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from crux_cli import rules as rulesets
+from crux_cli.repl import suggest as kinds
+from crux_cli.repl.completer import CruxCompleter
+from crux_cli.repl.session import Session
+from crux_cli.repl.suggest import suggest
+from crux_cli.runner import Runner
+
+CRUX = rulesets.load("crux")
+
+
+@pytest.mark.parametrize(("text", "expected", "word"), [
+    ("", (kinds.STATEMENT,), ""),
+    ("sa", (kinds.STATEMENT,), "sa"),
+    ("   DE", (kinds.STATEMENT,), "DE"),
+    ("save ", (kinds.ATTRIBUTE,), ""),
+    ("save W", (kinds.ATTRIBUTE,), "W"),
+    ("save WIL ", (kinds.SAVE, kinds.MODIFIER), ""),
+    ("test ", (kinds.ATTRIBUTE, kinds.MODIFIER), ""),
+    ("test DEX ", (kinds.MODIFIER,), ""),
+    ("DEX +1b g", (kinds.MODIFIER,), "g"),
+    ("init ", (kinds.INIT, kinds.MODIFIER), ""),
+    ("atk 2d8+3 he", (kinds.ATTACK, kinds.MODIFIER), "he"),
+    ("attack d6 +S", (kinds.SIGNED_ATTRIBUTE,), "+S"),
+    ("cond ", (kinds.CONDITION,), ""),
+    ("cond pr", (kinds.CONDITION,), "pr"),
+    ("load ", (kinds.PATH,), ""),
+    ("odds ", (kinds.STATEMENT,), ""),
+    ("odds save ", (kinds.ATTRIBUTE,), ""),
+    ("DEX +1b; sa", (kinds.STATEMENT,), "sa"),
+    ("DEX +1b; atk d8 ", (kinds.ATTACK, kinds.MODIFIER), ""),
+    ("atk d8 # goblin h", (), ""),
+    ("/", (kinds.COMMAND,), "/"),
+    ("/se", (kinds.COMMAND,), "/se"),
+    ("/load her", (kinds.PATH,), "her"),
+    ("/rules ", (kinds.RULES,), ""),
+    ("/help ", (kinds.TOPIC,), ""),
+    ("/countdown ", (kinds.COUNTDOWN,), ""),
+    ("/countdown add Cd8 ", (), ""),
+    ("/alias sneak = ", (kinds.STATEMENT,), ""),
+    ("/alias sneak = save ", (kinds.ATTRIBUTE,), ""),
+    ("/seed ", (), ""),
+    ("frobnicate ", (), ""),
+])
+def test_suggest_knows_where_the_cursor_is(text: str, expected: tuple[str, ...], word: str) -> None:
+    suggestion = suggest(text, CRUX)
+    assert suggestion.kinds == expected
+    if expected:
+        assert suggestion.word == word
+
+
+# a rule set that declares the words following its statement words, as any rule set may
+OtherRules = SimpleNamespace(NAME="other", KEYWORDS=frozenset({"check"}),
+                             COMPLETIONS={"check": ("trained", "favored", "hindered")})
+
+
+def test_a_rule_set_declares_what_follows_its_statements() -> None:
+    suggestion = suggest("check STR fa", OtherRules)  # type: ignore[arg-type]
+    assert suggestion == kinds.Suggestion((kinds.DECLARED,), "fa", "check")
+
+
+def words(text: str, session: Session | None = None) -> list[str]:
+    completer = CruxCompleter(session or Session(Runner(seed=1)))
+    return [c.text for c in completer.get_completions(Document(text), CompleteEvent(completion_requested=True))]
+
+
+def test_statement_words_come_from_the_rule_set_keywords() -> None:
+    first = words("")
+    assert {"save", "init", "atk", "attack", "test", "DEX", "STR", "INT", "WIL", "odds"} <= set(first)
+    assert words("sa") == ["save"]
+    assert words("de") == ["DEX", "dexterity"]
+
+
+def test_completions_replace_the_word_being_typed() -> None:
+    completer = CruxCompleter(Session(Runner()))
+    [completion] = completer.get_completions(Document("atk 2d8 hea"), CompleteEvent(completion_requested=True))
+    assert (completion.text, completion.start_position) == ("heavy", -3)
+
+
+def test_words_after_each_statement() -> None:
+    assert words("save ") == ["STR", "DEX", "INT", "WIL"]
+    assert "vs rushed" in words("save WIL ")
+    assert words("save WIL a") == ["adv"]
+    assert {"medium", "heavy", "resist", "vuln", "minion", "rushed", "grit"} <= set(words("atk 2d8+3 "))
+    assert words("atk d6 +S") == ["+STR"]
+    assert words("init a") == ["ambush"]
+    assert words("cond ") == ["prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying"]
+    assert words("DEX +1b r") == ["risky"]
+
+
+def test_session_commands_and_their_arguments() -> None:
+    assert words("/se") == ["/seed"]
+    assert {"/help", "/load", "/rules", "/seed", "/alias", "/history", "/countdown", "/quit"} <= set(words("/"))
+    assert words("/rules c") == ["crux"]
+    assert words("/help no") == ["notation"]
+    assert words("/countdown a") == ["add"]
+
+
+def test_aliases_complete_as_statements() -> None:
+    session = Session(Runner())
+    session.handle("/alias sneak = DEX +1b")
+    assert words("sn", session) == ["sneak"]
+
+
+def test_paths_after_load_offer_sheets_and_folders(tmp_path, monkeypatch) -> None:
+    (tmp_path / "aria.toml").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    (tmp_path / "party").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert sorted(words("/load ")) == ["aria.toml", "party"]
+    assert words("/load ar") == ["ia.toml"]  # prompt-toolkit's path completer inserts the rest
+    assert words("load ar") == ["ia.toml"]
