@@ -1,0 +1,115 @@
+"""End to end through a real pseudo-terminal (pexpect), with the installed `crux` command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+PROMPT = "crux> "
+UP = "\x1b[A"
+
+
+def crux_command() -> list[str]:
+    """The console script installed beside this Python, else the module."""
+    script = Path(sys.executable).parent / "crux"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
+
+
+@pytest.fixture
+def environ(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color", "NO_COLOR": "1",
+            "PROMPT_TOOLKIT_NO_CPR": "1"}  # pexpect does not answer cursor position requests
+
+
+def start(environ: dict[str, str], *args: str) -> pexpect.spawn:
+    command, *rest = crux_command()
+    child = pexpect.spawn(command, [*rest, *args], env=environ, encoding="utf-8", timeout=10,
+                          dimensions=(30, 120))
+    child.expect_exact(PROMPT)
+    return child
+
+
+def leave(child: pexpect.spawn) -> int:
+    """Ctrl-D at the next prompt (between prompts the terminal is cooked, and would eat a ^D itself)."""
+    child.expect_exact(PROMPT)
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+@pytest.fixture
+def session(environ: dict[str, str]) -> Iterator[pexpect.spawn]:
+    child = start(environ, "repl", "--seed", "1")
+    yield child
+    if child.isalive():
+        child.terminate(force=True)
+
+
+def test_the_prompt_appears_a_roll_prints_and_ctrl_d_exits_0(session: pexpect.spawn) -> None:
+    session.sendline("DEX +2b")
+    session.expect_exact("success (5) · 3d6 keep highest [2, 5, 1]")
+    assert leave(session) == 0
+
+
+def test_an_error_shows_the_caret_and_the_session_goes_on(session: pexpect.spawn) -> None:
+    session.sendline("save XYZ")
+    session.expect_exact("unknown attribute 'XYZ'")
+    session.expect_exact("       ^")
+    session.sendline("init")
+    session.expect("init: \\d action")
+    assert leave(session) == 0
+
+
+def test_tab_completes(session: pexpect.spawn) -> None:
+    session.send("sa\t")
+    session.expect_exact("save")
+    session.sendline(" WIL adv")
+    session.expect_exact("save WIL adv: ")
+    assert leave(session) == 0
+
+
+def test_history_recalls_the_last_line_after_a_restart(environ: dict[str, str]) -> None:
+    first = start(environ, "repl")
+    first.sendline("save WIL adv rushed")
+    first.expect_exact("save WIL adv rushed: ")
+    assert leave(first) == 0
+    second = start(environ, "repl")
+    second.send(UP)
+    second.expect_exact("rushed")  # the recalled line, coloured word by word
+    second.send("\r")
+    second.expect_exact("save WIL adv rushed: ")
+    assert leave(second) == 0
+    history = Path(environ["XDG_DATA_HOME"]) / "crux" / "history"
+    assert oct(history.stat().st_mode & 0o777) == "0o600"
+
+
+def test_crux_alone_on_a_terminal_opens_the_session(environ: dict[str, str]) -> None:
+    child = start(environ, "--seed", "1")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_piped_stdin_never_opens_the_session(environ: dict[str, str]) -> None:
+    for args in ([], ["repl"]):
+        done = subprocess.run([*crux_command(), *args, "--seed", "1"], input="DEX +2b\n", capture_output=True,
+                              text=True, env=environ, timeout=20)
+        assert done.returncode == 0
+        assert done.stdout.startswith("DEX +2b: success (5)")
+        assert PROMPT not in done.stdout
+
+
+def test_the_one_shot_command_never_imports_prompt_toolkit() -> None:
+    probe = ("import sys\nfrom crux_cli.cli import main\n"
+             "try:\n    main(['--seed', '1', 'DEX', '+1b'])\nexcept SystemExit:\n    pass\n"
+             "print('prompt_toolkit' in sys.modules, 'crux_cli.repl' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=20)
+    assert done.stdout.splitlines()[-1] == "False False"
