@@ -26,13 +26,12 @@ from crux_cli.repl.lexer import CruxLexer
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
-from crux_cli.runner import Runner
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
                   output: Output | None = None) -> PromptSession[str]:
     return PromptSession(
-        message=lambda: [("class:prompt", f"{session.runner.rules_name}> ")],
+        message=lambda: [("class:prompt", f"{session.rules_name}> ")],
         history=history,
         auto_suggest=AutoSuggestFromHistory(),
         completer=CruxCompleter(session),
@@ -50,16 +49,16 @@ def create_prompt(session: Session, history: History, no_color: bool = False, in
 def run_repl(settings: Any, *, input: Input | None = None, output: Output | None = None,
              history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
-    runner = Runner(rules=settings.rules, seed=settings.seed)
     terminal = output is None and sys.stdout.isatty()
     palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
-    session = Session(runner, palette, settings.json)
+    session = Session(None, palette, settings.json, rules=settings.rules, seed=settings.seed)
     say = write or _stdout
     warning = None
     if history is None:
         history, warning = open_history()
     prompt = create_prompt(session, history, settings.no_color, input, output)
-    say(palette.dim(f"crux {__version__} · {runner.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
+    warm_up_after_first_draw(prompt, session)
+    say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
     if warning:
         say(warning + "\n")
     while not session.done:
@@ -72,6 +71,16 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
         for text in session.handle(line):
             say(text + "\n")
     return 0
+
+
+def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
+    """Import and build the rules once the first prompt is on screen, while the user starts typing."""
+
+    def warm_up(app: Any) -> None:
+        prompt.app.after_render -= warm_up
+        session.warm_up()
+
+    prompt.app.after_render += warm_up
 
 
 def _stdout(text: str) -> None:

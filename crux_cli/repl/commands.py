@@ -5,13 +5,9 @@ line is its summary, so `/help` is generated from this registry and a command
 cannot go undocumented.
 """
 
-from __future__ import annotations
-
-import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli import rules as rulesets
 from crux_cli.errors import CruxError
@@ -23,8 +19,7 @@ PREFIX = "/"
 USAGE_WIDTH = 26
 
 
-@dataclass(frozen=True, slots=True)
-class Invocation:
+class Invocation(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create at start-up
     """One command line as typed: its arguments and where they start, for errors with a caret."""
 
     line: str
@@ -39,11 +34,10 @@ class Invocation:
         return CruxError(message, text=self.line, position=position, hint=hint)
 
 
-Handler = Callable[["Session", Invocation], list[str]]
+Handler = Callable[..., list[str]]  # (Session, Invocation) -> lines; a string forward reference costs start-up time
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
+class Command(NamedTuple):
     name: str
     usage: str
     summary: str
@@ -69,7 +63,7 @@ def command(name: str, usage: str = "", aliases: tuple[str, ...] = ()) -> Callab
     return register
 
 
-def find(name: str) -> Command | None:
+def find(name: str) -> "Command | None":
     name = name.lower()
     return COMMANDS.get(name) or next((c for c in COMMANDS.values() if name in c.aliases), None)
 
@@ -79,11 +73,13 @@ def names() -> list[str]:
     return sorted([*COMMANDS, *(a for c in COMMANDS.values() for a in c.aliases)])
 
 
-def run_command(session: Session, line: str) -> list[str]:
+def run_command(session: "Session", line: str) -> list[str]:
     start = line.index(PREFIX) + len(PREFIX)
     name, _, args = line[start:].partition(" ")
     found = find(name)
     if found is None:
+        import difflib
+
         close = difflib.get_close_matches(name.lower(), names(), n=1)
         hint = f"did you mean {PREFIX}{close[0]}?" if close else f"{PREFIX}help lists the session commands"
         raise CruxError(f"there is no session command {PREFIX}{name}", text=line, position=start - 1, hint=hint)
@@ -94,7 +90,7 @@ def run_command(session: Session, line: str) -> list[str]:
 # -- the commands -----------------------------------------------------------------------------------
 
 @command("help", "[COMMAND|notation]", aliases=("?",))
-def help_(session: Session, call: Invocation) -> list[str]:
+def help_(session: "Session", call: Invocation) -> list[str]:
     """Show the session commands, one command's details, or the notation of the rule set.
 
     `/help notation` lists the statements of the active rule set.
@@ -130,7 +126,7 @@ DEX +1b; atk d8 # goblin    several statements with ;, a comment after #
 modifiers: +Nb boons, -NB banes, grit, help, controlled|risky|desperate, limited|standard|great"""
 
 
-def notation_help(session: Session) -> list[str]:
+def notation_help(session: "Session") -> list[str]:
     rules = session.runner.rules
     if rules.NAME == "crux":
         return CRUX_NOTATION.splitlines()
@@ -139,7 +135,7 @@ def notation_help(session: Session) -> list[str]:
 
 
 @command("load", "FILE")
-def load(session: Session, call: Invocation) -> list[str]:
+def load(session: "Session", call: Invocation) -> list[str]:
     """Load a character sheet: its hero's attributes, Grit and HP count in every roll that follows.
 
     The sheet's rule set becomes the active one. The sheet is re-read when it changes on disk.
@@ -157,7 +153,7 @@ def load(session: Session, call: Invocation) -> list[str]:
 
 
 @command("rules", "[NAME]")
-def rules(session: Session, call: Invocation) -> list[str]:
+def rules(session: "Session", call: Invocation) -> list[str]:
     """Switch to another rule set, or list them (the active one is marked)."""
     if not call.args:
         return [f"{'*' if name == session.runner.rules_name else ' '} {name:10} {summary}"
@@ -170,7 +166,7 @@ def rules(session: Session, call: Invocation) -> list[str]:
 
 
 @command("seed", "[N|off]")
-def seed(session: Session, call: Invocation) -> list[str]:
+def seed(session: "Session", call: Invocation) -> list[str]:
     """Seed the dice so the rolls that follow repeat exactly; `off` goes back to fresh dice."""
     from crux_cli.engine.rng import seeded
 
@@ -189,7 +185,7 @@ def seed(session: Session, call: Invocation) -> list[str]:
 
 
 @command("alias", "[NAME = STATEMENT]")
-def alias(session: Session, call: Invocation) -> list[str]:
+def alias(session: "Session", call: Invocation) -> list[str]:
     """Name a statement: after `/alias sneak = DEX +1b`, typing `sneak grit` rolls `DEX +1b grit`.
 
     `/alias` lists the aliases; `/alias NAME =` with nothing after it forgets one.
@@ -212,7 +208,7 @@ def alias(session: Session, call: Invocation) -> list[str]:
 
 
 @command("history", "[N]")
-def history(session: Session, call: Invocation) -> list[str]:
+def history(session: "Session", call: Invocation) -> list[str]:
     """Show the last N rolls of this session (10 when N is not given)."""
     try:
         count = int(call.args) if call.args else 10
@@ -226,7 +222,7 @@ def history(session: Session, call: Invocation) -> list[str]:
 
 
 @command("countdown", "[add Cd8 [LABEL] | clear [LABEL]]", aliases=("cd",))
-def countdown(session: Session, call: Invocation) -> list[str]:
+def countdown(session: "Session", call: Invocation) -> list[str]:
     """Roll every countdown die together (once a round), or add and clear them.
 
     A 1 shrinks the die a size (d8 → d6); a 1 on a Cd4 ends it.
@@ -262,7 +258,7 @@ def countdown(session: Session, call: Invocation) -> list[str]:
 
 
 @command("quit", aliases=("exit", "q"))
-def quit_(session: Session, call: Invocation) -> list[str]:
+def quit_(session: "Session", call: Invocation) -> list[str]:
     """Leave the session (Ctrl-D does too)."""
     session.done = True
     return []

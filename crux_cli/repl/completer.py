@@ -13,15 +13,15 @@ from crux_cli.repl import commands, words
 from crux_cli.repl import suggest as kinds
 from crux_cli.repl.session import Session
 
-FIXED: dict[str, tuple[str, ...]] = {
-    kinds.ATTRIBUTE: words.ATTRIBUTES,
-    kinds.MODIFIER: ("+1b", "-1B", *words.MODIFIERS),
-    kinds.SAVE: words.SAVE_WORDS,
-    kinds.INIT: words.INIT_WORDS,
-    kinds.ATTACK: words.ATTACK_WORDS,
-    kinds.CONDITION: words.CONDITIONS,
-    kinds.COUNTDOWN: ("add", "clear"),
-}
+
+def fixed_words(kind: str) -> tuple[str, ...]:
+    """The words of a kind that does not depend on the session."""
+    if kind == kinds.MODIFIER:
+        return ("+1b", "-1B", *words.modifiers())
+    if kind == kinds.ATTACK:
+        return words.attack_words()
+    return {kinds.ATTRIBUTE: words.ATTRIBUTES, kinds.SAVE: words.SAVE_WORDS, kinds.INIT: words.INIT_WORDS,
+            kinds.CONDITION: words.CONDITIONS, kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
 
 
 def is_sheet_or_folder(path: str) -> bool:
@@ -60,7 +60,7 @@ class CruxCompleter(Completer):
         elif kind == kinds.RULES:
             yield from ((name, summary) for name, (_, summary) in rulesets.RULESETS.items())
         else:
-            yield from ((w, "") for w in FIXED.get(kind, ()))
+            yield from ((w, "") for w in fixed_words(kind))
 
 
 def matching(candidates: Iterable[tuple[str, str]], word: str) -> Iterator[Completion]:

@@ -1,19 +1,18 @@
 """Countdown dice (NOTATION §2): roll each round; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-from crux_cli.engine.rng import Roller
 from crux_cli.errors import CruxError
+
+if TYPE_CHECKING:
+    from crux_cli.engine.rng import Roller
 
 SIZES = (4, 6, 8, 10, 12, 20)
 DIE = re.compile(r"[Cc]?[dD](\d+)")
 
 
-@dataclass(frozen=True, slots=True)
-class Countdown:
+class Countdown(NamedTuple):
     sides: int
     label: str = ""
 
@@ -21,13 +20,12 @@ class Countdown:
         return f"Cd{self.sides}" + (f" {self.label}" if self.label else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Tick:
+class Tick(NamedTuple):
     """One countdown rolled: its face, and the die it leaves (None when it ran out)."""
 
     before: Countdown
     face: int
-    after: Countdown | None
+    after: "Countdown | None"
 
     def __str__(self) -> str:
         if self.face != 1:
@@ -46,7 +44,7 @@ def parse_die(word: str) -> int:
     return int(match.group(1))
 
 
-def tick(countdown: Countdown, roller: Roller) -> Tick:
+def tick(countdown: Countdown, roller: "Roller") -> "Tick":
     face = roller.die(countdown.sides)
     if face != 1:
         return Tick(countdown, face, countdown)

@@ -18,10 +18,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
 
 from crux_cli.errors import CruxError
-from crux_cli.notation.base import ATTRIBUTE_NAMES
 from crux_cli.repl import words
 
-TOKENS = re.compile(r"""
+TOKENS = r"""
     (?P<comment>\#.*)
   | (?P<label>\[[^\]]*\]?)
   | (?P<boon>(?<![\w])(?:\+\d*b|\d+b)(?![\w]))
@@ -29,12 +28,20 @@ TOKENS = re.compile(r"""
   | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+)*)
   | (?P<word>[A-Za-z_]\w*)
   | (?P<number>\d+)
-""", re.VERBOSE)
+"""
 
-# the words every rule set colours as keywords, beyond its own statement words
-KEYWORD_WORDS = frozenset(w.lower() for w in (*words.MODIFIERS, *words.ATTACK_WORDS, *words.INIT_WORDS,
-                                              "adv", "dis", "vs", "advantage", "disadvantage",
-                                              *words.GLOBAL_STATEMENTS, *words.CONDITIONS, "cond", "load"))
+
+@functools.cache
+def tokens() -> re.Pattern[str]:
+    return re.compile(TOKENS, re.VERBOSE)  # compiled on first use: start-up only draws an empty prompt
+
+
+@functools.cache
+def keyword_words() -> frozenset[str]:
+    """The words every rule set colours as keywords, beyond its own statement words."""
+    return frozenset(w.lower() for w in (*words.modifiers(), *words.attack_words(), *words.INIT_WORDS,
+                                         "adv", "dis", "vs", "advantage", "disadvantage",
+                                         *words.GLOBAL_STATEMENTS, *words.CONDITIONS, "cond", "load"))
 
 Fragments = list[tuple[str, str]]
 
@@ -46,7 +53,7 @@ def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset(
     out: Fragments = []
     error = error_span(text, rules, aliases)
     at = 0
-    for match in TOKENS.finditer(text):
+    for match in tokens().finditer(text):
         out.append(("", text[at:match.start()]))
         out.append((_style(match, rules, aliases), match.group()))
         at = match.end()
@@ -59,9 +66,9 @@ def _style(match: re.Match[str], rules: ModuleType, aliases: frozenset[str]) -> 
     if kind != "word":
         return f"class:{kind}"
     word = match.group().lower()
-    if word in ATTRIBUTE_NAMES:
+    if word in words.attribute_names():
         return "class:attribute"
-    if word in rules.KEYWORDS or word in KEYWORD_WORDS:
+    if word in rules.KEYWORDS or word in keyword_words():
         return "class:keyword"
     return "class:alias" if word in aliases else ""
 
@@ -136,9 +143,10 @@ class CruxLexer(Lexer):
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
         lines = document.lines
-        rules, aliases = self.rules(), self.aliases()
 
         def line(number: int) -> StyleAndTextTuples:
-            return fragments(lines[number], rules, aliases) if number < len(lines) else []  # type: ignore[return-value]
+            if number >= len(lines) or not lines[number]:
+                return []  # an empty prompt needs no rule set: start-up stays quick
+            return fragments(lines[number], self.rules(), self.aliases())  # type: ignore[return-value]
 
         return line

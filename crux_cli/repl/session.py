@@ -7,22 +7,38 @@ reads and prints, and tests drive a session without any terminal.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import deque
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crux_cli.errors import CruxError
 from crux_cli.render.style import PLAIN, Palette
-from crux_cli.repl.countdown import Countdown
-from crux_cli.runner import Answer, Runner, split_comment, split_statements
-from crux_cli.state.hero import Hero
+from crux_cli.rules import DEFAULT
+
+if TYPE_CHECKING:  # the runner, and the engine behind it, are imported on first use: see `warm_up`
+    from crux_cli.repl.countdown import Countdown
+    from crux_cli.runner import Answer, Runner
+    from crux_cli.state.hero import Hero
 
 RECENT = 100  # rolls kept for /history
 
 
 class Session:
-    def __init__(self, runner: Runner, palette: Palette = PLAIN, json: bool = False) -> None:
-        self.runner = runner
+    def __init__(self, runner: Runner | None = None, palette: Palette = PLAIN, json: bool = False, *,
+                 rules: str = DEFAULT, seed: int | None = None) -> None:
+        """`runner` answers the statements; without one, a runner for `rules` and `seed` is built on first use.
+
+        The prompt needs only the rule set's name, so the REPL draws it before the
+        rule set's grammar and engine are imported; `warm_up` builds them right after.
+        """
+        self._runner = runner
+        if runner is None:
+            from crux_cli.runner import check_rules
+
+            check_rules(rules)  # a wrong name is refused before the prompt appears
+        self._first = (runner.rules_name, runner.seed) if runner is not None else (rules, seed)
         self.palette = palette
         self.json = json
         self.aliases: dict[str, str] = {}
@@ -31,6 +47,35 @@ class Session:
         self.sheet: Path | None = None
         self.sheet_mtime: int | None = None
         self.done = False
+
+    @property
+    def runner(self) -> Runner:
+        if self._runner is None:
+            from crux_cli.runner import Runner
+
+            self._runner = Runner(rules=self._first[0], seed=self._first[1])
+        return self._runner
+
+    @property
+    def rules_name(self) -> str:
+        return self._runner.rules_name if self._runner is not None else self._first[0]
+
+    @property
+    def seed(self) -> int | None:
+        return self._runner.seed if self._runner is not None else self._first[1]
+
+    @property
+    def hero(self) -> Hero | None:
+        return self._runner.hero if self._runner is not None else None
+
+    def warm_up(self) -> None:
+        """Build the runner and each statement's grammar, so the first roll is as quick as any other."""
+        from crux_cli.notation.parse import parse_statement
+
+        rules = self.runner.rules
+        for word in sorted(rules.KEYWORDS):
+            with contextlib.suppress(CruxError):  # a word alone is often incomplete; its grammar is built anyway
+                parse_statement(word, rules)
 
     def handle(self, line: str) -> list[str]:
         """The lines to print for one line typed at the prompt; an error never ends the session."""
@@ -66,6 +111,8 @@ class Session:
 
     def expand(self, line: str) -> str:
         """Replace an alias at the start of each statement: `sneak grit` → `DEX +1b grit`."""
+        from crux_cli.runner import split_comment, split_statements
+
         text, comment = split_comment(line)
         parts = [self.expand_statement(part) for part in split_statements(text)]
         return "; ".join(parts) + (f" # {comment}" if comment else "")
@@ -111,3 +158,4 @@ def _mtime(path: Path) -> int | None:
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
+

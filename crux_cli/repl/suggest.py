@@ -5,14 +5,11 @@ word, an attribute, an armour word, a path…); the completer turns kinds into
 words. Keeping the decision pure lets it be tested without a terminal.
 """
 
-from __future__ import annotations
-
 import re
-from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
-from crux_cli.notation.base import ATTRIBUTE_NAMES
-from crux_cli.repl.words import following_words
+from crux_cli.repl.words import attribute_names, following_words
 
 STATEMENT = "statement"  # a statement word, an attribute, or an alias
 ATTRIBUTE = "attribute"
@@ -32,8 +29,7 @@ COUNTDOWN = "countdown"  # what /countdown does
 SIGNED_WORD = re.compile(r"[+-][A-Za-z]*")
 
 
-@dataclass(frozen=True, slots=True)
-class Suggestion:
+class Suggestion(NamedTuple):  # NamedTuples, not dataclasses, here: cheaper to create at start-up
     kinds: tuple[str, ...]
     word: str = ""  # the partial word before the cursor, which a completion replaces
     keyword: str = ""  # the statement word, for DECLARED
@@ -80,7 +76,7 @@ def _in_statement(text: str, rules: ModuleType) -> Suggestion:
 
 
 def _crux(first: str, words_before: int, word: str) -> Suggestion:
-    if first in ATTRIBUTE_NAMES:
+    if first in attribute_names():
         return Suggestion((MODIFIER,), word)
     if first == "test":
         return Suggestion((ATTRIBUTE, MODIFIER) if words_before == 1 else (MODIFIER,), word)

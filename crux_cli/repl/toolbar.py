@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from crux_cli.repl.session import Session
-from crux_cli.state.hero import GRIT_MAX
 
 Fragments = list[tuple[str, str]]
 
 
 def toolbar_fragments(session: Session) -> Fragments:
-    runner = session.runner
-    out: Fragments = [("class:toolbar.key", " rules "), ("class:toolbar.value", runner.rules_name)]
-    hero = runner.hero
+    out: Fragments = [("class:toolbar.key", " rules "), ("class:toolbar.value", session.rules_name)]
+    hero = session.hero
     if hero is None:
         out += [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")]
     else:
+        from crux_cli.state.hero import GRIT_MAX
+
         out += [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name),
                 ("class:toolbar.key", "  Grit "), ("class:toolbar.value", f"{hero.grit}/{GRIT_MAX}"),
                 ("class:toolbar.key", "  HP "),
@@ -27,8 +27,8 @@ def toolbar_fragments(session: Session) -> Fragments:
             out.append(("class:toolbar.low", "  dead" if hero.dead else "  dying"))
         if hero.conditions:
             out.append(("class:toolbar.hint", "  " + ", ".join(hero.conditions)))
-    if runner.seed is not None:
-        out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(runner.seed))]
+    if session.seed is not None:
+        out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
     if session.countdowns:
         out += [("class:toolbar.key", "  countdowns "),
                 ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]

@@ -3,31 +3,48 @@
 Statement words come from each rule-set module's KEYWORDS, so every rule set
 completes; the words that may follow a statement word come from the module's
 optional COMPLETIONS mapping (statement word -> words), with the Crux words
-spelled here from the Crux grammar itself so they cannot drift from it.
+spelled here from the Crux grammar itself so they cannot drift from it. They
+are gathered on first use, not at import, to keep the grammar out of start-up.
 """
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
-
-from crux_cli.notation import crux as crux_notation
-from crux_cli.notation.base import ATTRIBUTE_NAMES
 
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
 CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying")
 GLOBAL_STATEMENTS = ("odds", "roll")  # generic dice and exact odds belong to every rule set
-
-MODIFIERS = ("grit", "help", "boon", "boons", "bane", "banes",
-             *crux_notation.POSITIONS, *crux_notation.EFFECTS)
 SAVE_WORDS = ("adv", "dis", "vs rushed")
 INIT_WORDS = ("ambush",)
-ATTACK_WORDS = (*dict.fromkeys(crux_notation.ARMOUR_WORDS), "resist", "vuln", "minion", "ranged", "melee",
-                "rushed")
+
+
+@functools.cache
+def modifiers() -> tuple[str, ...]:
+    from crux_cli.notation import crux
+
+    return ("grit", "help", "boon", "boons", "bane", "banes", *crux.POSITIONS, *crux.EFFECTS)
+
+
+@functools.cache
+def attack_words() -> tuple[str, ...]:
+    from crux_cli.notation import crux
+
+    return (*dict.fromkeys(crux.ARMOUR_WORDS), "resist", "vuln", "minion", "ranged", "melee", "rushed")
+
+
+@functools.cache
+def attribute_names() -> dict[str, str]:
+    """Every spelling of an attribute (lower case) -> its short name."""
+    from crux_cli.notation.base import ATTRIBUTE_NAMES
+
+    return ATTRIBUTE_NAMES
 
 
 def statement_words(rules: ModuleType) -> list[str]:
     """First words of a statement: the rule set's keywords, short attributes in capitals."""
-    words = {ATTRIBUTE_NAMES[w] if w in ATTRIBUTE_NAMES and len(w) == 3 else w for w in rules.KEYWORDS}
+    names = attribute_names()
+    words = {names[w] if w in names and len(w) == 3 else w for w in rules.KEYWORDS}
     return sorted(words | set(GLOBAL_STATEMENTS), key=str.lower)
 
 

@@ -1,0 +1,74 @@
+"""Benchmark, run on demand (pytest does not collect it): time from `crux repl` to its first prompt.
+
+    python tests/bench_repl_startup.py [RUNS]
+
+Both commands run in a pseudo-terminal, side by side in one run, alternating:
+`crux repl` until the prompt appears, and the floor any prompt-toolkit REPL with
+this grammar library pays, `python -c "import click, pyparsing, prompt_toolkit"`,
+until it prints a mark after the imports (not until it exits: interpreter teardown
+would flatter crux). The figure is the ratio of the medians; the goal is at most 1.3.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+
+GOAL = 1.3
+PROMPT = "crux> "
+
+
+def crux_command() -> list[str]:
+    script = Path(sys.executable).parent / "crux"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
+
+
+def time_to_prompt(environ: dict[str, str]) -> float:
+    command, *args = crux_command()
+    started = time.perf_counter()
+    child = pexpect.spawn(command, [*args, "repl"], env=environ, encoding="utf-8", timeout=30)
+    child.expect_exact(PROMPT)
+    elapsed = time.perf_counter() - started
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    return elapsed
+
+
+def time_to_import(environ: dict[str, str]) -> float:
+    started = time.perf_counter()
+    child = pexpect.spawn(sys.executable, ["-c", "import click, pyparsing, prompt_toolkit; print('imported')"],
+                          env=environ, encoding="utf-8", timeout=30)
+    child.expect_exact("imported")
+    elapsed = time.perf_counter() - started
+    child.expect(pexpect.EOF)
+    child.close()
+    return elapsed
+
+
+def main(runs: int = 21) -> int:
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as bytecode:
+        # both sides run from cached bytecode, as an installed crux does, even where the shell says not to write it
+        environ = {**os.environ, "XDG_DATA_HOME": data, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1",
+                   "PYTHONPYCACHEPREFIX": bytecode}
+        environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        time_to_prompt(environ), time_to_import(environ)  # warm the file cache and the bytecode
+        repl, floor = [], []
+        for _ in range(runs):
+            repl.append(time_to_prompt(environ))
+            floor.append(time_to_import(environ))
+    ratio = statistics.median(repl) / statistics.median(floor)
+    print(f"crux repl to first prompt:                       median {statistics.median(repl) * 1000:6.1f} ms")
+    print(f"python -c 'import click, pyparsing, prompt_toolkit': median {statistics.median(floor) * 1000:6.1f} ms")
+    print(f"ratio {ratio:.2f}x over {runs} runs each (goal at most {GOAL}x): {'met' if ratio <= GOAL else 'NOT met'}")
+    return 0 if ratio <= GOAL else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 21))
