@@ -138,7 +138,7 @@ def refused(text: str) -> SheetError:
         ('[status]\nhit_die = "2d8"\n', 2, "must be a die like"),
         ('[attack]\ndie = "d1"\n', 2, "must be a die like"),
         ('[attack]\nattribute = "LCK"\n', 2, "unknown attribute"),
-        ('[saves]\nadvantaged = "WIL"\ndisadvantaged = "wil"\n', 3, "both the advantaged and the disadvantaged"),
+        ('[saves]\nadvantaged = "WIL"\ndisadvantaged = "wil"\n', 3, "both the advantaged and"),
         ('rules = "gurps"\n', 1, "unknown rule set `gurps`"),
         ('name = ""\n', 1, "`name` must be a non-empty text"),
         ('saves = 3\n', 1, "`saves` must be a table"),
