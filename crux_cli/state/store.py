@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
 import os
 import stat
 import tempfile
@@ -148,13 +149,23 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
     shown = os.fspath(path)
     sheet = resolve(path)
     with locked(sheet, shown):
+        remove_leftovers(sheet)
         text = read_text(sheet, shown)
         yield SheetTransaction(sheet, shown, text, parse_sheet(text, shown))
+
+
+def remove_leftovers(sheet: Path) -> None:
+    """Delete temporary files of writers killed before their rename (only lock holders write them)."""
+    for leftover in sheet.parent.glob(f".{glob.escape(sheet.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def create_sheet(path: str | os.PathLike[str], text: str) -> Hero:
     """Write a new sheet, refusing to replace an existing file; the text must be a valid sheet."""
     shown = os.fspath(path)
     hero = parse_sheet(text, shown)
-    write_atomically(resolve(path), text, shown, exclusive=True)
+    sheet = resolve(path)
+    with locked(sheet, shown):
+        write_atomically(sheet, text, shown, exclusive=True)
     return hero
