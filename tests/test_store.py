@@ -177,7 +177,8 @@ def test_the_lock_is_held_for_the_whole_transaction(sheet: Path) -> None:
 GRIT_WORKER = """
 import json, random, sys
 from crux_cli.engine.crux import PoolRequest, Source, roll_pool
-from crux_cli.engine.grit import apply_grit, grit_after_spending
+from crux_cli.compiler.crux import grit_before
+from crux_cli.engine.grit import apply_grit
 from crux_cli.engine.rng import Roller, seeded
 from crux_cli.state.store import sheet_transaction
 
@@ -189,7 +190,7 @@ for _ in range(rolls):
         spend = hero.grit > 0 and choose.random() < 0.5
         sources = (Source("grit", 1),) if spend else ()
         request = PoolRequest("test", "DEX", sources, grit_spent=spend,
-                              grit_before=grit_after_spending(hero, spend))
+                              grit_before=grit_before(hero, spend, ""))
         result = roll_pool(Roller(seeded(choose.randrange(2**32))), request)
         after = apply_grit(hero, result.grit)
         tx.save(after)
