@@ -42,6 +42,7 @@ class Settings:
     json: bool = False
     rules: str = "crux"
     no_color: bool = False
+    sheet: str | None = None
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -60,6 +61,9 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
+        click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
+                     help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
+                          "and conditions are kept on it (CRUX_SHEET works too)."),
     ]):
         command = option(command)
     return command
@@ -124,6 +128,15 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
         run_one(settings, " ".join(statement))
 
 
+def _add_sheet_commands() -> None:
+    from crux_cli.sheet_cli import sheet_group
+
+    crux.add_command(sheet_group)
+
+
+_add_sheet_commands()
+
+
 # -- running ---------------------------------------------------------------------------------------
 
 class Output:
@@ -160,7 +173,7 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules, seed=settings.seed)
+    return Runner(rules=settings.rules, seed=settings.seed, sheet=settings.sheet)
 
 
 def run_one(settings: Settings, text: str) -> None:

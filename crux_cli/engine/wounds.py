@@ -128,7 +128,7 @@ def rest_field(hero: Hero, count: int, roller: Roller) -> StateChange:
     if count > hero.hit_dice:
         left = f"only {hero.hit_dice} Hit {'Die' if hero.hit_dice == 1 else 'Dice'} left"
         hint = f"rest field {hero.hit_dice}" if hero.hit_dice else "a Safe Rest (`rest safe`) restores them"
-        raise CruxError(f"cannot spend {count} Hit Dice: {left}", hint=hint)
+        raise CruxError(f"cannot spend {count} Hit {'Die' if count == 1 else 'Dice'}: {left}", hint=hint)
     rolls = tuple(roller.dice(count, hero.hit_die))
     events = [f"spent {count} Hit {'Die' if count == 1 else 'Dice'} (d{hero.hit_die}): {sum(rolls)} HP"]
     after = _restore(hero.with_changes(hit_dice=hero.hit_dice - count), sum(rolls), events)

@@ -290,11 +290,10 @@ def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
     spacing stay as the player wrote them; a key the sheet left out is added
     to [status].
     """
-    import tomlkit
-
     changed = [name for name in WRITABLE if getattr(before, name) != getattr(after, name)]
     if not changed:
         return text
+    import tomlkit  # only here: a roll that changes nothing never pays for it
     document = tomlkit.parse(text)
     if "status" not in document:
         document.add(tomlkit.nl())
