@@ -32,6 +32,7 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
+LAZY_COMMANDS = {"sheet": ("crux_cli.sheet_cli", "sheet_group")}  # name -> (module, click command)
 
 
 @dataclass
@@ -72,8 +73,19 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 class StatementGroup(click.Group):
     """A group whose unknown first word is handed to the statement command whole."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:  # imported only when asked for: a plain roll never pays for them
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
-        if args and args[0] not in self.commands:
+        if args and args[0] not in self.commands and args[0] not in LAZY_COMMANDS:
             return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
         return super().resolve_command(ctx, args)
 
@@ -126,15 +138,6 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
         run_batch(settings, sys.stdin)
     else:
         run_one(settings, " ".join(statement))
-
-
-def _add_sheet_commands() -> None:
-    from crux_cli.sheet_cli import sheet_group
-
-    crux.add_command(sheet_group)
-
-
-_add_sheet_commands()
 
 
 # -- running ---------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed
 TRACKED = ("hp", "wounds", "dying", "dead", "hit_dice", "conditions", "grit")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StateChange:
     """What a state statement did: the hero before and after, and what happened, in words."""
 

@@ -5,12 +5,14 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
+if TYPE_CHECKING:
+    from crux_cli.notation import sheet_ast as ast
+
 from crux_cli.errors import CruxError
-from crux_cli.notation import sheet_ast as ast
 from crux_cli.notation.base import keyword, not_understood, number, parse_with, tagged
 
 DAMAGE_WORDS = ("damage", "dmg")
@@ -61,6 +63,8 @@ def _value(words: list[Any], tag: str, default: Any = None) -> Any:
 
 
 def fold(kind: str, words: list[Any], text: str) -> ast.SheetStatement:
+    from crux_cli.notation import sheet_ast as ast  # loaded only when a sheet statement is read
+
     if kind == "damage":
         return ast.Damage(_value(words, "amount"), _value(words, "crit") is not None)
     if kind == "heal":

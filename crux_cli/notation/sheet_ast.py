@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Damage:
     amount: int
     crit: bool = False
@@ -19,7 +19,7 @@ class Damage:
         return f"damage {self.amount}" + (" crit" if self.crit else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Heal:
     amount: int
     pos: int = field(default=0, compare=False)
@@ -28,7 +28,7 @@ class Heal:
         return f"heal {self.amount}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Rest:
     kind: str  # "field" (spend Hit Dice) | "safe" (everything back, 1 Wound healed)
     hit_dice: int = 0  # Hit Dice to spend on a Field Rest
@@ -38,7 +38,7 @@ class Rest:
         return f"rest field {self.hit_dice}" if self.kind == "field" else "rest safe"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Condition:
     action: str  # "add" | "remove"
     names: tuple[str, ...]  # the seed's condition names, checked by the parser
@@ -48,7 +48,7 @@ class Condition:
         return f"cond {self.action} " + " ".join(self.names)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Show:
     pos: int = field(default=0, compare=False)
 

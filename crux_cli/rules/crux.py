@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.compiler.crux import compile_statement
 from crux_cli.context import Context
 from crux_cli.engine import crux as engine
-from crux_cli.notation import ast, sheet_ast
+from crux_cli.notation import ast
 from crux_cli.notation import crux as notation
 from crux_cli.notation import sheet as sheet_notation
-from crux_cli.state.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.notation import sheet_ast
+    from crux_cli.state.hero import Hero
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
 SEED = "001_3e631c857d08fd70.txt"
 KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
-SHEET_STATEMENTS = (sheet_ast.Damage, sheet_ast.Heal, sheet_ast.Rest, sheet_ast.Condition, sheet_ast.Show)
+ROLLS = (ast.Test, ast.Save, ast.Initiative, ast.Attack)  # anything else is a sheet statement
 
 
 def parse(text: str, keyword: str) -> ast.CruxStatement | sheet_ast.SheetStatement:
@@ -26,7 +29,7 @@ def parse(text: str, keyword: str) -> ast.CruxStatement | sheet_ast.SheetStateme
 
 
 def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Any:
-    if isinstance(statement, SHEET_STATEMENTS):
+    if not isinstance(statement, ROLLS):
         from crux_cli.compiler.sheet import run_sheet_statement
 
         return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
@@ -42,8 +45,7 @@ def apply(result: Any, hero: Hero) -> Hero:
         from crux_cli.engine.grit import apply_grit
 
         return apply_grit(hero, result.grit)
-    after = getattr(result, "after", None)
-    return after if isinstance(after, Hero) else hero
+    return getattr(result, "after", hero)  # a sheet statement's StateChange
 
 
 def describe(result: Any, palette: Any) -> str:
