@@ -1,0 +1,104 @@
+"""A small exact-odds type and the distribution helpers the kindred rule sets need.
+
+A distribution is a plain ``dict`` of value → ``Fraction`` (summing to 1). The
+spaces of these rule sets are small, so the helpers work on fractions directly;
+the only potentially large step, summing many dice, works on integer weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from crux_cli.errors import LimitError
+
+Dist = dict[int, Fraction]
+
+MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact odds of one statement.
+
+    ``outcomes`` maps each outcome name, in the order a person reads them, to its
+    probability (every outcome the statement can name is present, impossible ones
+    at 0). ``distribution``, when present, is the probability of each value of
+    ``measure`` (damage, Direct Damage, the die after a step...).
+    """
+
+    outcomes: dict[str, Fraction]
+    distribution: Dist | None = None
+    measure: str | None = None
+
+    @property
+    def mean(self) -> Fraction | None:
+        if self.distribution is None:
+            return None
+        return sum((value * p for value, p in self.distribution.items()), Fraction(0))
+
+
+def die(sides: int) -> Dist:
+    return {face: Fraction(1, sides) for face in range(1, sides + 1)}
+
+
+def constant(value: int) -> Dist:
+    return {value: Fraction(1)}
+
+
+def _by_cdf(dists: Iterable[Dist], cdf: Callable[[Dist, int], Fraction]) -> Dist:
+    """The distribution whose CDF is the product of each distribution's `cdf`."""
+    dists = list(dists)
+    values = sorted({v for d in dists for v in d})
+    result: Dist = {}
+    previous = Fraction(0)
+    for value in values:
+        at_most = Fraction(1)
+        for d in dists:
+            at_most *= cdf(d, value)
+        if at_most != previous:
+            result[value] = at_most - previous
+        previous = at_most
+    return result
+
+
+def highest(dists: Iterable[Dist]) -> Dist:
+    """The highest of independent values: P(max ≤ v) = Π P(x_i ≤ v)."""
+    return _by_cdf(dists, lambda d, v: sum((p for x, p in d.items() if x <= v), Fraction(0)))
+
+
+def lowest(dists: Iterable[Dist]) -> Dist:
+    """The lowest of independent values: min(x) = -max(-x)."""
+    flipped = highest({-v: p for v, p in d.items()} for d in dists)
+    return {-v: p for v, p in sorted(flipped.items(), reverse=True)}
+
+
+def sum_of_dice(count: int, sides: int) -> Dist:
+    """The total of `count` dice of `sides`, by convolution on integer weights."""
+    if count * sides > MAX_SPAN:
+        raise LimitError(f"odds of {count}d{sides} would cover more than {MAX_SPAN:,} totals "
+                         "(the odds limit)",
+                         hint="ask for fewer or smaller dice, or roll it instead")
+    weights = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, weight in weights.items():
+            for face in range(1, sides + 1):
+                step[total + face] = step.get(total + face, 0) + weight
+        weights = step
+    denominator = sides**count
+    return {total: Fraction(weight, denominator) for total, weight in sorted(weights.items())}
+
+
+def mapped(dist: Dist, fn: Callable[[int], int]) -> Dist:
+    result: Dist = {}
+    for value, p in dist.items():
+        key = fn(value)
+        result[key] = result.get(key, Fraction(0)) + p
+    return dict(sorted(result.items()))
+
+
+def ordered(order: Iterable[str], chances: dict[str, Fraction]) -> dict[str, Fraction]:
+    """`chances` in the reading order, with every outcome present (0 when impossible)."""
+    return {name: chances.get(name, Fraction(0)) for name in order}
