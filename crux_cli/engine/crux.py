@@ -110,7 +110,7 @@ class AttackResult:
     damage: int
     killed: bool | None  # minions only
     grit: GritChange
-    steps: tuple[str, ...] = field(default=())  # how armour, resistance and vulnerability changed it
+    steps: tuple[tuple[str, int], ...] = field(default=())  # (what changed the damage, the damage after)
 
 
 def pool_size(net: int) -> int:
@@ -149,28 +149,30 @@ def explode(roller: Roller, sides: int) -> tuple[int, ...]:
     return tuple(rolls)
 
 
-def apply_target(total: int, dice_total: int, request: AttackRequest, crit: bool) -> tuple[int, int, list[str]]:
-    """Armour, then resistance, then vulnerability (NOTATION §1.4). Returns (after armour, damage, steps)."""
-    steps: list[str] = []
-    ignore_armour = crit or request.vuln
-    if request.armour == "unarmoured" or ignore_armour:
-        damage = total
+def apply_target(total: int, dice_total: int, request: AttackRequest,
+                 crit: bool) -> tuple[int, int, list[tuple[str, int]]]:
+    """Armour, then resistance, then vulnerability (NOTATION §1.4); damage never below 0.
+
+    Returns (damage after armour, final damage, the steps that changed it).
+    """
+    steps: list[tuple[str, int]] = []
+    if request.armour == "unarmoured" or crit or request.vuln:
+        damage = max(0, total)
         if request.armour != "unarmoured":
-            steps.append(f"{'crit' if crit else 'vulnerability'} ignores {request.armour} armour")
+            steps.append((f"{'crit' if crit else 'vulnerability'} ignores {request.armour} armour", damage))
     elif request.armour == "medium":
-        damage = dice_total
-        steps.append("medium armour: dice only")
+        damage = max(0, dice_total)
+        steps.append(("medium armour: dice only", damage))
     else:
-        damage = dice_total // 2
-        steps.append("heavy armour: half the dice")
-    damage = max(0, damage)
+        damage = max(0, dice_total) // 2
+        steps.append(("heavy armour: half the dice", damage))
     after_armour = damage
     if request.resist:
         damage //= 2
-        steps.append("resistance halves")
+        steps.append(("resistance halves", damage))
     if request.vuln:
         damage *= 2
-        steps.append("vulnerability doubles")
+        steps.append(("vulnerability doubles", damage))
     return after_armour, damage, steps
 
 

@@ -1,0 +1,15 @@
+"""What one statement runs with: the dice, and the hero when a sheet is loaded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crux_cli.engine.rng import Roller
+from crux_cli.state.hero import Hero
+
+
+@dataclass(slots=True)
+class Context:
+    roller: Roller
+    hero: Hero | None = None
+    text: str = ""  # the statement as typed, for error positions found after parsing
