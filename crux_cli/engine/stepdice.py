@@ -24,6 +24,11 @@ ATTACK_OUTCOMES = ("deflected", "dodged", "direct")
 CONSEQUENCES = {"win": "minor", "tie": "critical", "lose": "incapacitated"}
 CONSEQUENCE_ORDER = ("minor", "critical", "incapacitated", "dead")
 DEATH_OUTCOMES = ("taken", "deal", "return")
+DEATH_TEXT = {  # the seed's words
+    "taken": "You are taken across the Black River by Death.",
+    "deal": "Death offers you a deal. If you accept the terms, return to life.",
+    "return": "It is not your time. You return to life.",
+}
 
 
 def die_name(sides: int) -> str:
@@ -227,6 +232,10 @@ class DeathResult:
     request: DeathRequest
     roll: int  # the d6
     outcome: str  # taken | deal | return
+
+    @property
+    def text(self) -> str:
+        return DEATH_TEXT[self.outcome]
 
 
 def death_outcome(face: int, marked: bool) -> str:

@@ -23,6 +23,8 @@ DEFAULT = "crux"
 # name -> (module, one-line summary); kept here so `--rules list` imports nothing else
 RULESETS: dict[str, tuple[str, str]] = {
     "crux": ("crux_cli.rules.crux", "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"),
+    "stepdice": ("crux_cli.rules.stepdice",
+                 "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"),
 }
 
 
