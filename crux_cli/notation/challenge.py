@@ -18,7 +18,7 @@ from crux_cli.engine.challenge import DEFAULT_RISK, RISKS
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import MAX_DICE
 from crux_cli.notation.base import keyword, not_understood, number, parse_with, tagged
-from crux_cli.notation.words import Word, count, flag, single
+from crux_cli.notation.words import Word, count, flag, single, word_start
 
 ACTION_WORDS = ("action",)
 FORTUNE_WORDS = ("fortune",)
@@ -91,7 +91,7 @@ def _pool_checked(rating_word: Word, extra: int, text: str) -> int:
     """Refuse a pool over the dice limit before anything is rolled or enumerated."""
     if rating_word[1] + extra > MAX_DICE:
         raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
-                         position=rating_word[2])
+                         position=word_start(text, rating_word[2]))
     return rating_word[1]
 
 

@@ -15,7 +15,7 @@ import pyparsing as pp
 
 from crux_cli.errors import CruxError
 from crux_cli.notation.base import integer, keyword, not_understood, number, parse_with
-from crux_cli.notation.words import Word, count, counted, flag, pool, said_once, single
+from crux_cli.notation.words import Word, count, counted, flag, pool, said_once, single, word_start
 
 CHECK_WORDS = ("check",)
 DAMAGE_WORDS = ("damage", "dmg")
@@ -82,7 +82,7 @@ def fold_check(words: list[Word], text: str) -> Check:
     name = single(words, "stat name", text, "a check uses one Stat")
     stat_word = next(w for w in words if w[0] == "stat")
     if stat_word[1] > STAT_MAX:
-        raise CruxError(f"a Stat of {stat_word[1]} is out of range", text=text, position=stat_word[2],
+        raise CruxError(f"a Stat of {stat_word[1]} is out of range", text=text, position=word_start(text, stat_word[2]),
                         hint=f"a Stat runs from 0 to {STAT_MAX} (the seed's Stats run from 2 to 7)")
     trained = said_once(words, ("trained",), text)["trained"]
     return Check(stat_word[1], name, trained, count(words, "favored"), count(words, "hindered"))

@@ -21,7 +21,7 @@ from crux_cli.engine.stepdice import TRACK, die_name
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import MAX_DICE
 from crux_cli.notation.base import integer, keyword, not_understood, number, parse_with, tagged
-from crux_cli.notation.words import Word, counted, flag, pool, said_once, single
+from crux_cli.notation.words import Word, counted, flag, pool, said_once, single, word_start
 
 SAVE_WORDS = ("save",)
 STEP_WORDS = ("step",)
@@ -134,7 +134,8 @@ def _modes_grammar() -> pp.ParserElement:
 @functools.cache
 def _save_grammar() -> pp.ParserElement:
     vs_number = number().copy().add_parse_action(lambda s, loc, t: ("vs number", t[0], loc))
-    vs = pp.CaselessKeyword("vs").suppress() - (vs_number | _track_die("vs die"))
+    vs = (pp.CaselessKeyword("vs") - (vs_number | _track_die("vs die"))).set_parse_action(
+        lambda s, loc, t: (t[1][0], t[1][1], loc))  # the position of 'vs', for errors
     return keyword(*SAVE_WORDS).suppress() - pp.Optional(_attribute()) + _track_die("die") + pp.ZeroOrMore(
         vs | _modes_grammar())
 
@@ -144,7 +145,8 @@ def fold_save(words: list[Word], text: str) -> Save:
     die = single(words, "die", text, "a save rolls one attribute die")
     vs = [w for w in words if w[0] in ("vs number", "vs die")]
     if len(vs) > 1:
-        raise CruxError("a save is against one number or one die", text=text, position=vs[1][2])
+        raise CruxError("a save is against one number or one die", text=text,
+                        position=word_start(text, vs[1][2]))
     target = vs[0][1] if vs and vs[0][0] == "vs number" else None
     opposing = vs[0][1] if vs and vs[0][0] == "vs die" else None
     flags = said_once(words, ("enhanced", "impaired"), text)
@@ -181,7 +183,7 @@ def fold_attack(words: list[Word], text: str) -> Attack:
                         hint="write the weapon dice, like attack d6 or attack d6 d8 armor 1 grit 3")
     if sum(n for _, (n, _), _ in groups) > MAX_DICE:
         raise LimitError(f"an attack may roll at most {MAX_DICE:,} dice (the limit)", text=text,
-                         position=groups[0][2])
+                         position=word_start(text, groups[0][2]))
     dice = tuple(sides for _, (n, sides), _ in groups for _ in range(n))
     flags = said_once(words, ("enhanced", "impaired"), text)
     armor = single(words, "armor", text, "a target has one armor score (at most 3)")

@@ -49,11 +49,16 @@ def pool(tag: str, min_sides: int = 2) -> pp.ParserElement:
     return token.set_parse_action(fold).set_name("dice like d6 or 2d6")
 
 
+def word_start(text: str, loc: int) -> int:
+    """Where the word at `loc` begins: pyparsing may report the whitespace before it."""
+    return loc + len(text[loc:]) - len(text[loc:].lstrip())
+
+
 def single(words: list[Word], tag: str, text: str, why: str) -> Any:
     """The value of the one word tagged `tag`, None if absent; refuse a second one at its position."""
     found = [w for w in words if w[0] == tag]
     if len(found) > 1:
-        raise CruxError(why, text=text, position=found[1][2])
+        raise CruxError(why, text=text, position=word_start(text, found[1][2]))
     return found[0][1] if found else None
 
 
