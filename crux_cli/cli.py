@@ -79,6 +79,10 @@ class StatementGroup(click.Group):
 
 def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     settings: Settings = ctx.find_object(Settings) or Settings()
+    if ctx.parent is not None:
+        # The group already read CRUX_RULES; read again here it would undo `crux --rules X statement`.
+        options = {name: value for name, value in options.items()
+                   if ctx.get_parameter_source(name) is not click.core.ParameterSource.ENVIRONMENT}
     settings.update(options)
     if settings.rules == "list":
         from crux_cli import rules as rulesets
