@@ -55,5 +55,6 @@ def brute_odds(roll: Callable[[Roller], Any], read: Callable[[Any], Any]) -> dic
     return chances
 
 
-def nonzero(chances: dict[Any, Fraction]) -> dict[Any, Fraction]:
-    return {k: p for k, p in chances.items() if p}
+def nonzero(chances: dict[Any, Fraction] | tuple[tuple[Any, Fraction], ...]) -> dict[Any, Fraction]:
+    """The possible outcomes only (odds list impossible ones too, at 0)."""
+    return {k: p for k, p in dict(chances).items() if p}

@@ -153,8 +153,8 @@ def odds_of(rules: str, text: str):
 ])
 def test_odds_through_the_module(rules: str, text: str, outcomes: dict) -> None:
     odds = odds_of(rules, text)
-    assert odds.outcomes == outcomes
-    assert sum(odds.outcomes.values()) == 1
+    assert dict(odds.outcomes) == outcomes
+    assert sum(p for _, p in odds.outcomes) == 1
 
 
 def test_odds_render_as_fractions_percentages_and_bars() -> None:
@@ -166,7 +166,7 @@ def test_odds_render_as_fractions_percentages_and_bars() -> None:
     record = outcome_odds.to_json(odds)
     assert list(record["outcomes"]) == ["deflected", "dodged", "minor", "critical", "incapacitated", "dead"]
     assert record["outcomes"]["dead"] == {"p": "0", "approx": 0.0}
-    assert record["measure"] == "damage"
+    assert odds.label == "damage"
     assert sum(Fraction(v["p"]) for v in record["distribution"].values()) == 1
     assert Fraction(record["mean"]["p"]) == odds.mean
 
@@ -175,3 +175,9 @@ def test_odds_json_of_a_check() -> None:
     record = outcome_odds.to_json(odds_of("d20check", "check 4 trained favored"))
     assert record["outcomes"]["crit"] == {"p": "1/20", "approx": 0.05}
     assert "distribution" not in record
+
+
+def test_resist_odds_json_has_the_grit_table() -> None:
+    record = outcome_odds.to_json(odds_of("challenge", "resist 2"))
+    assert record["outcomes"]["critical"] == {"p": "1/36", "approx": 0.02778}
+    assert record["grit"] == {"0": {"p": "1/36", "approx": 0.02778}, "1": {"p": "35/36", "approx": 0.9722}}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crux_cli.engine import challenge as rules
-from crux_cli.odds.outcomes import Odds, ordered
+from crux_cli.odds.outcomes import Odds, Table, make_odds, ordered
 
 
 def roll_chances(pool: int) -> dict[str, Fraction]:
@@ -28,15 +28,16 @@ def roll_chances(pool: int) -> dict[str, Fraction]:
 
 
 def action_odds(request: rules.ActionRequest) -> Odds:
-    return Odds(roll_chances(request.pool))
+    return make_odds("action", roll_chances(request.pool))
 
 
 def fortune_odds(request: rules.FortuneRequest) -> Odds:
-    return Odds(roll_chances(request.pool))
+    return make_odds("fortune", roll_chances(request.pool))
 
 
 def resist_odds(request: rules.ResistRequest) -> Odds:
     """Outcomes, and the Grit the roll costs before any optional extra marks (1, or 0 on a critical)."""
     chances = roll_chances(request.pool)
-    cost = {0: chances["critical"], rules.RESIST_COST: 1 - chances["critical"]}
-    return Odds(chances, {grit: p for grit, p in cost.items() if p}, "grit")
+    grit = Table("grit", "Grit marked (net, before any extra)",
+                 (("0", chances["critical"]), (str(rules.RESIST_COST), 1 - chances["critical"])))
+    return make_odds("resist", chances, tables=(grit,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crux_cli.engine import d20check as rules
-from crux_cli.odds.outcomes import Odds, constant, die, mapped, ordered, sum_of_dice
+from crux_cli.odds.outcomes import Odds, constant, die, make_odds, mapped, ordered, sum_of_dice
 
 
 def check_odds(request: rules.CheckRequest) -> Odds:
@@ -15,11 +15,12 @@ def check_odds(request: rules.CheckRequest) -> Odds:
         for extra, q in bonus.items():
             outcome = rules.check_outcome(d20, d20 + request.favor * extra, request.difficulty)
             chances[outcome] = chances.get(outcome, Fraction(0)) + p * q
-    return Odds(ordered(rules.CHECK_OUTCOMES, chances))
+    return make_odds("check", ordered(rules.CHECK_OUTCOMES, chances))
 
 
 def damage_odds(request: rules.DamageRequest) -> Odds:
     totals = mapped(sum_of_dice(request.dice_count, request.sides), lambda t: max(0, t + request.flat))
     damages = mapped(totals, lambda total: rules.damage_after(total, request)[1])
     harmed = sum((p for damage, p in damages.items() if damage), Fraction(0))
-    return Odds(ordered(rules.DAMAGE_OUTCOMES, {"harmed": harmed, "unharmed": 1 - harmed}), damages, "damage")
+    return make_odds("damage", ordered(rules.DAMAGE_OUTCOMES, {"harmed": harmed, "unharmed": 1 - harmed}),
+                     damages, "damage")

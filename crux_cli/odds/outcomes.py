@@ -18,25 +18,55 @@ Dist = dict[int, Fraction]
 MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
 
 
+Rows = tuple[tuple[str, Fraction], ...]
+
+
+# `Table` and `Odds` mirror `crux_cli.odds.result` on the odds branch field for field, so that
+# when it is merged these two classes can be replaced by an import of it.
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A named side table, e.g. the Grit a resistance roll marks."""
+
+    key: str  # its name in JSON
+    title: str  # its heading in text
+    rows: Rows
+
+
 @dataclass(frozen=True, slots=True)
 class Odds:
     """Exact odds of one statement.
 
-    ``outcomes`` maps each outcome name, in the order a person reads them, to its
-    probability (every outcome the statement can name is present, impossible ones
-    at 0). ``distribution``, when present, is the probability of each value of
-    ``measure`` (damage, Direct Damage, the die after a step...).
+    ``outcomes`` lists each outcome name, in the order a person reads them, with
+    its probability (every outcome the statement can name, impossible ones at 0).
+    ``distribution``, when present, is the probability of each value of ``label``
+    (damage, for attacks), with its ``mean``.
     """
 
-    outcomes: dict[str, Fraction]
-    distribution: Dist | None = None
-    measure: str | None = None
+    kind: str
+    outcomes: Rows
+    tables: tuple[Table, ...] = ()
+    distribution: tuple[tuple[int, Fraction], ...] | None = None
+    label: str = "total"
+    mean: Fraction | None = None
+    leftover: Fraction = Fraction(0)  # never anything here: no rule set of these explodes
+    depth: int | None = None
+    at_least: None = None
 
-    @property
-    def mean(self) -> Fraction | None:
-        if self.distribution is None:
-            return None
-        return sum((value * p for value, p in self.distribution.items()), Fraction(0))
+    def outcome(self, name: str) -> Fraction:
+        return dict(self.outcomes)[name]
+
+    def table(self, key: str) -> Table:
+        return next(t for t in self.tables if t.key == key)
+
+
+def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Dist | None = None,
+              label: str = "damage", tables: tuple[Table, ...] = ()) -> Odds:
+    """Odds from plain dicts; the mean is worked out from the distribution."""
+    if distribution is None:
+        return Odds(kind, tuple(outcomes.items()), tables)
+    pairs = tuple(sorted(distribution.items()))
+    mean = sum((value * p for value, p in pairs), Fraction(0))
+    return Odds(kind, tuple(outcomes.items()), tables, pairs, label, mean)
 
 
 def die(sides: int) -> Dist:

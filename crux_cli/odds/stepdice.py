@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crux_cli.engine import stepdice as rules
-from crux_cli.odds.outcomes import Dist, Odds, constant, die, highest, ordered
+from crux_cli.odds.outcomes import Dist, Odds, constant, die, highest, make_odds, ordered
 
 
 def score_dist(request: rules.SaveRequest) -> Dist:
@@ -32,12 +32,12 @@ def save_chances(request: rules.SaveRequest) -> dict[str, Fraction]:
 
 
 def save_odds(request: rules.SaveRequest) -> Odds:
-    return Odds(save_chances(request))
+    return make_odds("save", save_chances(request))
 
 
 def step_odds(request: rules.StepRequest) -> Odds:
     after = rules.step_die(request).after
-    return Odds({rules.die_name(after): Fraction(1)}, {after: Fraction(1)}, "die")
+    return make_odds("step", {rules.die_name(after): Fraction(1)})
 
 
 def attack_odds(request: rules.AttackRequest) -> Odds:
@@ -56,7 +56,7 @@ def attack_odds(request: rules.AttackRequest) -> Odds:
             chances[consequence] = chances.get(consequence, Fraction(0)) + p * q
     order = rules.ATTACK_OUTCOMES if request.strength is None else (*rules.ATTACK_OUTCOMES[:2],
                                                                     *rules.CONSEQUENCE_ORDER)
-    return Odds(ordered(order, chances), dict(sorted(damages.items())), "damage")
+    return make_odds("attack", ordered(order, chances), damages, "damage")
 
 
 def consequence_chances(strength: int, direct: int) -> dict[str, Fraction]:
@@ -72,4 +72,4 @@ def death_odds(request: rules.DeathRequest) -> Odds:
     for face in range(1, 7):
         outcome = rules.death_outcome(face, request.marked)
         chances[outcome] = chances.get(outcome, Fraction(0)) + Fraction(1, 6)
-    return Odds(ordered(rules.DEATH_OUTCOMES, chances))
+    return make_odds("death", ordered(rules.DEATH_OUTCOMES, chances))
