@@ -166,3 +166,14 @@ def test_spells_cost_one_to_three():
         fight.act(e, "cast", 4)
     e = fight.act(e, "cast", 3).encounter
     assert e.active().actions == 0
+
+
+def test_unused_actions_expire_when_the_round_ends():
+    e = fight.start(setup(), {"Wren": 3, "Bram": 3}).encounter
+    for _ in range(4):  # Bram, goblin, rats, then Wren in round 2
+        e = fight.next_turn(e).encounter
+    assert (e.round, e.find("Bram").actions) == (2, 0)
+    with pytest.raises(CruxError, match="no actions left"):
+        fight.react(e, "Bram", "defend")  # Bram's round-1 actions are gone; his turn has not come
+    e = fight.next_turn(e).encounter
+    assert (e.active().name, e.active().actions) == ("Bram", 3)

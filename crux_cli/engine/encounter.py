@@ -11,9 +11,11 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 - Actions are set when initiative is rolled (round 1: 3/2/1 from the roll, 3 for
   enemies and for ambushing heroes) and at the start of each later turn (3). Dazed
   takes 1 from the next turn's actions and then ends; Dying allows 1 action a turn.
-- Reactions are paid from the actions a combatant has left (from their last turn, or
-  from initiative before their first turn), never on their own turn, each kind once
-  per round. Help gives the ally +1 Boon on their next roll.
+- Reactions are paid from the actions a combatant has left this round (round 1:
+  from initiative, even before their first turn), never on their own turn, each
+  kind once per round. Unused actions expire when the round ends: banking them into
+  the next round is the older copy of the rules (seed 000), at the GM's discretion,
+  not the current one. Help gives the ally +1 Boon on their next roll.
 - Attacks after the first in a turn are rushed: the second +1 Bane, the third +2.
 - A minion group loses one minion to any damaging hit; an area hit that deals damage
   removes as many minions as it catches.
@@ -165,8 +167,8 @@ def next_turn(encounter: Encounter) -> Step:
     else:
         raise CruxError("nobody is left standing to take a turn")
     combatants = encounter.combatants
-    if round_ != encounter.round:
-        combatants = tuple(replace(c, reactions=()) for c in combatants)
+    if round_ != encounter.round:  # unused actions expire; reactions refresh
+        combatants = tuple(replace(c, reactions=(), actions=0) for c in combatants)
     return _begin_turn(replace(encounter, combatants=combatants, turn=turn, round=round_), tuple(events))
 
 
