@@ -128,3 +128,47 @@ def test_an_unknown_rule_set_is_refused_with_the_list() -> None:
     assert r.returncode == 2
     assert "no rule set called 'stepdie'" in r.stderr
     assert "stepdice" in r.stderr
+
+
+# --- odds -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "statement", "first"), [
+    ("challenge", "resist 3", ["critical", "2/27", "7.41%"]),
+    ("stepdice", "save d8 vs 4", ["win", "1/2", "50.00%"]),
+    ("d20check", "check 4 trained favored", ["crit", "1/20", "5.00%"]),
+])
+def test_odds_print_fractions_percentages_and_bars(rules: str, statement: str, first: list[str]) -> None:
+    r = crux("--rules", rules, "odds", statement)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"{statement}: exact odds"
+    assert lines[1].split()[:3] == first
+    assert "█" in r.stdout
+
+
+def test_odds_of_an_attack_add_the_damage_distribution_and_its_mean() -> None:
+    r = crux("--rules", "stepdice", "odds", "attack d6 d8 armor 1 grit 3 str d8")
+    assert r.returncode == 0, r.stderr
+    assert "  damage:" in r.stdout.splitlines()
+    assert r.stdout.splitlines()[-1] == "  mean damage 203/48 ≈ 4.229"
+
+
+def test_odds_as_json() -> None:
+    r = crux("--rules", "challenge", "--json", "odds", "action 2 adv major")
+    assert r.returncode == 0, r.stderr
+    record = json.loads(r.stdout)
+    assert (record["input"], record["kind"], record["rules"]) == ("action 2 adv major", "action", "challenge")
+    assert record["outcomes"]["critical"] == {"p": "2/27", "approx": 0.07407}
+    assert list(record["outcomes"]) == ["critical", "strong hit", "weak hit", "miss"]
+
+
+def test_odds_errors_are_clean() -> None:
+    r = crux("--rules", "challenge", "odds", "resist x")
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert "does not take 'x'" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = crux("--rules", "d20check", "odds", "damage 500d100")
+    assert r.returncode == 2
+    assert "odds limit" in r.stderr
