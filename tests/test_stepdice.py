@@ -20,6 +20,7 @@ from crux_cli.engine.stepdice import (
     step,
     step_die,
 )
+from crux_cli.errors import LimitError
 from crux_cli.odds.stepdice import attack_odds, death_odds, save_odds, step_odds
 
 
@@ -308,3 +309,15 @@ def test_death_odds_match_brute_force(marked: bool) -> None:
     request_ = DeathRequest(marked)
     assert nonzero(death_odds(request_).outcomes) == brute_odds(lambda r: roll_death(r, request_),
                                                                 lambda result: result.outcome)
+
+
+def test_attack_odds_of_huge_dice_are_refused_by_naming_the_limit() -> None:
+    with pytest.raises(LimitError, match="odds limit"):
+        attack_odds(AttackRequest((10_000,)))
+
+
+def test_attack_odds_of_many_dice_are_exact() -> None:
+    odds = attack_odds(AttackRequest((12,) * 1000, grit=3, strength=12))
+    assert sum(p for _, p in odds.outcomes) == 1
+    assert odds.distribution is not None
+    assert dict(odds.distribution)[1] == Fraction(1, 12**1000)  # every die shows 1

@@ -7,6 +7,7 @@ the only potentially large step, summing many dice, works on integer weights.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -77,31 +78,23 @@ def constant(value: int) -> Dist:
     return {value: Fraction(1)}
 
 
-def _by_cdf(dists: Iterable[Dist], cdf: Callable[[Dist, int], Fraction]) -> Dist:
-    """The distribution whose CDF is the product of each distribution's `cdf`."""
-    dists = list(dists)
-    values = sorted({v for d in dists for v in d})
+def highest_of_dice(sides: Iterable[int]) -> Dist:
+    """The highest face among dice of these sizes: P(max ≤ v) = Π (min(v, s) / s) ** count."""
+    counts = Counter(sides)
+    top = max(counts)
+    if top > MAX_SPAN:
+        raise LimitError(f"odds of a d{top} would cover more than {MAX_SPAN:,} faces (the odds limit)",
+                         hint="use smaller dice, or roll it instead")
     result: Dist = {}
     previous = Fraction(0)
-    for value in values:
+    for value in range(1, top + 1):
         at_most = Fraction(1)
-        for d in dists:
-            at_most *= cdf(d, value)
+        for size, count in counts.items():
+            at_most *= Fraction(min(value, size), size) ** count
         if at_most != previous:
             result[value] = at_most - previous
         previous = at_most
     return result
-
-
-def highest(dists: Iterable[Dist]) -> Dist:
-    """The highest of independent values: P(max ≤ v) = Π P(x_i ≤ v)."""
-    return _by_cdf(dists, lambda d, v: sum((p for x, p in d.items() if x <= v), Fraction(0)))
-
-
-def lowest(dists: Iterable[Dist]) -> Dist:
-    """The lowest of independent values: min(x) = -max(-x)."""
-    flipped = highest({-v: p for v, p in d.items()} for d in dists)
-    return {-v: p for v, p in sorted(flipped.items(), reverse=True)}
 
 
 def sum_of_dice(count: int, sides: int) -> Dist:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crux_cli.engine import stepdice as rules
-from crux_cli.odds.outcomes import Dist, Odds, constant, die, highest, make_odds, ordered
+from crux_cli.odds.outcomes import Dist, Odds, constant, die, highest_of_dice, make_odds, ordered
 
 
 def score_dist(request: rules.SaveRequest) -> Dist:
     """The saver's kept die; the caller handles a die at zero."""
-    return highest(die(sides) for sides in rules.save_dice(request))
+    return highest_of_dice(rules.save_dice(request))
 
 
 def target_dist(request: rules.SaveRequest) -> Dist:
@@ -44,7 +44,7 @@ def attack_odds(request: rules.AttackRequest) -> Odds:
     """Outcomes deflected/dodged/direct; with a STR die, Direct Damage splits into its consequences."""
     chances: dict[str, Fraction] = {}
     damages: Dist = {}
-    for top, p in highest(die(sides) for sides in rules.attack_dice(request)).items():
+    for top, p in highest_of_dice(rules.attack_dice(request)).items():
         damage = max(0, top - request.effective_armor)
         damages[damage] = damages.get(damage, Fraction(0)) + p
         _, direct = rules.absorb(damage, request.grit)
