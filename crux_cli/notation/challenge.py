@@ -33,7 +33,7 @@ HINTS = {
 
 
 def _join(*parts: object) -> str:
-    return " ".join(str(p) for p in parts if p not in (None, "", False))
+    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")  # keep a 0
 
 
 @dataclass(frozen=True, slots=True)

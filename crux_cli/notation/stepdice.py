@@ -43,7 +43,7 @@ HINTS = {
 # -- the syntax tree ----------------------------------------------------------------------------
 
 def _join(*parts: object) -> str:
-    return " ".join(str(p) for p in parts if p not in (None, "", False))
+    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")  # keep a 0
 
 
 def _modes(enhanced: bool, impaired: bool) -> str:
