@@ -116,3 +116,22 @@ class Runner:
             return self.rules.run(statement, ctx)
         except CruxError as error:
             raise error.at(text) from None
+
+    def current_hero(self) -> Hero | None:
+        """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
+        if self.sheet is None:
+            return self.hero
+        from crux_cli.state.store import load_hero
+
+        return load_hero(self.sheet)
+
+    def odds(self, text: str) -> Answer:
+        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled."""
+        statement = parse_statement(text, self.rules)
+        if not hasattr(self.rules, "odds"):
+            raise CruxError(f"exact odds of {self.rules_name} statements are not available yet", text=text)
+        try:
+            odds = self.rules.odds(statement, Context(Roller(self.source), self.current_hero(), text))
+        except CruxError as error:
+            raise error.at(text) from None
+        return Answer(text, self.rules_name, odds, self.seed)
