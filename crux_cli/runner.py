@@ -82,9 +82,9 @@ class Runner:
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         statement = parse_statement(text, self.rules)
-        if self.sheet is not None:
+        if self.sheet is not None and hasattr(self.rules, "apply"):
             return self.answer_on_sheet(statement, text, comment, self.sheet)
-        result = self.run(statement, self.hero, text)
+        result = self.run(statement, self.current_hero(), text)  # a rule set that only reads the sheet
         if self.hero is not None:  # a hero held in memory (no file) carries its Grit and HP along
             self.hero = self.apply(result, self.hero)
         return Answer(text, self.rules_name, result, self.seed, comment)

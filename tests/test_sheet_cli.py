@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,8 +18,11 @@ import pytest
 from crux_cli.state.sheet import parse_sheet
 from crux_cli.state.store import load_hero
 
-CRUX = shutil.which("crux", path=str(Path(sys.executable).parent)) or shutil.which("crux")
-pytestmark = pytest.mark.skipif(CRUX is None, reason="crux is not installed")  # never true in the venv
+CRUX = Path(sys.executable).parent / "crux"  # the installed console script, as a player runs it
+
+
+def test_crux_is_installed_beside_the_test_python() -> None:
+    assert CRUX.exists(), f"install crux into this environment: pip install -e '.[test]' ({CRUX})"
 
 
 def crux(*args: str, sheet: Path | None = None, stdin: str | None = None,

@@ -57,15 +57,16 @@ def headline(change: StateChange) -> str:
         return f"field rest: d{change.before.hit_die} [{', '.join(map(str, change.rolls))}]"
     if change.kind == "rest safe":
         return "safe rest"
-    return "conditions"
+    return ""  # conditions: the events say it all
 
 
 def describe(change: StateChange, palette: Palette) -> str:
     if change.kind == "show":
         return show_text(change.after, palette)
     events = [e for e in change.events if not e.startswith("spent ")]
-    parts = [headline(change), *(palette.paint(e, "failure" if "dead" in e or "Dying:" in e else "partial")
-                                 for e in events)]
+    serious = ("dead", "Dying:", "Dying (crit):")
+    parts = [headline(change)] if headline(change) else []
+    parts += [palette.paint(e, "failure" if any(word in e for word in serious) else "partial") for e in events]
     parts += [change_text(*c) for c in change.changes if c[0] != "conditions" or change.kind != "condition"]
     return " · ".join([*parts, status_text(change.after, palette)])
 

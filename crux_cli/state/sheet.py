@@ -85,6 +85,7 @@ class _SheetReader:
     path: str
 
     def fail(self, keys: tuple[str, ...], reason: str, hint: str | None = None) -> SheetError:
+        hint = hint or "fix that line and try again: crux has left the sheet as it was"
         return SheetError(reason, path=self.path, line=key_line(self.text, keys), hint=hint)
 
     def hero(self, data: dict[str, Any]) -> Hero:
