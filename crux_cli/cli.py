@@ -41,7 +41,7 @@ class Settings:
 
     seed: int | None = None
     json: bool = False
-    rules: str = "crux"
+    rules: str | None = None  # None: the sheet's `rules`, else crux
     no_color: bool = False
     sheet: str | None = None
 
@@ -212,7 +212,16 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules, seed=settings.seed, sheet=settings.sheet)
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet)
+
+
+def sheet_rules(sheet: str | None) -> str:
+    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
+    if sheet is None:
+        return "crux"
+    from crux_cli.state.store import load_hero
+
+    return load_hero(sheet).rules
 
 
 def run_one(settings: Settings, text: str) -> None:

@@ -286,3 +286,23 @@ def test_a_crux_process_killed_mid_batch_never_leaves_a_broken_sheet(wren: Path)
             worker.stdin.write("x" * 65536)
         parse_sheet(wren.read_text(), str(wren))
     assert crux("sheet", "check", str(wren)).returncode == 0
+
+
+def test_the_sheets_rules_key_picks_the_rule_set_unless_rules_is_given(wren: Path) -> None:
+    wren.write_text(wren.read_text().replace('rules = "crux"', 'rules = "stepdice"'))
+    assert crux("--json", "save d8", sheet=wren).returncode == 0
+    assert "not a statement or attribute of the stepdice rules" in crux("DEX", sheet=wren).stderr
+    assert crux("--rules", "crux", "DEX", sheet=wren).returncode == 0
+
+
+def test_a_hero_held_in_memory_carries_grit_and_hp_from_statement_to_statement() -> None:
+    from crux_cli.engine.rng import ScriptedSource
+    from crux_cli.errors import CruxError
+    from crux_cli.runner import Runner
+    from crux_cli.state.hero import Hero
+
+    runner = Runner(source=ScriptedSource([4, 5]), hero=Hero(name="Mem", grit=1, hp=10, hp_max=10))
+    runner.execute("DEX grit; damage 3")
+    assert runner.hero is not None and (runner.hero.grit, runner.hero.hp) == (0, 7)
+    with pytest.raises(CruxError, match="no Grit to spend"):
+        runner.execute("DEX grit")
