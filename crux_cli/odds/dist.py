@@ -261,8 +261,8 @@ class Dist:
         """
         top = self.outcomes[-1]
         on = on or (lambda o: o == top)
-        exploding = self._part(on)
-        stopping = self._part(lambda o: not on(o))
+        exploding = self.part(on)
+        stopping = self.part(lambda o: not on(o))
         if not exploding.outcomes:
             return self
         if not stopping.outcomes:
@@ -277,27 +277,28 @@ class Dist:
 
     def reroll_once(self, on: Predicate) -> Dist:
         """Roll again, once, when the die shows a face `on` picks; the second roll stands."""
-        redo = self._part(on).total
+        redo = self.part(on).total
         table = {o: w * (0 if on(o) else self.denominator) + redo * w
                  for o, w in zip(self.outcomes, self.weights, strict=True)}
         return _from_map(table, self.denominator ** 2)
 
     def reroll(self, on: Predicate) -> Dist:
         """Roll again as long as the die shows a face `on` picks: the die conditioned on the others."""
-        kept = self._part(lambda o: not on(o))
+        kept = self.part(lambda o: not on(o))
         if not kept.outcomes:
             raise CruxError("every face of this die is rerolled, so the roll never ends",
                             hint="reroll fewer faces")
-        return Dist(kept.outcomes, kept.weights, self.denominator - self._part(on).total)
+        return Dist(kept.outcomes, kept.weights, self.denominator - self.part(on).total)
 
     def successes(self, count: int, on: Predicate) -> Dist:
         """How many of `count` copies show a face `on` picks."""
-        hit = self._part(on).total
+        hit = self.part(on).total
         miss = self.total - hit
         return _from_map({0: miss, 1: hit}, self.denominator).sum_of(count)
 
-    def _part(self, keep: Predicate) -> Dist:
-        """The outcomes `keep` picks, over the same denominator (a sub-distribution)."""
+    def part(self, keep: Predicate) -> Dist:
+        """The outcomes `keep` picks, over the same denominator (a sub-distribution: the rest
+        becomes leftover). Parts of one distribution are put back together with `mix`."""
         pairs = [(o, w) for o, w in zip(self.outcomes, self.weights, strict=True) if keep(o)]
         return Dist(tuple(o for o, _ in pairs), tuple(w for _, w in pairs), self.denominator)
 
@@ -344,6 +345,21 @@ def pool(count: int, single: Dist, *, keep_highest: int | None = None, keep_lowe
     if drop_lowest is not None:
         return single.drop_lowest(count, drop_lowest)
     return single.sum_of(count)
+
+
+def mix(*parts: Dist) -> Dist:
+    """Disjoint parts of one experiment (each a sub-distribution) as one distribution.
+
+    Each part's weights count its own events over its own denominator; they are
+    brought to a common denominator and added. The parts' leftovers stay leftover.
+    """
+    common = lcm(*(part.denominator for part in parts))
+    table: dict[int, int] = {}
+    for part in parts:
+        scale = common // part.denominator
+        for o, w in zip(part.outcomes, part.weights, strict=True):
+            table[o] = table.get(o, 0) + w * scale
+    return _from_map(table, common)
 
 
 def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOVER_TARGET) -> int:

@@ -1,0 +1,1 @@
+"""Renderers: results and odds as text for people, plain lines, and JSON."""

@@ -1,0 +1,149 @@
+"""Odds as text a person reads at a glance: fractions, percentages and bars.
+
+Outcome tables use an absolute scale (a full bar is certainty); the damage or
+total histogram is scaled to its tallest row and, when there are many values,
+grouped into ranges with the far tails summed. Exact fractions too long to read
+are left to `--json`. Colour is a hook: `style(role, text)` may wrap a piece of
+text, roles being "heading", "label", "fraction", "percent", "bar" and "note".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import ceil
+
+from crux_cli.odds.result import Odds
+
+Style = Callable[[str, str], str]
+
+BAR_WIDTH = 30  # characters for probability 1 in outcome tables
+HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
+HISTOGRAM_ROWS = 24  # more values than this are grouped into ranges
+TAIL = Fraction(1, 2000)  # each far tail up to this much is summed into one row
+FRACTION_CHARS = 13  # longer exact fractions are left to --json
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def plain(role: str, text: str) -> str:
+    return text
+
+
+def render_odds(odds: Odds, style: Style = plain) -> str:
+    blocks = [_table(odds.outcomes, style, heading=None)] if odds.outcomes else []
+    for table in odds.tables:
+        blocks.append(_table(table.rows, style, heading=table.title))
+    if odds.distribution is not None:
+        blocks.append(_histogram(odds.distribution, odds.label, style))
+    notes = _notes(odds, style)
+    if notes:
+        blocks.append(notes)
+    return "\n\n".join(block for block in blocks if block)
+
+
+def percent(p: Fraction) -> str:
+    """A percentage with two decimals that never rounds a possibility to 0 or a doubt to 100."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if p < Fraction(1, 10_000):
+        return "<0.01%"
+    if p > Fraction(9_999, 10_000):
+        return ">99.99%"
+    return f"{float(p) * 100:.2f}%"
+
+
+def bar(share: float, width: int) -> str:
+    """A horizontal bar of `share` x `width` characters, in eighths; never empty for a share above 0."""
+    eighths = round(share * width * 8)
+    if share > 0 and eighths == 0:
+        eighths = 1
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (EIGHTHS[rest] if rest else "")
+
+
+def fraction(p: Fraction) -> str:
+    text = str(p)
+    return text if len(text) <= FRACTION_CHARS else ""
+
+
+def _table(rows: Sequence[tuple[str, Fraction]], style: Style, heading: str | None) -> str:
+    if not rows:
+        return ""
+    name_width = max(len(name) for name, _ in rows)
+    fraction_width = max(len(fraction(p)) for _, p in rows)
+    lines = [style("heading", heading)] if heading else []
+    indent = "  " if heading else ""
+    for name, p in rows:
+        lines.append(
+            f"{indent}{style('label', name.ljust(name_width))}  "
+            f"{style('fraction', fraction(p).rjust(fraction_width))}  "
+            f"{style('percent', percent(p).rjust(7))}  {style('bar', bar(float(p), BAR_WIDTH))}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, style: Style) -> str:
+    if not distribution:
+        return ""
+    rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
+        (str(value), p) for value, p in distribution]
+    tallest = max(float(p) for _, p in rows) or 1.0
+    name_width = max(len(name) for name, _ in rows)
+    lines = [style("heading", label)]
+    for name, p in rows:
+        lines.append(f"  {style('label', name.rjust(name_width))}  {style('percent', percent(p).rjust(7))}  "
+                     f"{style('bar', bar(float(p) / tallest, HISTOGRAM_WIDTH))}".rstrip())
+    return "\n".join(lines)
+
+
+def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Fraction]]:
+    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row."""
+    values = [value for value, _ in distribution]
+    probabilities = [p for _, p in distribution]
+    start, low_tail = 0, Fraction(0)
+    while start < len(values) - 1 and low_tail + probabilities[start] <= TAIL:
+        low_tail += probabilities[start]
+        start += 1
+    stop, high_tail = len(values), Fraction(0)
+    while stop - 1 > start and high_tail + probabilities[stop - 1] <= TAIL:
+        high_tail += probabilities[stop - 1]
+        stop -= 1
+    low, high = values[start], values[stop - 1]
+    width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
+    bins: dict[int, Fraction] = {}
+    for value, p in zip(values[start:stop], probabilities[start:stop], strict=True):
+        key = (value - low) // width
+        bins[key] = bins.get(key, Fraction(0)) + p
+    rows: list[tuple[str, Fraction]] = []
+    if low_tail:
+        rows.append((f"< {low}", low_tail))
+    for key in range((high - low) // width + 1):
+        first = low + key * width
+        last = min(first + width - 1, high)
+        rows.append((str(first) if first == last else f"{first}–{last}", bins.get(key, Fraction(0))))
+    if high_tail:
+        rows.append((f"> {high}", high_tail))
+    return rows
+
+
+def _notes(odds: Odds, style: Style) -> str:
+    lines = []
+    if odds.mean is not None:
+        lines.append(f"mean {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
+    if odds.at_least is not None:
+        p = odds.at_least.p
+        lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
+    if odds.leftover:
+        depth = f" past {odds.depth} explosions" if odds.depth is not None else ""
+        lines.append(f"leftover {float(odds.leftover):.2g}: chains{depth} are not counted")
+    return "\n".join(style("note", line) for line in lines)
+
+
+def _exact(p: Fraction, rounded: str) -> str:
+    """'= 7/2 ≈ 3.5', '≈ 3.237' when the fraction is too long to read, '= 3' when it is whole."""
+    if p.denominator == 1:
+        return f"= {p}"
+    text = fraction(p)
+    return f"= {text} ≈ {rounded}" if text else f"≈ {rounded}"
