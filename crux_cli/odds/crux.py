@@ -58,25 +58,30 @@ def pool_odds(request: PoolRequest) -> Odds:
 def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int | None = None) -> Odds:
     """Attacks: miss/hit/crit, Grit earned, the damage distribution after the target's rules, its mean.
 
-    `depth` caps the crit's explosion chain (fresh rolls after the primary die);
-    by default the smallest cap leaving less than 1e-12 uncounted. At the engine's
-    own cap (EXPLOSION_DEPTH) or beyond, the chain stops there as the engine's
-    does, and nothing is left over.
+    `depth` caps the crit's explosion chain: the most re-rolls of the primary die
+    counted, as the engine's `explosions` (a chain whose last counted re-roll still
+    shows the maximum is left over). By default the smallest cap leaving less than
+    1e-12 uncounted. At the engine's own cap (EXPLOSION_DEPTH) or beyond, the chain
+    stops there as the engine's does, and nothing is left over.
     """
     sides = request.sides
     primary = kept_die(sides, request.net)
     others = die(sides).sum_of(request.count - 1)
     if depth is None:
-        depth = default_depth(Fraction(1, sides))
-    depth = min(depth, EXPLOSION_DEPTH)
-    chain = die(sides).explode(depth, truncate=depth >= EXPLOSION_DEPTH)
+        depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
+    depth = min(max(depth, 0), EXPLOSION_DEPTH)
 
     def damage(crit: bool) -> Callable[[int], int]:
         return lambda dice_total: apply_target(dice_total + request.flat, dice_total, request, crit)[1]
 
     missed = primary.part(lambda face: face == 1).map(lambda _: 0)
     hits = (primary.part(lambda face: 1 < face < sides) + others).map(damage(False))
-    crits = (primary.part(lambda face: face == sides) + chain + others).map(damage(True))
+    crit = primary.part(lambda face: face == sides)
+    if depth == 0:  # not even the first re-roll is counted: every crit is left over
+        crits = crit.part(lambda _: False)
+    else:
+        chain = die(sides).explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH)
+        crits = (crit + chain + others).map(damage(True))
     damage_dist = mix(missed, hits, crits)
 
     outcomes = rows({

@@ -489,6 +489,8 @@ def _power_by_recurrence(dense: list[int], count: int) -> list[int]:
 
 def _convolve(a: Dist, b: Dist) -> Dist:
     """The sum of two independent distributions."""
+    if not a.outcomes or not b.outcomes:  # an empty part (every event left over) stays empty
+        return Dist((), (), a.denominator * b.denominator)
     if len(a) == 1 or len(b) == 1:
         single, other = (a, b) if len(a) == 1 else (b, a)
         shift, weight = single.outcomes[0], single.weights[0]
