@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, gcd, lcm
+from math import gcd, lcm
 
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import EXPLOSION_DEPTH
@@ -560,11 +560,14 @@ def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
                 continue
             left = count - c
             need = keep - c  # dice that fill the kept set from here
+            ways_here = 1  # comb(left, j) * w**j: j of the `left` dice land on this outcome
+            short = 0  # ways that keep fewer than `need` here, the rest lower
             for j in range(need):
-                moved[c + j] += (poly << (step * j)) * (comb(left, j) * w ** j)
+                if j:
+                    ways_here = ways_here * w * (left - j + 1) // j
+                moved[c + j] += (poly << (step * j)) * ways_here
+                short += ways_here * below ** (left - j)
             # every way for the other dice to land here or lower, less those that keep too few here
-            short = sum(comb(left, j) * w ** j * below ** (left - j) for j in range(need))
-            ways = (w + below) ** left - short
-            finished += (poly << (step * need)) * ways
+            finished += (poly << (step * need)) * ((w + below) ** left - short)
         placed = moved
     return _from_dense(keep * lo, _unpack(finished, width, slots), single.denominator ** count)
