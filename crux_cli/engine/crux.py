@@ -9,33 +9,31 @@ the exact odds in `crux_cli.odds.crux`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from crux_cli.engine.rng import Roller
 from crux_cli.limits import EXPLOSION_DEPTH
-from crux_cli.state.hero import GRIT_MAX
 
 BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
 SAVE_EFFECTS = {"failure": "full effect", "partial": "partial", "success": "resisted"}
 INITIATIVE_ACTIONS = {"failure": 1, "partial": 2, "success": 3}
 ARMOURS = ("unarmoured", "medium", "heavy")
+GRIT_MAX = 5  # a hero holds 0..5 Grit (seed §3)
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Where a Boon or Bane came from, so the output can say why the pool is what it is."""
 
     what: str  # "rating", "boons", "banes", "grit", "help", "adv", "dis", "vs rushed", "rushed", "frightened"...
     net: int  # its contribution to the net: +N boons, -N banes
 
 
-@dataclass(frozen=True, slots=True)
-class GritChange:
+class GritChange(NamedTuple):
     spent: int = 0
     gained: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PoolRequest:
     """A d6 pool test: what tests, saves and initiative have in common."""
 
@@ -55,7 +53,7 @@ class PoolRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttackRequest:
     count: int  # dice in the pool; the first is the primary die
     sides: int
@@ -73,7 +71,7 @@ class AttackRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PoolResult:
     kind: ClassVar[str] = "pool"
     request: PoolRequest
@@ -95,7 +93,7 @@ class PoolResult:
         return INITIATIVE_ACTIONS[self.outcome]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttackResult:
     kind: ClassVar[str] = "attack"
     request: AttackRequest
@@ -110,7 +108,7 @@ class AttackResult:
     damage: int
     killed: bool | None  # minions only
     grit: GritChange
-    steps: tuple[str, ...] = field(default=())  # how armour, resistance and vulnerability changed it
+    steps: tuple[tuple[str, int], ...] = field(default=())  # (what changed the damage, the damage after)
 
 
 def pool_size(net: int) -> int:
@@ -149,28 +147,30 @@ def explode(roller: Roller, sides: int) -> tuple[int, ...]:
     return tuple(rolls)
 
 
-def apply_target(total: int, dice_total: int, request: AttackRequest, crit: bool) -> tuple[int, int, list[str]]:
-    """Armour, then resistance, then vulnerability (NOTATION §1.4). Returns (after armour, damage, steps)."""
-    steps: list[str] = []
-    ignore_armour = crit or request.vuln
-    if request.armour == "unarmoured" or ignore_armour:
-        damage = total
+def apply_target(total: int, dice_total: int, request: AttackRequest,
+                 crit: bool) -> tuple[int, int, list[tuple[str, int]]]:
+    """Armour, then resistance, then vulnerability (NOTATION §1.4); damage never below 0.
+
+    Returns (damage after armour, final damage, the steps that changed it).
+    """
+    steps: list[tuple[str, int]] = []
+    if request.armour == "unarmoured" or crit or request.vuln:
+        damage = max(0, total)
         if request.armour != "unarmoured":
-            steps.append(f"{'crit' if crit else 'vulnerability'} ignores {request.armour} armour")
+            steps.append((f"{'crit' if crit else 'vulnerability'} ignores {request.armour} armour", damage))
     elif request.armour == "medium":
-        damage = dice_total
-        steps.append("medium armour: dice only")
+        damage = max(0, dice_total)
+        steps.append(("medium armour: dice only", damage))
     else:
-        damage = dice_total // 2
-        steps.append("heavy armour: half the dice")
-    damage = max(0, damage)
+        damage = max(0, dice_total) // 2
+        steps.append(("heavy armour: half the dice", damage))
     after_armour = damage
     if request.resist:
         damage //= 2
-        steps.append("resistance halves")
+        steps.append(("resistance halves", damage))
     if request.vuln:
         damage *= 2
-        steps.append("vulnerability doubles")
+        steps.append(("vulnerability doubles", damage))
     return after_armour, damage, steps
 
 

@@ -1,1 +1,1 @@
-"""Renderers: results and odds as text for people, plain lines, and JSON."""
+"""Renderers: results → text for people, plain lines for pipes, JSON Lines for scripts."""

@@ -1,0 +1,218 @@
+"""The `crux` command: options and dispatch only; the work happens in the runner and renderers.
+
+A word that is not a subcommand starts a statement, so `crux DEX +2b`,
+`crux 'save WIL adv'` and `crux init` roll, while `crux odds …` and
+`crux sheet …` are subcommands. No arguments with piped stdin is batch mode.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from crux_cli import __version__
+from crux_cli.errors import CruxError
+
+EXAMPLES = """\b
+Examples:
+  crux 'DEX +2b -1B grit'        test: 3d6 keep highest, spending 1 Grit
+  crux save WIL adv              save with the advantaged save type
+  crux init                      initiative: actions for the first round
+  crux 'atk 2d8+3 heavy rushed'  attack: primary die, crits explode, armour
+  printf 'DEX +1b\\natk d8+2\\n' | crux --json -
+                                 one JSON object per line read
+
+\b
+Statements are described in man crux-notation(7); the command in man crux(1).
+Exit status: 0 when every statement was answered, 2 when any was refused."""
+
+STATEMENT_COMMAND = "_statement"
+
+
+@dataclass
+class Settings:
+    """Options given before or after the statement; the later one wins."""
+
+    seed: int | None = None
+    json: bool = False
+    rules: str = "crux"
+    no_color: bool = False
+
+    def update(self, options: dict[str, Any]) -> None:
+        for name, value in options.items():
+            if value is not None and value is not False:
+                setattr(self, name, value)
+
+
+def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every way of running takes, so they may come before or after the statement."""
+    for option in reversed([
+        click.option("--seed", type=int, default=None, metavar="N",
+                     help="Seed the dice: the same seed repeats a run exactly."),
+        click.option("--json", "json", is_flag=True, default=None,
+                     help="One JSON object per statement (JSON Lines), for scripts."),
+        click.option("--rules", default=None, envvar="CRUX_RULES", metavar="NAME",
+                     help="Rule set to use (default crux); '--rules list' names them all."),
+        click.option("--no-color", "no_color", is_flag=True, default=None,
+                     help="No colour, even on a terminal (NO_COLOR works too)."),
+    ]):
+        command = option(command)
+    return command
+
+
+class StatementGroup(click.Group):
+    """A group whose unknown first word is handed to the statement command whole."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args and args[0] not in self.commands:
+            return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_commands(ctx, formatter)
+
+
+def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
+    settings: Settings = ctx.find_object(Settings) or Settings()
+    settings.update(options)
+    if settings.rules == "list":
+        from crux_cli import rules as rulesets
+
+        for name, (_, summary) in rulesets.RULESETS.items():
+            click.echo(f"{name:10} {summary}")
+        ctx.exit(0)
+    return settings
+
+
+@click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
+             context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
+@common_options
+@click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
+@click.pass_context
+def crux(ctx: click.Context, **options: Any) -> None:
+    """crux: roll dice the way the Crux System and its kin read them.
+
+    Give a STATEMENT to roll it, '-' to read statements from stdin (one per
+    line), or nothing with piped stdin.
+    """
+    ctx.obj = Settings()
+    settings = settings_of(ctx, options)
+    if ctx.invoked_subcommand is None:
+        if sys.stdin.isatty():
+            click.echo(ctx.get_help())
+            return
+        run_batch(settings, sys.stdin)
+
+
+@crux.command(STATEMENT_COMMAND, hidden=True, context_settings={"ignore_unknown_options": True})
+@common_options
+@click.argument("statement", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def statement_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
+    settings = settings_of(ctx, options)
+    unknown = next((word for word in statement if word.startswith("--")), None)
+    if unknown is not None:
+        raise click.UsageError(f"no such option: {unknown}")
+    if statement == ("-",):
+        run_batch(settings, sys.stdin)
+    else:
+        run_one(settings, " ".join(statement))
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+class Output:
+    """Where answers and errors go, in the format the settings ask for."""
+
+    def __init__(self, settings: Settings) -> None:
+        from crux_cli.render.style import PLAIN, Palette, wants_colour
+
+        self.json = settings.json
+        self.palette = Palette(wants_colour(sys.stdout.isatty(), settings.no_color, dict(os.environ)))
+        self.error_palette = Palette(wants_colour(sys.stderr.isatty(), settings.no_color, dict(os.environ))) \
+            if self.palette.enabled or sys.stderr.isatty() else PLAIN
+        self.failures = 0
+
+    def answers(self, answers: Iterable[Any]) -> None:
+        for answer in answers:
+            if self.json:
+                from crux_cli.render.jsonl import line
+            else:
+                from crux_cli.render.text import answer_line
+
+            text = line(answer) if self.json else answer_line(answer, self.palette)
+            sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    def error(self, error: CruxError, where: str = "") -> None:
+        from crux_cli.render.text import error_lines
+
+        self.failures += 1
+        sys.stderr.write("\n".join(error_lines(error, self.error_palette, where)) + "\n")
+        sys.stderr.flush()
+
+
+def make_runner(settings: Settings) -> Any:
+    from crux_cli.runner import Runner
+
+    return Runner(rules=settings.rules, seed=settings.seed)
+
+
+def run_one(settings: Settings, text: str) -> None:
+    output = Output(settings)
+    try:
+        output.answers(make_runner(settings).execute(text))
+    except CruxError as error:
+        output.error(error)
+    raise SystemExit(2 if output.failures else 0)
+
+
+def run_batch(settings: Settings, stream: Any) -> None:
+    """One statement per line; a bad line is reported with its number and the batch goes on."""
+    if hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
+    output = Output(settings)
+    try:
+        runner = make_runner(settings)
+    except CruxError as error:
+        output.error(error)
+        raise SystemExit(2) from None
+    for number, raw in enumerate(stream, 1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            output.answers(runner.execute(line))
+        except CruxError as error:
+            output.error(error, f"line {number}: ")
+    raise SystemExit(2 if output.failures else 0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script: never a traceback, whatever the input."""
+    try:
+        crux.main(args=argv, prog_name="crux", standalone_mode=True)
+    except CruxError as error:  # raised outside a statement, e.g. an unknown rule set
+        from crux_cli.render.style import PLAIN
+        from crux_cli.render.text import error_lines
+
+        sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
+        raise SystemExit(2) from None
+    except BrokenPipeError:
+        # the reader went away (crux … | head): stop quietly, as other Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except Exception as error:  # a bug in crux, not the user's input
+        if os.environ.get("CRUX_DEBUG"):
+            raise
+        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
+                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
+        raise SystemExit(1) from None

@@ -1,0 +1,1 @@
+"""The notation: text → pyparsing grammar → immutable syntax tree (see grammar/crux.ebnf)."""

@@ -1,0 +1,24 @@
+"""Answers as JSON Lines: the stable field names of NOTATION §4, one object per statement."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from crux_cli import rules as rulesets
+
+
+def record(answer: Any) -> dict[str, Any]:
+    module = rulesets.load(answer.rules)
+    fields = module.to_json(answer.result)
+    out: dict[str, Any] = {"input": answer.input, "kind": fields.pop("kind"), "rules": answer.rules}
+    if answer.seed is not None:
+        out["seed"] = answer.seed
+    if answer.comment:
+        out["comment"] = answer.comment
+    out.update(fields)
+    return out
+
+
+def line(answer: Any) -> str:
+    return json.dumps(record(answer), ensure_ascii=False, separators=(", ", ": "))

@@ -1,0 +1,42 @@
+"""Answers and errors as text: one line per answer, errors with a caret under the position."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from crux_cli import rules as rulesets
+from crux_cli.errors import CruxError
+from crux_cli.render.style import Palette
+
+
+def answer_line(answer: Any, palette: Palette) -> str:
+    """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
+    module = rulesets.load(answer.rules)
+    line = f"{palette.bold(answer.input)}: {module.describe(answer.result, palette)}"
+    if answer.comment:
+        line += palette.dim(f"  # {answer.comment}")
+    return line
+
+
+def visible(text: str) -> str:
+    """The input as it can be echoed safely: control and format characters shown as '?'."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def width(text: str) -> int:
+    """Terminal columns: wide (East Asian) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def error_lines(error: CruxError, palette: Palette, where: str = "") -> list[str]:
+    lines = [f"crux: {where}{palette.paint('error', 'error')}: {error.message}"]
+    if error.text is not None and error.text.strip():
+        echo = visible(error.text)
+        lines.append("  " + echo)
+        if error.position is not None:
+            column = width(echo[: max(0, min(error.position, len(echo)))])
+            lines.append("  " + " " * column + palette.paint("^", "caret"))
+    if error.hint:
+        lines.append(f"  {palette.paint('hint', 'hint')}: {error.hint}")
+    return lines

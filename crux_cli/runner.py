@@ -1,0 +1,78 @@
+"""Running statements: parse, compile and roll each one in the active rule set.
+
+The CLI's one-shot and batch modes and the REPL all answer through `Runner`,
+so a statement means the same everywhere. The runner owns the random source,
+so a seed covers a whole run, statement after statement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from crux_cli import rules as rulesets
+from crux_cli.context import Context
+from crux_cli.engine.rng import RandomSource, Roller, seeded
+from crux_cli.errors import CruxError
+from crux_cli.notation.parse import parse_statement
+
+if TYPE_CHECKING:
+    from crux_cli.state.hero import Hero
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One statement answered: what was typed, in which rules, and what came of it."""
+
+    input: str
+    rules: str
+    result: Any
+    seed: int | None = None
+    comment: str | None = None
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """`atk d8 # goblin` → ('atk d8', 'goblin')."""
+    text, hash_, comment = line.partition("#")
+    return text.strip(), (comment.strip() or None) if hash_ else None
+
+
+def split_statements(text: str) -> list[str]:
+    """Several statements on one line are separated by `;`."""
+    return [part.strip() for part in text.split(";") if part.strip()] or [text]
+
+
+def check_rules(name: str) -> str:
+    if name not in rulesets.RULESETS:
+        raise CruxError(f"there is no rule set called '{name}'",
+                        hint="the rule sets are: " + ", ".join(rulesets.names()) + " (crux --rules list)")
+    return name
+
+
+class Runner:
+    def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
+                 source: RandomSource | None = None, hero: Hero | None = None) -> None:
+        self.rules_name = check_rules(rules)
+        self.rules: ModuleType = rulesets.load(rules)
+        self.seed = seed
+        self.source = source if source is not None else seeded(seed)
+        self.hero = hero
+
+    def use_rules(self, name: str) -> None:
+        self.rules_name = check_rules(name)
+        self.rules = rulesets.load(name)
+
+    def execute(self, line: str) -> list[Answer]:
+        """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
+        text, comment = split_comment(line)
+        return [self.answer(part, comment) for part in split_statements(text)]
+
+    def answer(self, text: str, comment: str | None = None) -> Answer:
+        statement = parse_statement(text, self.rules)
+        ctx = Context(Roller(self.source), self.hero, text)
+        try:
+            result = self.rules.run(statement, ctx)
+        except CruxError as error:
+            raise error.at(text) from None
+        return Answer(text, self.rules_name, result, self.seed, comment)
