@@ -17,7 +17,7 @@ import crux_cli.engine.crux as engine
 import crux_cli.odds.crux as crux_odds
 from crux_cli.engine.crux import AttackRequest, PoolRequest, Source, roll_attack, roll_pool
 from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.odds.crux import attack_odds, pool_odds
+from crux_cli.odds.crux import attack_odds, pool_odds, request_odds
 from crux_cli.odds.dist import die
 from crux_cli.odds.result import Odds
 
@@ -86,6 +86,27 @@ def bands(odds: Odds) -> dict[str, Fraction]:
 
 
 # ----- tests, saves, initiative -------------------------------------------------------------------
+
+
+def statement_odds(text: str, at_least: int | None = None) -> Odds:
+    """From the words a user types: the real grammar and compiler, then the odds."""
+    from crux_cli.compiler.crux import compile_statement
+    from crux_cli.notation.parse import parse_statement
+    from crux_cli.rules import load
+
+    return request_odds(compile_statement(parse_statement(text, load("crux")), None, text), at_least)
+
+
+def test_the_acceptance_values_from_statements() -> None:
+    assert statement_odds("DEX +2b").outcome("success") == Fraction(19, 27)
+    assert statement_odds("DEX -2B").outcome("failure") == Fraction(19, 27)
+    assert statement_odds("save WIL adv").outcome("partial") == Fraction(1, 3)
+    assert statement_odds("DEX +2b", at_least=3).at_least is None  # a test has no damage
+    attack = statement_odds("atk 2d8+3 heavy rushed", at_least=10)
+    assert attack.outcomes == attack_odds(AttackRequest(2, 8, (Source("rushed", -1),), flat=3,
+                                                        armour="heavy")).outcomes
+    assert attack.at_least.k == 10
+    assert dict(statement_odds("init ambush").table("actions").rows)["3"] == 1
 
 
 def test_the_acceptance_values() -> None:

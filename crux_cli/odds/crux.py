@@ -34,6 +34,17 @@ def kept_die(sides: int, net: int) -> Dist:
     return die(sides).lowest(count) if net < 0 else die(sides).highest(count)
 
 
+def request_odds(request: PoolRequest | AttackRequest, at_least: int | None = None,
+                 depth: int | None = None) -> Odds:
+    """The odds of whatever the compiler made of a Crux statement (the rule set's `odds` hook).
+
+    `at_least` and `depth` concern damage, so a test, save or initiative ignores them.
+    """
+    if isinstance(request, AttackRequest):
+        return attack_odds(request, at_least=at_least, depth=depth)
+    return pool_odds(request)
+
+
 def pool_odds(request: PoolRequest) -> Odds:
     """Tests, saves and initiative: outcome bands, the kept face, Grit earned (and effect or actions)."""
     if request.ambush:
