@@ -80,10 +80,57 @@ def test_explosions_with_the_cap() -> None:
     assert got(dice_term(2, 4, explode=True, depth=2)) == combined(fours, 2, sum)
     five_up = chained(plain(6), lambda f: f >= 5, 2)
     assert got(dice_term(2, 6, explode_at=5, depth=2)) == combined(five_up, 2, sum)
-    # kept and dropped, each die's chain is one value (the compounding reading)
+    # compounding (!!): kept and dropped, each die's chain is one value
     chains = chained(plain(4), lambda f: f == 4, 3)
-    assert got(dice_term(3, 4, explode=True, depth=3, keep=("kh", 2))) == combined(
+    assert got(dice_term(3, 4, explode=True, compound=True, depth=3, keep=("kh", 2))) == combined(
         chains, 3, lambda v: kept(v, 2, True))
+
+
+def rolled_dice(faces: Faces, explodes: Callable[[int], bool], depth: int, count: int,
+                read: Callable[[tuple[int, ...]], int]) -> Faces:
+    """`!` by enumeration: every die's chain of faces, each face a die of its own; chains cut
+    short by the cap are not counted."""
+    chains: list[tuple[tuple[int, ...], Fraction]] = []
+
+    def walk(so_far: tuple[int, ...], p: Fraction) -> None:
+        for face, q in faces.items():
+            if not explodes(face):
+                chains.append(((*so_far, face), p * q))
+            elif len(so_far) < depth:
+                walk((*so_far, face), p * q)
+
+    walk((), Fraction(1))
+    table: Counter[int] = Counter()
+    for picks in itertools.product(chains, repeat=count):
+        p = Fraction(1)
+        for _, q in picks:
+            p *= q
+        table[read(tuple(face for chain, _ in picks for face in chain))] += p
+    return {o: p for o, p in table.items() if p}
+
+
+@pytest.mark.parametrize(("keep", "read"), [
+    (("kh", 2), lambda v: kept(v, 2, True)),
+    (("kh", 1), lambda v: kept(v, 1, True)),
+    (("kl", 2), lambda v: kept(v, 2, False)),
+    (("kl", 4), lambda v: kept(v, 4, False)),  # more than the dice first rolled: exploded ones too
+    (("dh", 1), lambda v: kept(v, len(v) - 1, False)),
+    (("dl", 1), lambda v: kept(v, len(v) - 1, True)),
+    (("kh", 9), sum),
+])
+@pytest.mark.parametrize(("sides", "threshold"), [(3, 3), (4, 3)])
+def test_exploded_dice_are_dice_of_their_own(keep: tuple[str, int], read: Callable[[tuple[int, ...]], int],
+                                             sides: int, threshold: int) -> None:
+    expected = rolled_dice(plain(sides), lambda f: f >= threshold, 2, 3, read)
+    assert got(dice_term(3, sides, explode_at=threshold, depth=2, keep=keep)) == expected
+
+
+def test_exploded_dice_count_successes_each() -> None:
+    expected = rolled_dice(plain(4), lambda f: f == 4, 2, 3, lambda v: sum(f >= 3 for f in v))
+    assert got(dice_term(3, 4, explode=True, depth=2, success_at=3)) == expected
+    rerolled = rerolled_once(plain(4), lambda f: f == 1)
+    expected = rolled_dice(rerolled, lambda f: f == 4, 2, 2, lambda v: kept(v, 1, True))
+    assert got(dice_term(2, 4, explode=True, depth=2, reroll=(1,), keep=("kh", 1))) == expected
 
 
 def test_default_explosion_cap_leaves_under_a_trillionth() -> None:
