@@ -562,7 +562,7 @@ def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
             need = keep - c  # dice that fill the kept set from here
             ways_here = 1  # comb(left, j) * w**j: j of the `left` dice land on this outcome
             short = 0  # ways that keep fewer than `need` here, the rest lower
-            for j in range(need):
+            for j in range(need if below else 0):  # at the lowest outcome every die must land
                 if j:
                     ways_here = ways_here * w * (left - j + 1) // j
                 moved[c + j] += (poly << (step * j)) * ways_here
