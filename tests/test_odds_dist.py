@@ -267,6 +267,11 @@ def test_threshold_explode_and_uneven_dice() -> None:
     five_up = die(6).explode(3, on=lambda f: f >= 5)
     assert probabilities(five_up) == exploded(die(6), 3, lambda f: f >= 5, False)
     assert probabilities(ODD.explode(2)) == exploded(ODD, 2, lambda f: f == 5, False)
+    # one exploding face whose chains overlap, or sit below the stopping faces: the general path
+    high_stops = Dist((1, 5, 6), (1, 1, 1), 3)
+    for on, truncate in itertools.product([lambda f: f == 1, lambda f: f == 5], [False, True]):
+        assert probabilities(high_stops.explode(3, on=on, truncate=truncate)) == exploded(
+            high_stops, 3, on, truncate)
     # compounding (!!) is one die's chain, the same distribution; N dice add their chains
     chains = die(4).explode(2)
     assert probabilities(chains.sum_of(2)) == brute([chains, chains], lambda x, y: x + y)

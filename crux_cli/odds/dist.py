@@ -270,6 +270,9 @@ class Dist:
                             hint="explode on fewer faces, e.g. only the highest")
         if depth is None:
             depth = default_depth(Fraction(exploding.total, self.denominator), count)
+        top, low, high = exploding.outcomes[0], stopping.outcomes[0], stopping.outcomes[-1]
+        if len(exploding) == 1 and top > high and top + low > high:
+            return _layered_chain(stopping, exploding, depth, truncate)
         chain = _sum_parts(stopping, exploding) if truncate else stopping
         for _ in range(depth):
             chain = _sum_parts(_scale(stopping, chain.denominator), _convolve(exploding, chain))
@@ -529,6 +532,25 @@ def _sum_parts(a: Dist, b: Dist) -> Dist:
     for o, w in zip(b.outcomes, b.weights, strict=True):
         table[o] = table.get(o, 0) + w
     return _from_map(table, a.denominator)
+
+
+def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
+    """`explode` when one face explodes and chains of different lengths cannot meet (the usual
+    explode-on-the-highest-face): chain t is t exploding faces then a stopping one, written out.
+
+    Over the denominator each**(depth+1), chain t weighs up**t * w * each**(depth-t).
+    """
+    top, up, each = exploding.outcomes[0], exploding.weights[0], stopping.denominator
+    outcomes: list[int] = []
+    weights: list[int] = []
+    for t in range(depth + 1):
+        scale = up ** t * each ** (depth - t)
+        outcomes.extend(t * top + o for o in stopping.outcomes)
+        weights.extend(w * scale for w in stopping.weights)
+    if truncate:  # the last fresh roll stands even when it shows the exploding face
+        outcomes.append((depth + 1) * top)
+        weights.append(up ** (depth + 1))
+    return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
 def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
