@@ -431,8 +431,9 @@ def _check_size(slots: int, width: int) -> None:
 
 
 def _too_big() -> LimitError:
-    return LimitError("the exact odds of this statement would take too many outcomes to compute",
-                      hint="ask for fewer dice or fewer sides")
+    return LimitError(f"the exact odds of this statement pass the odds size limit ({MAX_OUTCOMES:,} "
+                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights)",
+                      hint="ask for fewer dice or fewer sides; rolling it still works")
 
 
 def _pack(dense: list[int], width: int) -> int:
