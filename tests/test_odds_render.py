@@ -11,6 +11,7 @@ from crux_cli.odds.dist import die
 from crux_cli.odds.result import dice_odds
 from crux_cli.render.odds_json import approx, odds_to_json, probability
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, percent, render_odds
+from crux_cli.render.style import Palette
 
 DEX_2B = PoolRequest("test", "DEX", (Source("boons", 2),))
 ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")
@@ -101,7 +102,9 @@ def test_a_narrow_distribution_has_a_row_per_value() -> None:
     assert "P(total ≥ 15) = 25/108 ≈ 23.15%" in text
 
 
-def test_style_hook_wraps_pieces() -> None:
-    text = render_odds(pool_odds(DEX_2B), style=lambda role, s: f"<{role}>{s}</{role}>" if s else s)
-    assert "<heading>kept die</heading>" in text
-    assert "<fraction>19/27</fraction>" in text
+def test_colour_only_through_the_palette() -> None:
+    painted = render_odds(pool_odds(DEX_2B), palette=Palette(True))
+    assert "\x1b[32msuccess\x1b[0m  19/27" in painted  # the outcome in its colour
+    assert "\x1b[1mkept die\x1b[0m" in painted
+    assert not any(line.endswith("\x1b[31m\x1b[0m") for line in painted.splitlines())  # no empty paint
+    assert "\x1b[" not in render_odds(pool_odds(DEX_2B))

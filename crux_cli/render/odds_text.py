@@ -3,19 +3,19 @@
 Outcome tables use an absolute scale (a full bar is certainty); the damage or
 total histogram is scaled to its tallest row and, when there are many values,
 grouped into ranges with the far tails summed. Exact fractions too long to read
-are left to `--json`. Colour is a hook: `style(role, text)` may wrap a piece of
-text, roles being "heading", "label", "fraction", "percent", "bar" and "note".
+are left to `--json`. Colour comes from the CLI's `Palette` (a no-op off a
+terminal): each outcome and its bar in the outcome's colour, headings bold,
+notes dim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from math import ceil
 
 from crux_cli.odds.result import Odds
-
-Style = Callable[[str, str], str]
+from crux_cli.render.style import PLAIN, Palette
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -25,17 +25,13 @@ FRACTION_CHARS = 13  # longer exact fractions are left to --json
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def plain(role: str, text: str) -> str:
-    return text
-
-
-def render_odds(odds: Odds, style: Style = plain) -> str:
-    blocks = [_table(odds.outcomes, style, heading=None)] if odds.outcomes else []
+def render_odds(odds: Odds, palette: Palette = PLAIN) -> str:
+    blocks = [_table(odds.outcomes, palette, heading=None)] if odds.outcomes else []
     for table in odds.tables:
-        blocks.append(_table(table.rows, style, heading=table.title))
+        blocks.append(_table(table.rows, palette, heading=table.title))
     if odds.distribution is not None:
-        blocks.append(_histogram(odds.distribution, odds.label, style))
-    notes = _notes(odds, style)
+        blocks.append(_histogram(odds.distribution, odds.label, palette))
+    notes = _notes(odds, palette)
     if notes:
         blocks.append(notes)
     return "\n\n".join(block for block in blocks if block)
@@ -68,33 +64,37 @@ def fraction(p: Fraction) -> str:
     return text if len(text) <= FRACTION_CHARS else ""
 
 
-def _table(rows: Sequence[tuple[str, Fraction]], style: Style, heading: str | None) -> str:
+def _paint(palette: Palette, text: str, role: str) -> str:
+    """Paint only what is there, so an empty bar leaves no escape codes at the end of a line."""
+    return palette.paint(text, role) if text.strip() else text
+
+
+def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, heading: str | None) -> str:
     if not rows:
         return ""
     name_width = max(len(name) for name, _ in rows)
     fraction_width = max(len(fraction(p)) for _, p in rows)
-    lines = [style("heading", heading)] if heading else []
+    lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
     for name, p in rows:
         lines.append(
-            f"{indent}{style('label', name.ljust(name_width))}  "
-            f"{style('fraction', fraction(p).rjust(fraction_width))}  "
-            f"{style('percent', percent(p).rjust(7))}  {style('bar', bar(float(p), BAR_WIDTH))}".rstrip()
+            f"{indent}{_paint(palette, name.ljust(name_width), name)}  {fraction(p).rjust(fraction_width)}  "
+            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), name)}".rstrip()
         )
     return "\n".join(lines)
 
 
-def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, style: Style) -> str:
+def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, palette: Palette) -> str:
     if not distribution:
         return ""
     rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
         (str(value), p) for value, p in distribution]
     tallest = max(float(p) for _, p in rows) or 1.0
     name_width = max(len(name) for name, _ in rows)
-    lines = [style("heading", label)]
+    lines = [palette.bold(label)]
     for name, p in rows:
-        lines.append(f"  {style('label', name.rjust(name_width))}  {style('percent', percent(p).rjust(7))}  "
-                     f"{style('bar', bar(float(p) / tallest, HISTOGRAM_WIDTH))}".rstrip())
+        lines.append(f"  {name.rjust(name_width)}  {percent(p).rjust(7)}  "
+                     f"{bar(float(p) / tallest, HISTOGRAM_WIDTH)}".rstrip())
     return "\n".join(lines)
 
 
@@ -128,7 +128,7 @@ def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Frac
     return rows
 
 
-def _notes(odds: Odds, style: Style) -> str:
+def _notes(odds: Odds, palette: Palette) -> str:
     lines = []
     if odds.mean is not None:
         lines.append(f"mean {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
@@ -138,7 +138,7 @@ def _notes(odds: Odds, style: Style) -> str:
     if odds.leftover:
         depth = f" past {odds.depth} explosions" if odds.depth is not None else ""
         lines.append(f"leftover {float(odds.leftover):.2g}: chains{depth} are not counted")
-    return "\n".join(style("note", line) for line in lines)
+    return "\n".join(palette.dim(line) for line in lines)
 
 
 def _exact(p: Fraction, rounded: str) -> str:
