@@ -12,6 +12,8 @@ from typing import Any
 
 import icepool
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import crux_cli.engine.crux as engine
 import crux_cli.odds.crux as crux_odds
@@ -201,6 +203,28 @@ def test_attack_odds_match_every_roll(request_: AttackRequest, depth: int,
     assert odds.table("grit_gained").rows[0] == ("1", tally.grit)
     if request_.minion:
         assert odds.table("minion").rows[0] == ("killed", tally.killed)
+
+
+attack_requests = st.builds(
+    lambda count, sides, net, flat, armour, resist, vuln, minion, grit: AttackRequest(
+        count, sides, (Source("net", net),), flat=flat, armour=armour, resist=resist, vuln=vuln,
+        minion=minion, grit_before=grit),
+    st.integers(1, 2), st.integers(2, 4), st.integers(-2, 2), st.integers(-4, 4),
+    st.sampled_from(["unarmoured", "medium", "heavy"]), st.booleans(), st.booleans(), st.booleans(),
+    st.sampled_from([None, 0, 5]),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(request_=attack_requests, depth=st.integers(0, 2), at_least=st.integers(-1, 9))
+def test_any_small_attack_matches_every_roll(request_: AttackRequest, depth: int, at_least: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = tally_attack(request_, depth, monkeypatch)
+    odds = attack_odds(request_, at_least=at_least, depth=depth)
+    assert bands(odds) == nonzero(tally.outcomes)
+    assert dict(odds.distribution) == nonzero(tally.damage)
+    assert odds.leftover == tally.leftover
+    assert odds.at_least.p == sum(p for d, p in tally.damage.items() if d >= at_least)
 
 
 def test_at_the_engine_cap_the_chain_stops_as_the_engine_does(monkeypatch: pytest.MonkeyPatch) -> None:
