@@ -80,9 +80,9 @@ def test_text_of_an_attack() -> None:
     text = render_odds(attack_odds(ATTACK, at_least=10))
     assert "crit   1/64    1.56%  ▌" in text
     assert "damage" in text
-    assert "mean ≈ 3.237" in text
+    assert "mean damage ≈ 3.237" in text
     assert "P(damage ≥ 10) ≈ 1.56%" in text
-    assert "leftover 3.6e-15: chains past 14 explosions are not counted" in text
+    assert "leftover 3.6e-15: exploding chains longer than 14 re-rolls are not counted" in text
 
 
 def test_a_wide_distribution_is_grouped_compactly() -> None:
@@ -92,13 +92,13 @@ def test_a_wide_distribution_is_grouped_compactly() -> None:
     histogram = lines[1:lines.index("")]
     assert len(histogram) <= HISTOGRAM_ROWS + 2  # the ranges and the two thin tails
     assert histogram[0].split()[:2] == ["<", "294"]
-    assert "mean = 350" in text
+    assert "mean total = 350" in text
 
 
 def test_a_narrow_distribution_has_a_row_per_value() -> None:
     text = render_odds(dice_odds(die(6).keep_highest(4, 3), at_least=15))
     assert [line.split()[0] for line in text.splitlines()[1:17]] == [str(v) for v in range(3, 19)]
-    assert "mean = 15869/1296 ≈ 12.24" in text
+    assert "mean total = 15869/1296 ≈ 12.24" in text
     assert "P(total ≥ 15) = 25/108 ≈ 23.15%" in text
 
 

@@ -6,9 +6,10 @@ them (`crux_cli.render.odds_text`, `crux_cli.render.odds_json`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from crux_cli.errors import CruxError
 from crux_cli.odds.dist import Dist
 
 Rows = tuple[tuple[str, Fraction], ...]
@@ -46,6 +47,15 @@ class Odds:
 
     def table(self, key: str) -> Table:
         return next(t for t in self.tables if t.key == key)
+
+
+def with_at_least(odds: Odds, k: int) -> Odds:
+    """The same odds with P(value >= k) of its distribution (`crux odds --at-least K`)."""
+    if odds.distribution is None:
+        raise CruxError(f"--at-least needs a {odds.kind} with a damage or total distribution",
+                        hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
+    p = sum((p for value, p in odds.distribution if value >= k), Fraction(0))
+    return replace(odds, at_least=AtLeast(k, p))
 
 
 def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:

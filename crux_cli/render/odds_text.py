@@ -131,13 +131,13 @@ def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Frac
 def _notes(odds: Odds, palette: Palette) -> str:
     lines = []
     if odds.mean is not None:
-        lines.append(f"mean {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
+        lines.append(f"mean {odds.label} {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
     if odds.at_least is not None:
         p = odds.at_least.p
         lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
     if odds.leftover:
-        depth = f" past {odds.depth} explosions" if odds.depth is not None else ""
-        lines.append(f"leftover {float(odds.leftover):.2g}: chains{depth} are not counted")
+        longer = f" longer than {odds.depth} re-rolls" if odds.depth is not None else " past the cap"
+        lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
     return "\n".join(palette.dim(line) for line in lines)
 
 
