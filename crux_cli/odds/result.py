@@ -15,7 +15,7 @@ from crux_cli.odds.dist import Dist
 Rows = tuple[tuple[str, Fraction], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Table:
     """A named side table, e.g. the kept die's face or the Grit gained."""
 
@@ -24,13 +24,13 @@ class Table:
     rows: Rows
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AtLeast:
     k: int
     p: Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Odds:
     kind: str  # "test", "save", "initiative", "attack", "dice"...
     outcomes: Rows  # outcome name -> probability, in reading order
