@@ -1,4 +1,7 @@
-"""Generic dice terms (NOTATION §2) against enumeration of every face each die can show."""
+"""Generic dice terms (NOTATION §2, grammar/dice.md) against enumeration of every way the dice
+can fall, following the roller's rules: a reroll on every die (explosion dice too), explosions
+adding dice of their own (`!`) or compounding (`!!`), one keep or drop, then successes among
+the kept dice."""
 
 from __future__ import annotations
 
@@ -14,45 +17,66 @@ from crux_cli.odds.dist import Dist
 from crux_cli.odds.generic import base_die, countdown_odds, dice_term, explosion_depth
 
 Faces = dict[int, Fraction]
+Test = Callable[[int], bool]
 
 
 def plain(sides: int) -> Faces:
     return {face: Fraction(1, sides) for face in range(1, sides + 1)}
 
 
-def rerolled_once(faces: Faces, matches: Callable[[int], bool]) -> Faces:
-    table: Counter[int] = Counter()
-    for first, p in faces.items():
-        if matches(first):
-            for second, q in faces.items():
-                table[second] += p * q
-        else:
-            table[first] += p
-    return dict(table)
+FUDGE = {-1: Fraction(1, 3), 0: Fraction(1, 3), 1: Fraction(1, 3)}
 
 
-def chained(faces: Faces, explodes: Callable[[int], bool], depth: int) -> Faces:
-    """Every chain of up to `depth` fresh rolls; chains cut short by the cap are not counted."""
-    table: Counter[int] = Counter()
+def one_face(faces: Faces, reroll: Test | None, once: bool) -> Faces:
+    """A die's face after its reroll, as the roller does it."""
+    if reroll is None:
+        return faces
+    if once:
+        table: Counter[int] = Counter()
+        for first, p in faces.items():
+            if reroll(first):
+                for second, q in faces.items():
+                    table[second] += p * q
+            else:
+                table[first] += p
+        return dict(table)
+    stays = {f: p for f, p in faces.items() if not reroll(f)}
+    return {f: p / sum(stays.values()) for f, p in stays.items()}
 
-    def walk(total: int, p: Fraction, rolled: int) -> None:
+
+def chains(faces: Faces, explodes: Test | None, depth: int) -> list[tuple[tuple[int, ...], Fraction]]:
+    """Every chain one die can roll, up to `depth` added faces; longer ones are not counted."""
+    out: list[tuple[tuple[int, ...], Fraction]] = []
+
+    def walk(so_far: tuple[int, ...], p: Fraction) -> None:
         for face, q in faces.items():
-            if not explodes(face):
-                table[total + face] += p * q
-            elif rolled < depth:
-                walk(total + face, p * q, rolled + 1)
+            if explodes is None or not explodes(face):
+                out.append(((*so_far, face), p * q))
+            elif len(so_far) < depth:
+                walk((*so_far, face), p * q)
 
-    walk(0, Fraction(1), 0)
-    return dict(table)
+    walk((), Fraction(1))
+    return out
 
 
-def combined(faces: Faces, count: int, read: Callable[[tuple[int, ...]], int]) -> Faces:
+def enumerate_term(faces: Faces, count: int, *, reroll: Test | None = None, once: bool = False,
+                   explodes: Test | None = None, compound: bool = False, depth: int = 2,
+                   keep: tuple[str, int] | None = None, success: Test | None = None) -> Faces:
+    per_die = chains(one_face(faces, reroll, once), explodes, depth)
     table: Counter[int] = Counter()
-    for picks in itertools.product(faces.items(), repeat=count):
+    for picks in itertools.product(per_die, repeat=count):
         p = Fraction(1)
         for _, q in picks:
             p *= q
-        table[read(tuple(face for face, _ in picks))] += p
+        dice = [sum(chain) for chain, _ in picks] if compound else [f for chain, _ in picks for f in chain]
+        kept = sorted(dice)
+        if keep is not None:
+            how, n = keep
+            n = min(n, len(kept))
+            kept = {"kh": kept[len(kept) - n:], "kl": kept[:n], "dh": kept[:len(kept) - n],
+                    "dl": kept[n:]}[how]
+        value = sum(1 for f in kept if success(f)) if success else sum(kept)
+        table[value] += p
     return {o: p for o, p in table.items() if p}
 
 
@@ -60,113 +84,81 @@ def got(dist: Dist) -> Faces:
     return dict(dist.items())
 
 
-def kept(values: tuple[int, ...], n: int, highest: bool) -> int:
-    return sum(sorted(values, reverse=highest)[:n])
+KEEPS = [None, ("kh", 1), ("kh", 2), ("kl", 2), ("dh", 1), ("dl", 2), ("kl", 5)]
 
 
-@pytest.mark.parametrize(("keep", "read"), [
-    (None, sum),
-    (("kh", 3), lambda v: kept(v, 3, True)),
-    (("kl", 1), lambda v: kept(v, 1, False)),
-    (("dh", 1), lambda v: kept(v, 3, False)),
-    (("dl", 2), lambda v: kept(v, 2, True)),
-])
-def test_keep_and_drop(keep: tuple[str, int] | None, read: Callable[[tuple[int, ...]], int]) -> None:
-    assert got(dice_term(4, 6, keep=keep)) == combined(plain(6), 4, read)
+@pytest.mark.parametrize("keep", KEEPS)
+def test_keep_and_drop(keep: tuple[str, int] | None) -> None:
+    assert got(dice_term(4, 6, keep=keep)) == enumerate_term(plain(6), 4, keep=keep)
+    assert got(dice_term(3, "F", keep=keep)) == enumerate_term(FUDGE, 3, keep=keep)
 
 
-def test_explosions_with_the_cap() -> None:
-    fours = chained(plain(4), lambda f: f == 4, 2)
-    assert got(dice_term(2, 4, explode=True, depth=2)) == combined(fours, 2, sum)
-    five_up = chained(plain(6), lambda f: f >= 5, 2)
-    assert got(dice_term(2, 6, explode_at=5, depth=2)) == combined(five_up, 2, sum)
-    # compounding (!!): kept and dropped, each die's chain is one value
-    chains = chained(plain(4), lambda f: f == 4, 3)
-    assert got(dice_term(3, 4, explode=True, compound=True, depth=3, keep=("kh", 2))) == combined(
-        chains, 3, lambda v: kept(v, 2, True))
+@pytest.mark.parametrize("keep", KEEPS)
+@pytest.mark.parametrize("explodes", [None, (lambda f: f >= 3), (lambda f: f == 1), (lambda f: f <= 2)],
+                         ids=["top", ">=3", "=1", "<=2"])
+@pytest.mark.parametrize("compound", [False, True])
+def test_explosions(keep: tuple[str, int] | None, explodes: Test | None, compound: bool) -> None:
+    test = explodes or (lambda f: f == 4)
+    expected = enumerate_term(plain(4), 3, explodes=test, compound=compound, depth=2, keep=keep)
+    term = dice_term(3, 4, explode=explodes or True, compound=compound, depth=2, keep=keep)
+    assert got(term) == expected
+    assert term.leftover == 1 - sum(expected.values())
 
 
-def rolled_dice(faces: Faces, explodes: Callable[[int], bool], depth: int, count: int,
-                read: Callable[[tuple[int, ...]], int]) -> Faces:
-    """`!` by enumeration: every die's chain of faces, each face a die of its own; chains cut
-    short by the cap are not counted."""
-    chains: list[tuple[tuple[int, ...], Fraction]] = []
-
-    def walk(so_far: tuple[int, ...], p: Fraction) -> None:
-        for face, q in faces.items():
-            if not explodes(face):
-                chains.append(((*so_far, face), p * q))
-            elif len(so_far) < depth:
-                walk((*so_far, face), p * q)
-
-    walk((), Fraction(1))
-    table: Counter[int] = Counter()
-    for picks in itertools.product(chains, repeat=count):
-        p = Fraction(1)
-        for _, q in picks:
-            p *= q
-        table[read(tuple(face for chain, _ in picks for face in chain))] += p
-    return {o: p for o, p in table.items() if p}
+@pytest.mark.parametrize("keep", [None, ("kh", 2), ("kl", 1), ("dl", 1)])
+@pytest.mark.parametrize("success", [(lambda f: f >= 3), (lambda f: f == 2), (lambda f: f < 2)],
+                         ids=[">=3", "=2", "<2"])
+def test_successes_among_the_kept_dice(keep: tuple[str, int] | None, success: Test) -> None:
+    assert got(dice_term(4, 4, keep=keep, success=success)) == enumerate_term(plain(4), 4, keep=keep,
+                                                                                success=success)
+    exploding = enumerate_term(plain(3), 2, explodes=lambda f: f == 3, depth=2, keep=keep, success=success)
+    assert got(dice_term(2, 3, explode=True, depth=2, keep=keep, success=success)) == exploding
 
 
-@pytest.mark.parametrize(("keep", "read"), [
-    (("kh", 2), lambda v: kept(v, 2, True)),
-    (("kh", 1), lambda v: kept(v, 1, True)),
-    (("kl", 2), lambda v: kept(v, 2, False)),
-    (("kl", 4), lambda v: kept(v, 4, False)),  # more than the dice first rolled: exploded ones too
-    (("dh", 1), lambda v: kept(v, len(v) - 1, False)),
-    (("dl", 1), lambda v: kept(v, len(v) - 1, True)),
-    (("kh", 9), sum),
-])
-@pytest.mark.parametrize(("sides", "threshold"), [(3, 3), (4, 3)])
-def test_exploded_dice_are_dice_of_their_own(keep: tuple[str, int], read: Callable[[tuple[int, ...]], int],
-                                             sides: int, threshold: int) -> None:
-    expected = rolled_dice(plain(sides), lambda f: f >= threshold, 2, 3, read)
-    assert got(dice_term(3, sides, explode_at=threshold, depth=2, keep=keep)) == expected
-
-
-def test_exploded_dice_count_successes_each() -> None:
-    expected = rolled_dice(plain(4), lambda f: f == 4, 2, 3, lambda v: sum(f >= 3 for f in v))
-    assert got(dice_term(3, 4, explode=True, depth=2, success_at=3)) == expected
-    rerolled = rerolled_once(plain(4), lambda f: f == 1)
-    expected = rolled_dice(rerolled, lambda f: f == 4, 2, 2, lambda v: kept(v, 1, True))
-    assert got(dice_term(2, 4, explode=True, depth=2, reroll=(1,), keep=("kh", 1))) == expected
+@pytest.mark.parametrize("once", [True, False])
+@pytest.mark.parametrize("keep", [None, ("kh", 1)])
+def test_rerolls_with_and_without_explosions(once: bool, keep: tuple[str, int] | None) -> None:
+    low: Test = lambda f: f < 3  # noqa: E731
+    assert got(dice_term(3, 6, reroll=low, reroll_once=once, keep=keep)) == enumerate_term(
+        plain(6), 3, reroll=low, once=once, keep=keep)
+    # explosion dice are rerolled too, and explode on their face after the reroll
+    assert got(dice_term(2, 4, reroll=lambda f: f == 1, reroll_once=once, explode=True, depth=2,
+                         keep=keep)) == enumerate_term(plain(4), 2, reroll=lambda f: f == 1, once=once,
+                                                       explodes=lambda f: f == 4, depth=2, keep=keep)
 
 
 def test_default_explosion_cap_leaves_under_a_trillionth() -> None:
     term = dice_term(10, 6, explode=True)
     assert 0 < term.leftover < Fraction(1, 10**12)
     assert explosion_depth(10, 6) == 16  # 10 * 6**-17 < 1e-12 <= 10 * 6**-16
-    assert explosion_depth(1, 10, explode_at=9) == 17
+    assert explosion_depth(1, 10, explode=lambda f: f >= 9) == 17
+    separate = dice_term(4, 6, explode=True, keep=("kh", 3))
+    assert 0 < separate.leftover < Fraction(1, 10**12)
 
 
-def test_rerolls() -> None:
-    assert got(dice_term(3, 6, reroll=(1,))) == combined(rerolled_once(plain(6), lambda f: f == 1), 3, sum)
-    below_3 = rerolled_once(plain(6), lambda f: f < 3)
-    assert got(dice_term(2, 6, reroll_below=3)) == combined(below_3, 2, sum)
-    recursive = {face: Fraction(1, 5) for face in range(2, 7)}
-    assert got(dice_term(2, 6, reroll=(1,), reroll_once=False)) == combined(recursive, 2, sum)
-    with pytest.raises(CruxError, match="never ends"):
-        dice_term(1, 6, reroll_below=7, reroll_once=False)
-
-
-def test_success_counting() -> None:
-    assert got(dice_term(5, 6, success_at=5)) == combined(plain(6), 5, lambda v: sum(f >= 5 for f in v))
-    assert got(dice_term(3, 10, success_at=8, reroll=(1,))) == combined(
-        rerolled_once(plain(10), lambda f: f == 1), 3, lambda v: sum(f >= 8 for f in v))
+def test_at_the_rollers_cap_the_last_face_stands() -> None:
+    """d20!>=3 needs more than the roller's 100 added dice to reach 1e-12: like a roll, the odds
+    stop there and let the last face stand, so nothing is left over."""
+    assert explosion_depth(1, 20, explode=lambda f: f >= 3) == 100
+    assert dice_term(1, 20, explode=lambda f: f >= 3).leftover == 0
 
 
 def test_the_special_dice() -> None:
     assert got(base_die("%")) == plain(100)
-    fudge = {-1: Fraction(1, 3), 0: Fraction(1, 3), 1: Fraction(1, 3)}
-    assert got(dice_term(3, "F")) == combined(fudge, 3, sum)
     assert got(dice_term(1, 66)) == {10 * t + u: Fraction(1, 36) for t in range(1, 7) for u in range(1, 7)}
-    assert got(dice_term(2, "%")) == combined(plain(100), 2, sum)
+    assert got(dice_term(2, "%")) == enumerate_term(plain(100), 2)
+    assert got(dice_term(1, 1)) == {1: Fraction(1)}
+    assert got(dice_term(0, 6)) == {0: Fraction(1)}
+    assert got(dice_term(0, 6, keep=("kh", 1), success=lambda f: f > 3)) == {0: Fraction(1)}
+    d66_top = dice_term(1, 66, explode=True, depth=1)  # a d66 explodes on 66
+    assert got(d66_top)[66 + 11] == Fraction(1, 36 * 36)
+    fudge_top = dice_term(2, "F", explode=True, depth=1, keep=("kh", 1))  # dF explodes on +1
+    assert got(fudge_top) == enumerate_term(FUDGE, 2, explodes=lambda f: f == 1, depth=1, keep=("kh", 1))
 
 
 def test_arithmetic_of_terms() -> None:
     expression = (dice_term(2, 6) * 2 - dice_term(1, 4)) // 3  # (2d6*2 - d4) / 3, rounding down
-    twice = combined(plain(6), 2, lambda v: 2 * sum(v))
+    twice = {2 * total: p for total, p in enumerate_term(plain(6), 2).items()}
     expected: Counter[int] = Counter()
     for a, p in twice.items():
         for b, q in plain(4).items():
@@ -186,3 +178,10 @@ def test_mistakes_are_explained() -> None:
         dice_term(4, 6, keep=("kx", 1))
     with pytest.raises(CruxError, match="no die"):
         base_die(0)
+    with pytest.raises(CruxError, match="never ends"):
+        dice_term(1, 6, reroll=lambda f: f < 7)
+    with pytest.raises(CruxError, match="never ends"):
+        dice_term(1, 1, explode=True)
+    with pytest.raises(CruxError, match="between others"):
+        dice_term(3, 6, explode=lambda f: f == 3, keep=("kh", 1))
+    assert dice_term(3, 6, explode=lambda f: f == 3, compound=True, keep=("kh", 1), depth=1)  # one value each

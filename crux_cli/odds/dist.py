@@ -33,6 +33,7 @@ LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 
 Predicate = Callable[[int], bool]
+Score = Callable[[int], int]  # what a kept face counts for, when not its own value
 
 
 class Dist:
@@ -225,26 +226,28 @@ class Dist:
     def lowest(self, count: int) -> Dist:
         return -((-self).highest(count))
 
-    def keep_highest(self, count: int, keep: int) -> Dist:
-        """The sum of the `keep` highest of `count` copies."""
-        _check_count(count)
+    def keep_highest(self, count: int, keep: int, score: Score | None = None) -> Dist:
+        """The sum of the `keep` highest of `count` copies, or of `score(face)` over them
+        (e.g. 1 for a success, 0 otherwise: how many kept dice succeed)."""
         keep = max(0, min(keep, count))
-        if keep == 0:
+        if count == 0 or keep == 0:
             return Dist((0,), (self.total ** count,), self.denominator ** count)
         if keep == count:
-            return self.sum_of(count)
+            return (self.map(score) if score else self).sum_of(count)
         if keep == 1:
-            return self.highest(count)
-        return _keep_highest(self, count, keep)
+            return self.highest(count).map(score) if score else self.highest(count)
+        return _keep_highest(self, count, keep, score)
 
-    def keep_lowest(self, count: int, keep: int) -> Dist:
-        return -((-self).keep_highest(count, keep))
+    def keep_lowest(self, count: int, keep: int, score: Score | None = None) -> Dist:
+        if score is None:
+            return -((-self).keep_highest(count, keep))
+        return (-self).keep_highest(count, keep, lambda o: score(-o))
 
-    def drop_highest(self, count: int, drop: int) -> Dist:
-        return self.keep_lowest(count, count - max(0, drop))
+    def drop_highest(self, count: int, drop: int, score: Score | None = None) -> Dist:
+        return self.keep_lowest(count, count - max(0, drop), score)
 
-    def drop_lowest(self, count: int, drop: int) -> Dist:
-        return self.keep_highest(count, count - max(0, drop))
+    def drop_lowest(self, count: int, drop: int, score: Score | None = None) -> Dist:
+        return self.keep_highest(count, count - max(0, drop), score)
 
     # ----- one die, changed -------------------------------------------------------------------
 
@@ -554,8 +557,8 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
     return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
-def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
-    """Sum of the `keep` highest of `count` copies, 1 < keep < count.
+def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
+    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count.
 
     Walk the outcomes from the highest down. `placed[c]` is the packed polynomial
     (in the kept sum) of the ways `c < keep` dice have landed on the outcomes seen
@@ -564,8 +567,9 @@ def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
     dice may take any lower outcome, so that branch is finished at once, all j
     at the same shift.
     """
-    lo = single.outcomes[0]
-    span = single.outcomes[-1] - lo
+    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
+    lo = min(values)
+    span = max(values) - lo
     slots = keep * span + 1
     width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
     _check_size(slots, width)
@@ -574,9 +578,9 @@ def _keep_highest(single: Dist, count: int, keep: int) -> Dist:
     placed[0] = 1
     finished = 0
     below = single.total
-    for outcome, w in zip(reversed(single.outcomes), reversed(single.weights), strict=True):
+    for value, w in zip(reversed(values), reversed(single.weights), strict=True):
         below -= w
-        step = bits * (outcome - lo)
+        step = bits * (value - lo)
         moved = [0] * keep
         for c, poly in enumerate(placed):
             if not poly:
