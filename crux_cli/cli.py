@@ -42,6 +42,7 @@ class Settings:
     json: bool = False
     rules: str = "crux"
     no_color: bool = False
+    repeat: int = 1
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -60,6 +61,8 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
+        click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
+                     help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
     ]):
         command = option(command)
     return command
@@ -160,7 +163,7 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules, seed=settings.seed)
+    return Runner(rules=settings.rules, seed=settings.seed, repeat=settings.repeat)
 
 
 def run_one(settings: Settings, text: str) -> None:

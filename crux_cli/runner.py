@@ -14,8 +14,9 @@ from typing import Any
 from crux_cli import rules as rulesets
 from crux_cli.context import Context
 from crux_cli.engine.rng import RandomSource, Roller, seeded
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement
+from crux_cli.errors import CruxError, LimitError
+from crux_cli.limits import MAX_REPEAT
+from crux_cli.notation.parse import read
 from crux_cli.state.hero import Hero
 
 
@@ -28,6 +29,8 @@ class Answer:
     result: Any
     seed: int | None = None
     comment: str | None = None
+    handler: str = ""  # the module that answered when not the rule set itself (generic dice)
+    index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
 
 
 def split_comment(line: str) -> tuple[str, str | None]:
@@ -50,12 +53,13 @@ def check_rules(name: str) -> str:
 
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
-                 source: RandomSource | None = None, hero: Hero | None = None) -> None:
+                 source: RandomSource | None = None, hero: Hero | None = None, repeat: int = 1) -> None:
         self.rules_name = check_rules(rules)
         self.rules: ModuleType = rulesets.load(rules)
         self.seed = seed
         self.source = source if source is not None else seeded(seed)
         self.hero = hero
+        self.repeat = repeat  # --repeat N: each statement answered N times
 
     def use_rules(self, name: str) -> None:
         self.rules_name = check_rules(name)
@@ -64,13 +68,32 @@ class Runner:
     def execute(self, line: str) -> list[Answer]:
         """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
         text, comment = split_comment(line)
-        return [self.answer(part, comment) for part in split_statements(text)]
+        return [answer for part in split_statements(text) for answer in self.answers(part, comment)]
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
-        statement = parse_statement(text, self.rules)
-        ctx = Context(Roller(self.source), self.hero, text)
-        try:
-            result = self.rules.run(statement, ctx)
-        except CruxError as error:
-            raise error.at(text) from None
-        return Answer(text, self.rules_name, result, self.seed, comment)
+        return self.answers(text, comment)[0]
+
+    def answers(self, text: str, comment: str | None = None) -> list[Answer]:
+        """One statement's answers: one, or one per repetition (`6x EXPR` times --repeat).
+
+        `6x EXPR` is one statement, so its repetitions share one roller and the dice limit;
+        --repeat asks the whole statement again, each time with a fresh count.
+        """
+        handler, statement = read(text, self.rules)
+        inner = getattr(statement, "repeat", 1)
+        if inner * self.repeat > MAX_REPEAT:
+            raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
+                             text=text, hint="repeat fewer times")
+        name = "" if handler is self.rules else handler.__name__
+        indexed = inner * self.repeat > 1
+        out = []
+        for outer in range(self.repeat):
+            roller = Roller(self.source)
+            for count in range(inner):
+                try:
+                    result = handler.run(statement, Context(roller, self.hero, text))
+                except CruxError as error:
+                    raise error.at(text) from None
+                index = outer * inner + count + 1 if indexed else None
+                out.append(Answer(text, self.rules_name, result, self.seed, comment, name, index))
+        return out
