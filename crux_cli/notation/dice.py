@@ -29,6 +29,17 @@ COMPARE = r"(?:>=|<=|>|<|=)"
 PARSE_RECURSION_LIMIT = 6_000
 
 
+def positioned(action: Any) -> Any:
+    """A parse action given the token's own start: pyparsing may pass where the whitespace before began."""
+
+    def at_token(s: str, loc: int, toks: pp.ParseResults) -> Any:
+        while loc < len(s) and s[loc] in " \t":
+            loc += 1
+        return action(s, loc, toks)
+
+    return at_token
+
+
 # -- limits, checked where the number was written -------------------------------------------------
 
 def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
@@ -180,32 +191,33 @@ def _statement(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceStatement:
 
 @functools.cache
 def grammar() -> pp.ParserElement:
-    number = pp.Regex(r"[0-9]+").set_name("number").set_parse_action(
-        lambda s, loc, t: ast.Number(integer(t[0], s, loc), loc))
+    number = pp.Regex(r"[0-9]+").set_name("number").set_parse_action(positioned(
+        lambda s, loc, t: ast.Number(integer(t[0], s, loc), loc)))
     base = pp.Regex(r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])").set_name("dice")
-    base.set_parse_action(_base_dice)
+    base.set_parse_action(positioned(_base_dice))
     modifier = pp.Regex(
         r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"
         rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
         rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-        rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)", flags=0).set_name("modifier").set_parse_action(_modifier).leave_whitespace()  # 4d6kh3, not 4d6 kh3
-    dice = (base + pp.ZeroOrMore(modifier)).set_parse_action(_dice_term).set_name("dice")
+        rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)").set_name("modifier").set_parse_action(positioned(_modifier))
+    modifier.leave_whitespace()  # 4d6kh3, not 4d6 kh3
+    dice = (base + pp.ZeroOrMore(modifier)).set_parse_action(positioned(_dice_term)).set_name("dice")
 
     expr = pp.Forward().set_name("expression")
-    group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(
-        lambda s, loc, t: ast.Group(t[0], loc))
+    group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
+        lambda s, loc, t: ast.Group(t[0], loc)))
     atom = (dice | number | group).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
-    labelled = (atom + pp.Optional(label)).set_parse_action(_labelled)
-    unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(_unary)
-    product = (unary + pp.ZeroOrMore(pp.one_of("* /") - unary)).set_parse_action(_chain(ast.Product))
-    expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(_chain(ast.Sum))
+    labelled = (atom + pp.Optional(label)).set_parse_action(positioned(_labelled))
+    unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(positioned(_unary))
+    product = (unary + pp.ZeroOrMore(pp.one_of("* /") - unary)).set_parse_action(positioned(_chain(ast.Product)))
+    expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(positioned(_chain(ast.Sum)))
 
     roll = pp.Suppress(pp.CaselessKeyword("roll"))
-    repeat = pp.Regex(r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dDcC][0-9%fF]|$)").set_parse_action(_repeat)
-    countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(_countdown)
+    repeat = pp.Regex(r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dDcC][0-9%fF]|$)").set_parse_action(positioned(_repeat))
+    countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
     body = countdown - pp.StringEnd() | expr
-    return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(_statement)
+    return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
 
 
 def parse(text: str, keyword: str = "") -> ast.DiceStatement:
