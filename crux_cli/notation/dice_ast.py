@@ -112,7 +112,11 @@ class Explode:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        return f"{self.dice}{'!!' if self.compound else '!'}{self.when or ''}"
+        return f"{self.dice}{self.suffix()}"
+
+    def suffix(self) -> str:
+        when = f"{self.when.op}{self.when.value}" if self.when else ""
+        return f"{'!!' if self.compound else '!'}{when}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +154,9 @@ class Successes:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        target = f"={self.target.value}" if self.target.op == "=" else str(self.target)
+        target = f"{self.target.op}{self.target.value}"
+        if isinstance(self.dice, Explode):  # 10d10>=8! : written after `!`, the target would read as its threshold
+            return f"{self.dice.dice}{target}{self.dice.suffix()}"
         return f"{self.dice}{target}"
 
 
