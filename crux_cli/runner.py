@@ -78,8 +78,9 @@ class Runner:
     def answers(self, text: str, comment: str | None = None) -> list[Answer]:
         """One statement's answers: one, or one per repetition (`6x EXPR` times --repeat).
 
-        `6x EXPR` is one statement, so its repetitions share one roller and the dice limit;
-        --repeat asks the whole statement again, each time with a fresh count.
+        All the repetitions share one roller, so the dice limit covers them together: a repeated
+        statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
+        printing a million dice.
         """
         handler, statement = read(text, self.rules)
         inner = getattr(statement, "repeat", 1)
@@ -89,8 +90,8 @@ class Runner:
         name = "" if handler is self.rules else handler.__name__
         indexed = inner * self.repeat > 1
         out = []
+        roller = Roller(self.source)
         for outer in range(self.repeat):
-            roller = Roller(self.source)
             for count in range(inner):
                 try:
                     result = handler.run(statement, Context(roller, self.hero, text))

@@ -231,6 +231,12 @@ def test_rerolls_count_against_the_dice_limit():
         Runner(seed=1).execute("1d10000rr<10000")
 
 
+def test_repetitions_share_the_dice_limit():
+    assert len(Runner(seed=1, repeat=333).execute("DEX +2b")) == 333
+    with pytest.raises(LimitError, match="1,000 dice"):
+        Runner(seed=1, repeat=1000).execute("1000d6")
+
+
 def test_too_many_repetitions_are_refused():
     with pytest.raises(LimitError, match="1,000"):
         Runner(repeat=500).execute("3x d6")
