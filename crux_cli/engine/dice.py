@@ -18,7 +18,7 @@ from crux_cli.limits import EXPLOSION_DEPTH
 from crux_cli.notation import dice_ast as ast
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Die:
     """One die as rolled. `kept` is False both for dice dropped by keep/drop and for rerolled faces."""
 
@@ -36,41 +36,41 @@ class Die:
         return not self.rerolled
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledDice:
     term: ast.DiceTerm
     dice: tuple[Die, ...]
     value: int  # the kept dice added up, or the number of successes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledNumber:
     node: ast.Number
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledGroup:
     node: ast.Group
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledLabel:
     node: ast.Labelled
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledNegate:
     node: ast.Negate
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RolledChain:
     """A rolled Sum or Product: the operands in order with their operators."""
 
@@ -83,7 +83,7 @@ class RolledChain:
 Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | RolledChain
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DiceResult:
     kind: ClassVar[str] = "dice"
     statement: ast.Roll
@@ -94,7 +94,7 @@ class DiceResult:
         object.__setattr__(self, "total", self.rolled.value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CountdownResult:
     """One roll of a countdown die: a 1 shrinks it one size, and a 1 on the smallest ends it."""
 
@@ -177,7 +177,7 @@ def least_dice(expr: ast.Expr) -> int:
 
 # -- dice ------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DicePlan:
     """A dice term's modifiers unpacked: what the roller does for each die."""
 

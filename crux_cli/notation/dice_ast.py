@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 COMPARISONS = (">=", "<=", ">", "<", "=")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Compare:
     """A face test such as `>=5`; `=` is printed bare (`rr1`, not `rr=1`)."""
 
@@ -43,7 +43,7 @@ class Compare:
 
 # -- dice ------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dice:
     """`NdS`: N dice of S faces 1..S (`d%` is read as `1d100`)."""
 
@@ -58,7 +58,7 @@ class Dice:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class D66:
     """`Nd66`: N d66 values, each two d6 read as tens and ones (11..66)."""
 
@@ -72,7 +72,7 @@ class D66:
         return f"{self.count}d66"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Fudge:
     """`NdF`: N Fudge dice, each −1, 0 or +1."""
 
@@ -89,7 +89,7 @@ class Fudge:
 BaseDice = Dice | D66 | Fudge
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Reroll:
     """`rrT` (again until the face no longer matches) or `roT` (once), on each die as it is rolled."""
 
@@ -102,7 +102,7 @@ class Reroll:
         return f"{self.dice}{'ro' if self.once else 'rr'}{self.when}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Explode:
     """`!` (on the top face), `!>=T`, or compounding `!!`: a die that matches rolls again."""
 
@@ -119,7 +119,7 @@ class Explode:
         return f"{'!!' if self.compound else '!'}{when}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Keep:
     """`khN` / `klN` (`kN` = `khN`): keep the N highest or lowest dice, drop the rest."""
 
@@ -132,7 +132,7 @@ class Keep:
         return f"{self.dice}{'kh' if self.highest else 'kl'}{self.count}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Drop:
     """`dhN` / `dlN`: drop the N highest or lowest dice, keep the rest."""
 
@@ -145,7 +145,7 @@ class Drop:
         return f"{self.dice}{'dh' if self.highest else 'dl'}{self.count}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Successes:
     """`NdS>=T`: the value is how many kept dice pass the test, not their sum."""
 
@@ -172,7 +172,7 @@ def base_of(term: DiceTerm) -> BaseDice:
 
 # -- arithmetic ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Number:
     value: int
     pos: int = field(default=0, compare=False)
@@ -181,7 +181,7 @@ class Number:
         return str(self.value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Group:
     """`( expr )`: kept so canonical notation shows the parentheses the user wrote."""
 
@@ -192,7 +192,7 @@ class Group:
         return f"({self.expr})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Labelled:
     """`term [fire]`: a label on the term right before it (dice, number or group)."""
 
@@ -204,7 +204,7 @@ class Labelled:
         return f"{self.expr} [{self.label}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Negate:
     """Unary minus (runs of signs are folded while parsing: `--2` is `2`)."""
 
@@ -215,7 +215,7 @@ class Negate:
         return f"-{self.operand}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Product:
     """`a * b / c`: left to right; `/` floors toward minus infinity (−7/2 = −4)."""
 
@@ -227,7 +227,7 @@ class Product:
         return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Sum:
     """`a + b - c`: left to right."""
 
@@ -244,7 +244,7 @@ Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum
 
 # -- statements ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Roll:
     """`[roll] [Nx] EXPR`: a dice expression, rolled `repeat` times (each its own answer)."""
 
@@ -259,7 +259,7 @@ class Roll:
 COUNTDOWN_SIZES = (4, 6, 8, 10, 12, 20)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Countdown:
     """`CdS`: a countdown die; on a 1 it shrinks one size (d8 → d6), and a 1 on Cd4 ends it."""
 
