@@ -24,9 +24,10 @@ from crux_cli.notation.base import check_input, integer, not_understood
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
         "statements start with a word such as DEX, save, init or atk")
 COMPARE = r"(?:>=|<=|>|<|=)"
-# pyparsing spends a few dozen frames per level of parentheses; 32 levels need more than the
-# default 1,000. The input check has already bounded the depth, so this is a fixed ceiling.
-PARSE_RECURSION_LIMIT = 6_000
+# pyparsing spends about 20 frames per level of parentheses: 32 levels take ~700 of Python's default
+# 1,000, too close once a REPL is already deep in the stack. The input check bounds the depth, so a
+# fixed ceiling during the parse is safe; a RecursionError is still caught below.
+PARSE_RECURSION_LIMIT = 3_000
 
 
 def positioned(action: Any) -> Any:
@@ -70,11 +71,12 @@ def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> ast.BaseDice:
     sides, count = toks["sides"], toks.get("count", "")
     if sides in ("f", "F"):
         return ast.Fudge(dice_count(count, 1, s, loc), loc)
-    if sides == "66":
-        return ast.D66(dice_count(count, 2, s, loc), loc)
     if sides == "%":
         return ast.Dice(dice_count(count, 1, s, loc), 100, loc)
-    return ast.Dice(dice_count(count, 1, s, loc), die_sides(sides, s, loc + s[loc:].lower().index("d") + 1), loc)
+    faces = die_sides(sides, s, loc + s[loc:].lower().index("d") + 1)
+    if faces == 66:  # d66 is tens and ones, however the 66 is written (d066 too)
+        return ast.D66(dice_count(count, 2, s, loc), loc)
+    return ast.Dice(dice_count(count, 1, s, loc), faces, loc)
 
 
 def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
@@ -91,13 +93,12 @@ def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
     return ("successes", compare(toks["sop"], toks["sv"], s, loc), loc)
 
 
-STAGES = ("reroll", "explode", "keep", "successes")
 STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep": "keep or drop (kh, kl, dh, dl)",
                "successes": "success target (>=T)"}
 
 
 def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
-    """Base dice and modifiers in any written order, applied in the one order they are rolled."""
+    """Base dice and modifiers in any written order, nested in the one order they apply."""
     base, *mods = toks
     by_stage: dict[str, tuple[Any, int]] = {}
     for stage, fields, where in mods:
@@ -106,32 +107,43 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
                             hint="split it into two terms, or use one modifier of each kind")
         by_stage[stage] = (fields, where)
     term: ast.DiceTerm = base
-    faces = list(base.faces())
     if "reroll" in by_stage:
         (once, when), where = by_stage["reroll"]
-        if not once and all(when.test(f) for f in faces):
-            raise CruxError(f"'rr{when}' rerolls every face of {base}, so it would never stop", text=s,
-                            position=where, hint="reroll only some faces, or use 'ro' to reroll once")
-        term = ast.Reroll(base, when, once, where)
-        if not once:
-            faces = [f for f in faces if not when.test(f)]
+        term = _reroll(base, when, once, s, where)
     if "explode" in by_stage:
         (compound, when), where = by_stage["explode"]
-        top = max(base.faces())
-        if all((when.test(f) if when else f == top) for f in faces):
-            raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
-                            position=where, hint="explode on the top face of a die of two or more sides, "
-                                                 "or on a threshold some faces miss (!>=5)")
-        term = ast.Explode(term, when, compound, where)
+        term = _explode(term, when, compound, s, where)
     if "keep" in by_stage:
         (word, count), where = by_stage["keep"]
         highest = word in ("kh", "k", "dh")
-        term = (ast.Keep(term, highest, count, where) if word.startswith("k")
-                else ast.Drop(term, highest, count, where))
+        term = ast.Keep(term, highest, count, where) if word.startswith("k") else ast.Drop(term, highest, count, where)
     if "successes" in by_stage:
         target, where = by_stage["successes"]
         term = ast.Successes(term, target, where)
     return term
+
+
+def _reroll(base: ast.BaseDice, when: ast.Compare, once: bool, s: str, where: int) -> ast.Reroll:
+    """Refuse `rr` on every face: it could never stop (`ro` rerolls once, so it always does)."""
+    if not once and all(when.test(face) for face in base.faces()):
+        raise CruxError(f"'rr{when}' rerolls every face of {base}, so it would never stop", text=s,
+                        position=where, hint="reroll only some faces, or use 'ro' to reroll once")
+    return ast.Reroll(base, when, once, where)
+
+
+def _explode(term: ast.BaseDice | ast.Reroll, when: ast.Compare | None, compound: bool, s: str,
+             where: int) -> ast.Explode:
+    """Refuse an explosion that every face the die can end on sets off: it could never stop."""
+    base = ast.base_of(term)
+    faces = list(base.faces())
+    if isinstance(term, ast.Reroll) and not term.once:  # faces `rr` takes away never stay
+        faces = [face for face in faces if not term.when.test(face)]
+    top = max(base.faces())
+    if all((when.test(face) if when else face == top) for face in faces):
+        raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
+                        position=where, hint="explode on the top face of a die of two or more sides, "
+                                             "or on a threshold some faces miss (!>=5)")
+    return ast.Explode(term, when, compound, where)
 
 
 # -- arithmetic ------------------------------------------------------------------------------------
@@ -214,7 +226,8 @@ def grammar() -> pp.ParserElement:
     expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(positioned(_chain(ast.Sum)))
 
     roll = pp.Suppress(pp.CaselessKeyword("roll"))
-    repeat = pp.Regex(r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dDcC][0-9%fF]|$)").set_parse_action(positioned(_repeat))
+    repeat = pp.Regex(r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)")
+    repeat.set_parse_action(positioned(_repeat))
     countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
     body = countdown - pp.StringEnd() | expr
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
