@@ -9,7 +9,7 @@ every die comes from the `Roller`, which counts it against the dice limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from crux_cli.engine.rng import Roller
@@ -131,12 +131,12 @@ def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
             rolled = roll_expression(roller, inner)
             return RolledNegate(expr, rolled, -rolled.value)
         case ast.Sum() | ast.Product():
-            return roll_chain(roller, expr)
+            return roll_operations(roller, expr)
         case _:
             return roll_dice(roller, expr)
 
 
-def roll_chain(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
+def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
     first = roll_expression(roller, node.first)
     value = first.value
     rest = []
@@ -226,12 +226,11 @@ def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
     roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
     dice: list[Die] = []
     for _ in range(base.count):
-        dice += roll_chain_of_die(roller, plan)
+        dice += roll_one_die(roller, plan)
     if plan.keep is not None:
         dice = keep_or_drop(dice, plan.keep)
     if plan.target is not None:
-        dice = [Die(d.value, d.kept, d.rerolled, d.exploded, d.added, d.parts,
-                    plan.target.test(d.value) if d.kept else None) for d in dice]
+        dice = [replace(d, success=plan.target.test(d.value)) if d.kept else d for d in dice]
         return RolledDice(term, tuple(dice), sum(1 for d in dice if d.success))
     return RolledDice(term, tuple(dice), sum(d.value for d in dice if d.kept))
 
@@ -249,7 +248,7 @@ def roll_face(roller: Roller, plan: DicePlan, added: bool) -> tuple[list[Die], i
     return gone, face
 
 
-def roll_chain_of_die(roller: Roller, plan: DicePlan) -> list[Die]:
+def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
     """One die of the term and every die its explosions add (each counted by the roller).
 
     A chain stops after EXPLOSION_DEPTH explosions even below the dice limit.
@@ -278,8 +277,7 @@ def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
     else:
         dropped = by_value[len(live) - count:] if rule.highest else by_value[:count]
         kept = set(live) - set(dropped)
-    return [d if not d.live or i in kept else Die(d.value, False, d.rerolled, d.exploded, d.added, d.parts)
-            for i, d in enumerate(dice)]
+    return [d if not d.live or i in kept else replace(d, kept=False) for i, d in enumerate(dice)]
 
 
 # -- statements ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ before anything is rolled.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from typing import Any
 
@@ -211,8 +212,8 @@ def grammar() -> pp.ParserElement:
         r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"
         rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
         rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-        rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)").set_name("modifier").set_parse_action(positioned(_modifier))
-    modifier.leave_whitespace()  # 4d6kh3, not 4d6 kh3
+        rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)", flags=re.IGNORECASE).set_name("modifier")
+    modifier.set_parse_action(positioned(_modifier)).leave_whitespace()  # 4d6kh3, not 4d6 kh3
     dice = (base + pp.ZeroOrMore(modifier)).set_parse_action(positioned(_dice_term)).set_name("dice")
 
     expr = pp.Forward().set_name("expression")
