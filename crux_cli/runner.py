@@ -100,3 +100,14 @@ class Runner:
                 index = outer * inner + count + 1 if indexed else None
                 out.append(Answer(text, self.rules_name, result, self.seed, comment, name, index))
         return out
+
+    def odds(self, text: str) -> Answer:
+        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled."""
+        handler, statement = read(text, self.rules)
+        if not hasattr(handler, "odds"):
+            raise CruxError(f"exact odds of {handler.NAME} statements are not available yet", text=text)
+        try:
+            odds = handler.odds(statement, Context(Roller(self.source), self.hero, text))
+        except CruxError as error:
+            raise error.at(text) from None
+        return Answer(text, self.rules_name, odds, self.seed)
