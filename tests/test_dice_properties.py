@@ -1,8 +1,9 @@
-"""Property tests for dice: any text is rolled or refused cleanly, and rolled totals obey the rules."""
+"""Property tests for dice: any text is rolled and shown, or refused cleanly; rolled totals obey the rules."""
 
 from __future__ import annotations
 
 import itertools
+import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,10 @@ from crux_cli.engine.rng import Roller, ScriptedSource, seeded
 from crux_cli.errors import CruxError
 from crux_cli.notation import dice_ast as ast
 from crux_cli.notation.parse import read
+from crux_cli.render.jsonl import line
+from crux_cli.render.style import PLAIN
+from crux_cli.render.text import answer_line
+from crux_cli.runner import Answer
 
 CRUX = rulesets.load("crux")
 VALID = ["4d6kh3", "roll 2d20kl1 + 5 [fire]", "d66", "6x 4d6kh3", "d6!", "Cd8", "(2d4+1)*3", "d%", "5d6dl2",
@@ -30,6 +35,8 @@ def rolls_or_refuses_cleanly(text: str) -> None:
             assert read(str(statement), CRUX)[1] == statement, "canonical form reads back the same"
             result = handler.run(statement, SimpleContext(Roller(seeded(len(text)))))
             assert isinstance(result.total, int)
+            answer = Answer(text, "crux", result, handler=handler.__name__)
+            assert answer_line(answer, PLAIN) and json.loads(line(answer))["total"] == result.total
     except CruxError as error:
         assert error.message
         assert error.position is None or 0 <= error.position <= len(error.text or text)
@@ -101,3 +108,52 @@ def test_round_trip_of_every_node_type():
         statement = read(text, CRUX)[1]
         assert read(str(statement), CRUX)[1] == statement
     assert isinstance(read("Cd8", CRUX)[1], ast.Countdown)
+
+
+# -- trees built at random: canonical text reads back as the same tree -------------------------------
+
+def compares(low: int = 0, high: int = 12) -> st.SearchStrategy[ast.Compare]:
+    return st.builds(ast.Compare, st.sampled_from(ast.COMPARISONS), st.integers(low, high))
+
+
+@st.composite
+def dice_terms(draw: st.DrawFn) -> ast.DiceTerm:
+    term: ast.DiceTerm = draw(st.one_of(
+        st.builds(ast.Dice, st.integers(0, 5), st.integers(2, 12).filter(lambda n: n != 66)),
+        st.builds(ast.D66, st.integers(0, 3)), st.builds(ast.Fudge, st.integers(0, 5))))
+    if draw(st.booleans()):
+        term = ast.Reroll(term, ast.Compare("=", 1), once=draw(st.booleans()))
+    if draw(st.booleans()):
+        term = ast.Explode(term, draw(st.none() | st.just(ast.Compare(">=", 12))), draw(st.booleans()))
+    if draw(st.booleans()):
+        term = draw(st.sampled_from([ast.Keep, ast.Drop]))(term, draw(st.booleans()), draw(st.integers(0, 4)))
+    if draw(st.booleans()):
+        term = ast.Successes(term, draw(compares()))
+    return term
+
+
+def expressions() -> st.SearchStrategy[ast.Expr]:
+    leaves = st.builds(ast.Number, st.integers(0, 10**9)) | dice_terms()
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.builds(ast.Group, inner),
+        st.builds(ast.Labelled, inner.filter(lambda e: not isinstance(e, ast.Negate | ast.Sum | ast.Product
+                                                                       | ast.Labelled)),
+                  st.text("abc fire", min_size=1, max_size=8).map(lambda s: " ".join(s.split()))),
+        st.builds(ast.Negate, inner.filter(lambda e: not isinstance(e, ast.Negate | ast.Sum | ast.Product))),
+        st.builds(ast.Product, inner.filter(lambda e: not isinstance(e, ast.Sum | ast.Product)),
+                  st.lists(st.tuples(st.sampled_from("*/"), inner.filter(
+                      lambda e: not isinstance(e, ast.Sum | ast.Product))), min_size=1, max_size=3).map(tuple)),
+        st.builds(ast.Sum, inner.filter(lambda e: not isinstance(e, ast.Sum)),
+                  st.lists(st.tuples(st.sampled_from("+-"), inner.filter(lambda e: not isinstance(e, ast.Sum))),
+                           min_size=1, max_size=3).map(tuple)),
+    ), max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(expressions(), st.integers(1, 3))
+def test_canonical_text_of_any_tree_reads_back_the_same(expr: ast.Expr, repeat: int):
+    statement = ast.Roll(expr, repeat)
+    try:
+        assert read(str(statement), CRUX)[1] == statement, str(statement)
+    except CruxError as error:  # only what the parser refuses on purpose: endless rolls, the dice limit
+        assert "never stop" in error.message or "limit" in error.message, (str(statement), error.message)
