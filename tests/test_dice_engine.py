@@ -91,7 +91,8 @@ def test_drop_highest_defaults_to_one():
 
 
 def test_among_equal_faces_the_earlier_die_is_dropped():
-    assert faces(roll("3d6kh2", [4, 4, 4])) == [(4, False), (4, True), (4, True)]
+    for rule in ("kh2", "kl2", "dh1", "dl1"):
+        assert faces(roll(f"3d6{rule}", [4, 4, 4])) == [(4, False), (4, True), (4, True)], rule
 
 
 def test_keeping_more_dice_than_there_are_keeps_all():

@@ -217,7 +217,7 @@ class DicePlan:
             return False
         if self.explode.when is not None:
             return self.explode.when.test(face)
-        return face == max(self.base.faces())
+        return face == self.base.top
 
 
 def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
@@ -267,17 +267,15 @@ def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
 
 
 def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
-    """Mark dice dropped; among equal faces the earlier die goes first."""
+    """Mark dice dropped; among equal faces the earlier die is dropped first (the total is the same)."""
     live = [i for i, d in enumerate(dice) if d.live]
-    by_value = sorted(live, key=lambda i: (dice[i].value, i))
     count = min(rule.count, len(live))
-    if isinstance(rule, ast.Keep):
-        chosen = by_value[len(live) - count:] if rule.highest else by_value[:count]
-        kept = set(chosen)
-    else:
-        dropped = by_value[len(live) - count:] if rule.highest else by_value[:count]
-        kept = set(live) - set(dropped)
-    return [d if not d.live or i in kept else replace(d, kept=False) for i, d in enumerate(dice)]
+    keeping = isinstance(rule, ast.Keep)
+    drop_count = len(live) - count if keeping else count
+    drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
+    order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
+    dropped = set(order[:drop_count])
+    return [replace(d, kept=False) if i in dropped else d for i, d in enumerate(dice)]
 
 
 # -- statements ------------------------------------------------------------------------------------

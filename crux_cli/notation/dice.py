@@ -139,8 +139,7 @@ def _explode(term: ast.BaseDice | ast.Reroll, when: ast.Compare | None, compound
     faces = list(base.faces())
     if isinstance(term, ast.Reroll) and not term.once:  # faces `rr` takes away never stay
         faces = [face for face in faces if not term.when.test(face)]
-    top = max(base.faces())
-    if all((when.test(face) if when else face == top) for face in faces):
+    if all((when.test(face) if when else face == base.top) for face in faces):
         raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
                         position=where, hint="explode on the top face of a die of two or more sides, "
                                              "or on a threshold some faces miss (!>=5)")

@@ -54,6 +54,10 @@ class Dice:
     def faces(self) -> range:
         return range(1, self.sides + 1)
 
+    @property
+    def top(self) -> int:
+        return self.sides
+
     def __str__(self) -> str:
         return f"{self.count}d{self.sides}"
 
@@ -68,6 +72,10 @@ class D66:
     def faces(self) -> list[int]:
         return [10 * tens + ones for tens in range(1, 7) for ones in range(1, 7)]
 
+    @property
+    def top(self) -> int:
+        return 66
+
     def __str__(self) -> str:
         return f"{self.count}d66"
 
@@ -81,6 +89,10 @@ class Fudge:
 
     def faces(self) -> range:
         return range(-1, 2)
+
+    @property
+    def top(self) -> int:
+        return 1
 
     def __str__(self) -> str:
         return f"{self.count}dF"
