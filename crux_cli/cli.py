@@ -32,16 +32,19 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
+LAZY_COMMANDS = {"sheet": ("crux_cli.sheet_cli", "sheet_group")}  # name -> (module, click command)
 
 
-@dataclass(slots=True)
+@dataclass
 class Settings:
     """Options given before or after the statement; the later one wins."""
 
     seed: int | None = None
     json: bool = False
-    rules: str = "crux"
+    rules: str | None = None  # None: the sheet's `rules`, else crux
     no_color: bool = False
+    sheet: str | None = None
+    repeat: int = 1
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -60,6 +63,11 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
+        click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
+                     help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
+                          "and conditions are kept on it (CRUX_SHEET works too)."),
+        click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
+                     help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
     ]):
         command = option(command)
     return command
@@ -68,8 +76,19 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 class StatementGroup(click.Group):
     """A group whose unknown first word is handed to the statement command whole."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:  # imported only when asked for: a plain roll never pays for them
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
-        if args and args[0] not in self.commands:
+        if args and args[0] not in self.commands and args[0] not in LAZY_COMMANDS:
             return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
         return super().resolve_command(ctx, args)
 
@@ -79,6 +98,10 @@ class StatementGroup(click.Group):
 
 def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     settings: Settings = ctx.find_object(Settings) or Settings()
+    if ctx.parent is not None:
+        # The group already read CRUX_RULES; read again here it would undo `crux --rules X statement`.
+        options = {name: value for name, value in options.items()
+                   if ctx.get_parameter_source(name) is not click.core.ParameterSource.ENVIRONMENT}
     settings.update(options)
     if settings.rules == "list":
         from crux_cli import rules as rulesets
@@ -141,6 +164,30 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
         run_one(settings, " ".join(statement))
 
 
+@crux.command("odds", context_settings={"ignore_unknown_options": True})
+@common_options
+@click.option("--at-least", "at_least", type=int, default=None, metavar="K",
+              help="Also the chance that the damage (or total) is K or more.")
+@click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.pass_context
+def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None,
+                 **options: Any) -> None:
+    """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar.
+
+    Attacks add the damage distribution and its mean; an exploding crit is exact
+    up to a cap whose left-over probability is printed when it is not zero.
+    """
+    settings = settings_of(ctx, options)
+    output = Output(settings)
+    try:
+        answer = make_runner(settings).odds(" ".join(statement), at_least=at_least)
+    except CruxError as error:
+        output.error(error)
+        raise SystemExit(2) from None
+    output.odds(answer)
+    raise SystemExit(0)
+
+
 # -- running ---------------------------------------------------------------------------------------
 
 class Output:
@@ -166,6 +213,23 @@ class Output:
             sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
+    def odds(self, answer: Any) -> None:
+        if self.json:
+            import json
+
+            from crux_cli.render.odds_json import odds_to_json
+
+            record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
+                      **odds_to_json(answer.result)}
+            sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n")
+        else:
+            from crux_cli.render.odds_text import render_odds
+
+            body = render_odds(answer.result, self.palette).splitlines()
+            lines = [f"{self.palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
+            sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+
     def error(self, error: CruxError, where: str = "") -> None:
         from crux_cli.render.text import error_lines
 
@@ -177,7 +241,17 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules, seed=settings.seed)
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet,
+                  repeat=settings.repeat)
+
+
+def sheet_rules(sheet: str | None) -> str:
+    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
+    if sheet is None:
+        return "crux"
+    from crux_cli.state.store import load_hero
+
+    return load_hero(sheet).rules
 
 
 def run_one(settings: Settings, text: str) -> None:

@@ -77,6 +77,7 @@ def tagged(element: pp.ParserElement, tag: str, value: Callable[[Any], Any] | No
     """Each match becomes (tag, value, location), so the folding code can report positions."""
 
     def action(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
+        loc += len(s[loc:]) - len(s[loc:].lstrip(" \t"))  # a Group reports where its whitespace began
         return (tag, value(toks) if value else toks[0], loc)
 
     return pp.Group(element).set_parse_action(lambda s, loc, t: action(s, loc, t[0]))
@@ -84,6 +85,7 @@ def tagged(element: pp.ParserElement, tag: str, value: Callable[[Any], Any] | No
 
 def parse_with(grammar: pp.ParserElement, text: str, explain: Callable[[str, int], CruxError]) -> list[Any]:
     """Parse all of `text`, turning a pyparsing failure into a CruxError from `explain`."""
+    grammar.parse_with_tabs()  # else pyparsing expands tabs and its positions no longer match the input
     try:
         return grammar.parse_string(text, parse_all=True).as_list()
     except pp.ParseBaseException as failure:

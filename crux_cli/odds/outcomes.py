@@ -1,0 +1,86 @@
+"""A small exact-odds type and the distribution helpers the kindred rule sets need.
+
+A distribution is a plain ``dict`` of value → ``Fraction`` (summing to 1). The
+spaces of these rule sets are small, so the helpers work on fractions directly;
+the only potentially large step, summing many dice, works on integer weights.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+
+from crux_cli.errors import LimitError
+from crux_cli.odds.result import Odds, Table  # one Odds for every rule set; imported from here too
+
+Dist = dict[int, Fraction]
+
+MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
+
+
+def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Dist | None = None,
+              label: str = "damage", tables: tuple[Table, ...] = ()) -> Odds:
+    """Odds from plain dicts; the mean is worked out from the distribution."""
+    if distribution is None:
+        return Odds(kind, tuple(outcomes.items()), tables)
+    pairs = tuple(sorted(distribution.items()))
+    mean = sum((value * p for value, p in pairs), Fraction(0))
+    return Odds(kind, tuple(outcomes.items()), tables, pairs, label, mean)
+
+
+def die(sides: int) -> Dist:
+    return {face: Fraction(1, sides) for face in range(1, sides + 1)}
+
+
+def constant(value: int) -> Dist:
+    return {value: Fraction(1)}
+
+
+def highest_of_dice(sides: Iterable[int]) -> Dist:
+    """The highest face among dice of these sizes: P(max ≤ v) = Π (min(v, s) / s) ** count."""
+    counts = Counter(sides)
+    top = max(counts)
+    if top > MAX_SPAN:
+        raise LimitError(f"odds of a d{top} would cover more than {MAX_SPAN:,} faces (the odds limit)",
+                         hint="use smaller dice, or roll it instead")
+    result: Dist = {}
+    previous = Fraction(0)
+    for value in range(1, top + 1):
+        at_most = Fraction(1)
+        for size, count in counts.items():
+            at_most *= Fraction(min(value, size), size) ** count
+        if at_most != previous:
+            result[value] = at_most - previous
+        previous = at_most
+    return result
+
+
+def sum_of_dice(count: int, sides: int) -> Dist:
+    """The total of `count` dice of `sides`, by convolution on integer weights."""
+    if count * sides > MAX_SPAN:
+        raise LimitError(f"odds of {count}d{sides} would cover more than {MAX_SPAN:,} totals "
+                         "(the odds limit)",
+                         hint="ask for fewer or smaller dice, or roll it instead")
+    weights = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, weight in weights.items():
+            for face in range(1, sides + 1):
+                step[total + face] = step.get(total + face, 0) + weight
+        weights = step
+    denominator = sides**count
+    return {total: Fraction(weight, denominator) for total, weight in sorted(weights.items())}
+
+
+def mapped(dist: Dist, fn: Callable[[int], int]) -> Dist:
+    result: Dist = {}
+    for value, p in dist.items():
+        key = fn(value)
+        result[key] = result.get(key, Fraction(0)) + p
+    return dict(sorted(result.items()))
+
+
+def ordered(order: Iterable[str], chances: dict[str, Fraction]) -> dict[str, Fraction]:
+    """`chances` in the reading order, with every outcome present (0 when impossible)."""
+    return {name: chances.get(name, Fraction(0)) for name in order}
