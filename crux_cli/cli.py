@@ -214,20 +214,7 @@ class Output:
         sys.stdout.flush()
 
     def odds(self, answer: Any) -> None:
-        if self.json:
-            import json
-
-            from crux_cli.render.odds_json import odds_to_json
-
-            record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
-                      **odds_to_json(answer.result)}
-            sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n")
-        else:
-            from crux_cli.render.odds_text import render_odds
-
-            body = render_odds(answer.result, self.palette).splitlines()
-            lines = [f"{self.palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
-            sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(odds_lines(answer, self.palette, self.json)) + "\n")
         sys.stdout.flush()
 
     def error(self, error: CruxError, where: str = "") -> None:
@@ -236,6 +223,22 @@ class Output:
         self.failures += 1
         sys.stderr.write("\n".join(error_lines(error, self.error_palette, where)) + "\n")
         sys.stderr.flush()
+
+
+def odds_lines(answer: Any, palette: Any, as_json: bool) -> list[str]:
+    """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
+    if as_json:
+        import json
+
+        from crux_cli.render.odds_json import odds_to_json
+
+        record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
+                  **odds_to_json(answer.result)}
+        return [json.dumps(record, ensure_ascii=False, separators=(", ", ": "))]
+    from crux_cli.render.odds_text import render_odds
+
+    body = render_odds(answer.result, palette).splitlines()
+    return [f"{palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
 
 
 def make_runner(settings: Settings) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -166,3 +167,63 @@ def test_toolbar_shows_rules_seed_hero_and_countdowns() -> None:
     assert "hero Aria" in text and "Grit 2/5" in text and "HP 3/12" in text and "Wounds 1/6" in text
     assert "countdowns d8" in text
     assert ("class:toolbar.low", "3/12") in fragments  # a quarter of HP or less stands out
+
+
+def test_dice_expressions_and_rule_sets_answer_as_the_one_shot_command() -> None:
+    session = Session(Runner(seed=9))
+    assert session.handle("6x 4d6kh3") == one_shot("--seed", "9", "--no-color", "6x 4d6kh3")
+    stepdice = Session(Runner(seed=4))
+    stepdice.handle("/rules stepdice")
+    assert stepdice.handle("save d8 vs d6") == one_shot("--seed", "4", "--rules", "stepdice", "--no-color",
+                                                        "save d8 vs d6")
+
+
+def test_odds_lines_print_as_crux_odds_does() -> None:
+    session = Session(Runner())
+    assert session.handle("odds atk 2d8+3 heavy") == one_shot("--no-color", "odds", "atk 2d8+3 heavy")
+    session.handle("/alias sneak = DEX +1b")
+    assert session.handle("odds sneak") == one_shot("--no-color", "odds", "DEX +1b")
+    as_json = Session(Runner(), json=True)
+    assert as_json.handle("odds save WIL adv") == one_shot("--json", "odds", "save WIL adv")
+
+
+def test_statements_before_a_bad_one_still_print() -> None:
+    lines = scripted(4).handle("DEX; save XYZ")
+    assert lines[0].startswith("DEX: partial (4)")
+    assert lines[1] == "crux: error: unknown attribute 'XYZ'"
+
+
+def new_sheet(folder: Path) -> str:
+    path = folder / "aria.toml"
+    subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(path), "--name", "Aria", "--attr",
+                    "DEX=+1/1", "--hp", "12", "--no-ask"], check=True, capture_output=True)
+    return str(path)
+
+
+def test_load_rolls_as_the_hero_and_writes_the_sheet_back(tmp_path: Path) -> None:
+    path = new_sheet(tmp_path)
+    session = scripted(1, 1, 3)
+    assert session.handle(f"/load {path}") == [f"Aria loaded from {path} (crux rules)"]
+    assert session.hero is not None and session.hero.grit == 0
+    line = session.handle("DEX")[0]
+    assert "net +1: DEX rating" in line and "Grit +1 earned" in line
+    assert session.hero.grit == 1  # re-read from the sheet, which the roll wrote back
+    session.handle("damage 5")
+    text = "".join(piece for _, piece in toolbar_fragments(session))
+    assert "hero Aria" in text and "Grit 1/5" in text and "HP 7/12" in text
+    assert one_shot("--sheet", path, "--no-color", "show")[3].startswith("  Grit 1/5 · HP 7/12")
+
+
+def test_the_toolbar_follows_a_sheet_changed_elsewhere(tmp_path: Path) -> None:
+    path = new_sheet(tmp_path)
+    session = scripted()
+    session.handle(f"/load {path}")
+    subprocess.run([sys.executable, "-m", "crux_cli", "--sheet", path, "damage 3"], check=True, capture_output=True)
+    session.handle("/seed")  # any line: the session looks at the sheet after each one
+    assert session.hero is not None and session.hero.hp == 9
+
+
+def test_a_missing_sheet_is_an_error_pointing_at_the_file() -> None:
+    lines = scripted().handle("/load nowhere.toml")
+    assert lines[0] == "crux: error: nowhere.toml: no such sheet"
+    assert lines[2] == "        ^"

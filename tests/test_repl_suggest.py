@@ -31,8 +31,12 @@ CRUX = rulesets.load("crux")
     ("init ", (kinds.INIT, kinds.MODIFIER), ""),
     ("atk 2d8+3 he", (kinds.ATTACK, kinds.MODIFIER), "he"),
     ("attack d6 +S", (kinds.SIGNED_ATTRIBUTE,), "+S"),
-    ("cond ", (kinds.CONDITION,), ""),
-    ("cond pr", (kinds.CONDITION,), "pr"),
+    ("cond ", (kinds.CONDITION_ACTION,), ""),
+    ("cond add pr", (kinds.CONDITION,), "pr"),
+    ("cond add prone d", (kinds.CONDITION,), "d"),
+    ("rest ", (kinds.REST,), ""),
+    ("damage 5 ", (kinds.DAMAGE,), ""),
+    ("heal ", (), ""),
     ("load ", (kinds.PATH,), ""),
     ("odds ", (kinds.STATEMENT,), ""),
     ("odds save ", (kinds.ATTRIBUTE,), ""),
@@ -93,16 +97,26 @@ def test_words_after_each_statement() -> None:
     assert {"medium", "heavy", "resist", "vuln", "minion", "rushed", "grit"} <= set(words("atk 2d8+3 "))
     assert words("atk d6 +S") == ["+STR"]
     assert words("init a") == ["ambush"]
-    assert words("cond ") == ["prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying"]
+    assert words("cond ") == ["add", "remove"]
+    assert words("cond add ") == ["prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying"]
+    assert words("rest s") == ["safe"]
     assert words("DEX +1b r") == ["risky"]
 
 
 def test_session_commands_and_their_arguments() -> None:
     assert words("/se") == ["/seed"]
     assert {"/help", "/load", "/rules", "/seed", "/alias", "/history", "/countdown", "/quit"} <= set(words("/"))
-    assert words("/rules c") == ["crux"]
+    assert words("/rules c") == ["crux", "challenge"]
+    assert words("/rules st") == ["stepdice"]
     assert words("/help no") == ["notation"]
     assert words("/countdown a") == ["add"]
+
+
+def test_every_rule_set_completes_its_statement_words() -> None:
+    session = Session(Runner(rules="stepdice"))
+    assert {"save", "step", "attack", "death", "roll", "odds"} <= set(words("", session))
+    session.handle("/rules d20check")
+    assert words("ch", session) == ["check"]
 
 
 def test_aliases_complete_as_statements() -> None:

@@ -18,6 +18,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
 from crux_cli import __version__
+from crux_cli.cli import make_runner
 from crux_cli.render.style import PLAIN, Palette, wants_colour
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import open_history
@@ -31,7 +32,7 @@ from crux_cli.repl.toolbar import create_toolbar
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
                   output: Output | None = None) -> PromptSession[str]:
     return PromptSession(
-        message=lambda: [("class:prompt", f"{session.rules_name}> ")],
+        message=lambda: [("class:prompt", f"{session.runner.rules_name}> ")],
         history=history,
         auto_suggest=AutoSuggestFromHistory(),
         completer=CruxCompleter(session),
@@ -51,14 +52,14 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
     terminal = output is None and sys.stdout.isatty()
     palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
-    session = Session(None, palette, settings.json, rules=settings.rules, seed=settings.seed)
+    session = Session(make_runner(settings), palette, settings.json)  # as the one-shot command builds it
     say = write or _stdout
     warning = None
     if history is None:
         history, warning = open_history()
     prompt = create_prompt(session, history, settings.no_color, input, output)
     warm_up_after_first_draw(prompt, session)
-    say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
+    say(palette.dim(f"crux {__version__} · {session.runner.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
     if warning:
         say(warning + "\n")
     while not session.done:
@@ -74,7 +75,7 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
 
 
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
-    """Import and build the rules once the first prompt is on screen, while the user starts typing."""
+    """Build the statement grammars once the first prompt is on screen, while the user starts typing."""
 
     def warm_up(app: Any) -> None:
         prompt.app.after_render -= warm_up

@@ -5,8 +5,8 @@ line is its summary, so `/help` is generated from this registry and a command
 cannot go undocumented.
 """
 
+import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli import rules as rulesets
@@ -136,19 +136,16 @@ def notation_help(session: "Session") -> list[str]:
 
 @command("load", "FILE")
 def load(session: "Session", call: Invocation) -> list[str]:
-    """Load a character sheet: its hero's attributes, Grit and HP count in every roll that follows.
+    """Load a character sheet: its ratings and attack count, and rolls write Grit, HP and Wounds back.
 
-    The sheet's rule set becomes the active one. The sheet is re-read when it changes on disk.
+    The sheet's rule set becomes the active one, as with `crux --sheet FILE`.
     """
     if not call.args:
         raise call.error("which sheet? give its file name", hint=f"{PREFIX}load hero.toml")
-    path = Path(call.args).expanduser()
     try:
-        session.load_sheet(path)
+        hero = session.load_sheet(os.path.expanduser(call.args))
     except CruxError as error:
         raise call.error(error.message, hint=error.hint) from None
-    hero = session.runner.hero
-    assert hero is not None
     return [f"{hero.name} loaded from {call.args} ({session.runner.rules_name} rules)"]
 
 

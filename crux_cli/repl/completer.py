@@ -20,8 +20,11 @@ def fixed_words(kind: str) -> tuple[str, ...]:
         return ("+1b", "-1B", *words.modifiers())
     if kind == kinds.ATTACK:
         return words.attack_words()
+    if kind == kinds.CONDITION:
+        return words.conditions()
     return {kinds.ATTRIBUTE: words.ATTRIBUTES, kinds.SAVE: words.SAVE_WORDS, kinds.INIT: words.INIT_WORDS,
-            kinds.CONDITION: words.CONDITIONS, kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
+            kinds.CONDITION_ACTION: ("add", "remove"), kinds.REST: ("field", "safe"), kinds.DAMAGE: ("crit",),
+            kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
 
 
 def is_sheet_or_folder(path: str) -> bool:

@@ -1,4 +1,5 @@
-"""Countdown dice (NOTATION §2): roll each round; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
+"""Countdowns kept by a session (NOTATION §2): each round they roll together through the dice engine's
+`roll_countdown`; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
 
 import re
 from typing import TYPE_CHECKING, NamedTuple
@@ -8,11 +9,10 @@ from crux_cli.errors import CruxError
 if TYPE_CHECKING:
     from crux_cli.engine.rng import Roller
 
-SIZES = (4, 6, 8, 10, 12, 20)
 DIE = re.compile(r"[Cc]?[dD](\d+)")
 
 
-class Countdown(NamedTuple):
+class Countdown(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create at start-up
     sides: int
     label: str = ""
 
@@ -37,17 +37,18 @@ class Tick(NamedTuple):
 
 def parse_die(word: str) -> int:
     """`Cd8`, `cd8` or `d8` → 8; only the sizes that can shrink are countdown dice."""
+    from crux_cli.notation.dice_ast import COUNTDOWN_SIZES
+
     match = DIE.fullmatch(word)
-    if not match or int(match.group(1)) not in SIZES:
+    if not match or int(match.group(1)) not in COUNTDOWN_SIZES:
         raise CruxError(f"'{word}' is not a countdown die",
-                        hint="countdown dice are Cd4, Cd6, Cd8, Cd10, Cd12 or Cd20")
+                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in COUNTDOWN_SIZES))
     return int(match.group(1))
 
 
-def tick(countdown: Countdown, roller: "Roller") -> "Tick":
-    face = roller.die(countdown.sides)
-    if face != 1:
-        return Tick(countdown, face, countdown)
-    index = SIZES.index(countdown.sides)
-    after = Countdown(SIZES[index - 1], countdown.label) if index > 0 else None
-    return Tick(countdown, face, after)
+def tick(countdown: Countdown, roller: "Roller") -> Tick:
+    from crux_cli.engine.dice import roll_countdown
+
+    rolled = roll_countdown(roller, countdown.sides)
+    after = None if rolled.next_sides is None else Countdown(rolled.next_sides, countdown.label)
+    return Tick(countdown, rolled.face, after)

@@ -41,7 +41,8 @@ def keyword_words() -> frozenset[str]:
     """The words every rule set colours as keywords, beyond its own statement words."""
     return frozenset(w.lower() for w in (*words.modifiers(), *words.attack_words(), *words.INIT_WORDS,
                                          "adv", "dis", "vs", "advantage", "disadvantage",
-                                         *words.GLOBAL_STATEMENTS, *words.CONDITIONS, "cond", "load"))
+                                         *words.GLOBAL_STATEMENTS, *words.conditions(), "add", "remove", "crit",
+                                         "field", "safe"))
 
 Fragments = list[tuple[str, str]]
 

@@ -19,6 +19,9 @@ SAVE = "save"  # adv, dis, vs rushed
 INIT = "init"  # ambush
 ATTACK = "attack"  # armour, resist, vuln, minion, rushed…
 CONDITION = "condition"
+CONDITION_ACTION = "condition action"  # add, remove
+REST = "rest"  # field, safe
+DAMAGE = "damage"  # crit
 DECLARED = "declared"  # the words a rule set declares for after its statement word
 PATH = "path"
 COMMAND = "command"  # a session command, with its /
@@ -65,8 +68,8 @@ def _in_statement(text: str, rules: ModuleType) -> Suggestion:
     first = before[0].lower()
     if first == "load":
         return Suggestion((PATH,), word)
-    if first == "cond":
-        return Suggestion((CONDITION,), word)
+    if first in ("cond", "condition", "conditions"):  # cond add NAME…, cond remove NAME…
+        return Suggestion((CONDITION_ACTION,) if len(before) == 1 else (CONDITION,), word)
     declared = following_words(rules, first)
     if declared is not None:
         return Suggestion((DECLARED,), word, first)
@@ -76,6 +79,12 @@ def _in_statement(text: str, rules: ModuleType) -> Suggestion:
 
 
 def _crux(first: str, words_before: int, word: str) -> Suggestion:
+    if first == "rest":
+        return Suggestion((REST,) if words_before == 1 else (), word)
+    if first in ("damage", "dmg"):
+        return Suggestion((DAMAGE,) if words_before == 2 else (), word)
+    if first in ("heal", "show"):
+        return NOTHING
     if first in attribute_names():
         return Suggestion((MODIFIER,), word)
     if first == "test":

@@ -13,10 +13,17 @@ import functools
 from types import ModuleType
 
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
-CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying")
 GLOBAL_STATEMENTS = ("odds", "roll")  # generic dice and exact odds belong to every rule set
 SAVE_WORDS = ("adv", "dis", "vs rushed")
 INIT_WORDS = ("ambush",)
+
+
+@functools.cache
+def conditions() -> tuple[str, ...]:
+    """The conditions a sheet can carry (`cond add NAME`), and dying."""
+    from crux_cli.state.hero import CONDITIONS
+
+    return (*CONDITIONS, "dying")
 
 
 @functools.cache
