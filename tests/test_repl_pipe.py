@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -119,3 +121,16 @@ def test_a_history_that_cannot_be_written_is_a_warning_not_a_failure(tmp_path: P
     history, warning = open_history({"XDG_DATA_HOME": str(blocker)})
     assert isinstance(history, InMemoryHistory)
     assert warning is not None and "history is not kept" in warning
+
+
+def test_a_sheet_given_on_the_command_line_rolls_in_the_session(tmp_path: Path) -> None:
+    sheet = tmp_path / "aria.toml"
+    subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(sheet), "--name", "Aria", "--no-ask"],
+                   check=True, capture_output=True)
+    printed: list[str] = []
+    with create_pipe_input() as keys:
+        keys.send_text("damage 4\r")
+        keys.send_text(CTRL_D)
+        run_repl(Settings(sheet=str(sheet)), input=keys, output=DummyOutput(), history=InMemoryHistory(),
+                 write=printed.append)
+    assert "HP 6/10" in "".join(printed)

@@ -227,3 +227,18 @@ def test_a_missing_sheet_is_an_error_pointing_at_the_file() -> None:
     lines = scripted().handle("/load nowhere.toml")
     assert lines[0] == "crux: error: nowhere.toml: no such sheet"
     assert lines[2] == "        ^"
+
+
+def test_a_session_draws_its_toolbar_before_building_the_runner() -> None:
+    built: list[Runner] = []
+
+    def build() -> Runner:
+        built.append(Runner(seed=3))
+        return built[-1]
+
+    session = Session(build, rules_name="crux", seed=3)
+    text = "".join(piece for _, piece in toolbar_fragments(session))
+    assert "rules crux" in text and "seed 3" in text and not built
+    session.warm_up()
+    assert len(built) == 1 and session.runner is built[0]
+    assert session.handle("DEX") == one_shot("--seed", "3", "--no-color", "DEX")

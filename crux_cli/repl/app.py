@@ -27,12 +27,13 @@ from crux_cli.repl.lexer import CruxLexer
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
+from crux_cli.rules import DEFAULT
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
                   output: Output | None = None) -> PromptSession[str]:
     return PromptSession(
-        message=lambda: [("class:prompt", f"{session.runner.rules_name}> ")],
+        message=lambda: [("class:prompt", f"{session.rules_name}> ")],
         history=history,
         auto_suggest=AutoSuggestFromHistory(),
         completer=CruxCompleter(session),
@@ -52,14 +53,14 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
     terminal = output is None and sys.stdout.isatty()
     palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
-    session = Session(make_runner(settings), palette, settings.json)  # as the one-shot command builds it
+    session = new_session(settings, palette)
     say = write or _stdout
     warning = None
     if history is None:
         history, warning = open_history()
     prompt = create_prompt(session, history, settings.no_color, input, output)
     warm_up_after_first_draw(prompt, session)
-    say(palette.dim(f"crux {__version__} · {session.runner.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
+    say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
     if warning:
         say(warning + "\n")
     while not session.done:
@@ -74,8 +75,22 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     return 0
 
 
+def new_session(settings: Any, palette: Palette) -> Session:
+    """A session whose runner is built as the one-shot command builds it (make_runner).
+
+    Without a sheet, the rule set's name is all the first prompt needs, so the
+    runner is built after the prompt is drawn; a sheet names its own rule set.
+    """
+    if settings.sheet is not None:
+        return Session(make_runner(settings), palette, settings.json)
+    from crux_cli.runner import check_rules
+
+    return Session(lambda: make_runner(settings), palette, settings.json,
+                   rules_name=check_rules(settings.rules or DEFAULT), seed=settings.seed)
+
+
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
-    """Build the statement grammars once the first prompt is on screen, while the user starts typing."""
+    """Build the runner and grammars once the first prompt is on screen, while the user starts typing."""
 
     def warm_up(app: Any) -> None:
         prompt.app.after_render -= warm_up

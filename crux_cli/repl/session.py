@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from crux_cli.errors import CruxError
 from crux_cli.render.style import PLAIN, Palette
+from crux_cli.rules import DEFAULT
 
 if TYPE_CHECKING:
     from crux_cli.repl.countdown import Countdown
@@ -26,8 +28,16 @@ RECENT = 100  # rolls kept for /history
 
 
 class Session:
-    def __init__(self, runner: Runner, palette: Palette = PLAIN, json: bool = False) -> None:
-        self.runner = runner
+    def __init__(self, runner: Runner | Callable[[], Runner], palette: Palette = PLAIN, json: bool = False, *,
+                 rules_name: str = DEFAULT, seed: int | None = None) -> None:
+        """`runner` answers the statements; given as a function, it is built on first use.
+
+        The REPL draws its first prompt with only `rules_name` and `seed` known, and
+        builds the runner (the rule set's grammar and engine) right after: see `warm_up`.
+        """
+        self._runner = None if callable(runner) else runner
+        self._make_runner = runner if callable(runner) else None
+        self._before = (rules_name, seed)  # what the toolbar shows until the runner is built
         self.palette = palette
         self.json = json
         self.aliases: dict[str, str] = {}
@@ -36,12 +46,31 @@ class Session:
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
         self.done = False
-        self.refresh_hero()
+        if self._runner is not None:
+            self.refresh_hero()
+
+    @property
+    def runner(self) -> Runner:
+        if self._runner is None:
+            assert self._make_runner is not None
+            self._runner = self._make_runner()
+            self.refresh_hero()
+        return self._runner
+
+    @property
+    def rules_name(self) -> str:
+        return self._runner.rules_name if self._runner is not None else self._before[0]
+
+    @property
+    def seed(self) -> int | None:
+        return self._runner.seed if self._runner is not None else self._before[1]
 
     @property
     def hero(self) -> Hero | None:
         """The hero rolling now: the sheet's (as last read) or the one the runner holds."""
-        return self.sheet_hero if self.runner.sheet is not None else self.runner.hero
+        if self._runner is None:
+            return None
+        return self.sheet_hero if self._runner.sheet is not None else self._runner.hero
 
     def handle(self, line: str) -> list[str]:
         """The lines to print for one line typed at the prompt; an error never ends the session."""
@@ -92,7 +121,7 @@ class Session:
         return answer_line(answer, self.palette)
 
     def warm_up(self) -> None:
-        """Build each statement's grammar now, so the first roll is as quick as any other."""
+        """Build the runner and each statement's grammar now, so the first roll is as quick as any other."""
         from crux_cli.notation.parse import parse_statement
 
         for word in sorted(self.runner.rules.KEYWORDS):

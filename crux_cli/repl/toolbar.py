@@ -10,7 +10,7 @@ Fragments = list[tuple[str, str]]
 
 
 def toolbar_fragments(session: Session) -> Fragments:
-    out: Fragments = [("class:toolbar.key", " rules "), ("class:toolbar.value", session.runner.rules_name)]
+    out: Fragments = [("class:toolbar.key", " rules "), ("class:toolbar.value", session.rules_name)]
     hero = session.hero
     if hero is None:
         out += [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")]
@@ -27,8 +27,8 @@ def toolbar_fragments(session: Session) -> Fragments:
             out.append(("class:toolbar.low", "  dead" if hero.dead else "  dying"))
         if hero.conditions:
             out.append(("class:toolbar.hint", "  " + ", ".join(hero.conditions)))
-    if session.runner.seed is not None:
-        out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.runner.seed))]
+    if session.seed is not None:
+        out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
     if session.countdowns:
         out += [("class:toolbar.key", "  countdowns "),
                 ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]
