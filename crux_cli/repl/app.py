@@ -27,7 +27,7 @@ from crux_cli.repl.lexer import CruxLexer
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
-from crux_cli.rules import DEFAULT
+from crux_cli.rules import DEFAULT, RULESETS
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
@@ -83,10 +83,12 @@ def new_session(settings: Any, palette: Palette) -> Session:
     """
     if settings.sheet is not None:
         return Session(make_runner(settings), palette, settings.json)
-    from crux_cli.runner import check_rules
+    rules = settings.rules or DEFAULT
+    if rules not in RULESETS:  # refused before the prompt appears, in the runner's words
+        from crux_cli.runner import check_rules
 
-    return Session(lambda: make_runner(settings), palette, settings.json,
-                   rules_name=check_rules(settings.rules or DEFAULT), seed=settings.seed)
+        check_rules(rules)
+    return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
 
 
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
