@@ -127,8 +127,11 @@ def crux(ctx: click.Context, **options: Any) -> None:
     ctx.obj = Settings()
     settings = settings_of(ctx, options)
     if ctx.invoked_subcommand is None:
-        if sys.stdin.isatty():
+        if sys.stdin.isatty() and sys.stdout.isatty():
             start_repl(settings)
+        if sys.stdin.isatty():  # output redirected: a session would write its prompt into the file
+            click.echo(ctx.get_help())
+            return
         run_batch(settings, sys.stdin)
 
 

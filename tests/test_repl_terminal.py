@@ -113,3 +113,14 @@ def test_the_one_shot_command_never_imports_prompt_toolkit() -> None:
              "print('prompt_toolkit' in sys.modules, 'crux_cli.repl' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=20)
     assert done.stdout.splitlines()[-1] == "False False"
+
+
+def test_crux_alone_with_its_output_redirected_prints_help_not_a_prompt(environ: dict[str, str],
+                                                                         tmp_path: Path) -> None:
+    command = " ".join(crux_command())
+    child = pexpect.spawn("bash", ["-c", f"{command} > {tmp_path / 'out.txt'}"], env=environ, encoding="utf-8",
+                          timeout=10)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (tmp_path / "out.txt").read_text().startswith("Usage: crux")
