@@ -110,6 +110,11 @@ def test_rerolls_that_may_go_on_are_bounded_by_every_roll(text: str, monkeypatch
         assert totals[total] <= p <= totals[total] + unfinished
 
 
+def test_success_counts_are_labelled_so() -> None:
+    assert statement_odds(notation.parse("(10d10>=8) [hits]")).label == "successes"
+    assert statement_odds(notation.parse("10d10>=8 + 1")).label == "total"
+
+
 def test_default_cap_and_countdown() -> None:
     odds = statement_odds(notation.parse("4d6!kh3"))
     assert odds.depth == 16 and 0 < odds.leftover < Fraction(1, 10**12)

@@ -20,7 +20,15 @@ def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Od
         return countdown_odds(statement.sides)
     depths: set[int] = set()
     dist = expression_dist(statement.expr, depth, depths)
-    return dice_odds(dist, depth=max(depths) if depths else None)
+    label = "successes" if isinstance(_unwrapped(statement.expr), ast.Successes) else "total"
+    return dice_odds(dist, depth=max(depths) if depths else None, label=label)
+
+
+def _unwrapped(node: ast.Expr) -> ast.Expr:
+    """The node under any parentheses and labels."""
+    while isinstance(node, ast.Group | ast.Labelled):
+        node = node.expr
+    return node
 
 
 def expression_dist(node: ast.Expr, depth: int | None = None, depths: set[int] | None = None) -> Dist:
