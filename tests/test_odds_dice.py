@@ -86,7 +86,7 @@ def tally(text: str, depth: int, monkeypatch: pytest.MonkeyPatch,
     "3d4>=3", "4d4kh2>=3", "3d4=2", "4d4kl2<3",
     "3d4ro1", "2d4ro<3kh1",
     "2d3!", "2d3!kh1", "3d3!kl2", "2d3!dl1", "2d3!>=2kh1", "2d3!<=1kh2", "2d3!!kh1", "2d4!!>=3",
-    "2d3>=3!", "2d3ro1!kh1", "d2! + d2!!",
+    "2d3>=3!", "2d3ro1!kh1", "2d3ro3!kh1", "d2! + d2!!",
 ])
 def test_odds_match_every_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     depth = 2
@@ -98,7 +98,7 @@ def test_odds_match_every_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> No
     assert odds.mean == sum(t * p for t, p in totals.items())
 
 
-@pytest.mark.parametrize("text", ["2d4rr<2", "2d3rr1!", "d4rr>=3kh1 + d2"])
+@pytest.mark.parametrize("text", ["2d4rr<2", "2d3rr1!", "d4rr>=3kh1 + d2", "2d3rr3!kh1"])
 def test_rerolls_that_may_go_on_are_bounded_by_every_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """`rr` can roll on without end: the rolls finished within 14 faces count at most the exact
     odds, and fall short of them by no more than the probability of the unfinished ones."""
