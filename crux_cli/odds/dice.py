@@ -50,34 +50,31 @@ def expression_dist(node: ast.Expr, depth: int | None = None, depths: set[int] |
 
 
 def term_dist(term: ast.DiceTerm, depth: int | None = None, depths: set[int] | None = None) -> Dist:
-    """One dice term: its modifiers unpacked as the roller unpacks them."""
-    parts: dict[str, object] = {}
+    """One dice term: its modifiers unpacked as the roller unpacks them (engine/dice.py DicePlan)."""
+    reroll = explode = keep = target = None
     while not isinstance(term, ast.Dice | ast.D66 | ast.Fudge):
-        parts[type(term).__name__] = term
+        match term:
+            case ast.Successes():
+                target = term.target
+            case ast.Keep() | ast.Drop():
+                keep = (("k" if isinstance(term, ast.Keep) else "d") + ("h" if term.highest else "l"), term.count)
+            case ast.Explode():
+                explode = term
+            case ast.Reroll():
+                reroll = term
         term = term.dice
     sides: int | str = term.sides if isinstance(term, ast.Dice) else 66 if isinstance(term, ast.D66) else "F"
-    reroll = parts.get("Reroll")
-    explode = parts.get("Explode")
-    keep = parts.get("Keep") or parts.get("Drop")
-    target = parts.get("Successes")
-    options: dict[str, object] = {}
-    if isinstance(reroll, ast.Reroll):
-        options.update(reroll=reroll.when.test, reroll_once=reroll.once)
-    if isinstance(explode, ast.Explode):
-        explodes = explode.when.test if explode.when else True
-        options.update(explode=explodes, compound=explode.compound)
-        used = depth if depth is not None else explosion_depth(
-            term.count, sides, explodes, options.get("reroll"), bool(options.get("reroll_once")))  # type: ignore[arg-type]
-        options["depth"] = used
-        if depths is not None:
-            depths.add(used)
-    if isinstance(keep, ast.Keep | ast.Drop):
-        letter = "k" if isinstance(keep, ast.Keep) else "d"
-        options["keep"] = (letter + ("h" if keep.highest else "l"), keep.count)
-    if isinstance(target, ast.Successes):
-        options["success"] = target.target.test
+    reroll_test = reroll.when.test if reroll else None
+    once = bool(reroll and reroll.once)
+    explodes = (explode.when.test if explode.when else True) if explode else False
+    if explode and depth is None:
+        depth = explosion_depth(term.count, sides, explodes, reroll_test, once)
+    if explode and depths is not None and depth is not None:
+        depths.add(depth)
     try:
-        return dice_term(term.count, sides, **options)  # type: ignore[arg-type]
+        return dice_term(term.count, sides, reroll=reroll_test, reroll_once=once, explode=explodes,
+                         compound=bool(explode and explode.compound), depth=depth, keep=keep,
+                         success=target.test if target else None)
     except CruxError as error:
         error.position = error.position if error.position is not None else term.pos
         raise
