@@ -1,0 +1,119 @@
+# bash completion for crux                                    -*- shell-script -*-
+#
+# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Install: crux --completion bash > ~/.local/share/bash-completion/completions/crux
+# (or source this file from ~/.bashrc). Tab runs no Python: everything is below.
+
+# The options, subcommands and argument of one command path.
+_crux_command() {
+    options="" valued=" " subcommands="" argument="" argument_words="" fallback=""
+    case $1 in
+        "crux")
+            options="--seed --json --rules --no-color --completion --version -h --help"
+            valued=" --seed --rules --completion "
+            subcommands=""
+            argument="statement" argument_words="" fallback="_statement" ;;
+        "crux _statement")
+            options="--seed --json --rules --no-color -h --help"
+            valued=" --seed --rules "
+            subcommands=""
+            argument="statement" argument_words="" fallback="" ;;
+    esac
+}
+
+# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+_crux_option_values() {
+    case "$1 $2" in
+        "crux --rules") echo words "crux list" ;;
+        "crux --completion") echo words "bash zsh fish" ;;
+        "crux _statement --rules") echo words "crux list" ;;
+    esac
+}
+
+# The first words of the statements of rule set $1.
+_crux_statement_words() {
+    case $1 in
+        crux) echo "atk attack DEX dexterity init initiative INT intelligence save STR strength test WIL will" ;;
+    esac
+}
+
+# Add the words of $1 that start with $2, ignoring case (crux keywords are case-insensitive).
+_crux_add_words() {
+    local word prefix=${2,,}
+    for word in $1; do
+        [[ ${word,,} == "$prefix"* ]] && COMPREPLY+=("$word")
+    done
+}
+
+_crux_add_files() {
+    compopt -o filenames 2>/dev/null
+    local IFS=$'\n'
+    COMPREPLY+=($(compgen -f -- "$1"))
+}
+
+_crux() {
+    local cur=${COMP_WORDS[COMP_CWORD]} path=crux positionals=0 i word pending=""
+    local rules=${CRUX_RULES:-crux}
+    local options valued subcommands argument argument_words fallback
+    COMPREPLY=()
+    _crux_command "$path"
+    # read the words before the cursor: which command, which rule set, how many arguments
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        if [[ -n $pending ]]; then
+            [[ $word == "=" ]] && continue
+            [[ $pending == --rules ]] && rules=$word
+            pending=""
+            continue
+        fi
+        if [[ $word == --*=* ]]; then  # one word when COMP_WORDBREAKS lacks '='
+            [[ ${word%%=*} == --rules ]] && rules=${word#*=}
+            continue
+        fi
+        if [[ $word == --* || ( $positionals == 0 && $word == -h ) ]]; then
+            [[ $valued == *" $word "* ]] && pending=$word
+            continue
+        fi
+        if ((positionals == 0)) && [[ " $subcommands " == *" $word "* ]]; then
+            path="$path $word"
+            _crux_command "$path"
+            continue
+        fi
+        if ((positionals == 0)) && [[ -n $fallback ]]; then
+            path="$path $fallback"
+            _crux_command "$path"
+        fi
+        ((positionals++))
+    done
+    # the value of an option (`--rules <TAB>`, also `--rules=<TAB>`)
+    local option=$pending
+    [[ $cur == "=" ]] && cur=""
+    local value_prefix=""
+    if [[ -z $option && $cur == --*=* ]]; then
+        option=${cur%%=*} value_prefix=${cur%%=*}= cur=${cur#*=}
+    fi
+    if [[ -n $option ]]; then
+        local completion
+        completion=$(_crux_option_values "$path" "$option")
+        case $completion in
+            words*) _crux_add_words "${completion#words }" "$cur" ;;
+            files) _crux_add_files "$cur" ;;
+        esac
+        [[ -n $value_prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$value_prefix}")
+        return 0
+    fi
+    if [[ $cur == -* && $cur != -[0-9bB]* ]]; then
+        _crux_add_words "$options" "$cur"
+        return 0
+    fi
+    ((positionals > 0)) && [[ $argument != files ]] && return 0
+    _crux_add_words "$subcommands" "$cur"
+    case $argument in
+        statement) _crux_add_words "$(_crux_statement_words "$rules")" "$cur" ;;
+        choice) _crux_add_words "$argument_words" "$cur" ;;
+        files) _crux_add_files "$cur" ;;
+    esac
+    return 0
+}
+
+complete -F _crux crux
