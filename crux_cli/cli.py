@@ -34,7 +34,7 @@ Exit status: 0 when every statement was answered, 2 when any was refused."""
 STATEMENT_COMMAND = "_statement"
 
 
-@dataclass(slots=True)
+@dataclass
 class Settings:
     """Options given before or after the statement; the later one wins."""
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from crux_cli.engine.rng import Roller
-from crux_cli.state.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.state.hero import Hero
 
 
-@dataclass(slots=True)
+@dataclass
 class Context:
     roller: Roller
     hero: Hero | None = None

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli import rules as rulesets
 from crux_cli.context import Context
 from crux_cli.engine.rng import RandomSource, Roller, seeded
 from crux_cli.errors import CruxError
 from crux_cli.notation.parse import parse_statement
-from crux_cli.state.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.state.hero import Hero
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Answer:
     """One statement answered: what was typed, in which rules, and what came of it."""
 

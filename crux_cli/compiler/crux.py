@@ -4,11 +4,15 @@ the hero's ratings, save types, attack die and Grit, and the attack's target.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from crux_cli.engine.crux import AttackRequest, PoolRequest, Source
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import MAX_DICE, MAX_SIDES
 from crux_cli.notation import ast
-from crux_cli.state.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.state.hero import Hero
 
 
 def modifier_sources(mods: ast.Modifiers) -> list[Source]:

@@ -9,33 +9,31 @@ the exact odds in `crux_cli.odds.crux`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from crux_cli.engine.rng import Roller
 from crux_cli.limits import EXPLOSION_DEPTH
-from crux_cli.state.hero import GRIT_MAX
 
 BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
 SAVE_EFFECTS = {"failure": "full effect", "partial": "partial", "success": "resisted"}
 INITIATIVE_ACTIONS = {"failure": 1, "partial": 2, "success": 3}
 ARMOURS = ("unarmoured", "medium", "heavy")
+GRIT_MAX = 5  # a hero holds 0..5 Grit (seed §3)
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Where a Boon or Bane came from, so the output can say why the pool is what it is."""
 
     what: str  # "rating", "boons", "banes", "grit", "help", "adv", "dis", "vs rushed", "rushed", "frightened"...
     net: int  # its contribution to the net: +N boons, -N banes
 
 
-@dataclass(frozen=True, slots=True)
-class GritChange:
+class GritChange(NamedTuple):
     spent: int = 0
     gained: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PoolRequest:
     """A d6 pool test: what tests, saves and initiative have in common."""
 
@@ -55,7 +53,7 @@ class PoolRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttackRequest:
     count: int  # dice in the pool; the first is the primary die
     sides: int
@@ -73,7 +71,7 @@ class AttackRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PoolResult:
     kind: ClassVar[str] = "pool"
     request: PoolRequest
@@ -95,7 +93,7 @@ class PoolResult:
         return INITIATIVE_ACTIONS[self.outcome]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttackResult:
     kind: ClassVar[str] = "attack"
     request: AttackRequest

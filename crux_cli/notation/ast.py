@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Modifiers:
     boons: int = 0
     banes: int = 0
@@ -36,7 +36,7 @@ def _join(*parts: object) -> str:
     return " ".join(word for word in map(str, parts) if word and word not in ("None", "False"))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Test:
     attribute: str | None  # STR | DEX | INT | WIL, or None for a bare test (rating 0)
     mods: Modifiers = Modifiers()
@@ -46,7 +46,7 @@ class Test:
         return _join(self.attribute or "test", self.mods)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Save:
     attribute: str
     stance: str | None = None  # adv | dis: the hero's advantaged/disadvantaged save type
@@ -58,7 +58,7 @@ class Save:
         return _join("save", self.attribute, self.stance, "vs rushed" if self.vs_rushed else "", self.mods)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Initiative:
     mods: Modifiers = Modifiers()
     ambush: bool = False
@@ -68,7 +68,7 @@ class Initiative:
         return _join("init", self.mods, "ambush" if self.ambush else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Pool:
     count: int
     sides: int
@@ -78,7 +78,7 @@ class Pool:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttributeBonus:
     """`+STR` in an attack: the sheet's modifier for that attribute, added (or taken) as flat damage."""
 
@@ -90,7 +90,7 @@ class AttributeBonus:
         return f"{'+' if self.sign > 0 else '-'}{self.attribute}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Attack:
     pool: Pool | None = None  # None: the sheet's attack die
     flat: int = 0

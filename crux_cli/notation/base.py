@@ -77,6 +77,7 @@ def tagged(element: pp.ParserElement, tag: str, value: Callable[[Any], Any] | No
     """Each match becomes (tag, value, location), so the folding code can report positions."""
 
     def action(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
+        loc += len(s[loc:]) - len(s[loc:].lstrip(" \t"))  # a Group reports where its whitespace began
         return (tag, value(toks) if value else toks[0], loc)
 
     return pp.Group(element).set_parse_action(lambda s, loc, t: action(s, loc, t[0]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crux_cli.engine.crux import AttackResult, GritChange, PoolResult, Source, pool_size
+from crux_cli.engine.crux import AttackResult, GritChange, PoolResult, Source
 from crux_cli.render.style import Palette
 
 
@@ -115,7 +115,6 @@ def pool_json(result: PoolResult) -> dict[str, Any]:
     request = result.request
     record: dict[str, Any] = {
         "kind": request.kind, "attribute": request.attribute, "net": request.net,
-        "pool": pool_size(request.net) if not request.ambush else 0,
         "keep": "lowest" if request.net < 0 else "highest",
         "dice": list(result.dice), "kept": result.kept, "outcome": result.outcome,
         "grit": grit_json(result.grit), "sources": sources_json(request.sources),

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from crux_cli.engine.crux import GRIT_MAX  # noqa: F401  (re-exported: the sheet validates against it)
+
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
-GRIT_MAX = 5
 WOUND_CAP = 6
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Attribute:
     modifier: int = 0  # used for damage and flat bonuses (+STR)
     rating: int = 0  # Boon/Bane rating, -3..+3: boons (or banes) on tests
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Hero:
     name: str = "hero"
     rules: str = "crux"
