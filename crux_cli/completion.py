@@ -23,7 +23,8 @@ from pathlib import Path
 import click
 
 SHELLS = ("bash", "zsh", "fish")
-SCRIPT_FILES = {"bash": "crux.bash", "zsh": "_crux", "fish": "crux.fish"}
+# under completions/, named as each shell looks them up (pip installs them under share/, see pyproject.toml)
+SCRIPT_FILES = {"bash": "bash/crux", "zsh": "zsh/_crux", "fish": "fish/crux.fish"}
 STATEMENT_ARGUMENTS = ("statement", "statements", "expression", "expr")
 FILE_OPTIONS = ("sheet", "file", "encounter")
 
@@ -587,6 +588,7 @@ def update(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     for shell in SHELLS:
         target = directory / SCRIPT_FILES[shell]
+        target.parent.mkdir(parents=True, exist_ok=True)
         text = script(shell)
         if not target.exists() or target.read_text() != text:
             target.write_text(text)

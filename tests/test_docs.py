@@ -239,3 +239,17 @@ def test_every_json_field_of_the_examples_is_documented() -> None:
             seen |= set(record(answer))
     missing = seen - documented
     assert not missing, f"crux.1 JSON OUTPUT has no item for {sorted(missing)}"
+
+
+# -- pip installs them where a user finds them -----------------------------------------------------
+
+def test_every_page_and_script_is_installed_under_share() -> None:
+    import tomllib
+
+    data_files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    installed = {source: folder for folder, sources in data_files.items() for source in sources}
+    for page in PAGES:
+        assert installed.get(f"man/{page.name}") == f"share/man/man{page.suffix[1:]}"
+    for shell, name in completion.SCRIPT_FILES.items():
+        assert f"completions/{name}" in installed, f"the {shell} script is not installed"
+    assert all((ROOT / source).is_file() for source in installed)
