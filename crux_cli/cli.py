@@ -79,6 +79,10 @@ class StatementGroup(click.Group):
 
 def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     settings: Settings = ctx.find_object(Settings) or Settings()
+    if ctx.parent is not None:
+        # The group already read CRUX_RULES; read again here it would undo `crux --rules X statement`.
+        options = {name: value for name, value in options.items()
+                   if ctx.get_parameter_source(name) is not click.core.ParameterSource.ENVIRONMENT}
     settings.update(options)
     if settings.rules == "list":
         from crux_cli import rules as rulesets
@@ -137,6 +141,23 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
         run_one(settings, " ".join(statement))
 
 
+@crux.command("odds", context_settings={"ignore_unknown_options": True})
+@common_options
+@click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.pass_context
+def odds_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
+    """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar."""
+    settings = settings_of(ctx, options)
+    output = Output(settings)
+    try:
+        answer = make_runner(settings).odds(" ".join(statement))
+    except CruxError as error:
+        output.error(error)
+        raise SystemExit(2) from None
+    output.odds(answer)
+    raise SystemExit(0)
+
+
 # -- running ---------------------------------------------------------------------------------------
 
 class Output:
@@ -160,6 +181,21 @@ class Output:
 
             text = line(answer) if self.json else answer_line(answer, self.palette)
             sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    def odds(self, answer: Any) -> None:
+        from crux_cli.render import outcome_odds
+
+        if self.json:
+            import json
+
+            record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
+                      **outcome_odds.to_json(answer.result)}
+            sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n")
+        else:
+            lines = [f"{self.palette.bold(answer.input)}: exact odds", *outcome_odds.lines(answer.result,
+                                                                                         self.palette)]
+            sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()
 
     def error(self, error: CruxError, where: str = "") -> None:

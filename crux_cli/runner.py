@@ -76,3 +76,14 @@ class Runner:
         except CruxError as error:
             raise error.at(text) from None
         return Answer(text, self.rules_name, result, self.seed, comment)
+
+    def odds(self, text: str) -> Answer:
+        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled."""
+        statement = parse_statement(text, self.rules)
+        if not hasattr(self.rules, "odds"):
+            raise CruxError(f"exact odds of {self.rules_name} statements are not available yet", text=text)
+        try:
+            odds = self.rules.odds(statement, Context(Roller(self.source), self.hero, text))
+        except CruxError as error:
+            raise error.at(text) from None
+        return Answer(text, self.rules_name, odds, self.seed)

@@ -23,6 +23,12 @@ DEFAULT = "crux"
 # name -> (module, one-line summary); kept here so `--rules list` imports nothing else
 RULESETS: dict[str, tuple[str, str]] = {
     "crux": ("crux_cli.rules.crux", "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"),
+    "stepdice": ("crux_cli.rules.stepdice",
+                 "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"),
+    "d20check": ("crux_cli.rules.d20check",
+                 "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"),
+    "challenge": ("crux_cli.rules.challenge",
+                  "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"),
 }
 
 

@@ -1,0 +1,67 @@
+"""Property tests for the kindred grammars: any text parses (and prints back to the same tree) or is
+refused with a CruxError whose position is inside the input; a parsed statement always runs and has odds."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crux_cli import rules as rulesets
+from crux_cli.context import Context
+from crux_cli.engine.rng import Roller, seeded
+from crux_cli.errors import CruxError
+from crux_cli.notation.parse import parse_statement
+
+VALID = {
+    "stepdice": ["save d8 vs d6 enhanced", "save STR d4 vs 5 impaired", "step d8 down 2", "death marked",
+                 "attack d6 d8 armor 1 grit 3 str d8", "atk 2d6 enhanced armor 5 str 0"],
+    "d20check": ["check 4 trained favored", "check might 3 hindered favored", "damage 2d6+1 armor 1 weak",
+                 "dmg d8 immune"],
+    "challenge": ["action 2 adv major", "action 0 dis minor risk", "fortune 2 adv adv dis", "resist 3"],
+}
+WORDS = ["save", "step", "attack", "death", "check", "damage", "action", "fortune", "resist", "d4", "d8",
+         "d12", "0", "3", "2d6", "vs", "up", "down", "armor", "grit", "str", "enhanced", "impaired", "marked",
+         "trained", "favored", "hindered", "immune", "weak", "+1", "-2", "adv", "dis", "major", "risk", "+",
+         "9999999999", "#", "\t"]
+
+
+def answers_or_refuses_cleanly(rules: str, text: str) -> None:
+    module = rulesets.load(rules)
+    try:
+        statement = parse_statement(text, module)
+    except CruxError as error:
+        assert error.message
+        assert error.position is None or 0 <= error.position <= len(text)
+        return
+    assert parse_statement(str(statement), module) == statement
+    try:
+        module.run(statement, Context(Roller(seeded(1)), None, text))
+        module.odds(statement, None)
+    except CruxError as error:  # only a limit may stop a statement that parsed
+        assert "limit" in error.message
+
+
+@pytest.mark.parametrize("rules", list(VALID))
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=50))
+def test_random_text(rules: str, text: str) -> None:
+    answers_or_refuses_cleanly(rules, text)
+
+
+@pytest.mark.parametrize("rules", list(VALID))
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join))
+def test_random_words(rules: str, text: str) -> None:
+    answers_or_refuses_cleanly(rules, text)
+
+
+@pytest.mark.parametrize("rules", list(VALID))
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_mutated_valid_statements(rules: str, data: st.DataObject) -> None:
+    valid = data.draw(st.sampled_from(VALID[rules]))
+    at = data.draw(st.integers(0, len(valid)))
+    insert = data.draw(st.text(max_size=4))
+    delete = data.draw(st.integers(0, 3))
+    answers_or_refuses_cleanly(rules, valid[:at] + insert + valid[at + delete:])
