@@ -10,4 +10,13 @@ STATEMENT_WORDS: dict[str, tuple[str, ...]] = {
         'atk', 'attack', 'DEX', 'dexterity', 'init', 'initiative', 'INT', 'intelligence', 'save', 'STR',
         'strength', 'test', 'WIL', 'will',
     ),
+    'stepdice': (
+        'atk', 'attack', 'death', 'save', 'step',
+    ),
+    'd20check': (
+        'check', 'damage', 'dmg',
+    ),
+    'challenge': (
+        'action', 'fortune', 'resist', 'resistance',
+    ),
 }

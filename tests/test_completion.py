@@ -124,6 +124,11 @@ CASES = [
     ("crux DEX +2b --j", ["--json"]),
     ("crux DEX -1", []),
     ("crux DEX +2b gr", []),
+    ("crux od", ["odds"]),
+    ("crux odds sa", ["save"]),
+    ("crux odds --j", ["--json"]),
+    ("crux --rules stepdice odds st", ["step"]),
+    ("crux --rules challenge a", ["action"]),
 ]
 
 

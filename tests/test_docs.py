@@ -156,9 +156,16 @@ def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
     assert re.search(rf"^\.It Cm {rules_name}$", section(NOTATION_PAGE, "RULE SETS"), re.M)
 
 
+def grammar_texts() -> list[str]:
+    """grammar/*.ebnf, and the ```ebnf blocks of grammar/*.md (the kindred rule sets' grammars)."""
+    blocks = [b for md in sorted((ROOT / "grammar").glob("*.md"))
+              for b in re.findall(r"```ebnf\n(.*?)```", md.read_text(), re.S)]
+    return [g.read_text() for g in GRAMMARS] + blocks
+
+
 @pytest.mark.parametrize("rules_name", list(rules.RULESETS))
 def test_every_statement_word_is_in_the_grammar(rules_name: str) -> None:
-    quoted = {w.lower() for g in GRAMMARS for w in re.findall(r'"([^"]+)"', g.read_text())}
+    quoted = {w.lower() for g in grammar_texts() for w in re.findall(r'"([^"]+)"', g)}
     missing = [w for w in completion.live_words()[rules_name] if w.lower() not in quoted]
     assert not missing, f"grammar/*.ebnf has no terminal for {missing} of rule set {rules_name}"
 
@@ -222,13 +229,23 @@ def test_command_example_runs(example: Example, tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_every_json_field_of_the_examples_is_documented() -> None:
-    json_section = section(COMMAND_PAGE, "JSON OUTPUT")
-    documented = {unescape(w).strip(",") for line in json_section.splitlines() if line.startswith(".It Li ")
-                  for w in line[len(".It Li "):].split()}
+def json_items(text: str) -> set[str]:
+    """The names heading the items (`.It Li a , b`) of a piece of mdoc."""
+    return {unescape(w).strip(",") for line in text.splitlines() if line.startswith(".It Li ")
+            for w in line[len(".It Li "):].split() if w != ","}
+
+
+def rule_set_section(name: str) -> str:
+    return "" if name == rules.DEFAULT else section(NOTATION_PAGE, f"{name.upper()} STATEMENTS")
+
+
+@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+def test_every_json_field_of_the_examples_is_documented(rules_name: str) -> None:
+    """Fields are listed in crux.1 (the common ones and crux's) or in the rule set's section of crux-notation.7."""
+    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
     seen: set[str] = set()
     for example in STATEMENTS:
-        if example.expect != "ok":
+        if example.expect != "ok" or example.rules != rules_name:
             continue
         runner = Runner(rules=example.rules, seed=1)
         try:
@@ -237,8 +254,19 @@ def test_every_json_field_of_the_examples_is_documented() -> None:
             continue  # needs a character sheet
         for answer in answers:
             seen |= set(record(answer))
+    assert seen, f"no example of {rules_name} could be rolled"
     missing = seen - documented
-    assert not missing, f"crux.1 JSON OUTPUT has no item for {sorted(missing)}"
+    assert not missing, f"the JSON fields {sorted(missing)} of {rules_name} are not documented"
+
+
+def test_every_odds_field_is_documented() -> None:
+    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT"))
+    result = subprocess.run([sys.executable, "-m", "crux_cli", "--rules", "stepdice", "odds", "--json",
+                             "attack d6 d8 armor 1 grit 3 str d8"], capture_output=True, text=True, check=True)
+    import json
+
+    missing = set(json.loads(result.stdout)) - documented
+    assert not missing, f"crux.1 JSON OUTPUT has no item for the odds fields {sorted(missing)}"
 
 
 # -- pip installs them where a user finds them -----------------------------------------------------

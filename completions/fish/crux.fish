@@ -18,11 +18,19 @@ function __crux_command --argument-names path
             set -g __crux_options --seed --json --rules --no-color --completion --version -h --help
             set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --completion
-            set -g __crux_subcommands
+            set -g __crux_subcommands odds
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
         case 'crux _statement'
+            set -g __crux_options --seed --json --rules --no-color -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules
+            set -g __crux_subcommands
+            set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux odds'
             set -g __crux_options --seed --json --rules --no-color -h --help
             set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules
@@ -37,11 +45,13 @@ end
 function __crux_option_values --argument-names path option
     switch "$path $option"
         case 'crux --rules'
-            echo words crux list
+            echo words crux stepdice d20check challenge list
         case 'crux --completion'
             echo words bash zsh fish
         case 'crux _statement --rules'
-            echo words crux list
+            echo words crux stepdice d20check challenge list
+        case 'crux odds --rules'
+            echo words crux stepdice d20check challenge list
     end
 end
 
@@ -50,6 +60,12 @@ function __crux_statement_words --argument-names rules
     switch $rules
         case crux
             echo atk attack DEX dexterity init initiative INT intelligence save STR strength test WIL will
+        case stepdice
+            echo atk attack death save step
+        case d20check
+            echo check damage dmg
+        case challenge
+            echo action fortune resist resistance
     end
 end
 
