@@ -175,6 +175,40 @@ def test_file_options_complete_file_names(folder: Path) -> None:
         assert bash_offers([*path, name, "he"], folder) == ["hero.toml"]
 
 
+def test_sheet_files_complete_in_a_command_that_takes_them(folder: Path,
+                                                           tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The generator turns a --sheet option and a FILE argument into file completion, wherever they land."""
+
+    @click.group()
+    @click.option("--sheet", metavar="FILE", envvar="CRUX_SHEET")
+    def app(sheet: str | None) -> None: ...
+
+    @app.group()
+    def sheet() -> None: ...
+
+    @sheet.command()
+    @click.option("--name")
+    @click.argument("file", type=click.Path())
+    def new(file: str, name: str | None) -> None: ...
+
+    script = tmp_path_factory.mktemp("script") / "crux.bash"
+    script.write_text(completion.bash_script(completion.walk(app, ("crux",)), {"crux": ("DEX",)}))
+    program = (f'source "{script}"; COMP_WORDS=(crux "$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ));'
+               ' _crux; printf "%s\\n" "${COMPREPLY[@]}"')
+
+    def offers(*words: str) -> list[str]:
+        result = subprocess.run([shell_path("bash"), "--norc", "-c", program, "bash", *words], cwd=folder,
+                                capture_output=True, text=True, check=True)
+        return sorted(line for line in result.stdout.splitlines() if line)
+
+    assert offers("--sheet", "") == ["hero.toml", "notes.txt"]
+    assert offers("--sheet", "h") == ["hero.toml"]
+    assert offers("sh") == ["sheet"]
+    assert offers("sheet", "n") == ["new"]
+    assert offers("sheet", "new", "--name", "x", "n") == ["notes.txt"]
+    assert offers("sheet", "new", "--n") == ["--name"]
+
+
 # -- real interactive shells -----------------------------------------------------------------------
 
 def interactive(shell: list[str], setup: str, folder: Path) -> pexpect.spawn:
