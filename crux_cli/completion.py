@@ -94,10 +94,13 @@ def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | 
     if isinstance(command, click.Group):
         from crux_cli.cli import STATEMENT_COMMAND
 
-        subcommands = tuple(sorted(n for n, c in command.commands.items() if not c.hidden))
-        if STATEMENT_COMMAND in command.commands:
+        # list_commands/get_command, not .commands: they also see subcommands loaded lazily
+        children = {name: command.get_command(ctx, name) for name in command.list_commands(ctx)}
+        children = {name: sub for name, sub in children.items() if sub is not None}
+        subcommands = tuple(sorted(n for n, c in children.items() if not c.hidden))
+        if STATEMENT_COMMAND in children:
             fallback, argument = STATEMENT_COMMAND, "statement"
-        for name, sub in sorted(command.commands.items()):
+        for name, sub in sorted(children.items()):
             found += walk(sub, (*path, name), ctx)
     return [Command(path, options, subcommands, argument, choices, fallback), *found]
 
@@ -122,11 +125,16 @@ def baked_words() -> dict[str, tuple[str, ...]]:
 
 def live_words() -> dict[str, tuple[str, ...]]:
     """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
+    import importlib
+    import importlib.util
+
     from crux_cli import rules
-    from crux_cli.notation import base, parse
+    from crux_cli.notation import base
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
-    generic = tuple(getattr(parse, "GENERIC_KEYWORDS", ()))
+    # generic dice (`roll 4d6kh3`) are answered in every rule set by crux_cli.rules.dice, once it exists
+    dice = "crux_cli.rules.dice"
+    generic = importlib.import_module(dice).KEYWORDS if importlib.util.find_spec(dice) else ()
     words = {}
     for name in rules.RULESETS:
         keywords = {*rules.load(name).KEYWORDS, *generic}
