@@ -143,14 +143,21 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
 
 @crux.command("odds", context_settings={"ignore_unknown_options": True})
 @common_options
+@click.option("--at-least", "at_least", type=int, default=None, metavar="K",
+              help="Also the chance that the damage (or total) is K or more.")
 @click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.pass_context
-def odds_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
-    """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar."""
+def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None,
+                 **options: Any) -> None:
+    """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar.
+
+    Attacks add the damage distribution and its mean; an exploding crit is exact
+    up to a cap whose left-over probability is printed when it is not zero.
+    """
     settings = settings_of(ctx, options)
     output = Output(settings)
     try:
-        answer = make_runner(settings).odds(" ".join(statement))
+        answer = make_runner(settings).odds(" ".join(statement), at_least=at_least)
     except CruxError as error:
         output.error(error)
         raise SystemExit(2) from None
@@ -184,17 +191,19 @@ class Output:
         sys.stdout.flush()
 
     def odds(self, answer: Any) -> None:
-        from crux_cli.render import outcome_odds
-
         if self.json:
             import json
 
+            from crux_cli.render.odds_json import odds_to_json
+
             record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
-                      **outcome_odds.to_json(answer.result)}
+                      **odds_to_json(answer.result)}
             sys.stdout.write(json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n")
         else:
-            lines = [f"{self.palette.bold(answer.input)}: exact odds", *outcome_odds.lines(answer.result,
-                                                                                         self.palette)]
+            from crux_cli.render.odds_text import render_odds
+
+            body = render_odds(answer.result, self.palette).splitlines()
+            lines = [f"{self.palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
             sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()
 

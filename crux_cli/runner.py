@@ -77,13 +77,20 @@ class Runner:
             raise error.at(text) from None
         return Answer(text, self.rules_name, result, self.seed, comment)
 
-    def odds(self, text: str) -> Answer:
-        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled."""
+    def odds(self, text: str, at_least: int | None = None) -> Answer:
+        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
+
+        `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
+        """
         statement = parse_statement(text, self.rules)
         if not hasattr(self.rules, "odds"):
             raise CruxError(f"exact odds of {self.rules_name} statements are not available yet", text=text)
         try:
             odds = self.rules.odds(statement, Context(Roller(self.source), self.hero, text))
+            if at_least is not None:
+                from crux_cli.odds.result import with_at_least
+
+                odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
         return Answer(text, self.rules_name, odds, self.seed)

@@ -10,7 +10,8 @@ from crux_cli import rules as rulesets
 from crux_cli.context import Context
 from crux_cli.engine.rng import Roller, ScriptedSource
 from crux_cli.notation.parse import parse_statement
-from crux_cli.render import outcome_odds
+from crux_cli.render.odds_json import odds_to_json
+from crux_cli.render.odds_text import render_odds
 from crux_cli.render.style import PLAIN, Palette
 
 KINDRED = ("stepdice", "d20check", "challenge")
@@ -159,11 +160,11 @@ def test_odds_through_the_module(rules: str, text: str, outcomes: dict) -> None:
 
 def test_odds_render_as_fractions_percentages_and_bars() -> None:
     odds = odds_of("stepdice", "attack d6 d8 armor 1 grit 3 str d8")
-    lines = outcome_odds.lines(odds, PLAIN)
+    lines = render_odds(odds, PLAIN).splitlines()
     assert lines[0].split()[:3] == ["deflected", "1/48", "2.08%"]
     assert any(line.strip().startswith("mean damage") for line in lines)
     assert "█" in "\n".join(lines)
-    record = outcome_odds.to_json(odds)
+    record = odds_to_json(odds)
     assert list(record["outcomes"]) == ["deflected", "dodged", "minor", "critical", "incapacitated", "dead"]
     assert record["outcomes"]["dead"] == {"p": "0", "approx": 0.0}
     assert odds.label == "damage"
@@ -172,12 +173,12 @@ def test_odds_render_as_fractions_percentages_and_bars() -> None:
 
 
 def test_odds_json_of_a_check() -> None:
-    record = outcome_odds.to_json(odds_of("d20check", "check 4 trained favored"))
+    record = odds_to_json(odds_of("d20check", "check 4 trained favored"))
     assert record["outcomes"]["crit"] == {"p": "1/20", "approx": 0.05}
     assert "distribution" not in record
 
 
 def test_resist_odds_json_has_the_grit_table() -> None:
-    record = outcome_odds.to_json(odds_of("challenge", "resist 2"))
+    record = odds_to_json(odds_of("challenge", "resist 2"))
     assert record["outcomes"]["critical"] == {"p": "1/36", "approx": 0.02778}
     assert record["grit"] == {"0": {"p": "1/36", "approx": 0.02778}, "1": {"p": "35/36", "approx": 0.9722}}

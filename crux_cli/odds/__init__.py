@@ -1,1 +1,11 @@
-"""Exact odds: every outcome's probability as a fraction, from the same requests the engine rolls."""
+"""Exact odds: every probability a fraction, from the same requests the engine rolls.
+
+- `dist`: `Dist`, an immutable distribution with integer weights over one denominator
+  (sums, keep/drop, highest/lowest, explode with a depth cap and its leftover, rerolls,
+  success counts, arithmetic of independent terms);
+- `crux`: the Crux System's odds (`request_odds`, `pool_odds`, `attack_odds`);
+- `generic`: NOTATION §2 dice terms with plain parameters (`dice_term`, `countdown_odds`);
+- `stepdice`, `d20check`, `challenge`: the kindred rule sets' odds, on `outcomes`' helpers;
+- `result`: `Odds`, the answer every rule set returns, rendered by
+  `crux_cli.render.odds_text` and `crux_cli.render.odds_json`.
+"""

@@ -9,55 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 
 from crux_cli.errors import LimitError
+from crux_cli.odds.result import Odds, Table  # one Odds for every rule set; imported from here too
 
 Dist = dict[int, Fraction]
 
 MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
-
-
-Rows = tuple[tuple[str, Fraction], ...]
-
-
-# `Table` and `Odds` mirror `crux_cli.odds.result` on the odds branch field for field, so that
-# when it is merged these two classes can be replaced by an import of it.
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A named side table, e.g. the Grit a resistance roll marks."""
-
-    key: str  # its name in JSON
-    title: str  # its heading in text
-    rows: Rows
-
-
-@dataclass(frozen=True, slots=True)
-class Odds:
-    """Exact odds of one statement.
-
-    ``outcomes`` lists each outcome name, in the order a person reads them, with
-    its probability (every outcome the statement can name, impossible ones at 0).
-    ``distribution``, when present, is the probability of each value of ``label``
-    (damage, for attacks), with its ``mean``.
-    """
-
-    kind: str
-    outcomes: Rows
-    tables: tuple[Table, ...] = ()
-    distribution: tuple[tuple[int, Fraction], ...] | None = None
-    label: str = "total"
-    mean: Fraction | None = None
-    leftover: Fraction = Fraction(0)  # never anything here: no rule set of these explodes
-    depth: int | None = None
-    at_least: None = None
-
-    def outcome(self, name: str) -> Fraction:
-        return dict(self.outcomes)[name]
-
-    def table(self, key: str) -> Table:
-        return next(t for t in self.tables if t.key == key)
 
 
 def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Dist | None = None,

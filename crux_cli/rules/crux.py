@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.compiler.crux import compile_statement
 from crux_cli.context import Context
 from crux_cli.engine import crux as engine
 from crux_cli.notation import ast
 from crux_cli.notation import crux as notation
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
@@ -25,6 +28,13 @@ def run(statement: ast.CruxStatement, ctx: Context) -> engine.PoolResult | engin
     if isinstance(request, engine.AttackRequest):
         return engine.roll_attack(ctx.roller, request)
     return engine.roll_pool(ctx.roller, request)
+
+
+def odds(statement: ast.CruxStatement, ctx: Context) -> Odds:
+    """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
+    from crux_cli.odds.crux import request_odds
+
+    return request_odds(compile_statement(statement, ctx.hero if ctx else None, ctx.text if ctx else ""))
 
 
 def describe(result: Any, palette: Any) -> str:

@@ -1,0 +1,600 @@
+"""Exact distributions over integers: integer weights over one shared denominator.
+
+A `Dist` is immutable. Its weights are Python ints and its probabilities are
+`weight / denominator`; Fractions appear only when a caller asks to present
+them. The weights may sum to *less* than the denominator: the gap is the
+*leftover*, probability the distribution does not account for (an exploding
+chain cut off at its depth cap). Every operation keeps that meaning: an event
+is counted only when every die it depends on is counted.
+
+Speed comes from treating a distribution as a polynomial (weight of outcome
+``o`` is the coefficient of ``x**o``) and packing the coefficients into one big
+integer, a slot of fixed width each, so that a convolution is one big-integer
+multiplication and N copies one `pow` (CPython does those in C). No operation
+enumerates dice combinations: highest/lowest of n is the cumulative
+distribution to the n-th power, keep-k-of-n a dynamic programme over sorted
+outcomes on packed polynomials.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from math import gcd, lcm
+
+from crux_cli.errors import CruxError, LimitError
+from crux_cli.limits import EXPLOSION_DEPTH
+
+MAX_OUTCOMES = 1_000_000  # distinct values one distribution may have
+MAX_PACKED_BITS = 400_000_000  # size of one packed polynomial (50 MB): beyond it, refuse
+MAX_PAIRS = 4_000_000  # outcome pairs a sparse binary operation may visit
+LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
+MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
+
+Predicate = Callable[[int], bool]
+Score = Callable[[int], int]  # what a kept face counts for, when not its own value
+
+
+class Dist:
+    """An exact distribution over integers (see the module docstring)."""
+
+    __slots__ = ("denominator", "outcomes", "weights")
+
+    outcomes: tuple[int, ...]  # ascending, each with a positive weight
+    weights: tuple[int, ...]
+    denominator: int  # >= sum(weights); the gap is the leftover
+
+    def __init__(self, outcomes: tuple[int, ...], weights: tuple[int, ...], denominator: int) -> None:
+        object.__setattr__(self, "outcomes", outcomes)
+        object.__setattr__(self, "weights", weights)
+        object.__setattr__(self, "denominator", denominator)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Dist is immutable")
+
+    # ----- construction -------------------------------------------------------------------------
+
+    @staticmethod
+    def from_weights(weights: Mapping[int, int], denominator: int | None = None) -> Dist:
+        """From outcome -> integer weight; the denominator defaults to the sum of the weights."""
+        if any(w < 0 for w in weights.values()):
+            raise ValueError("weights must not be negative")
+        total = sum(weights.values())
+        denominator = total if denominator is None else denominator
+        if denominator <= 0 or denominator < total:
+            raise ValueError("the denominator must be positive and at least the sum of the weights")
+        return _from_map(dict(weights), denominator)
+
+    # ----- presentation -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{o}: {w}" for o, w in zip(self.outcomes, self.weights, strict=True))
+        return f"Dist({{{body}}} / {self.denominator})"
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every outcome has the same probability (denominators may differ)."""
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return (self.outcomes == other.outcomes
+                and all(a * other.denominator == b * self.denominator
+                        for a, b in zip(self.weights, other.weights, strict=True))
+                and self.total * other.denominator == other.total * self.denominator)
+
+    def __hash__(self) -> int:
+        reduced = self.reduced()
+        return hash((reduced.outcomes, reduced.weights, reduced.denominator))
+
+    @property
+    def total(self) -> int:
+        """The sum of the weights (the denominator less the leftover's share)."""
+        return sum(self.weights)
+
+    @property
+    def leftover(self) -> Fraction:
+        """Probability left uncounted (explosions past the depth cap); 0 for most distributions."""
+        return Fraction(self.denominator - self.total, self.denominator)
+
+    def items(self) -> list[tuple[int, Fraction]]:
+        return [(o, Fraction(w, self.denominator)) for o, w in zip(self.outcomes, self.weights, strict=True)]
+
+    def probability(self, predicate: Predicate) -> Fraction:
+        hits = sum(w for o, w in zip(self.outcomes, self.weights, strict=True) if predicate(o))
+        return Fraction(hits, self.denominator)
+
+    def at_least(self, k: int) -> Fraction:
+        return self.probability(lambda o: o >= k)
+
+    def mean(self) -> Fraction:
+        """Sum of outcome x probability over the counted outcomes (exact when there is no leftover)."""
+        weighted = sum(o * w for o, w in zip(self.outcomes, self.weights, strict=True))
+        return Fraction(weighted, self.denominator)
+
+    def reduced(self) -> Dist:
+        """The same distribution with weights and denominator divided by their common factor."""
+        common = gcd(self.denominator, *self.weights)
+        if common == 1:
+            return self
+        return Dist(self.outcomes, tuple(w // common for w in self.weights), self.denominator // common)
+
+    # ----- arithmetic of independent terms ------------------------------------------------------
+
+    def __neg__(self) -> Dist:
+        return Dist(tuple(-o for o in reversed(self.outcomes)), self.weights[::-1], self.denominator)
+
+    def __add__(self, other: Dist | int) -> Dist:
+        if isinstance(other, int):
+            return Dist(tuple(o + other for o in self.outcomes), self.weights, self.denominator)
+        return _convolve(self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Dist | int) -> Dist:
+        return self + (-other)
+
+    def __rsub__(self, other: int) -> Dist:
+        return (-self) + other
+
+    def __mul__(self, other: Dist | int) -> Dist:
+        if isinstance(other, int):
+            return self.map(lambda o: o * other)
+        return _combine(self, other, lambda a, b: a * b)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: Dist | int) -> Dist:
+        """Division rounding down (towards minus infinity), as NOTATION §2's `/`."""
+        if isinstance(other, int):
+            if other == 0:
+                raise CruxError("division by zero", hint="divide by a number other than 0")
+            return self.map(lambda o: o // other)
+        if 0 in other.outcomes:
+            raise CruxError("the divisor can be 0, so these odds are undefined",
+                            hint="make sure the term after '/' can never be 0")
+        return _combine(self, other, lambda a, b: a // b)
+
+    def __rfloordiv__(self, other: int) -> Dist:
+        return constant(other) // self
+
+    def map(self, function: Callable[[int], int]) -> Dist:
+        """The distribution of function(outcome)."""
+        table: dict[int, int] = {}
+        for o, w in zip(self.outcomes, self.weights, strict=True):
+            key = function(o)
+            table[key] = table.get(key, 0) + w
+        return _from_map(table, self.denominator)
+
+    def bind(self, function: Callable[[int], Dist | int]) -> Dist:
+        """The mixture: each outcome o, weighted by its probability, followed by function(o)."""
+        parts = [(w, _as_dist(function(o))) for o, w in zip(self.outcomes, self.weights, strict=True)]
+        common = lcm(*(part.denominator for _, part in parts)) if parts else 1
+        table: dict[int, int] = {}
+        for w, part in parts:
+            scale = w * (common // part.denominator)
+            for o, pw in zip(part.outcomes, part.weights, strict=True):
+                table[o] = table.get(o, 0) + pw * scale
+        return _from_map(table, self.denominator * common)
+
+    # ----- several dice ------------------------------------------------------------------------
+
+    def sum_of(self, count: int) -> Dist:
+        """The total of `count` independent copies (exponentiation, not repeated addition)."""
+        if count < 0:
+            raise ValueError("count must not be negative")
+        if count == 0:
+            return constant(0)
+        if count == 1:
+            return self
+        if len(self) == 1:
+            return Dist((self.outcomes[0] * count,), (self.weights[0] ** count,), self.denominator ** count)
+        lo, span = self.outcomes[0], self.outcomes[-1] - self.outcomes[0]
+        if _dense_enough(self):
+            slots = count * span + 1
+            width = _slot_bytes(self.total ** count)
+            _check_size(slots, width)
+            dense = _dense(self)
+            if len(set(dense)) == 1:  # NdS: uniform over a run of integers
+                dense = [c * dense[0] ** count for c in _uniform_power(span, count)]
+            elif count >= MILLER_COUNT:
+                dense = _power_by_recurrence(dense, count)
+            else:
+                dense = _unpack(_pack(dense, width) ** count, width, slots)
+            return _from_dense(count * lo, dense, self.denominator ** count)
+        result, square, n = constant(0), self, count
+        while n:
+            if n & 1:
+                result = result + square
+            n >>= 1
+            if n:
+                square = square + square
+        return result
+
+    def highest(self, count: int) -> Dist:
+        """The highest of `count` copies: P(max <= o) is the cumulative probability to the count-th power."""
+        _check_count(count)
+        cumulative, previous, weights = 0, 0, []
+        for w in self.weights:
+            cumulative += w
+            power = cumulative ** count
+            weights.append(power - previous)
+            previous = power
+        return Dist(self.outcomes, tuple(weights), self.denominator ** count)
+
+    def lowest(self, count: int) -> Dist:
+        return -((-self).highest(count))
+
+    def keep_highest(self, count: int, keep: int, score: Score | None = None) -> Dist:
+        """The sum of the `keep` highest of `count` copies, or of `score(face)` over them
+        (e.g. 1 for a success, 0 otherwise: how many kept dice succeed)."""
+        keep = max(0, min(keep, count))
+        if count == 0 or keep == 0:
+            return Dist((0,), (self.total ** count,), self.denominator ** count)
+        if keep == count:
+            return (self.map(score) if score else self).sum_of(count)
+        if keep == 1:
+            return self.highest(count).map(score) if score else self.highest(count)
+        return _keep_highest(self, count, keep, score)
+
+    def keep_lowest(self, count: int, keep: int, score: Score | None = None) -> Dist:
+        if score is None:
+            return -((-self).keep_highest(count, keep))
+        return (-self).keep_highest(count, keep, lambda o: score(-o))
+
+    def drop_highest(self, count: int, drop: int, score: Score | None = None) -> Dist:
+        return self.keep_lowest(count, count - max(0, drop), score)
+
+    def drop_lowest(self, count: int, drop: int, score: Score | None = None) -> Dist:
+        return self.keep_highest(count, count - max(0, drop), score)
+
+    # ----- one die, changed -------------------------------------------------------------------
+
+    def explode(self, depth: int | None = None, *, on: Predicate | None = None, count: int = 1,
+                truncate: bool = False) -> Dist:
+        """One die that adds a fresh roll of itself while it shows an exploding face.
+
+        `on` picks the exploding faces (default: the highest outcome). `depth` is the
+        most fresh rolls one die may add; by default the smallest depth that leaves less
+        than 1e-12 uncounted across `count` such dice (capped at the engine's
+        EXPLOSION_DEPTH). Past the cap the chain is the leftover, or, with `truncate`,
+        the last exploding face simply stands (as the engine does at its own cap, and
+        as icepool's `explode(depth=...)` does).
+        """
+        top = self.outcomes[-1]
+        on = on or (lambda o: o == top)
+        exploding = self.part(on)
+        stopping = self.part(lambda o: not on(o))
+        if not exploding.outcomes:
+            return self
+        if not stopping.outcomes:
+            raise CruxError("every face of this die explodes, so the roll never ends",
+                            hint="explode on fewer faces, e.g. only the highest")
+        if depth is None:
+            depth = default_depth(Fraction(exploding.total, self.denominator), count)
+        top, low, high = exploding.outcomes[0], stopping.outcomes[0], stopping.outcomes[-1]
+        if len(exploding) == 1 and top > high and top + low > high:
+            return _layered_chain(stopping, exploding, depth, truncate)
+        chain = _sum_parts(stopping, exploding) if truncate else stopping
+        for _ in range(depth):
+            chain = _sum_parts(_scale(stopping, chain.denominator), _convolve(exploding, chain))
+        return chain
+
+    def reroll_once(self, on: Predicate) -> Dist:
+        """Roll again, once, when the die shows a face `on` picks; the second roll stands."""
+        redo = self.part(on).total
+        table = {o: w * (0 if on(o) else self.denominator) + redo * w
+                 for o, w in zip(self.outcomes, self.weights, strict=True)}
+        return _from_map(table, self.denominator ** 2)
+
+    def reroll(self, on: Predicate) -> Dist:
+        """Roll again as long as the die shows a face `on` picks: the die conditioned on the others."""
+        kept = self.part(lambda o: not on(o))
+        if not kept.outcomes:
+            raise CruxError("every face of this die is rerolled, so the roll never ends",
+                            hint="reroll fewer faces")
+        return Dist(kept.outcomes, kept.weights, self.denominator - self.part(on).total)
+
+    def successes(self, count: int, on: Predicate) -> Dist:
+        """How many of `count` copies show a face `on` picks."""
+        hit = self.part(on).total
+        miss = self.total - hit
+        return _from_map({0: miss, 1: hit}, self.denominator).sum_of(count)
+
+    def part(self, keep: Predicate) -> Dist:
+        """The outcomes `keep` picks, over the same denominator (a sub-distribution: the rest
+        becomes leftover). Parts of one distribution are put back together with `mix`."""
+        pairs = [(o, w) for o, w in zip(self.outcomes, self.weights, strict=True) if keep(o)]
+        return Dist(tuple(o for o, _ in pairs), tuple(w for _, w in pairs), self.denominator)
+
+
+# ----- the dice of NOTATION §2 ---------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def die(sides: int) -> Dist:
+    """A fair die numbered 1..sides."""
+    if sides < 1:
+        raise CruxError("a die needs at least one side")
+    return Dist(tuple(range(1, sides + 1)), (1,) * sides, sides)
+
+
+def constant(value: int) -> Dist:
+    return Dist((value,), (1,), 1)
+
+
+def fudge() -> Dist:
+    """dF: -1, 0 or +1."""
+    return Dist((-1, 0, 1), (1, 1, 1), 3)
+
+
+def d66() -> Dist:
+    """Two d6 read as tens then ones: 11..66."""
+    return Dist(tuple(10 * t + u for t in range(1, 7) for u in range(1, 7)), (1,) * 36, 36)
+
+
+def percentile() -> Dist:
+    """d%: 1..100."""
+    return die(100)
+
+
+def pool(count: int, single: Dist, *, keep_highest: int | None = None, keep_lowest: int | None = None,
+         drop_highest: int | None = None, drop_lowest: int | None = None) -> Dist:
+    """`count` dice like `single`, summed after at most one keep/drop (khN, klN, dhN, dlN)."""
+    if keep_highest is not None:
+        return single.keep_highest(count, keep_highest)
+    if keep_lowest is not None:
+        return single.keep_lowest(count, keep_lowest)
+    if drop_highest is not None:
+        return single.drop_highest(count, drop_highest)
+    if drop_lowest is not None:
+        return single.drop_lowest(count, drop_lowest)
+    return single.sum_of(count)
+
+
+def mix(*parts: Dist) -> Dist:
+    """Disjoint parts of one experiment (each a sub-distribution) as one distribution.
+
+    Each part's weights count its own events over its own denominator; they are
+    brought to a common denominator and added. The parts' leftovers stay leftover.
+    """
+    common = lcm(*(part.denominator for part in parts))
+    table: dict[int, int] = {}
+    for part in parts:
+        scale = common // part.denominator
+        for o, w in zip(part.outcomes, part.weights, strict=True):
+            table[o] = table.get(o, 0) + w * scale
+    return _from_map(table, common)
+
+
+def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOVER_TARGET) -> int:
+    """The fewest fresh rolls per die that leave less than `target` uncounted over `count` dice.
+
+    A die's chain is cut with probability p**(depth+1); over `count` dice the
+    leftover is at most count * p**(depth+1). Capped at the engine's EXPLOSION_DEPTH.
+    """
+    if p_explode <= 0:
+        return 0
+    depth = 0
+    while count * p_explode ** (depth + 1) >= target and depth < EXPLOSION_DEPTH:
+        depth += 1
+    return depth
+
+
+# ----- internals -----------------------------------------------------------------------------------
+
+
+def _as_dist(value: Dist | int) -> Dist:
+    return constant(value) if isinstance(value, int) else value
+
+
+def _check_count(count: int) -> None:
+    if count < 1:
+        raise ValueError("count must be at least 1")
+
+
+def _from_map(table: dict[int, int], denominator: int) -> Dist:
+    outcomes = tuple(sorted(o for o, w in table.items() if w))
+    if len(outcomes) > MAX_OUTCOMES:
+        raise _too_big()
+    return Dist(outcomes, tuple(table[o] for o in outcomes), denominator)
+
+
+def _from_dense(low: int, dense: list[int], denominator: int) -> Dist:
+    outcomes, weights = [], []
+    for offset, w in enumerate(dense):
+        if w:
+            outcomes.append(low + offset)
+            weights.append(w)
+    return Dist(tuple(outcomes), tuple(weights), denominator)
+
+
+def _dense(dist: Dist) -> list[int]:
+    lo = dist.outcomes[0]
+    dense = [0] * (dist.outcomes[-1] - lo + 1)
+    for o, w in zip(dist.outcomes, dist.weights, strict=True):
+        dense[o - lo] = w
+    return dense
+
+
+def _dense_enough(dist: Dist) -> bool:
+    """Worth packing: few gaps between the lowest and highest outcome."""
+    return dist.outcomes[-1] - dist.outcomes[0] < 4 * len(dist) + 16
+
+
+def _slot_bytes(bound: int) -> int:
+    """Bytes per packed coefficient when no coefficient exceeds `bound`."""
+    return max(1, (bound.bit_length() + 7) // 8)
+
+
+def _check_size(slots: int, width: int) -> None:
+    if slots > MAX_OUTCOMES or slots * width * 8 > MAX_PACKED_BITS:
+        raise _too_big()
+
+
+def _too_big() -> LimitError:
+    return LimitError(f"the exact odds of this statement pass the odds size limit ({MAX_OUTCOMES:,} "
+                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights)",
+                      hint="ask for fewer dice or fewer sides; rolling it still works")
+
+
+def _pack(dense: list[int], width: int) -> int:
+    return int.from_bytes(b"".join(w.to_bytes(width, "little") for w in dense), "little")
+
+
+def _unpack(packed: int, width: int, slots: int) -> list[int]:
+    raw = packed.to_bytes(width * slots, "little")
+    return [int.from_bytes(raw[i:i + width], "little") for i in range(0, width * slots, width)]
+
+
+def _uniform_power(degree: int, count: int) -> list[int]:
+    """Coefficients of (1 + x + ... + x**degree)**count: the ways count dice of degree+1 faces sum.
+
+    Miller's recurrence (see `_power_by_recurrence`) with every coefficient of P
+    equal to 1 needs only two running window sums, so each coefficient costs O(1).
+    """
+    slots = count * degree + 1
+    upto = slots // 2 + 1  # palindromic: compute half, mirror the rest
+    coefficients = [1] + [0] * (upto - 1)
+    window = weighted = 1  # sum of a[k-i] and of i*a[k-i] for i = 1..degree, here for k = 1
+    scale = count + 1
+    for k in range(1, upto):
+        value = (scale * weighted - k * window) // k
+        coefficients[k] = value
+        old = coefficients[k - degree] if k >= degree else 0
+        weighted += window + value - (degree + 1) * old
+        window += value - old
+    return coefficients + coefficients[:slots - upto][::-1]
+
+
+def _power_by_recurrence(dense: list[int], count: int) -> list[int]:
+    """Coefficients of P(x)**count by J.C.P. Miller's recurrence, O(result x len(P)).
+
+    From A = P**n follows P*A' = n*P'*A, which gives each coefficient from the
+    previous len(P)-1 with one exact division. A palindromic P (a fair die) has a
+    palindromic power, so only half is computed.
+    """
+    degree = len(dense) - 1
+    slots = count * degree + 1
+    symmetric = dense == dense[::-1]
+    upto = slots // 2 + 1 if symmetric else slots
+    first = dense[0]
+    coefficients = [first ** count] + [0] * (upto - 1)
+    factors = list(enumerate(dense))[1:]
+    scale = count + 1
+    for k in range(1, upto):
+        total = 0
+        for i, p in factors[:k]:
+            if p:
+                total += (scale * i - k) * p * coefficients[k - i]
+        coefficients[k] = total // (k * first)
+    if symmetric:
+        coefficients += coefficients[:slots - upto][::-1]
+    return coefficients
+
+
+def _convolve(a: Dist, b: Dist) -> Dist:
+    """The sum of two independent distributions."""
+    if not a.outcomes or not b.outcomes:  # an empty part (every event left over) stays empty
+        return Dist((), (), a.denominator * b.denominator)
+    if len(a) == 1 or len(b) == 1:
+        single, other = (a, b) if len(a) == 1 else (b, a)
+        shift, weight = single.outcomes[0], single.weights[0]
+        return Dist(tuple(o + shift for o in other.outcomes), tuple(w * weight for w in other.weights),
+                    a.denominator * b.denominator)
+    span = (a.outcomes[-1] - a.outcomes[0]) + (b.outcomes[-1] - b.outcomes[0]) + 1
+    if span <= len(a) * len(b) + 64:
+        width = _slot_bytes(a.total * b.total)
+        _check_size(span, width)
+        packed = _pack(_dense(a), width) * _pack(_dense(b), width)
+        return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span),
+                           a.denominator * b.denominator)
+    return _combine(a, b, lambda x, y: x + y)
+
+
+def _combine(a: Dist, b: Dist, operation: Callable[[int, int], int]) -> Dist:
+    """Any binary operation of independent terms, pair by pair."""
+    if len(a) * len(b) > MAX_PAIRS:
+        raise _too_big()
+    table: dict[int, int] = {}
+    for x, wx in zip(a.outcomes, a.weights, strict=True):
+        for y, wy in zip(b.outcomes, b.weights, strict=True):
+            key = operation(x, y)
+            table[key] = table.get(key, 0) + wx * wy
+    return _from_map(table, a.denominator * b.denominator)
+
+
+def _scale(dist: Dist, factor: int) -> Dist:
+    """The same probabilities over a denominator `factor` times larger."""
+    return Dist(dist.outcomes, tuple(w * factor for w in dist.weights), dist.denominator * factor)
+
+
+def _sum_parts(a: Dist, b: Dist) -> Dist:
+    """Two disjoint parts of one distribution (same denominator) put together."""
+    table = dict(zip(a.outcomes, a.weights, strict=True))
+    for o, w in zip(b.outcomes, b.weights, strict=True):
+        table[o] = table.get(o, 0) + w
+    return _from_map(table, a.denominator)
+
+
+def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
+    """`explode` when one face explodes and chains of different lengths cannot meet (the usual
+    explode-on-the-highest-face): chain t is t exploding faces then a stopping one, written out.
+
+    Over the denominator each**(depth+1), chain t weighs up**t * w * each**(depth-t).
+    """
+    top, up, each = exploding.outcomes[0], exploding.weights[0], stopping.denominator
+    outcomes: list[int] = []
+    weights: list[int] = []
+    for t in range(depth + 1):
+        scale = up ** t * each ** (depth - t)
+        outcomes.extend(t * top + o for o in stopping.outcomes)
+        weights.extend(w * scale for w in stopping.weights)
+    if truncate:  # the last fresh roll stands even when it shows the exploding face
+        outcomes.append((depth + 1) * top)
+        weights.append(up ** (depth + 1))
+    return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
+
+
+def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
+    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count.
+
+    Walk the outcomes from the highest down. `placed[c]` is the packed polynomial
+    (in the kept sum) of the ways `c < keep` dice have landed on the outcomes seen
+    so far. At each outcome, j more dice land there: while the kept count stays
+    below `keep` the state moves to c + j; once it reaches `keep`, the remaining
+    dice may take any lower outcome, so that branch is finished at once, all j
+    at the same shift.
+    """
+    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
+    lo = min(values)
+    span = max(values) - lo
+    slots = keep * span + 1
+    width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
+    _check_size(slots, width)
+    bits = 8 * width
+    placed = [0] * keep
+    placed[0] = 1
+    finished = 0
+    below = single.total
+    for value, w in zip(reversed(values), reversed(single.weights), strict=True):
+        below -= w
+        step = bits * (value - lo)
+        moved = [0] * keep
+        for c, poly in enumerate(placed):
+            if not poly:
+                continue
+            left = count - c
+            need = keep - c  # dice that fill the kept set from here
+            ways_here = 1  # comb(left, j) * w**j: j of the `left` dice land on this outcome
+            short = 0  # ways that keep fewer than `need` here, the rest lower
+            for j in range(need if below else 0):  # at the lowest outcome every die must land
+                if j:
+                    ways_here = ways_here * w * (left - j + 1) // j
+                moved[c + j] += (poly << (step * j)) * ways_here
+                short += ways_here * below ** (left - j)
+            # every way for the other dice to land here or lower, less those that keep too few here
+            finished += (poly << (step * need)) * ((w + below) ** left - short)
+        placed = moved
+    return _from_dense(keep * lo, _unpack(finished, width, slots), single.denominator ** count)

@@ -1,0 +1,180 @@
+"""Odds of generic dice expressions (NOTATION §2), as functions with plain parameters.
+
+The dice AST compiles to these in a few lines: each dice term to `dice_term`,
+each `+ - * /` and unary minus to the `Dist` operators (`/` is `//`: it floors),
+a bare integer to `constant`, and the whole expression to `dice_odds`
+(crux_cli.odds.result). A countdown die has `countdown_odds`.
+
+A term means, per die, in this order (as grammar/dice.md rules and the roller
+does): the face (`sides` 1..10000, "%", "F" or 66); a reroll (`ro` once, `rr`
+while the face matches), which explosion dice get too; an explosion (`!` on
+the top face, or on faces a test picks), each added face rolled like the
+first; then, over all the dice, one keep or drop (`khN` `klN` `dhN` `dlN`),
+then success counting among the kept dice (`>=T`), or else the kept sum.
+
+With `!` every added face is a die of its own, so keep/drop and success
+counting choose among all the dice rolled; with `!!` (compound) a die's chain
+is one value. Their sums are the same.
+"""
+
+from __future__ import annotations
+
+from crux_cli.errors import CruxError
+from crux_cli.limits import EXPLOSION_DEPTH
+from crux_cli.odds.dist import (
+    Dist,
+    Predicate,
+    Score,
+    constant,
+    d66,
+    default_depth,
+    die,
+    fudge,
+    percentile,
+)
+from crux_cli.odds.result import Odds, rows
+
+KEEPS = ("kh", "kl", "dh", "dl")
+
+
+def base_die(sides: int | str) -> Dist:
+    """One die of NOTATION §2: `dS`, `d%`, `dF`, `d66`."""
+    if sides == "%":
+        return percentile()
+    if isinstance(sides, str) and sides.upper() == "F":
+        return fudge()
+    if sides == 66:
+        return d66()
+    if not isinstance(sides, int) or sides < 1:
+        raise CruxError(f"there is no die d{sides}")
+    return die(sides)
+
+
+def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, reroll_once: bool = False,
+              explode: bool | Predicate = False, compound: bool = False, depth: int | None = None,
+              keep: tuple[str, int] | None = None, success: Predicate | None = None) -> Dist:
+    """The distribution of one dice term, e.g. `4d6kh3`, `3d6!`, `2d10!>=9`, `4d6ro<2`, `5d10kh3>=8`.
+
+    `reroll`, `explode` and `success` are face tests (the AST's `Compare.test`);
+    `explode=True` explodes on the top face. `keep` is ("kh"|"kl"|"dh"|"dl", N).
+    `depth` caps the dice one die's explosions add: by default the least that
+    leaves under 1e-12 uncounted over the `count` dice, at most the roller's own
+    cap (EXPLOSION_DEPTH), where the last added face stands, as it does in a roll.
+    """
+    if keep is not None and keep[0] not in KEEPS:
+        raise CruxError(f"'{keep[0]}' is not a way to keep or drop dice", hint="use kh, kl, dh or dl")
+    single = base_die(sides)
+    if reroll is not None:
+        single = single.reroll_once(reroll) if reroll_once else single.reroll(reroll)
+    score: Score | None = (lambda face: 1 if success(face) else 0) if success is not None else None
+    if explode is not False:
+        top = single.outcomes[-1]
+        explodes: Predicate = (lambda face: face == top) if explode is True else explode
+        if depth is None:
+            depth = default_depth(single.probability(explodes), count)
+        if not compound and (keep is not None or score is not None):
+            return exploded_dice(count, single, explodes, depth, keep=keep, score=score)
+        single = single.explode(depth, on=explodes, truncate=depth >= EXPLOSION_DEPTH)
+    return _kept(single, count, keep, score)
+
+
+def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
+                  keep: tuple[str, int] | None = None, score: Score | None = None) -> Dist:
+    """`count` dice that explode with every added face a die of its own, then kept or dropped,
+    summed or scored (successes). No enumeration of the dice:
+
+    A die's chain is some exploding faces, then one that stops it. Given that `e`
+    faces exploded among all the dice, those `e` are independent draws of an
+    exploding face, and the `count` last ones of a stopping face. When every
+    exploding face is above every stopping face (the top face, `!>=T`), or below
+    (`!<=T`), a keep takes one group first; the answer mixes, over the number
+    of explosions, a keep within each group. Chains past `depth` are left over.
+    """
+    explodes_part = single.part(explodes)
+    stops_part = single.part(lambda face: not explodes(face))
+    if not explodes_part.outcomes:
+        return _kept(single, count, keep, score)
+    if not stops_part.outcomes:
+        raise CruxError("every face of this die explodes, so the roll never ends",
+                        hint="explode on fewer faces, e.g. only the highest")
+    exploding = Dist(explodes_part.outcomes, explodes_part.weights, explodes_part.total)  # given it exploded
+    stopping = Dist(stops_part.outcomes, stops_part.weights, stops_part.total)
+    if exploding.outcomes[0] > stopping.outcomes[-1]:
+        upper_is_exploding = True
+    elif exploding.outcomes[-1] < stopping.outcomes[0]:
+        upper_is_exploding = False
+    else:
+        raise CruxError("exact odds are not available for keeping or counting dice that explode on "
+                        "faces between others", hint="explode on the top faces (!>=T) or the bottom ones (!<=T)")
+    up, down, each = explodes_part.total, stops_part.total, single.denominator
+    # explosions of one die: t with probability up**t * down / each**(t+1), t <= depth; the rest left over
+    per_die = Dist(tuple(range(depth + 1)),
+                   tuple(up ** t * down * each ** (depth - t) for t in range(depth + 1)), each ** (depth + 1))
+
+    def given(exploded: int) -> Dist:
+        if upper_is_exploding:
+            return _split_keep(exploding, exploded, stopping, count, keep, score)
+        return _split_keep(stopping, count, exploding, exploded, keep, score)
+
+    return per_die.sum_of(count).bind(given)
+
+
+def _split_keep(upper: Dist, uppers: int, lower: Dist, lowers: int, keep: tuple[str, int] | None,
+                score: Score | None) -> Dist:
+    """Keep or drop among `uppers` dice like `upper` and `lowers` like `lower`, where every
+    `upper` face is above every `lower` one; sum the kept faces or their scores."""
+    total = uppers + lowers
+    if keep is None:
+        return _all(upper, uppers, score) + _all(lower, lowers, score)
+    how, n = keep
+    if how in ("dh", "dl"):  # dropping n keeps the others, from the other end
+        how, n = ("kl" if how == "dh" else "kh"), total - n
+    n = max(0, min(n, total))
+    if how == "kh":
+        if n <= uppers:
+            return upper.keep_highest(uppers, n, score)
+        return _all(upper, uppers, score) + lower.keep_highest(lowers, n - uppers, score)
+    if n <= lowers:
+        return lower.keep_lowest(lowers, n, score)
+    return _all(lower, lowers, score) + upper.keep_lowest(uppers, n - lowers, score)
+
+
+def _all(single: Dist, count: int, score: Score | None) -> Dist:
+    """Every one of `count` dice kept: their sum, or their scores' sum."""
+    if count == 0:
+        return constant(0)
+    return (single.map(score) if score else single).sum_of(count)
+
+
+def _kept(single: Dist, count: int, keep: tuple[str, int] | None, score: Score | None) -> Dist:
+    if keep is None:
+        return _all(single, count, score)
+    how, n = keep
+    if how == "kh":
+        return single.keep_highest(count, n, score)
+    if how == "kl":
+        return single.keep_lowest(count, n, score)
+    if how == "dh":
+        return single.drop_highest(count, n, score)
+    return single.drop_lowest(count, n, score)
+
+
+def explosion_depth(count: int, sides: int | str, explode: bool | Predicate = True,
+                    reroll: Predicate | None = None, reroll_once: bool = False) -> int:
+    """The default cap `dice_term` uses for `count` exploding dice (for the odds' text)."""
+    single = base_die(sides)
+    if reroll is not None:
+        single = single.reroll_once(reroll) if reroll_once else single.reroll(reroll)
+    top = single.outcomes[-1]
+    explodes: Predicate = (lambda face: face == top) if explode is True else explode  # type: ignore[assignment]
+    return default_depth(single.probability(explodes), count)
+
+
+def countdown_odds(sides: int) -> Odds:
+    """`Cd8`: a 1 shrinks the die a size (d8 -> d6); a 1 on Cd4 ends it."""
+    face = die(sides)
+    one = face.probability(lambda f: f == 1)
+    change = "ends" if sides <= 4 else "shrinks"
+    return Odds(kind="countdown", outcomes=rows({"holds": 1 - one, change: one}),
+                distribution=tuple(face.items()), label="face", mean=face.mean())
+

@@ -1,0 +1,149 @@
+"""Odds as text a person reads at a glance: fractions, percentages and bars.
+
+Outcome tables use an absolute scale (a full bar is certainty); the damage or
+total histogram is scaled to its tallest row and, when there are many values,
+grouped into ranges with the far tails summed. Exact fractions too long to read
+are left to `--json`. Colour comes from the CLI's `Palette` (a no-op off a
+terminal): each outcome and its bar in the outcome's colour, headings bold,
+notes dim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import ceil
+
+from crux_cli.odds.result import Odds
+from crux_cli.render.style import PLAIN, Palette
+
+BAR_WIDTH = 30  # characters for probability 1 in outcome tables
+HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
+HISTOGRAM_ROWS = 24  # more values than this are grouped into ranges
+TAIL = Fraction(1, 2000)  # each far tail up to this much is summed into one row
+FRACTION_CHARS = 13  # longer exact fractions are left to --json
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def render_odds(odds: Odds, palette: Palette = PLAIN) -> str:
+    blocks = [_table(odds.outcomes, palette, heading=None)] if odds.outcomes else []
+    for table in odds.tables:
+        blocks.append(_table(table.rows, palette, heading=table.title))
+    if odds.distribution is not None:
+        blocks.append(_histogram(odds.distribution, odds.label, palette))
+    notes = _notes(odds, palette)
+    if notes:
+        blocks.append(notes)
+    return "\n\n".join(block for block in blocks if block)
+
+
+def percent(p: Fraction) -> str:
+    """A percentage with two decimals that never rounds a possibility to 0 or a doubt to 100."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if p < Fraction(1, 10_000):
+        return "<0.01%"
+    if p > Fraction(9_999, 10_000):
+        return ">99.99%"
+    return f"{float(p) * 100:.2f}%"
+
+
+def bar(share: float, width: int) -> str:
+    """A horizontal bar of `share` x `width` characters, in eighths; never empty for a share above 0."""
+    eighths = round(share * width * 8)
+    if share > 0 and eighths == 0:
+        eighths = 1
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (EIGHTHS[rest] if rest else "")
+
+
+def fraction(p: Fraction) -> str:
+    text = str(p)
+    return text if len(text) <= FRACTION_CHARS else ""
+
+
+def _paint(palette: Palette, text: str, role: str) -> str:
+    """Paint only what is there, so an empty bar leaves no escape codes at the end of a line."""
+    return palette.paint(text, role) if text.strip() else text
+
+
+def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, heading: str | None) -> str:
+    if not rows:
+        return ""
+    name_width = max(len(name) for name, _ in rows)
+    fraction_width = max(len(fraction(p)) for _, p in rows)
+    lines = [palette.bold(heading)] if heading else []
+    indent = "  " if heading else ""
+    for name, p in rows:
+        lines.append(
+            f"{indent}{_paint(palette, name.ljust(name_width), name)}  {fraction(p).rjust(fraction_width)}  "
+            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), name)}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, palette: Palette) -> str:
+    if not distribution:
+        return ""
+    rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
+        (str(value), p) for value, p in distribution]
+    tallest = max(float(p) for _, p in rows) or 1.0
+    name_width = max(len(name) for name, _ in rows)
+    lines = [palette.bold(label)]
+    for name, p in rows:
+        lines.append(f"  {name.rjust(name_width)}  {percent(p).rjust(7)}  "
+                     f"{bar(float(p) / tallest, HISTOGRAM_WIDTH)}".rstrip())
+    return "\n".join(lines)
+
+
+def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Fraction]]:
+    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row."""
+    values = [value for value, _ in distribution]
+    probabilities = [p for _, p in distribution]
+    start, low_tail = 0, Fraction(0)
+    while start < len(values) - 1 and low_tail + probabilities[start] <= TAIL:
+        low_tail += probabilities[start]
+        start += 1
+    stop, high_tail = len(values), Fraction(0)
+    while stop - 1 > start and high_tail + probabilities[stop - 1] <= TAIL:
+        high_tail += probabilities[stop - 1]
+        stop -= 1
+    low, high = values[start], values[stop - 1]
+    width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
+    bins: dict[int, Fraction] = {}
+    for value, p in zip(values[start:stop], probabilities[start:stop], strict=True):
+        key = (value - low) // width
+        bins[key] = bins.get(key, Fraction(0)) + p
+    rows: list[tuple[str, Fraction]] = []
+    if low_tail:
+        rows.append((f"< {low}", low_tail))
+    for key in range((high - low) // width + 1):
+        first = low + key * width
+        last = min(first + width - 1, high)
+        rows.append((str(first) if first == last else f"{first}–{last}", bins.get(key, Fraction(0))))
+    if high_tail:
+        rows.append((f"> {high}", high_tail))
+    return rows
+
+
+def _notes(odds: Odds, palette: Palette) -> str:
+    lines = []
+    if odds.mean is not None:
+        lines.append(f"mean {odds.label} {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
+    if odds.at_least is not None:
+        p = odds.at_least.p
+        lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
+    if odds.leftover:
+        longer = f" longer than {odds.depth} re-rolls" if odds.depth is not None else " past the cap"
+        lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
+    return "\n".join(palette.dim(line) for line in lines)
+
+
+def _exact(p: Fraction, rounded: str) -> str:
+    """'= 7/2 ≈ 3.5', '≈ 3.237' when the fraction is too long to read, '= 3' when it is whole."""
+    if p.denominator == 1:
+        return f"= {p}"
+    text = fraction(p)
+    return f"= {text} ≈ {rounded}" if text else f"≈ {rounded}"

@@ -1,0 +1,68 @@
+"""`crux odds` as a user runs it: the installed command, its text and its JSON."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from conftest import run_crux
+
+
+def odds_json(*args: str) -> dict:
+    result = run_crux("--json", "odds", *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    return json.loads(result.stdout)
+
+
+def test_the_acceptance_values() -> None:
+    record = odds_json("DEX +2b")
+    assert (record["input"], record["kind"], record["rules"]) == ("DEX +2b", "test", "crux")
+    assert record["outcomes"]["success"] == {"p": "19/27", "approx": 0.7037}
+    assert odds_json("DEX -2B")["outcomes"]["failure"] == {"p": "19/27", "approx": 0.7037}
+    save = odds_json("save WIL adv")
+    assert save["outcomes"]["partial"] == {"p": "1/3", "approx": 0.3333}
+    assert save["effect"]["resisted"]["p"] == "5/9"
+
+
+def test_text_has_fractions_percentages_and_bars() -> None:
+    result = run_crux("odds", "DEX +2b")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "DEX +2b: exact odds"
+    assert lines[3] == "  success  19/27   70.37%  █████████████████████▏"
+    assert "\x1b[" not in result.stdout  # piped: no colour
+
+
+def test_an_attack_with_at_least() -> None:
+    record = odds_json("--at-least", "10", "atk 2d8+3 heavy rushed")
+    assert list(record["outcomes"]) == ["miss", "hit", "crit"]
+    assert record["outcomes"]["crit"]["p"] == "1/64"
+    assert record["at_least"]["k"] == 10
+    assert Fraction(record["at_least"]["p"]) == sum(
+        Fraction(v["p"]) for k, v in record["distribution"].items() if int(k) >= 10)
+    assert Fraction(record["leftover"]["p"]) == Fraction(1, 64) * Fraction(1, 8) ** 14
+    total = sum(Fraction(v["p"]) for v in record["distribution"].values())
+    assert total + Fraction(record["leftover"]["p"]) == 1
+    text = run_crux("odds", "atk 2d8+3 heavy rushed", "--at-least", "10").stdout
+    assert "  P(damage ≥ 10) ≈ 1.56%" in text
+    assert "  leftover 3.6e-15: exploding chains longer than 14 re-rolls are not counted" in text
+
+
+def test_initiative_and_ambush() -> None:
+    assert odds_json("init")["actions"]["3"]["p"] == "1/3"
+    assert odds_json("init ambush")["actions"]["3"]["p"] == "1"
+
+
+def test_at_least_needs_a_distribution() -> None:
+    result = run_crux("odds", "--at-least", "3", "DEX +1b")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "--at-least needs a test with a damage or total distribution" in result.stderr
+
+
+def test_mistakes_are_explained_without_a_traceback() -> None:
+    result = run_crux("odds", "DEX +2B")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "^" in result.stderr and "Traceback" not in result.stderr
