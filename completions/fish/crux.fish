@@ -31,9 +31,9 @@ function __crux_command --argument-names path
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
-            set -g __crux_options --seed --json --rules --no-color -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules
+            set -g __crux_options --seed --json --rules --no-color --at-least -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --at-least
             set -g __crux_subcommands
             set -g __crux_argument statement
             set -g __crux_argument_words
