@@ -32,6 +32,7 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
+LAZY_COMMANDS = {"sheet": ("crux_cli.sheet_cli", "sheet_group")}  # name -> (module, click command)
 
 
 @dataclass
@@ -40,8 +41,9 @@ class Settings:
 
     seed: int | None = None
     json: bool = False
-    rules: str = "crux"
+    rules: str | None = None  # None: the sheet's `rules`, else crux
     no_color: bool = False
+    sheet: str | None = None
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -60,6 +62,9 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
+        click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
+                     help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
+                          "and conditions are kept on it (CRUX_SHEET works too)."),
     ]):
         command = option(command)
     return command
@@ -68,8 +73,19 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
 class StatementGroup(click.Group):
     """A group whose unknown first word is handed to the statement command whole."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:  # imported only when asked for: a plain roll never pays for them
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
-        if args and args[0] not in self.commands:
+        if args and args[0] not in self.commands and args[0] not in LAZY_COMMANDS:
             return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
         return super().resolve_command(ctx, args)
 
@@ -218,7 +234,16 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules, seed=settings.seed)
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet)
+
+
+def sheet_rules(sheet: str | None) -> str:
+    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
+    if sheet is None:
+        return "crux"
+    from crux_cli.state.store import load_hero
+
+    return load_hero(sheet).rules
 
 
 def run_one(settings: Settings, text: str) -> None:

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class SheetUpdate:
+    """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
+
+    path: str
+    before: Hero
+    after: Hero
+
+
+@dataclass(frozen=True)
 class Answer:
     """One statement answered: what was typed, in which rules, and what came of it."""
 
@@ -30,6 +39,7 @@ class Answer:
     result: Any
     seed: int | None = None
     comment: str | None = None
+    sheet: SheetUpdate | None = None
 
 
 def split_comment(line: str) -> tuple[str, str | None]:
@@ -52,12 +62,14 @@ def check_rules(name: str) -> str:
 
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
-                 source: RandomSource | None = None, hero: Hero | None = None) -> None:
+                 source: RandomSource | None = None, hero: Hero | None = None,
+                 sheet: str | None = None) -> None:
         self.rules_name = check_rules(rules)
         self.rules: ModuleType = rulesets.load(rules)
         self.seed = seed
         self.source = source if source is not None else seeded(seed)
         self.hero = hero
+        self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
 
     def use_rules(self, name: str) -> None:
         self.rules_name = check_rules(name)
@@ -70,12 +82,48 @@ class Runner:
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         statement = parse_statement(text, self.rules)
-        ctx = Context(Roller(self.source), self.hero, text)
+        if self.sheet is not None and hasattr(self.rules, "apply"):
+            return self.answer_on_sheet(statement, text, comment, self.sheet)
+        result = self.run(statement, self.current_hero(), text)  # a rule set that only reads the sheet
+        if self.hero is not None:  # a hero held in memory (no file) carries its Grit and HP along
+            self.hero = self.apply(result, self.hero)
+        return Answer(text, self.rules_name, result, self.seed, comment)
+
+    def answer_on_sheet(self, statement: Any, text: str, comment: str | None, path: str) -> Answer:
+        """Read the sheet, roll, and write back what changed, all under the sheet's lock.
+
+        The lock is held from the read to the write, so two crux processes spending
+        Grit from one sheet never both start from the same value.
+        """
+        from crux_cli.state.store import sheet_transaction
+
+        with sheet_transaction(path) as sheet:
+            before = sheet.hero
+            result = self.run(statement, before, text)
+            after = self.apply(result, before)
+            sheet.save(after)
+        self.hero = after
+        return Answer(text, self.rules_name, result, self.seed, comment, SheetUpdate(path, before, after))
+
+    def apply(self, result: Any, hero: Hero) -> Hero:
+        """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
+        apply = getattr(self.rules, "apply", None)
+        return apply(result, hero) if apply is not None else hero
+
+    def run(self, statement: Any, hero: Hero | None, text: str) -> Any:
+        ctx = Context(Roller(self.source), hero, text)
         try:
-            result = self.rules.run(statement, ctx)
+            return self.rules.run(statement, ctx)
         except CruxError as error:
             raise error.at(text) from None
-        return Answer(text, self.rules_name, result, self.seed, comment)
+
+    def current_hero(self) -> Hero | None:
+        """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
+        if self.sheet is None:
+            return self.hero
+        from crux_cli.state.store import load_hero
+
+        return load_hero(self.sheet)
 
     def odds(self, text: str, at_least: int | None = None) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
@@ -86,7 +134,7 @@ class Runner:
         if not hasattr(self.rules, "odds"):
             raise CruxError(f"exact odds of {self.rules_name} statements are not available yet", text=text)
         try:
-            odds = self.rules.odds(statement, Context(Roller(self.source), self.hero, text))
+            odds = self.rules.odds(statement, Context(Roller(self.source), self.current_hero(), text))
             if at_least is not None:
                 from crux_cli.odds.result import with_at_least
 

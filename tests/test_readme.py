@@ -1,4 +1,7 @@
-"""The README's console examples are real: each `$ command` prints exactly what follows it."""
+"""The README's console examples are real: each `$ command` prints exactly what follows it.
+
+The commands of one console block run in order in one directory (a sheet made by one is used by the next).
+"""
 
 from __future__ import annotations
 
@@ -13,20 +16,22 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def examples() -> list[tuple[str, str]]:
-    pairs = []
-    for block in re.findall(r"```console\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S):
+def examples() -> list[tuple[int, str, str]]:
+    """(block number, command, expected output); the commands of one block share a directory."""
+    found = []
+    for number, block in enumerate(re.findall(r"```console\n(.*?)```", README.read_text(encoding="utf-8"),
+                                              flags=re.S)):
         command, output = None, []
         for line in block.splitlines():
             if line.startswith("$ "):
                 if command:
-                    pairs.append((command, "\n".join(output)))
+                    found.append((number, command, "\n".join(output)))
                 command, output = line[2:], []
             else:
                 output.append(line)
         if command:
-            pairs.append((command, "\n".join(output)))
-    return pairs
+            found.append((number, command, "\n".join(output)))
+    return found
 
 
 EXAMPLES = examples()
@@ -36,10 +41,17 @@ def test_the_readme_has_examples():
     assert len(EXAMPLES) >= 5
 
 
-@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_example(command: str, expected: str, tmp_path: Path):
+@pytest.fixture(scope="module")
+def block_directories(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    """One working directory per console block, so a block can make a sheet and then play with it."""
+    return {number: tmp_path_factory.mktemp(f"block{number}") for number in {n for n, _, _ in EXAMPLES}}
+
+
+@pytest.mark.parametrize(("block", "command", "expected"), EXAMPLES, ids=[c for _, c, _ in EXAMPLES])
+def test_example(block: int, command: str, expected: str, block_directories: dict[int, Path]):
     env = dict(os.environ, NO_COLOR="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     for name in ("CRUX_RULES", "CRUX_SHEET"):
         env.pop(name, None)
-    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, cwd=tmp_path)
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
+                            cwd=block_directories[block])
     assert (result.stdout + result.stderr).rstrip("\n") == expected

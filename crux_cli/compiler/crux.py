@@ -49,16 +49,9 @@ def condition_sources(hero: Hero | None, kind: str, attribute: str | None, melee
     """Banes the hero's conditions put on this roll (seed §10.3), named after the condition."""
     if hero is None:
         return []
-    sources = []
-    if hero.has("frightened"):
-        sources.append(Source("frightened", -1))
-    if kind == "attack" and hero.has("blinded"):
-        sources.append(Source("blinded", -1))
-    if hero.has("restrained") and (kind == "attack" or (kind == "save" and attribute == "DEX")):
-        sources.append(Source("restrained", -1))
-    if kind == "attack" and melee and hero.has("prone"):
-        sources.append(Source("prone", -1))
-    return sources
+    from crux_cli.engine.wounds import condition_sources as from_conditions
+
+    return list(from_conditions(hero, kind, attribute, melee))
 
 
 def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:

@@ -17,6 +17,10 @@ def record(answer: Any) -> dict[str, Any]:
     if answer.comment:
         out["comment"] = answer.comment
     out.update(fields)
+    if getattr(answer, "sheet", None) is not None:
+        from crux_cli.render.sheet import sheet_json
+
+        out["sheet"] = sheet_json(answer.sheet)
     return out
 
 

@@ -14,6 +14,11 @@ def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
     module = rulesets.load(answer.rules)
     line = f"{palette.bold(answer.input)}: {module.describe(answer.result, palette)}"
+    if getattr(answer, "sheet", None) is not None:
+        from crux_cli.render.sheet import sheet_suffix
+
+        suffix = sheet_suffix(answer, palette)
+        line += f" · {suffix}" if suffix else ""
     if answer.comment:
         line += palette.dim(f"  # {answer.comment}")
     return line

@@ -7,6 +7,9 @@ A rule-set module (``crux_cli.rules.<name>``) provides:
 - ``parse(text, keyword) -> Statement``: the statement's grammar, giving an immutable AST;
 - ``run(statement, ctx) -> Result``: compile the AST to rule-engine calls and roll;
 - ``odds(statement, ctx) -> Odds``: exact probabilities for the statement.
+- ``apply(result, hero) -> Hero`` (optional): the hero after a result, for the
+  values a character sheet keeps (Grit spent and earned, HP, Wounds...); the
+  runner writes them back under the sheet's lock. Without it the sheet is only read.
 
 Generic dice expressions (NOTATION §2) belong to every rule set and are handled
 before a rule set is asked. Adding a fifth rule set is a new module plus one

@@ -9,6 +9,11 @@ from crux_cli.context import Context
 from crux_cli.engine import crux as engine
 from crux_cli.notation import ast
 from crux_cli.notation import crux as notation
+from crux_cli.notation import sheet as sheet_notation
+
+if TYPE_CHECKING:
+    from crux_cli.notation import sheet_ast
+    from crux_cli.state.hero import Hero
 
 if TYPE_CHECKING:
     from crux_cli.odds.result import Odds
@@ -16,34 +21,59 @@ if TYPE_CHECKING:
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
 SEED = "001_3e631c857d08fd70.txt"
-KEYWORDS = notation.KEYWORDS
+KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
+ROLLS = (ast.Test, ast.Save, ast.Initiative, ast.Attack)  # anything else is a sheet statement
 
 
-def parse(text: str, keyword: str) -> ast.CruxStatement:
+def parse(text: str, keyword: str) -> ast.CruxStatement | sheet_ast.SheetStatement:
+    if keyword.lower() in sheet_notation.KEYWORDS:
+        return sheet_notation.parse(text, keyword)
     return notation.parse(text, keyword)
 
 
-def run(statement: ast.CruxStatement, ctx: Context) -> engine.PoolResult | engine.AttackResult:
+def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Any:
+    if not isinstance(statement, ROLLS):
+        from crux_cli.compiler.sheet import run_sheet_statement
+
+        return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
     request = compile_statement(statement, ctx.hero, ctx.text)
     if isinstance(request, engine.AttackRequest):
         return engine.roll_attack(ctx.roller, request)
     return engine.roll_pool(ctx.roller, request)
 
 
+<<<<<<< HEAD
 def odds(statement: ast.CruxStatement, ctx: Context) -> Odds:
     """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
     from crux_cli.odds.crux import request_odds
 
     return request_odds(compile_statement(statement, ctx.hero if ctx else None, ctx.text if ctx else ""))
+=======
+def apply(result: Any, hero: Hero) -> Hero:
+    """The hero after `result`: Grit spent and earned by a roll, or what a sheet statement changed."""
+    if isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.engine.grit import apply_grit
+
+        return apply_grit(hero, result.grit)
+    return getattr(result, "after", hero)  # a sheet statement's StateChange
+>>>>>>> sheets
 
 
 def describe(result: Any, palette: Any) -> str:
+    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.render import sheet
+
+        return sheet.describe(result, palette)
     from crux_cli.render import crux as render
 
     return render.describe(result, palette)
 
 
 def to_json(result: Any) -> dict[str, Any]:
+    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.render import sheet
+
+        return sheet.to_json(result)
     from crux_cli.render import crux as render
 
     return render.to_json(result)

@@ -1,0 +1,397 @@
+"""Character sheets: commented TOML text ↔ `Hero`, refused with file, line and reason.
+
+Reading uses the stdlib `tomllib` (fast, and its syntax errors carry a line);
+writing back uses `tomlkit`, imported only when a sheet actually changes, so the
+user's comments, order and spacing survive. Only the values crux keeps by itself
+(Grit, HP, Wounds, Dying, Hit Dice, conditions) are ever written back.
+
+The sheet's shape (see `new_sheet_text` for the commented template):
+
+    name = "Wren"
+    rules = "crux"
+    [attributes]            # ATTR = { modifier = M, rating = R }, rating -3..+3
+    [saves]                 # advantaged = "WIL", disadvantaged = "STR"
+    [attack]                # die = "d8", attribute = "DEX"
+    [status]                # grit, hp, hp_max, wounds, wound_cap, dying, dead,
+                            # hit_dice, hit_dice_max, hit_die, conditions
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crux_cli.errors import CruxError, SheetError
+from crux_cli.limits import MAX_SIDES
+from crux_cli.state.hero import ATTRIBUTES, GRIT_MAX, WOUND_CAP, Attribute, Hero
+
+ATTRIBUTE_ALIASES = {
+    "str": "STR", "strength": "STR",
+    "dex": "DEX", "dexterity": "DEX",
+    "int": "INT", "intelligence": "INT",
+    "wil": "WIL", "will": "WIL",
+}
+RATING_RANGE = (-3, 3)
+MODIFIER_RANGE = (-10, 20)
+MAX_HP = 100_000
+MAX_HIT_DICE = 100
+# Seed §10.3. `dying` is kept as its own flag (`status.dying`), not in the list.
+CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
+
+TABLE_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("name", "rules", "attributes", "saves", "attack", "status"),
+    "saves": ("advantaged", "disadvantaged"),
+    "attack": ("die", "attribute"),
+    "status": ("grit", "hp", "hp_max", "wounds", "wound_cap", "dying", "dead",
+               "hit_dice", "hit_dice_max", "hit_die", "conditions"),
+}
+# Hero fields crux changes by itself, and where they live in the sheet.
+WRITABLE = ("grit", "hp", "wounds", "dying", "dead", "hit_dice", "conditions")
+
+DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
+SYNTAX_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def canonical_attribute(name: str) -> str | None:
+    """`dex`, `Dex` and `dexterity` all mean DEX; None for anything else."""
+    return ATTRIBUTE_ALIASES.get(name.strip().lower())
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
+    """The hero a sheet describes, or a `SheetError` naming the file, line and reason."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = SYNTAX_POSITION.search(message)
+        line = int(where.group(1)) if where else None
+        reason = SYNTAX_POSITION.sub("", message)
+        raise SheetError(f"not valid TOML: {reason[:1].lower()}{reason[1:]}", path=path, line=line,
+                         hint="check the quotes, brackets and `key = value` form on that line") from None
+    return _SheetReader(text, path).hero(data)
+
+
+@dataclass
+class _SheetReader:
+    """Turns parsed TOML into a `Hero`, failing at the line of the first key that breaks a rule."""
+
+    text: str
+    path: str
+
+    def fail(self, keys: tuple[str, ...], reason: str, hint: str | None = None) -> SheetError:
+        hint = hint or "fix that line and try again: crux has left the sheet as it was"
+        return SheetError(reason, path=self.path, line=key_line(self.text, keys), hint=hint)
+
+    def hero(self, data: dict[str, Any]) -> Hero:
+        self.known_keys(data, "")
+        attack_count, attack_sides, attack_attribute = self.attack(self.table(data, "attack"))
+        advantaged, disadvantaged = self.saves(self.table(data, "saves"))
+        hero = Hero(
+            name=self.text_value(data, ("name",), "hero"),
+            rules=self.rules(data),
+            attributes=self.attributes(self.table(data, "attributes")),
+            advantaged_save=advantaged,
+            disadvantaged_save=disadvantaged,
+            attack_count=attack_count,
+            attack_sides=attack_sides,
+            attack_attribute=attack_attribute,
+        )
+        return self.status(self.table(data, "status"), hero)
+
+    def table(self, data: dict[str, Any], name: str) -> dict[str, Any]:
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail((name,), f"`{name}` must be a table, like [{name}]")
+        if name in TABLE_KEYS:
+            self.known_keys(value, name)
+        return value
+
+    def known_keys(self, table: dict[str, Any], name: str) -> None:
+        allowed = TABLE_KEYS[name]
+        for key in table:
+            if key not in allowed:
+                where = f"in [{name}]" if name else "at the top of the sheet"
+                keys = (name, key) if name else (key,)
+                raise self.fail(keys, f"unknown key `{key}` {where}",
+                                hint="known keys here: " + ", ".join(allowed))
+
+    def text_value(self, table: dict[str, Any], keys: tuple[str, ...], default: str) -> str:
+        value = table.get(keys[-1], default)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(keys, f"`{keys[-1]}` must be a non-empty text in quotes")
+        return value.strip()
+
+    def rules(self, data: dict[str, Any]) -> str:
+        from crux_cli.rules import names
+
+        rules = self.text_value(data, ("rules",), "crux").lower()
+        if rules not in names():
+            raise self.fail(("rules",), f"unknown rule set `{rules}`",
+                            hint="rule sets: " + ", ".join(names()))
+        return rules
+
+    def integer(self, table: Mapping[str, Any], keys: tuple[str, ...], default: int,
+                low: int, high: int) -> int:
+        value = table.get(keys[-1], default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(keys, f"`{keys[-1]}` must be a whole number, not {value!r}")
+        if not low <= value <= high:
+            raise self.fail(keys, f"`{keys[-1]}` is {value}; it must be from {low} to {high}")
+        return value
+
+    def flag(self, table: Mapping[str, Any], keys: tuple[str, ...]) -> bool:
+        value = table.get(keys[-1], False)
+        if not isinstance(value, bool):
+            raise self.fail(keys, f"`{keys[-1]}` must be true or false, not {value!r}")
+        return value
+
+    def attribute_name(self, value: Any, keys: tuple[str, ...], optional: bool) -> str | None:
+        if optional and value in (None, ""):
+            return None
+        name = canonical_attribute(value) if isinstance(value, str) else None
+        if name is None:
+            raise self.fail(keys, f"unknown attribute {value!r}", hint="attributes: " + ", ".join(ATTRIBUTES))
+        return name
+
+    def attributes(self, table: dict[str, Any]) -> dict[str, Attribute]:
+        result = {name: Attribute() for name in ATTRIBUTES}
+        seen: set[str] = set()
+        for key, entry in table.items():
+            name = self.attribute_name(key, ("attributes", key), optional=False)
+            assert name is not None
+            if name in seen:
+                raise self.fail(("attributes", key), f"{name} is given twice")
+            seen.add(name)
+            if not isinstance(entry, dict):
+                raise self.fail(("attributes", key),
+                                f"{key} must be a table like {{ modifier = 1, rating = 0 }}")
+            for field in entry:
+                if field not in ("modifier", "rating"):
+                    raise self.fail(("attributes", key, field), f"unknown key `{field}` for {name}",
+                                    hint="each attribute has a `modifier` and a `rating`")
+            keys = ("attributes", key)
+            result[name] = Attribute(
+                modifier=self.integer(entry, (*keys, "modifier"), 0, *MODIFIER_RANGE),
+                rating=self.integer(entry, (*keys, "rating"), 0, *RATING_RANGE),
+            )
+        return result
+
+    def saves(self, table: dict[str, Any]) -> tuple[str | None, str | None]:
+        advantaged, disadvantaged = (
+            self.attribute_name(table.get(key), ("saves", key), optional=True)
+            for key in ("advantaged", "disadvantaged")
+        )
+        if advantaged and advantaged == disadvantaged:
+            raise self.fail(("saves", "disadvantaged"),
+                            f"{advantaged} cannot be both the advantaged and the disadvantaged save")
+        return advantaged, disadvantaged
+
+    def dice(self, value: Any, keys: tuple[str, ...], single: bool) -> tuple[int, int]:
+        match = DICE.match(value) if isinstance(value, str) else None
+        count = int(match.group(1) or 1) if match else 0
+        sides = int(match.group(2)) if match else 0
+        example = '"d8"' if single else '"d8" or "2d6"'
+        if not match or not 2 <= sides <= MAX_SIDES or not 1 <= count <= (1 if single else 100):
+            raise self.fail(keys, f"`{keys[-1]}` must be a die like {example}, not {value!r}")
+        return count, sides
+
+    def attack(self, table: dict[str, Any]) -> tuple[int, int, str | None]:
+        count, sides = self.dice(table.get("die", "d6"), ("attack", "die"), single=False)
+        attribute = self.attribute_name(table.get("attribute"), ("attack", "attribute"), optional=True)
+        return count, sides, attribute
+
+    def status(self, table: dict[str, Any], hero: Hero) -> Hero:
+        keys = lambda key: ("status", key)  # noqa: E731 - a local shorthand
+        hp_max = self.integer(table, keys("hp_max"), hero.hp_max, 1, MAX_HP)
+        wound_cap = self.integer(table, keys("wound_cap"), WOUND_CAP, 1, 100)
+        hit_dice_max = self.integer(table, keys("hit_dice_max"), hero.hit_dice_max, 0, MAX_HIT_DICE)
+        return hero.with_changes(
+            grit=self.integer(table, keys("grit"), 0, 0, GRIT_MAX),
+            hp=self.integer(table, keys("hp"), hp_max, 0, hp_max),
+            hp_max=hp_max,
+            wounds=self.integer(table, keys("wounds"), 0, 0, wound_cap),
+            wound_cap=wound_cap,
+            dying=self.flag(table, keys("dying")),
+            dead=self.flag(table, keys("dead")),
+            hit_dice=self.integer(table, keys("hit_dice"), hit_dice_max, 0, hit_dice_max),
+            hit_dice_max=hit_dice_max,
+            hit_die=self.dice(table.get("hit_die", "d8"), keys("hit_die"), single=True)[1],
+            conditions=self.conditions(table.get("conditions", [])),
+        )
+
+    def conditions(self, value: Any) -> tuple[str, ...]:
+        keys = ("status", "conditions")
+        if not isinstance(value, list):
+            raise self.fail(keys, '`conditions` must be a list, like ["prone", "frightened"]')
+        found: list[str] = []
+        for item in value:
+            name = item.strip().lower() if isinstance(item, str) else item
+            if name == "dying":
+                raise self.fail(keys, "Dying is kept apart from the other conditions",
+                                hint="set `dying = true` in [status] instead")
+            if name not in CONDITIONS:
+                raise self.fail(keys, f"unknown condition {item!r}",
+                                hint="conditions: " + ", ".join(CONDITIONS))
+            if name not in found:
+                found.append(name)
+        return tuple(found)
+
+
+# --- where a key is written ----------------------------------------------------------------------
+
+KEY = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"  # bare or quoted
+HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
+ASSIGNMENT = re.compile(rf"^\s*({KEY}(?:\s*\.\s*{KEY})*)\s*=")
+DOT_OUTSIDE_QUOTES = re.compile(r"\.(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
+
+
+def dotted(keys: str) -> tuple[str, ...]:
+    return tuple(part.strip().strip("\"'") for part in DOT_OUTSIDE_QUOTES.split(keys))
+
+
+def key_line(text: str, keys: tuple[str, ...]) -> int | None:
+    """The line where `keys` (a path like ("status", "grit")) is written, or its nearest written parent.
+
+    TOML parsers forget positions once parsing succeeds, so a rule broken by a
+    value is traced back to the text here: table headers set the current table,
+    `key = ...` lines extend it; an inline table `STR = { ... }` holds its keys.
+    """
+    table: tuple[str, ...] = ()
+    nearest: tuple[int, int] | None = None  # (matched depth, line)
+    for number, line in enumerate(text.splitlines(), 1):
+        header = HEADER.match(line)
+        if header and not line.lstrip().startswith("[["):
+            table = dotted(header.group(1))
+            full = table
+        else:
+            assignment = ASSIGNMENT.match(line)
+            if not assignment:
+                continue
+            full = table + dotted(assignment.group(1))
+        if full == keys:
+            return number
+        if full == keys[: len(full)] and (nearest is None or len(full) > nearest[0]):
+            nearest = (len(full), number)
+    return nearest[1] if nearest else None
+
+
+# --- writing back --------------------------------------------------------------------------------
+
+
+def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
+    """`text` with the values crux keeps (Grit, HP, ...) changed from `before` to `after`.
+
+    Only the keys whose values changed are touched, so comments, order and
+    spacing stay as the player wrote them; a key the sheet left out is added
+    to [status].
+    """
+    changed = [name for name in WRITABLE if getattr(before, name) != getattr(after, name)]
+    if not changed:
+        return text
+    import tomlkit  # only here: a roll that changes nothing never pays for it
+    document = tomlkit.parse(text)
+    if "status" not in document:
+        document.add(tomlkit.nl())
+        document.add("status", tomlkit.table())
+    status = document["status"]
+    for name in changed:
+        value = getattr(after, name)
+        status[name] = list(value) if name == "conditions" else value  # type: ignore[index]
+    return tomlkit.dumps(document)
+
+
+# --- new sheets ----------------------------------------------------------------------------------
+
+
+def parse_attribute_spec(spec: str) -> tuple[str, Attribute]:
+    """`STR=+2/1` → STR with modifier +2 and Boon/Bane rating +1 (`DEX=1` sets the modifier only)."""
+    match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d+)\s*(?:/\s*([+-]?\d+))?\s*", spec)
+    hint = "write ATTR=MODIFIER/RATING, like STR=+2/1 or DEX=-1/0"
+    if not match:
+        raise CruxError(f"cannot read the attribute {spec!r}", hint=hint)
+    name = canonical_attribute(match.group(1))
+    if name is None:
+        raise CruxError(f"unknown attribute {match.group(1)!r}", hint="attributes: " + ", ".join(ATTRIBUTES))
+    modifier, rating = int(match.group(2)), int(match.group(3) or 0)
+    if not MODIFIER_RANGE[0] <= modifier <= MODIFIER_RANGE[1]:
+        low, high = MODIFIER_RANGE
+        raise CruxError(f"{name}'s modifier {modifier:+d} is outside {low}..{high:+d}", hint=hint)
+    if not RATING_RANGE[0] <= rating <= RATING_RANGE[1]:
+        raise CruxError(f"{name}'s Boon/Bane rating {rating:+d} is outside -3..+3", hint=hint)
+    return name, Attribute(modifier=modifier, rating=rating)
+
+
+def _quoted(text: str | None) -> str:
+    import json
+
+    return json.dumps(text or "", ensure_ascii=False)
+
+
+STATUS_COMMENTS = {
+    "grit": "0-5: +1 when the kept die shows 1; spend 1 with `grit` to steady a roll",
+    "wounds": "at 0 HP: +1 Wound and Dying; damage while Dying: +2 (+3 on a crit)",
+    "wound_cap": "this many Wounds is death (lower it for a grittier game)",
+    "hit_dice": "`rest field N` spends them for HP; `rest safe` restores them all",
+    "conditions": "any of: " + ", ".join(CONDITIONS),
+}
+
+
+def _signed(number: int) -> str:
+    return f"{number:+d}" if number else "0"
+
+
+def _commented(key: str, value: object, comment: str | None) -> str:
+    line = f"{key} = {value}"
+    return f"{line:<22}# {comment}" if comment else line
+
+
+def new_sheet_text(hero: Hero) -> str:
+    """A commented sheet for `hero`, for `crux sheet new`; `parse_sheet` reads it back as `hero`."""
+    attributes = "\n".join(
+        f"{name} = {{ modifier = {_signed(hero.attribute(name).modifier)}, "
+        f"rating = {_signed(hero.attribute(name).rating)} }}"
+        for name in ATTRIBUTES
+    )
+    conditions = ", ".join(_quoted(c) for c in hero.conditions)
+    attack_die = f"{hero.attack_count if hero.attack_count > 1 else ''}d{hero.attack_sides}"
+    status = "\n".join(_commented(key, value, STATUS_COMMENTS.get(key)) for key, value in (
+        ("grit", hero.grit), ("hp", hero.hp), ("hp_max", hero.hp_max), ("wounds", hero.wounds),
+        ("wound_cap", hero.wound_cap), ("dying", str(hero.dying).lower()), ("dead", str(hero.dead).lower()),
+        ("hit_dice", hero.hit_dice), ("hit_dice_max", hero.hit_dice_max), ("hit_die", f'"d{hero.hit_die}"'),
+        ("conditions", f"[{conditions}]"),
+    ))
+    return f"""\
+# A crux character sheet. Edit it by hand as you like: when crux writes it back
+# (Grit, HP, Wounds, Hit Dice, conditions) it changes only those values and keeps
+# your comments and layout. `crux --sheet FILE show` prints it; a sheet that breaks
+# a rule is refused with the line and the reason, and never rewritten.
+
+name = {_quoted(hero.name)}
+rules = {_quoted(hero.rules)}        # the rule set this hero plays by
+
+# Each attribute has a modifier (flat bonus: damage, `atk +STR`) and a Boon/Bane
+# rating from -3 to +3 (Boons when positive, Banes when negative, on every test).
+[attributes]
+{attributes}
+
+# Saves of the advantaged type start with +1 Boon, the disadvantaged with +1 Bane.
+# Leave one empty ("") if the hero has none.
+[saves]
+advantaged = {_quoted(hero.advantaged_save)}
+disadvantaged = {_quoted(hero.disadvantaged_save)}
+
+# `atk` with no dice rolls this; the attribute's modifier is added to the damage.
+[attack]
+die = {_quoted(attack_die)}
+attribute = {_quoted(hero.attack_attribute)}
+
+# What crux keeps up to date as you play.
+[status]
+{status}
+"""
