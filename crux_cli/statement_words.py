@@ -7,8 +7,9 @@ pyparsing; tests/test_completion.py checks that it matches the live rule sets.
 
 STATEMENT_WORDS: dict[str, tuple[str, ...]] = {
     'crux': (
-        'atk', 'attack', 'DEX', 'dexterity', 'init', 'initiative', 'INT', 'intelligence', 'save', 'STR',
-        'strength', 'test', 'WIL', 'will',
+        'atk', 'attack', 'cond', 'condition', 'conditions', 'damage', 'DEX', 'dexterity', 'dmg', 'heal',
+        'init', 'initiative', 'INT', 'intelligence', 'rest', 'save', 'show', 'STR', 'strength', 'test',
+        'WIL', 'will',
     ),
     'stepdice': (
         'atk', 'attack', 'death', 'save', 'step',

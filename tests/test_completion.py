@@ -129,6 +129,13 @@ CASES = [
     ("crux odds --j", ["--json"]),
     ("crux --rules stepdice odds st", ["step"]),
     ("crux --rules challenge a", ["action"]),
+    ("crux --sheet he", ["hero.toml"]),
+    ("crux --json --sheet notes.txt DEX --sheet ", ["hero.toml", "notes.txt"]),
+    ("crux sh", ["sheet", "show"]),
+    ("crux sheet ", ["check", "new"]),
+    ("crux sheet new --attack", ["--attack", "--attack-attr"]),
+    ("crux sheet new ", ["hero.toml", "notes.txt"]),
+    ("crux sheet check no", ["notes.txt"]),
 ]
 
 

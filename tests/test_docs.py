@@ -111,10 +111,12 @@ def test_every_option_in_help_is_documented(path: tuple[str, ...]) -> None:
 
 
 def test_every_subcommand_is_documented() -> None:
+    """`crux sheet new` needs an item headed `.It Cm sheet new`."""
     text = COMMAND_PAGE.read_text()
     for cmd in completion.commands():
         for name in cmd.subcommands:
-            assert re.search(rf"^\.It Cm {re.escape(name)}\b", text, re.M), f"crux.1 has no item for {name}"
+            words = " ".join((*cmd.path[1:], name))
+            assert re.search(rf"^\.It Cm {re.escape(words)}\b", text, re.M), f"crux.1 has no item for {words}"
 
 
 def test_every_environment_variable_is_documented() -> None:
@@ -197,7 +199,7 @@ def examples(page: Path) -> list[Example]:
 
 
 ALL_EXAMPLES = [e for page in PAGES for e in examples(page)]
-COMMANDS = [e for e in ALL_EXAMPLES if re.match(r"(crux|printf) ", e.text)]
+COMMANDS = [e for e in ALL_EXAMPLES if re.match(r"([A-Z_]+=\S+ )*(crux|printf) ", e.text)]
 STATEMENTS = [e for e in ALL_EXAMPLES if e not in COMMANDS]
 
 
@@ -216,14 +218,20 @@ def test_statement_example_parses(example: Example) -> None:
         parse_statement(example.text, module)
 
 
+@pytest.fixture(scope="module")
+def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for all the command examples, run in order: a sheet made by one is used by the next."""
+    return tmp_path_factory.mktemp("examples")
+
+
 @pytest.mark.parametrize("example", COMMANDS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
-def test_command_example_runs(example: Example, tmp_path: Path) -> None:
+def test_command_example_runs(example: Example, examples_folder: Path) -> None:
     if example.expect.startswith("not run"):
         assert "crux --completion" in example.text  # the only example that writes outside a folder
         return
     status = int(example.expect.split()[1]) if example.expect.startswith("exit") else 0
     program = f'crux() {{ "{sys.executable}" -m crux_cli "$@"; }}; {example.text}'
-    result = subprocess.run(["sh", "-c", program], cwd=tmp_path, capture_output=True, text=True, check=False,
+    result = subprocess.run(["sh", "-c", program], cwd=examples_folder, capture_output=True, text=True, check=False,
                             env={**os.environ, "NO_COLOR": "1"}, timeout=30)
     assert result.returncode == status, result.stderr
     assert "Traceback" not in result.stderr
@@ -239,23 +247,36 @@ def rule_set_section(name: str) -> str:
     return "" if name == rules.DEFAULT else section(NOTATION_PAGE, f"{name.upper()} STATEMENTS")
 
 
-@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
-def test_every_json_field_of_the_examples_is_documented(rules_name: str) -> None:
-    """Fields are listed in crux.1 (the common ones and crux's) or in the rule set's section of crux-notation.7."""
-    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
+def rolled_fields(rules_name: str, sheet: Path | None) -> set[str]:
+    """The JSON fields of every runnable statement example of a rule set, with or without a sheet."""
     seen: set[str] = set()
     for example in STATEMENTS:
         if example.expect != "ok" or example.rules != rules_name:
             continue
-        runner = Runner(rules=example.rules, seed=1)
+        runner = Runner(rules=example.rules, seed=1, sheet=str(sheet) if sheet else None)
         try:
             answers = runner.execute(example.text + " # comment")
         except CruxError:
-            continue  # needs a character sheet
+            continue  # needs a character sheet, or one in another state
         for answer in answers:
             seen |= set(record(answer))
-    assert seen, f"no example of {rules_name} could be rolled"
-    missing = seen - documented
+    return seen
+
+
+@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_path: Path) -> None:
+    """Fields are listed in crux.1 (the common ones and crux's) or in the rule set's section of crux-notation.7."""
+    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
+    sheet = tmp_path / "wren.toml"
+    made = subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(sheet), "--name", "Wren",
+                           "--attr", "DEX=+2/1", "--attack", "d8", "--hp", "12", "--hit-dice", "2"],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    without, with_sheet = rolled_fields(rules_name, None), rolled_fields(rules_name, sheet)
+    assert without, f"no example of {rules_name} could be rolled"
+    if rules_name == rules.DEFAULT:
+        assert "sheet" in with_sheet
+    missing = (without | with_sheet) - documented
     assert not missing, f"the JSON fields {sorted(missing)} of {rules_name} are not documented"
 
 

@@ -15,27 +15,51 @@ function __crux_command --argument-names path
     set -g __crux_fallback ''
     switch $path
         case 'crux'
-            set -g __crux_options --seed --json --rules --no-color --completion --version -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --completion
-            set -g __crux_subcommands odds
+            set -g __crux_options --seed --json --rules --no-color --sheet --completion --version -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --completion
+            set -g __crux_subcommands odds sheet
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
         case 'crux _statement'
-            set -g __crux_options --seed --json --rules --no-color -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules
+            set -g __crux_options --seed --json --rules --no-color --sheet -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet
             set -g __crux_subcommands
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
-            set -g __crux_options --seed --json --rules --no-color --at-least -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --at-least
+            set -g __crux_options --seed --json --rules --no-color --sheet --at-least -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --at-least
             set -g __crux_subcommands
             set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
+            set -g __crux_subcommands check new
+            set -g __crux_argument ''
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet check'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
+            set -g __crux_subcommands
+            set -g __crux_argument files
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet new'
+            set -g __crux_options --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap --ask --no-ask -h --help
+            set -g __crux_helps 'The hero\'s name (default: asked, or the file\'s name).' 'ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)' 'The advantaged save type (+1 Boon).' 'The disadvantaged save type (+1 Bane).' 'The attack die, e.g. d8 or 2d6 (default d6).' 'The attribute added to damage.' 'Maximum HP (default 10).' 'Hit Dice (default 1).' 'The Hit Die, e.g. d8 (default d8).' 'Wounds that mean death (default 6).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap
+            set -g __crux_subcommands
+            set -g __crux_argument files
             set -g __crux_argument_words
             set -g __crux_fallback ''
     end
@@ -46,12 +70,18 @@ function __crux_option_values --argument-names path option
     switch "$path $option"
         case 'crux --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux --sheet'
+            echo files
         case 'crux --completion'
             echo words bash zsh fish
         case 'crux _statement --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux _statement --sheet'
+            echo files
         case 'crux odds --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux odds --sheet'
+            echo files
     end
 end
 
@@ -59,7 +89,7 @@ end
 function __crux_statement_words --argument-names rules
     switch $rules
         case crux
-            echo atk attack DEX dexterity init initiative INT intelligence save STR strength test WIL will
+            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest save show STR strength test WIL will
         case stepdice
             echo atk attack death save step
         case d20check
