@@ -44,6 +44,7 @@ class Settings:
     rules: str | None = None  # None: the sheet's `rules`, else crux
     no_color: bool = False
     sheet: str | None = None
+    repeat: int = 1
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -65,6 +66,8 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
                      help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
                           "and conditions are kept on it (CRUX_SHEET works too)."),
+        click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
+                     help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
     ]):
         command = option(command)
     return command
@@ -234,7 +237,8 @@ class Output:
 def make_runner(settings: Settings) -> Any:
     from crux_cli.runner import Runner
 
-    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet)
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet,
+                  repeat=settings.repeat)
 
 
 def sheet_rules(sheet: str | None) -> str:

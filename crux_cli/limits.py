@@ -5,4 +5,5 @@ MAX_SIDES = 10_000
 MAX_INPUT = 1_000  # characters of one statement
 MAX_NESTING = 32  # levels of parentheses (and of unary signs, which nest the same way)
 MAX_INTEGER = 10**9
+MAX_REPEAT = 1_000  # answers from one `Nx EXPR` or `--repeat N`
 EXPLOSION_DEPTH = 100  # an exploding chain stops here even below the dice limit (odds use their own cap)

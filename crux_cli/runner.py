@@ -2,7 +2,8 @@
 
 The CLI's one-shot and batch modes and the REPL all answer through `Runner`,
 so a statement means the same everywhere. The runner owns the random source,
-so a seed covers a whole run, statement after statement.
+so a seed covers a whole run, statement after statement. With a sheet, each
+roll reads the hero, rolls and writes back what changed under the sheet's lock.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rules as rulesets
 from crux_cli.context import Context
 from crux_cli.engine.rng import RandomSource, Roller, seeded
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement
+from crux_cli.errors import CruxError, LimitError
+from crux_cli.limits import MAX_REPEAT
+from crux_cli.notation.parse import read
 
 if TYPE_CHECKING:
     from crux_cli.state.hero import Hero
@@ -40,6 +42,8 @@ class Answer:
     seed: int | None = None
     comment: str | None = None
     sheet: SheetUpdate | None = None
+    handler: str = ""  # the module that answered when not the rule set itself (generic dice)
+    index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
 
 
 def split_comment(line: str) -> tuple[str, str | None]:
@@ -63,13 +67,14 @@ def check_rules(name: str) -> str:
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
                  source: RandomSource | None = None, hero: Hero | None = None,
-                 sheet: str | None = None) -> None:
+                 sheet: str | None = None, repeat: int = 1) -> None:
         self.rules_name = check_rules(rules)
         self.rules: ModuleType = rulesets.load(rules)
         self.seed = seed
         self.source = source if source is not None else seeded(seed)
         self.hero = hero
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
+        self.repeat = repeat  # --repeat N: each statement answered N times
 
     def use_rules(self, name: str) -> None:
         self.rules_name = check_rules(name)
@@ -78,18 +83,44 @@ class Runner:
     def execute(self, line: str) -> list[Answer]:
         """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
         text, comment = split_comment(line)
-        return [self.answer(part, comment) for part in split_statements(text)]
+        return [answer for part in split_statements(text) for answer in self.answers(part, comment)]
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
-        statement = parse_statement(text, self.rules)
-        if self.sheet is not None and hasattr(self.rules, "apply"):
-            return self.answer_on_sheet(statement, text, comment, self.sheet)
-        result = self.run(statement, self.current_hero(), text)  # a rule set that only reads the sheet
-        if self.hero is not None:  # a hero held in memory (no file) carries its Grit and HP along
-            self.hero = self.apply(result, self.hero)
-        return Answer(text, self.rules_name, result, self.seed, comment)
+        return self.answers(text, comment)[0]
 
-    def answer_on_sheet(self, statement: Any, text: str, comment: str | None, path: str) -> Answer:
+    def answers(self, text: str, comment: str | None = None) -> list[Answer]:
+        """One statement's answers: one, or one per repetition (`6x EXPR` times --repeat).
+
+        All the repetitions share one roller, so the dice limit covers them together: a repeated
+        statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
+        printing a million dice.
+        """
+        handler, statement = read(text, self.rules)
+        inner = getattr(statement, "repeat", 1)
+        if inner * self.repeat > MAX_REPEAT:
+            raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
+                             text=text, hint="repeat fewer times")
+        name = "" if handler is self.rules else handler.__name__
+        indexed = inner * self.repeat > 1
+        roller = Roller(self.source)
+        out = []
+        for number in range(1, inner * self.repeat + 1):
+            result, sheet = self.roll(handler, statement, roller, text)
+            out.append(Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
+                              number if indexed else None))
+        return out
+
+    def roll(self, handler: ModuleType, statement: Any, roller: Roller,
+             text: str) -> tuple[Any, SheetUpdate | None]:
+        """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
+        if self.sheet is not None and handler is self.rules and hasattr(self.rules, "apply"):
+            return self.roll_on_sheet(statement, roller, text, self.sheet)
+        result = self.run(handler, statement, Context(roller, self.current_hero(), text))
+        if self.hero is not None and handler is self.rules:  # a hero held in memory carries Grit and HP along
+            self.hero = self.apply(result, self.hero)
+        return result, None
+
+    def roll_on_sheet(self, statement: Any, roller: Roller, text: str, path: str) -> tuple[Any, SheetUpdate]:
         """Read the sheet, roll, and write back what changed, all under the sheet's lock.
 
         The lock is held from the read to the write, so two crux processes spending
@@ -99,23 +130,23 @@ class Runner:
 
         with sheet_transaction(path) as sheet:
             before = sheet.hero
-            result = self.run(statement, before, text)
+            result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
             sheet.save(after)
         self.hero = after
-        return Answer(text, self.rules_name, result, self.seed, comment, SheetUpdate(path, before, after))
+        return result, SheetUpdate(path, before, after)
 
     def apply(self, result: Any, hero: Hero) -> Hero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
         apply = getattr(self.rules, "apply", None)
         return apply(result, hero) if apply is not None else hero
 
-    def run(self, statement: Any, hero: Hero | None, text: str) -> Any:
-        ctx = Context(Roller(self.source), hero, text)
+    @staticmethod
+    def run(handler: ModuleType, statement: Any, ctx: Context) -> Any:
         try:
-            return self.rules.run(statement, ctx)
+            return handler.run(statement, ctx)
         except CruxError as error:
-            raise error.at(text) from None
+            raise error.at(ctx.text) from None
 
     def current_hero(self) -> Hero | None:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
@@ -130,15 +161,16 @@ class Runner:
 
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
         """
-        statement = parse_statement(text, self.rules)
-        if not hasattr(self.rules, "odds"):
-            raise CruxError(f"exact odds of {self.rules_name} statements are not available yet", text=text)
+        handler, statement = read(text, self.rules)
+        if not hasattr(handler, "odds"):
+            raise CruxError(f"exact odds of {handler.NAME} statements are not available yet", text=text)
         try:
-            odds = self.rules.odds(statement, Context(Roller(self.source), self.current_hero(), text))
+            odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
             if at_least is not None:
                 from crux_cli.odds.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
-        return Answer(text, self.rules_name, odds, self.seed)
+        name = "" if handler is self.rules else handler.__name__
+        return Answer(text, self.rules_name, odds, self.seed, handler=name)

@@ -85,6 +85,7 @@ def tagged(element: pp.ParserElement, tag: str, value: Callable[[Any], Any] | No
 
 def parse_with(grammar: pp.ParserElement, text: str, explain: Callable[[str, int], CruxError]) -> list[Any]:
     """Parse all of `text`, turning a pyparsing failure into a CruxError from `explain`."""
+    grammar.parse_with_tabs()  # else pyparsing expands tabs and its positions no longer match the input
     try:
         return grammar.parse_string(text, parse_all=True).as_list()
     except pp.ParseBaseException as failure:

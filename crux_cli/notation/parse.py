@@ -18,16 +18,34 @@ def first_word(text: str) -> str:
     return match.group(1).lower() if match else ""
 
 
-def parse_statement(text: str, rules: ModuleType) -> Any:
-    """The syntax tree of one statement in the rule set `rules`."""
+# `roll`, or dice written first: d6, d%, dF, Cd8 (a statement starting with a digit, sign or `(` has no word)
+DICE_START = re.compile(r"\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])", re.IGNORECASE)
+
+
+def is_dice(text: str, word: str, rules: ModuleType) -> bool:
+    """Read as a dice expression (NOTATION §2) rather than a statement of the rule set?"""
+    return word not in rules.KEYWORDS and (word == "" or DICE_START.match(text) is not None)
+
+
+def read(text: str, rules: ModuleType) -> tuple[ModuleType, Any]:
+    """The handler that answers one statement (the rule set, or generic dice) and its syntax tree."""
     check_input(text)
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
-                        hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3' or 'crux --help'")
+                        hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")
     word = first_word(text)
     if word in rules.KEYWORDS:
-        return rules.parse(text, word)
+        return rules, rules.parse(text, word)
+    if is_dice(text, word, rules):
+        from crux_cli.rules import dice
+
+        return dice, dice.parse(text, word)
     raise unknown_statement(text, word, rules)
+
+
+def parse_statement(text: str, rules: ModuleType) -> Any:
+    """The syntax tree of one statement in the rule set `rules` (dice expressions included)."""
+    return read(text, rules)[1]
 
 
 def unknown_statement(text: str, word: str, rules: ModuleType) -> CruxError:

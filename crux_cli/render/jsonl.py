@@ -9,13 +9,15 @@ from crux_cli import rules as rulesets
 
 
 def record(answer: Any) -> dict[str, Any]:
-    module = rulesets.load(answer.rules)
+    module = rulesets.handler(answer)
     fields = module.to_json(answer.result)
     out: dict[str, Any] = {"input": answer.input, "kind": fields.pop("kind"), "rules": answer.rules}
     if answer.seed is not None:
         out["seed"] = answer.seed
     if answer.comment:
         out["comment"] = answer.comment
+    if answer.index is not None:
+        out["index"] = answer.index
     out.update(fields)
     if getattr(answer, "sheet", None) is not None:
         from crux_cli.render.sheet import sheet_json

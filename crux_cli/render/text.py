@@ -12,8 +12,9 @@ from crux_cli.render.style import Palette
 
 def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
-    module = rulesets.load(answer.rules)
-    line = f"{palette.bold(answer.input)}: {module.describe(answer.result, palette)}"
+    module = rulesets.handler(answer)
+    index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
+    line = f"{palette.bold(answer.input)}{index}: {module.describe(answer.result, palette)}"
     if getattr(answer, "sheet", None) is not None:
         from crux_cli.render.sheet import sheet_suffix
 

@@ -11,15 +11,18 @@ A rule-set module (``crux_cli.rules.<name>``) provides:
   values a character sheet keeps (Grit spent and earned, HP, Wounds...); the
   runner writes them back under the sheet's lock. Without it the sheet is only read.
 
-Generic dice expressions (NOTATION §2) belong to every rule set and are handled
-before a rule set is asked. Adding a fifth rule set is a new module plus one
-line in ``RULESETS``.
+Generic dice expressions (NOTATION §2) belong to every rule set: they are
+answered by ``crux_cli.rules.dice`` (the same shape, not a rule set), chosen per
+statement by ``notation.parse.read`` and recorded in ``Answer.handler``.
+
+Adding a fifth rule set is a new module plus one line in ``RULESETS``.
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 DEFAULT = "crux"
 
@@ -37,6 +40,11 @@ RULESETS: dict[str, tuple[str, str]] = {
 
 def names() -> list[str]:
     return list(RULESETS)
+
+
+def handler(answer: Any) -> ModuleType:
+    """The module that answered: generic dice (`answer.handler`) or the answer's rule set."""
+    return importlib.import_module(answer.handler) if answer.handler else load(answer.rules)
 
 
 def load(name: str) -> ModuleType:

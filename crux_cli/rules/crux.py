@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.compiler.crux import compile_statement
 from crux_cli.context import Context
 from crux_cli.engine import crux as engine
+from crux_cli.errors import CruxError
 from crux_cli.notation import ast
 from crux_cli.notation import crux as notation
 from crux_cli.notation import sheet as sheet_notation
 
 if TYPE_CHECKING:
     from crux_cli.notation import sheet_ast
-    from crux_cli.state.hero import Hero
-
-if TYPE_CHECKING:
     from crux_cli.odds.result import Odds
+    from crux_cli.state.hero import Hero
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
@@ -42,13 +41,16 @@ def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -
     return engine.roll_pool(ctx.roller, request)
 
 
-<<<<<<< HEAD
-def odds(statement: ast.CruxStatement, ctx: Context) -> Odds:
+def odds(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Odds:
     """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
+    if not isinstance(statement, ROLLS):
+        raise CruxError(f"'{ctx.text.split()[0]}' changes the sheet; it rolls nothing to give odds for",
+                        text=ctx.text, position=0, hint="odds are for tests, saves, initiative, attacks and dice")
     from crux_cli.odds.crux import request_odds
 
-    return request_odds(compile_statement(statement, ctx.hero if ctx else None, ctx.text if ctx else ""))
-=======
+    return request_odds(compile_statement(statement, ctx.hero, ctx.text))
+
+
 def apply(result: Any, hero: Hero) -> Hero:
     """The hero after `result`: Grit spent and earned by a roll, or what a sheet statement changed."""
     if isinstance(result, engine.PoolResult | engine.AttackResult):
@@ -56,7 +58,6 @@ def apply(result: Any, hero: Hero) -> Hero:
 
         return apply_grit(hero, result.grit)
     return getattr(result, "after", hero)  # a sheet statement's StateChange
->>>>>>> sheets
 
 
 def describe(result: Any, palette: Any) -> str:

@@ -1,0 +1,286 @@
+"""The syntax tree of generic dice expressions (NOTATION §2): frozen dataclasses, nothing rolled.
+
+One node type per operator, so the roller (engine/dice.py) and the exact odds
+(odds/) can each walk the tree with a plain `match`. `str(node)` prints canonical
+notation: the form the examples corpus and the output echo. Positions (`pos`)
+point into the input for errors found after parsing and never take part in
+equality.
+
+Sums and products are n-ary (`first` and a tuple of `(operator, operand)`)
+rather than nested binary nodes, so `1+1+…+1` is a flat node and walking it
+never recurses deeper than the parentheses do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COMPARISONS = (">=", "<=", ">", "<", "=")
+
+
+@dataclass(frozen=True)
+class Compare:
+    """A face test such as `>=5`; `=` is printed bare (`rr1`, not `rr=1`)."""
+
+    op: str  # one of COMPARISONS
+    value: int
+
+    def test(self, face: int) -> bool:
+        op, value = self.op, self.value
+        if op == ">=":
+            return face >= value
+        if op == "<=":
+            return face <= value
+        if op == ">":
+            return face > value
+        if op == "<":
+            return face < value
+        return face == value
+
+    def __str__(self) -> str:
+        return f"{'' if self.op == '=' else self.op}{self.value}"
+
+
+# -- dice ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Dice:
+    """`NdS`: N dice of S faces 1..S (`d%` is read as `1d100`)."""
+
+    count: int
+    sides: int
+    pos: int = field(default=0, compare=False)
+
+    def faces(self) -> range:
+        return range(1, self.sides + 1)
+
+    @property
+    def top(self) -> int:
+        return self.sides
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+
+@dataclass(frozen=True)
+class D66:
+    """`Nd66`: N d66 values, each two d6 read as tens and ones (11..66)."""
+
+    count: int
+    pos: int = field(default=0, compare=False)
+
+    def faces(self) -> list[int]:
+        return [10 * tens + ones for tens in range(1, 7) for ones in range(1, 7)]
+
+    @property
+    def top(self) -> int:
+        return 66
+
+    def __str__(self) -> str:
+        return f"{self.count}d66"
+
+
+@dataclass(frozen=True)
+class Fudge:
+    """`NdF`: N Fudge dice, each −1, 0 or +1."""
+
+    count: int
+    pos: int = field(default=0, compare=False)
+
+    def faces(self) -> range:
+        return range(-1, 2)
+
+    @property
+    def top(self) -> int:
+        return 1
+
+    def __str__(self) -> str:
+        return f"{self.count}dF"
+
+
+BaseDice = Dice | D66 | Fudge
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """`rrT` (again until the face no longer matches) or `roT` (once), on each die as it is rolled."""
+
+    dice: BaseDice
+    when: Compare
+    once: bool
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}{'ro' if self.once else 'rr'}{self.when}"
+
+
+@dataclass(frozen=True)
+class Explode:
+    """`!` (on the top face), `!>=T`, or compounding `!!`: a die that matches rolls again."""
+
+    dice: BaseDice | Reroll
+    when: Compare | None  # None: the die's top face
+    compound: bool = False
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}{self.suffix()}"
+
+    def suffix(self) -> str:
+        when = f"{self.when.op}{self.when.value}" if self.when else ""
+        return f"{'!!' if self.compound else '!'}{when}"
+
+
+@dataclass(frozen=True)
+class Keep:
+    """`khN` / `klN` (`kN` = `khN`): keep the N highest or lowest dice, drop the rest."""
+
+    dice: BaseDice | Reroll | Explode
+    highest: bool
+    count: int
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}{'kh' if self.highest else 'kl'}{self.count}"
+
+
+@dataclass(frozen=True)
+class Drop:
+    """`dhN` / `dlN`: drop the N highest or lowest dice, keep the rest."""
+
+    dice: BaseDice | Reroll | Explode
+    highest: bool
+    count: int
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}{'dh' if self.highest else 'dl'}{self.count}"
+
+
+@dataclass(frozen=True)
+class Successes:
+    """`NdS>=T`: the value is how many kept dice pass the test, not their sum."""
+
+    dice: BaseDice | Reroll | Explode | Keep | Drop
+    target: Compare
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        target = f"{self.target.op}{self.target.value}"
+        if isinstance(self.dice, Explode):  # 10d10>=8! : written after `!`, the target would read as its threshold
+            return f"{self.dice.dice}{target}{self.dice.suffix()}"
+        return f"{self.dice}{target}"
+
+
+DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes
+
+
+def base_of(term: DiceTerm) -> BaseDice:
+    """The plain dice under a term's modifiers."""
+    while not isinstance(term, Dice | D66 | Fudge):
+        term = term.dice
+    return term
+
+
+# -- arithmetic ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Group:
+    """`( expr )`: kept so canonical notation shows the parentheses the user wrote."""
+
+    expr: Expr
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"({self.expr})"
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """`term [fire]`: a label on the term right before it (dice, number or group)."""
+
+    expr: Expr
+    label: str
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.expr} [{self.label}]"
+
+
+@dataclass(frozen=True)
+class Negate:
+    """Unary minus (runs of signs are folded while parsing: `--2` is `2`)."""
+
+    operand: Expr
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"-{self.operand}"
+
+
+@dataclass(frozen=True)
+class Product:
+    """`a * b / c`: left to right; `/` floors toward minus infinity (−7/2 = −4)."""
+
+    first: Expr
+    rest: tuple[tuple[str, Expr], ...]  # ("*" | "/", operand)
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
+
+
+@dataclass(frozen=True)
+class Sum:
+    """`a + b - c`: left to right."""
+
+    first: Expr
+    rest: tuple[tuple[str, Expr], ...]  # ("+" | "-", operand)
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
+
+
+Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum
+
+
+# -- statements ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Roll:
+    """`[roll] [Nx] EXPR`: a dice expression, rolled `repeat` times (each its own answer)."""
+
+    expr: Expr
+    repeat: int = 1
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.repeat}x {self.expr}" if self.repeat != 1 else str(self.expr)
+
+
+COUNTDOWN_SIZES = (4, 6, 8, 10, 12, 20)
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """`CdS`: a countdown die; on a 1 it shrinks one size (d8 → d6), and a 1 on Cd4 ends it."""
+
+    sides: int
+    repeat: int = 1
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return (f"{self.repeat}x " if self.repeat != 1 else "") + f"Cd{self.sides}"
+
+
+DiceStatement = Roll | Countdown
