@@ -8,16 +8,16 @@ pyparsing; tests/test_completion.py checks that it matches the live rule sets.
 STATEMENT_WORDS: dict[str, tuple[str, ...]] = {
     'crux': (
         'atk', 'attack', 'cond', 'condition', 'conditions', 'damage', 'DEX', 'dexterity', 'dmg', 'heal',
-        'init', 'initiative', 'INT', 'intelligence', 'rest', 'save', 'show', 'STR', 'strength', 'test',
-        'WIL', 'will',
+        'init', 'initiative', 'INT', 'intelligence', 'rest', 'roll', 'save', 'show', 'STR', 'strength',
+        'test', 'WIL', 'will',
     ),
     'stepdice': (
-        'atk', 'attack', 'death', 'save', 'step',
+        'atk', 'attack', 'death', 'roll', 'save', 'step',
     ),
     'd20check': (
-        'check', 'damage', 'dmg',
+        'check', 'damage', 'dmg', 'roll',
     ),
     'challenge': (
-        'action', 'fortune', 'resist', 'resistance',
+        'action', 'fortune', 'resist', 'resistance', 'roll',
     ),
 }

@@ -115,7 +115,8 @@ def words_of(line: str) -> list[str]:
 
 CASES = [
     # (what is typed before Tab, what Tab must offer)
-    ("crux --r", ["--rules"]),
+    ("crux --ru", ["--rules"]),
+    ("crux --r", ["--repeat", "--rules"]),
     ("crux --rules ", all_rule_set_words()),
     ("crux --completion ", list(completion.SHELLS)),
     ("crux sa", ["save"]),

@@ -265,8 +265,9 @@ def rolled_fields(rules_name: str, sheet: Path | None) -> set[str]:
 
 @pytest.mark.parametrize("rules_name", list(rules.RULESETS))
 def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_path: Path) -> None:
-    """Fields are listed in crux.1 (the common ones and crux's) or in the rule set's section of crux-notation.7."""
-    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
+    """Fields are in crux.1 (the common ones and crux's), or in crux-notation.7 (the rule set's and dice's)."""
+    documented = (json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
+                  | json_items(section(NOTATION_PAGE, "DICE EXPRESSIONS")))
     sheet = tmp_path / "wren.toml"
     made = subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(sheet), "--name", "Wren",
                            "--attr", "DEX=+2/1", "--attack", "d8", "--hp", "12", "--hit-dice", "2"],
