@@ -112,9 +112,22 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     return settings
 
 
+def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
+    """`--completion SHELL`: print the static completion script (no grammar is imported) and exit."""
+    if shell is None or ctx.resilient_parsing:
+        return
+    from crux_cli.completion import script
+
+    click.echo(script(shell), nl=False)
+    ctx.exit(0)
+
+
 @click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
              context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
 @common_options
+@click.option("--completion", type=click.Choice(["bash", "zsh", "fish"]), metavar="SHELL", is_eager=True,
+              expose_value=False, callback=print_completion,
+              help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
 def crux(ctx: click.Context, **options: Any) -> None:
