@@ -58,7 +58,7 @@ def test_at_least_needs_a_distribution() -> None:
     result = run_crux("odds", "--at-least", "3", "DEX +1b")
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "--at-least needs a test with a damage or total distribution" in result.stderr
+    assert "--at-least counts damage or totals, and the odds of a test have neither" in result.stderr
 
 
 def test_mistakes_are_explained_without_a_traceback() -> None:
@@ -66,3 +66,30 @@ def test_mistakes_are_explained_without_a_traceback() -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert "^" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_dice_expressions() -> None:
+    record = odds_json("4d6kh3")
+    assert (record["kind"], record["outcomes"]) == ("dice", {})
+    assert record["distribution"]["18"] == {"p": "7/432", "approx": 0.0162}
+    assert record["mean"]["p"] == "15869/1296"
+    assert "leftover" not in record
+    exploding = odds_json("--at-least", "7", "d6!")
+    assert exploding["depth"] == 15
+    assert Fraction(exploding["leftover"]["p"]) == Fraction(1, 6 ** 16)
+    assert Fraction(exploding["at_least"]["p"]) == Fraction(1, 6) - Fraction(1, 6 ** 16)
+
+
+def test_dice_text_and_countdown() -> None:
+    text = run_crux("odds", "2d20kl1+5", "--at-least", "15").stdout
+    assert "  P(total ≥ 15) = 121/400 ≈ 30.25%" in text
+    assert "  mean total = 487/40 ≈ 12.18" in text
+    countdown = odds_json("Cd4")
+    assert (countdown["kind"], countdown["outcomes"]["ends"]["p"]) == ("countdown", "1/4")
+
+
+def test_a_divisor_that_can_be_zero_is_refused_with_a_caret() -> None:
+    result = run_crux("odds", "d6/(d3-1)")
+    assert result.returncode == 2
+    assert "the divisor can be 0" in result.stderr
+    assert "  d6/(d3-1)\n     ^" in result.stderr

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crux_cli.errors import CruxError
 from crux_cli.odds.dist import Dist
@@ -125,6 +127,46 @@ def test_rerolls_with_and_without_explosions(once: bool, keep: tuple[str, int] |
     assert got(dice_term(2, 4, reroll=lambda f: f == 1, reroll_once=once, explode=True, depth=2,
                          keep=keep)) == enumerate_term(plain(4), 2, reroll=lambda f: f == 1, once=once,
                                                        explodes=lambda f: f == 4, depth=2, keep=keep)
+
+
+THRESHOLDS: dict[str, Callable[[int], Test]] = {
+    ">=": lambda t: (lambda f: f >= t), "<=": lambda t: (lambda f: f <= t), "=": lambda t: (lambda f: f == t),
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(count=st.integers(0, 3), sides=st.integers(2, 4), data=st.data())
+def test_any_small_term_matches_enumeration(count: int, sides: int, data: st.DataObject) -> None:
+    """Random combinations of every modifier, each against the roller's rules by enumeration."""
+    def test_of(name: str) -> Test | None:
+        kind = data.draw(st.sampled_from([None, ">=", "<=", "="]), label=name)
+        return None if kind is None else THRESHOLDS[kind](data.draw(st.integers(1, sides), label=f"{name} T"))
+
+    reroll = test_of("reroll")
+    once = data.draw(st.booleans(), label="once")
+    if reroll is not None and not once and all(reroll(f) for f in range(1, sides + 1)):
+        reroll = None  # a reroll of every face never ends (refused, tested elsewhere)
+    explode_kind = data.draw(st.sampled_from([None, "top", ">=", "<="]), label="explode")
+    compound = data.draw(st.booleans(), label="compound")
+    keep = data.draw(st.sampled_from([None, ("kh", 1), ("kh", 2), ("kl", 1), ("dh", 1), ("dl", 2)]), label="keep")
+    success = test_of("success")
+    explodes: Test | None = None
+    explode: bool | Test = False
+    if explode_kind == "top":
+        explodes, explode = (lambda f: f == sides), True
+    elif explode_kind is not None:
+        explodes = THRESHOLDS[explode_kind](sides if explode_kind == ">=" else 1)
+        explode = explodes
+    faces = one_face(plain(sides), reroll, once)
+    if explodes is not None and all(explodes(f) for f in faces):  # the roller refuses these too
+        with pytest.raises(CruxError, match="never ends"):
+            dice_term(count, sides, reroll=reroll, reroll_once=once, explode=explode, depth=1)
+        return
+    expected = enumerate_term(plain(sides), count, reroll=reroll, once=once, explodes=explodes,
+                              compound=compound, depth=1, keep=keep, success=success)
+    term = dice_term(count, sides, reroll=reroll, reroll_once=once, explode=explode, compound=compound,
+                     depth=1, keep=keep, success=success)
+    assert got(term) == expected
 
 
 def test_default_explosion_cap_leaves_under_a_trillionth() -> None:

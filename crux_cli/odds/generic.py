@@ -64,11 +64,11 @@ def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, 
     if keep is not None and keep[0] not in KEEPS:
         raise CruxError(f"'{keep[0]}' is not a way to keep or drop dice", hint="use kh, kl, dh or dl")
     single = base_die(sides)
+    top = single.outcomes[-1]  # the die's top face, even when a reroll makes it impossible
     if reroll is not None:
         single = single.reroll_once(reroll) if reroll_once else single.reroll(reroll)
     score: Score | None = (lambda face: 1 if success(face) else 0) if success is not None else None
     if explode is not False:
-        top = single.outcomes[-1]
         explodes: Predicate = (lambda face: face == top) if explode is True else explode
         if depth is None:
             depth = default_depth(single.probability(explodes), count)
@@ -163,9 +163,9 @@ def explosion_depth(count: int, sides: int | str, explode: bool | Predicate = Tr
                     reroll: Predicate | None = None, reroll_once: bool = False) -> int:
     """The default cap `dice_term` uses for `count` exploding dice (for the odds' text)."""
     single = base_die(sides)
+    top = single.outcomes[-1]
     if reroll is not None:
         single = single.reroll_once(reroll) if reroll_once else single.reroll(reroll)
-    top = single.outcomes[-1]
     explodes: Predicate = (lambda face: face == top) if explode is True else explode  # type: ignore[assignment]
     return default_depth(single.probability(explodes), count)
 

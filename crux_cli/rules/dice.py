@@ -8,12 +8,15 @@ handler in each `Answer`, so the renderers ask this module to describe it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.context import Context
 from crux_cli.engine import dice as engine
 from crux_cli.notation import dice as notation
 from crux_cli.notation import dice_ast as ast
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds
 
 NAME = "dice"
 SUMMARY = "Generic dice expressions: 4d6kh3, d66, 2d20kl1+5, d6!, 6x 4d6kh3, Cd8"
@@ -28,6 +31,13 @@ def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engin
     if isinstance(statement, ast.Countdown):
         return engine.roll_countdown(ctx.roller, statement.sides)
     return engine.roll_statement(ctx.roller, statement)
+
+
+def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
+    """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
+    from crux_cli.odds.dice import statement_odds
+
+    return statement_odds(statement)
 
 
 def describe(result: Any, palette: Any) -> str:
