@@ -18,6 +18,7 @@ STYLES = {
     "command": "ansimagenta bold",
     "error": "bg:ansired ansiwhite",
     "bottom-toolbar": "noreverse bg:#262626 #bcbcbc",
+    "toolbar": "#bcbcbc",
     "toolbar.key": "#8a8a8a",
     "toolbar.value": "bold #ffffff",
     "toolbar.low": "bold ansired",
