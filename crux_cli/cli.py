@@ -19,11 +19,23 @@ from crux_cli import __version__
 from crux_cli.errors import CruxError
 
 EXAMPLES = """\b
-Examples:
+Crux statements (the default rule set):
   crux 'DEX +2b -1B grit'        test: 3d6 keep highest, spending 1 Grit
   crux save WIL adv              save with the advantaged save type
   crux init                      initiative: actions for the first round
   crux 'atk 2d8+3 heavy rushed'  attack: primary die, crits explode, armour
+
+\b
+Dice, in every rule set:
+  crux 4d6kh3                    keep the highest 3 of 4d6
+  crux '(2d4+1)*3 # torch'       arithmetic, with a comment
+  crux '6x 4d6kh3'               six rolls
+
+\b
+Odds, sheets, other rule sets, scripts:
+  crux odds 'atk 2d8+3 heavy'    exact odds and the damage distribution
+  crux --sheet wren.toml 'DEX grit'   the sheet's ratings; Grit spent from it
+  crux --rules challenge 'action 2 adv major'
   printf 'DEX +1b\\natk d8+2\\n' | crux --json -
                                  one JSON object per line read
 
@@ -92,9 +104,6 @@ class StatementGroup(click.Group):
             return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
         return super().resolve_command(ctx, args)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        super().format_commands(ctx, formatter)
-
 
 def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     settings: Settings = ctx.find_object(Settings) or Settings()
@@ -112,9 +121,22 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     return settings
 
 
+def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
+    """`--completion SHELL`: print the static completion script (no grammar is imported) and exit."""
+    if shell is None or ctx.resilient_parsing:
+        return
+    from crux_cli.completion import script
+
+    click.echo(script(shell), nl=False)
+    ctx.exit(0)
+
+
 @click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
              context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
 @common_options
+@click.option("--completion", type=click.Choice(["bash", "zsh", "fish"]), metavar="SHELL", is_eager=True,
+              expose_value=False, callback=print_completion,
+              help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
 def crux(ctx: click.Context, **options: Any) -> None:

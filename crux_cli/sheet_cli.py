@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -51,39 +52,52 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
 
     if Path(file).exists():
         raise CruxError(f"{file} already exists", hint="choose another file name; crux never overwrites a sheet")
-    if ask is None:
-        ask = name is None and sys.stdin.isatty()
+    answers = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged, "attack_die": attack_die,
+               "attack_attribute": attack_attribute, "hp": hp, "hit_dice": hit_dice, "hit_die": hit_die}
     stats = dict(parse_attribute_spec(spec) for spec in attributes)
-    if ask:
-        name = name or click.prompt("Name", default=Path(file).stem)
-        for attribute in ATTRIBUTES:
-            if attribute not in stats:
-                spec = click.prompt(f"{attribute} modifier/rating", default="0/0")
-                stats[attribute] = parse_attribute_spec(f"{attribute}={spec}")[1]
-        advantaged = advantaged or click.prompt("Advantaged save (STR, DEX, INT, WIL or none)", default="none")
-        disadvantaged = disadvantaged or click.prompt("Disadvantaged save", default="none")
-        attack_die = attack_die or click.prompt("Attack die", default="d6")
-        attack_attribute = attack_attribute or click.prompt("Attack attribute (or none)", default="none")
-        hp = hp or click.prompt("Maximum HP", default=10, type=click.IntRange(1, 100_000))
-        hit_dice = hit_dice if hit_dice is not None else click.prompt("Hit Dice", default=1,
-                                                                      type=click.IntRange(0, 100))
-        hit_die = hit_die or click.prompt("Hit Die", default="d8")
-    count, sides = parse_die(attack_die or "d6", "--attack")
-    hit_dice = 1 if hit_dice is None else hit_dice
+    if ask if ask is not None else (name is None and sys.stdin.isatty()):
+        ask_for_the_rest(answers, stats, default_name=Path(file).stem)
+    count, sides = parse_die(answers["attack_die"] or "d6", "--attack")
+    hp_max = answers["hp"] or 10
+    hit_dice = 1 if answers["hit_dice"] is None else answers["hit_dice"]
     hero = Hero(
-        name=(name or Path(file).stem).strip() or Path(file).stem,
+        name=(answers["name"] or "").strip() or Path(file).stem,
         attributes={a: stats.get(a, Attribute()) for a in ATTRIBUTES},
-        advantaged_save=attribute_option(advantaged, "--adv"),
-        disadvantaged_save=attribute_option(disadvantaged, "--dis"),
+        advantaged_save=attribute_option(answers["advantaged"], "--adv"),
+        disadvantaged_save=attribute_option(answers["disadvantaged"], "--dis"),
         attack_count=count, attack_sides=sides,
-        attack_attribute=attribute_option(attack_attribute, "--attack-attr"),
-        hp=hp or 10, hp_max=hp or 10, wound_cap=wound_cap or 6,
-        hit_dice=hit_dice, hit_dice_max=hit_dice, hit_die=parse_die(hit_die or "d8", "--hit-die", single=True)[1],
+        attack_attribute=attribute_option(answers["attack_attribute"], "--attack-attr"),
+        hp=hp_max, hp_max=hp_max, wound_cap=wound_cap or 6, hit_dice=hit_dice, hit_dice_max=hit_dice,
+        hit_die=parse_die(answers["hit_die"] or "d8", "--hit-die", single=True)[1],
     )
     if hero.advantaged_save and hero.advantaged_save == hero.disadvantaged_save:
         raise CruxError(f"{hero.advantaged_save} cannot be both the advantaged and the disadvantaged save")
     create_sheet(file, new_sheet_text(hero))
     click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {file} 'DEX +1b'")
+
+
+def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:
+    """Prompt for every value the flags left out (the attributes as MOD/RATING)."""
+    from crux_cli.state.hero import ATTRIBUTES
+    from crux_cli.state.sheet import parse_attribute_spec
+
+    prompts: list[tuple[str, str, Any, Any]] = [  # (answer, question, default, type), after the attributes
+        ("advantaged", "Advantaged save (STR, DEX, INT, WIL or none)", "none", str),
+        ("disadvantaged", "Disadvantaged save", "none", str),
+        ("attack_die", "Attack die", "d6", str),
+        ("attack_attribute", "Attack attribute (or none)", "none", str),
+        ("hp", "Maximum HP", 10, click.IntRange(1, 100_000)),
+        ("hit_dice", "Hit Dice", 1, click.IntRange(0, 100)),
+        ("hit_die", "Hit Die", "d8", str),
+    ]
+    answers["name"] = answers["name"] or click.prompt("Name", default=default_name)
+    for attribute in ATTRIBUTES:
+        if attribute not in stats:
+            spec = click.prompt(f"{attribute} modifier/rating", default="0/0")
+            stats[attribute] = parse_attribute_spec(f"{attribute}={spec}")[1]
+    for key, prompt, default, kind in prompts:
+        if answers[key] is None:
+            answers[key] = click.prompt(prompt, default=default, type=kind)
 
 
 @sheet_group.command("check")

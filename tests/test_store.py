@@ -89,6 +89,15 @@ def test_a_write_keeps_the_file_mode_and_leaves_no_temporary_files(sheet: Path) 
     assert sorted(p.name for p in sheet.parent.iterdir()) == [".wren.toml.lock", "wren.toml"]
 
 
+def test_a_read_only_sheet_is_read_but_never_changed(sheet: Path) -> None:
+    sheet.chmod(0o444)
+    with sheet_transaction(sheet) as tx:
+        tx.save(tx.hero)  # nothing to write: fine
+    with pytest.raises(SheetError, match="read-only"), sheet_transaction(sheet) as tx:
+        tx.save(tx.hero.with_changes(grit=5))
+    assert sheet.read_text() == COMMENTED
+
+
 def test_writing_through_a_symlink_replaces_the_target(sheet: Path) -> None:
     link = sheet.parent / "current.toml"
     link.symlink_to(sheet)

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from crux_cli.engine.crux import Source
 from crux_cli.engine.rng import Roller
 from crux_cli.errors import CruxError
+from crux_cli.state.hero import CONDITIONS as SHEET_CONDITIONS
 from crux_cli.state.hero import Hero
 
-CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed", "dying")
+CONDITIONS = (*SHEET_CONDITIONS, "dying")  # what `cond add` takes
 TRACKED = ("hp", "wounds", "dying", "dead", "hit_dice", "conditions", "grit")
 
 

@@ -12,6 +12,8 @@ from crux_cli.engine.crux import GRIT_MAX  # noqa: F401  (re-exported: the sheet
 
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
 WOUND_CAP = 6
+# Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag.
+CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
 
 
 @dataclass(frozen=True)

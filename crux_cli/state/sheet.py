@@ -26,7 +26,7 @@ from typing import Any
 
 from crux_cli.errors import CruxError, SheetError
 from crux_cli.limits import MAX_SIDES
-from crux_cli.state.hero import ATTRIBUTES, GRIT_MAX, WOUND_CAP, Attribute, Hero
+from crux_cli.state.hero import ATTRIBUTES, CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
 
 ATTRIBUTE_ALIASES = {
     "str": "STR", "strength": "STR",
@@ -38,8 +38,6 @@ RATING_RANGE = (-3, 3)
 MODIFIER_RANGE = (-10, 20)
 MAX_HP = 100_000
 MAX_HIT_DICE = 100
-# Seed §10.3. `dying` is kept as its own flag (`status.dying`), not in the list.
-CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
 
 TABLE_KEYS: dict[str, tuple[str, ...]] = {
     "": ("name", "rules", "attributes", "saves", "attack", "status"),

@@ -139,6 +139,9 @@ class SheetTransaction:
         if text == self.text:
             return
         parse_sheet(text, self.shown)  # never write a sheet crux itself would refuse
+        if not self.path.stat().st_mode & stat.S_IWUSR:  # a rename would get past the file's own mode
+            raise SheetError("the sheet is read-only: crux will not change it", path=self.shown,
+                             hint="make it writable (chmod u+w), or roll without --sheet")
         write_atomically(self.path, text, self.shown)
         self.text, self.hero = text, hero
 

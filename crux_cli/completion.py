@@ -1,0 +1,644 @@
+"""Shell completion scripts for bash, zsh and fish, generated from the real click command.
+
+The scripts are static: Tab never runs Python, so it answers at once. What they
+complete is read from the click command (options, which options take a value,
+subcommands, arguments) and from the rule sets (their names and the first words
+of their statements), so a new option or statement changes the scripts the next
+time they are generated; tests/test_completion.py fails until completions/ is
+regenerated with
+
+    python -m crux_cli.completion --update
+
+`crux --completion SHELL` prints a script without importing any grammar: the
+statement words come baked in `crux_cli.statement_words`, which `--update`
+rewrites from the live rule sets (and the tests compare with them).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+SHELLS = ("bash", "zsh", "fish")
+# under completions/, named as each shell looks them up (pip installs them under share/, see pyproject.toml)
+SCRIPT_FILES = {"bash": "bash/crux", "zsh": "zsh/_crux", "fish": "fish/crux.fish"}
+STATEMENT_ARGUMENTS = ("statement", "statements", "expression", "expr")
+FILE_OPTIONS = ("sheet", "file", "encounter")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    names: tuple[str, ...]  # every spelling: --json, -h, --help
+    help: str
+    values: str  # what its value completes to: "" (a flag), "none", "rules", "files", or "choice"
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command path (`crux`, `crux odds`, `crux sheet new`) as the scripts see it."""
+
+    path: tuple[str, ...]
+    options: tuple[Option, ...]
+    subcommands: tuple[str, ...]
+    argument: str  # "statement", "files", "choice" or "" (nothing to complete)
+    choices: tuple[str, ...] = ()
+    fallback: str = ""  # the hidden command that takes a first word which is not a subcommand
+
+    @property
+    def key(self) -> str:
+        return " ".join(self.path)
+
+
+# -- reading the click command -------------------------------------------------------------------
+
+def option_of(param: click.Option) -> Option:
+    names = tuple(sorted(param.opts + param.secondary_opts, key=lambda n: (n.startswith("--"), n)))
+    help_text = " ".join((param.help or "").split())
+    if param.is_flag or param.count:
+        return Option(names, help_text, "")
+    if isinstance(param.type, click.Choice):
+        return Option(names, help_text, "choice", tuple(map(str, param.type.choices)))
+    if param.name == "rules":
+        return Option(names, help_text, "rules")
+    if isinstance(param.type, click.Path | click.File) or param.name in FILE_OPTIONS:
+        return Option(names, help_text, "files")
+    return Option(names, help_text, "none")
+
+
+def argument_of(command: click.Command) -> tuple[str, tuple[str, ...]]:
+    for param in command.params:
+        if not isinstance(param, click.Argument):
+            continue
+        if param.name in STATEMENT_ARGUMENTS:
+            return "statement", ()
+        if isinstance(param.type, click.Choice):
+            return "choice", tuple(map(str, param.type.choices))
+        if isinstance(param.type, click.Path | click.File) or "file" in (param.name or ""):
+            return "files", ()
+    return "", ()
+
+
+def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | None = None) -> list[Command]:
+    """`command` and everything under it, the hidden statement command included."""
+    ctx = click.Context(command, info_name=path[-1], parent=parent, **command.context_settings)
+    params = command.get_params(ctx)  # with --help, which click adds per context
+    options = tuple(option_of(p) for p in params if isinstance(p, click.Option) and not p.hidden)
+    argument, choices = argument_of(command)
+    subcommands: tuple[str, ...] = ()
+    fallback = ""
+    found: list[Command] = []
+    if isinstance(command, click.Group):
+        from crux_cli.cli import STATEMENT_COMMAND
+
+        # list_commands/get_command, not .commands: they also see subcommands loaded lazily
+        children = {name: command.get_command(ctx, name) for name in command.list_commands(ctx)}
+        children = {name: sub for name, sub in children.items() if sub is not None}
+        subcommands = tuple(sorted(n for n, c in children.items() if not c.hidden))
+        if STATEMENT_COMMAND in children:
+            fallback, argument = STATEMENT_COMMAND, "statement"
+        for name, sub in sorted(children.items()):
+            found += walk(sub, (*path, name), ctx)
+    return [Command(path, options, subcommands, argument, choices, fallback), *found]
+
+
+def commands() -> list[Command]:
+    from crux_cli.cli import crux
+
+    return walk(crux, ("crux",))
+
+
+def rule_set_names() -> tuple[str, ...]:
+    from crux_cli import rules
+
+    return tuple(rules.RULESETS)
+
+
+def baked_words() -> dict[str, tuple[str, ...]]:
+    from crux_cli.statement_words import STATEMENT_WORDS
+
+    return STATEMENT_WORDS
+
+
+def live_words() -> dict[str, tuple[str, ...]]:
+    """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
+    import importlib
+    import importlib.util
+
+    from crux_cli import rules
+    from crux_cli.notation import base
+
+    attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
+    # generic dice (`roll 4d6kh3`) are answered in every rule set by crux_cli.rules.dice, once it exists
+    dice = "crux_cli.rules.dice"
+    generic = importlib.import_module(dice).KEYWORDS if importlib.util.find_spec(dice) else ()
+    words = {}
+    for name in rules.RULESETS:
+        keywords = {*rules.load(name).KEYWORDS, *generic}
+        shown = {w.upper() if w in attributes else w for w in keywords}
+        words[name] = tuple(sorted(shown, key=lambda w: (w.lower(), w)))
+    return words
+
+
+def value_words(option: Option) -> tuple[str, ...]:
+    if option.values == "rules":
+        return (*rule_set_names(), "list")
+    return option.choices
+
+
+# -- bash ------------------------------------------------------------------------------------------
+
+def shell_words(words: tuple[str, ...] | list[str]) -> str:
+    return " ".join(words)
+
+
+def bash_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
+    tables = []
+    for cmd in cmds:
+        valued = [n for o in cmd.options if o.values for n in o.names]
+        tables.append(
+            f'        "{cmd.key}")\n'
+            f'            options="{shell_words([n for o in cmd.options for n in o.names])}"\n'
+            f'            valued=" {shell_words(valued)} "\n'
+            f'            subcommands="{shell_words(cmd.subcommands)}"\n'
+            f'            argument="{cmd.argument}" argument_words="{shell_words(cmd.choices)}"'
+            f' fallback="{cmd.fallback}" ;;')
+    return BASH_TEMPLATE.format(commands="\n".join(tables), values=option_values_table(cmds),
+                                statement_words=statement_words_table(words))
+
+
+BASH_TEMPLATE = r"""# bash completion for crux                                    -*- shell-script -*-
+#
+# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Install: crux --completion bash > ~/.local/share/bash-completion/completions/crux
+# (or source this file from ~/.bashrc). Tab runs no Python: everything is below.
+
+# The options, subcommands and argument of one command path.
+_crux_command() {{
+    options="" valued=" " subcommands="" argument="" argument_words="" fallback=""
+    case $1 in
+{commands}
+    esac
+}}
+
+# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+_crux_option_values() {{
+    case "$1 $2" in
+{values}
+    esac
+}}
+
+# The first words of the statements of rule set $1.
+_crux_statement_words() {{
+    case $1 in
+{statement_words}
+    esac
+}}
+
+# Add the words of $1 that start with $2, ignoring case (crux keywords are case-insensitive).
+_crux_add_words() {{
+    local word prefix=${{2,,}}
+    for word in $1; do
+        [[ ${{word,,}} == "$prefix"* ]] && COMPREPLY+=("$word")
+    done
+}}
+
+_crux_add_files() {{
+    compopt -o filenames 2>/dev/null
+    local IFS=$'\n'
+    COMPREPLY+=($(compgen -f -- "$1"))
+}}
+
+_crux() {{
+    local cur=${{COMP_WORDS[COMP_CWORD]}} path=crux positionals=0 i word pending=""
+    local rules=${{CRUX_RULES:-crux}}
+    local options valued subcommands argument argument_words fallback
+    COMPREPLY=()
+    _crux_command "$path"
+    # read the words before the cursor: which command, which rule set, how many arguments
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${{COMP_WORDS[i]}}
+        if [[ -n $pending ]]; then
+            [[ $word == "=" ]] && continue
+            [[ $pending == --rules ]] && rules=$word
+            pending=""
+            continue
+        fi
+        if [[ $word == --*=* ]]; then  # one word when COMP_WORDBREAKS lacks '='
+            [[ ${{word%%=*}} == --rules ]] && rules=${{word#*=}}
+            continue
+        fi
+        if [[ $word == --* || ( $positionals == 0 && $word == -h ) ]]; then
+            [[ $valued == *" $word "* ]] && pending=$word
+            continue
+        fi
+        if ((positionals == 0)) && [[ " $subcommands " == *" $word "* ]]; then
+            path="$path $word"
+            _crux_command "$path"
+            continue
+        fi
+        if ((positionals == 0)) && [[ -n $fallback ]]; then
+            path="$path $fallback"
+            _crux_command "$path"
+        fi
+        ((positionals++))
+    done
+    # the value of an option (`--rules <TAB>`, also `--rules=<TAB>`)
+    local option=$pending
+    [[ $cur == "=" ]] && cur=""
+    local value_prefix=""
+    if [[ -z $option && $cur == --*=* ]]; then
+        option=${{cur%%=*}} value_prefix=${{cur%%=*}}= cur=${{cur#*=}}
+    fi
+    if [[ -n $option ]]; then
+        local completion
+        completion=$(_crux_option_values "$path" "$option")
+        case $completion in
+            words*) _crux_add_words "${{completion#words }}" "$cur" ;;
+            files) _crux_add_files "$cur" ;;
+        esac
+        [[ -n $value_prefix ]] && COMPREPLY=("${{COMPREPLY[@]/#/$value_prefix}}")
+        return 0
+    fi
+    if [[ $cur == -* && $cur != -[0-9bB]* ]]; then
+        _crux_add_words "$options" "$cur"
+        return 0
+    fi
+    ((positionals > 0)) && [[ $argument != files ]] && return 0
+    _crux_add_words "$subcommands" "$cur"
+    case $argument in
+        statement) _crux_add_words "$(_crux_statement_words "$rules")" "$cur" ;;
+        choice) _crux_add_words "$argument_words" "$cur" ;;
+        files) _crux_add_files "$cur" ;;
+    esac
+    return 0
+}}
+
+complete -F _crux crux
+"""
+
+
+# -- zsh -------------------------------------------------------------------------------------------
+
+def single_quoted(text: str) -> str:
+    """`text` as one single-quoted word for sh, bash and zsh."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def zsh_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
+    tables = []
+    for cmd in cmds:
+        described = [single_quoted(f"{n}:{o.help}") for o in cmd.options for n in o.names]
+        valued = [n for o in cmd.options if o.values for n in o.names]
+        tables.append(
+            f'        "{cmd.key}")\n'
+            f"            options=(\n                " + "\n                ".join(described) + ")\n"
+            f"            valued=({shell_words(valued)})\n"
+            f"            subcommands=({shell_words(cmd.subcommands)})\n"
+            f"            argument={cmd.argument or single_quoted('')} argument_words=({shell_words(cmd.choices)})"
+            f" fallback={cmd.fallback or single_quoted('')} ;;")
+    return ZSH_TEMPLATE.format(commands="\n".join(tables), values=option_values_table(cmds),
+                               statement_words=statement_words_table(words))
+
+
+def option_values_table(cmds: list[Command]) -> str:
+    """`case` branches (bash and zsh) from `"PATH --option"` to `words LIST` or `files`."""
+    values = []
+    for cmd in cmds:
+        for option in cmd.options:
+            if option.values in ("rules", "choice"):
+                kind = f'words "{shell_words(value_words(option))}"'
+            elif option.values == "files":
+                kind = "files"
+            else:
+                continue
+            pattern = "|".join(f'"{cmd.key} {n}"' for n in option.names)
+            values.append(f"        {pattern}) echo {kind} ;;")
+    return "\n".join(values)
+
+
+def statement_words_table(words: dict[str, tuple[str, ...]]) -> str:
+    return "\n".join(f'        {name}) echo "{shell_words(ws)}" ;;' for name, ws in words.items())
+
+
+ZSH_TEMPLATE = r"""#compdef crux
+# zsh completion for crux
+#
+# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Install: crux --completion zsh > ~/.zfunc/_crux, with `fpath=(~/.zfunc $fpath)` before
+# `compinit` in ~/.zshrc (or source this file after compinit). Tab runs no Python.
+
+# The options ("--name:help"), subcommands and argument of one command path.
+_crux_command() {{
+    options=() valued=() subcommands=() argument='' argument_words=() fallback=''
+    case $1 in
+{commands}
+    esac
+}}
+
+# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+_crux_option_values() {{
+    case "$1 $2" in
+{values}
+    esac
+}}
+
+# The first words of the statements of rule set $1.
+_crux_statement_words() {{
+    case $1 in
+{statement_words}
+    esac
+}}
+
+_crux() {{
+    local cur=${{words[CURRENT]}} path=crux word pending='' argument fallback completion
+    local rules=${{CRUX_RULES:-crux}}
+    local -i i positionals=0
+    local -a options valued subcommands argument_words
+    _crux_command $path
+    # read the words before the cursor: which command, which rule set, how many arguments
+    for ((i = 2; i < CURRENT; i++)); do
+        word=${{words[i]}}
+        if [[ -n $pending ]]; then
+            [[ $pending == --rules ]] && rules=$word
+            pending=''
+            continue
+        fi
+        if [[ $word == --*=* ]]; then
+            [[ ${{word%%=*}} == --rules ]] && rules=${{word#*=}}
+            continue
+        fi
+        if [[ $word == --* || ( $positionals == 0 && $word == -h ) ]]; then
+            (( ${{valued[(Ie)$word]}} )) && pending=$word
+            continue
+        fi
+        if (( positionals == 0 && ${{subcommands[(Ie)$word]}} )); then
+            path="$path $word"
+            _crux_command $path
+            continue
+        fi
+        if (( positionals == 0 )) && [[ -n $fallback ]]; then
+            path="$path $fallback"
+            _crux_command $path
+        fi
+        (( positionals++ ))
+    done
+    local option=$pending
+    if [[ -z $option && $cur == --*=* ]]; then
+        option=${{cur%%=*}}
+        compset -P '*='
+    fi
+    if [[ -n $option ]]; then
+        completion=$(_crux_option_values $path $option)
+        case $completion in
+            words*) compadd -- ${{=completion#words }} ;;
+            files) _files ;;
+        esac
+        return
+    fi
+    if [[ $cur == -* && $cur != -[0-9bB]* ]]; then
+        _describe -t options option options
+        return
+    fi
+    (( positionals > 0 )) && [[ $argument != files ]] && return 1
+    (( $#subcommands )) && compadd -- $subcommands
+    case $argument in
+        statement) compadd -M 'm:{{a-zA-Z}}={{A-Za-z}}' -- ${{=$(_crux_statement_words $rules)}} ;;
+        choice) compadd -- $argument_words ;;
+        files) _files ;;
+    esac
+}}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+    _crux "$@"
+else
+    compdef _crux crux
+fi
+"""
+
+
+# -- fish ------------------------------------------------------------------------------------------
+
+def fish_quoted(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def fish_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
+    tables, values = [], []
+    for cmd in cmds:
+        names = [n for o in cmd.options for n in o.names]
+        helps = [fish_quoted(o.help) for o in cmd.options for _ in o.names]
+        valued = [n for o in cmd.options if o.values for n in o.names]
+        tables.append(
+            f"        case {fish_quoted(cmd.key)}\n"
+            f"            set -g __crux_options {shell_words(names)}\n"
+            f"            set -g __crux_helps {shell_words(helps)}\n"
+            f"            set -g __crux_valued {shell_words(valued)}\n"
+            f"            set -g __crux_subcommands {shell_words(cmd.subcommands)}\n"
+            f"            set -g __crux_argument {cmd.argument or single_quoted('')}\n"
+            f"            set -g __crux_argument_words {shell_words(cmd.choices)}\n"
+            f"            set -g __crux_fallback {cmd.fallback or single_quoted('')}")
+        for option in cmd.options:
+            if option.values in ("rules", "choice"):
+                kind = f"echo words {shell_words(value_words(option))}"
+            elif option.values == "files":
+                kind = "echo files"
+            else:
+                continue
+            values.append(f"        case {' '.join(fish_quoted(cmd.key + ' ' + n) for n in option.names)}\n"
+                          f"            {kind}")
+    statement = "\n".join(f"        case {name}\n            echo {shell_words(ws)}" for name, ws in words.items())
+    return FISH_TEMPLATE.format(commands="\n".join(tables), values="\n".join(values), statement_words=statement)
+
+
+FISH_TEMPLATE = r"""# fish completion for crux
+#
+# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Install: crux --completion fish > ~/.config/fish/completions/crux.fish
+# Tab runs no Python: everything is below.
+
+# The options, their help, subcommands and argument of one command path.
+function __crux_command --argument-names path
+    set -g __crux_options
+    set -g __crux_helps
+    set -g __crux_valued
+    set -g __crux_subcommands
+    set -g __crux_argument ''
+    set -g __crux_argument_words
+    set -g __crux_fallback ''
+    switch $path
+{commands}
+    end
+end
+
+# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+function __crux_option_values --argument-names path option
+    switch "$path $option"
+{values}
+    end
+end
+
+# The first words of the statements of rule set $1.
+function __crux_statement_words --argument-names rules
+    switch $rules
+{statement_words}
+    end
+end
+
+function __crux_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l path crux
+    set -l positionals 0
+    set -l pending ''
+    set -l rules crux
+    set -q CRUX_RULES; and set rules $CRUX_RULES
+    __crux_command $path
+    # read the words before the cursor: which command, which rule set, how many arguments
+    for word in $tokens[2..-1]
+        if test -n "$pending"
+            test "$pending" = --rules; and set rules $word
+            set pending ''
+            continue
+        end
+        if string match -q -- '--*=*' $word
+            string match -q -- '--rules=*' $word; and set rules (string replace -- '--rules=' '' $word)
+            continue
+        end
+        if string match -q -- '--*' $word; or begin; test $positionals -eq 0; and test "$word" = -h; end
+            contains -- $word $__crux_valued; and set pending $word
+            continue
+        end
+        if test $positionals -eq 0; and contains -- $word $__crux_subcommands
+            set path "$path $word"
+            __crux_command $path
+            continue
+        end
+        if test $positionals -eq 0; and test -n "$__crux_fallback"
+            set path "$path $__crux_fallback"
+            __crux_command $path
+        end
+        set positionals (math $positionals + 1)
+    end
+    set -l option $pending
+    set -l prefix ''
+    if test -z "$option"; and string match -q -- '--*=*' $cur
+        set option (string split -m1 = -- $cur)[1]
+        set prefix "$option="
+        set cur (string split -m1 = -- $cur)[2]
+    end
+    if test -n "$option"
+        set -l completion (string split ' ' -- (__crux_option_values $path $option))
+        switch "$completion[1]"
+            case words
+                printf '%s
+' $prefix$completion[2..-1]
+            case files
+                __fish_complete_path $cur | string replace -r '^' -- $prefix
+        end
+        return
+    end
+    if string match -q -- '-*' $cur; and not string match -qr -- '^-[0-9bB]' $cur
+        for i in (seq (count $__crux_options))
+            printf '%s	%s
+' $__crux_options[$i] $__crux_helps[$i]
+        end
+        return
+    end
+    test $positionals -gt 0; and test "$__crux_argument" != files; and return
+    for word in $__crux_subcommands
+        printf '%s	command
+' $word
+    end
+    switch "$__crux_argument"
+        case statement
+            printf '%s	statement
+' (string split ' ' -- (__crux_statement_words $rules))
+        case choice
+            printf '%s
+' $__crux_argument_words
+        case files
+            __fish_complete_path $cur
+    end
+end
+
+complete -c crux -f -a '(__crux_complete)'
+"""
+
+
+SCRIPT_MAKERS = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}
+
+
+def script(shell: str) -> str:
+    cmds, words = commands(), baked_words()
+    if shell in SCRIPT_MAKERS:
+        text = SCRIPT_MAKERS[shell](cmds, words)
+        return "".join(line.rstrip() + "\n" for line in text.splitlines())
+    raise ValueError(f"no completion script for {shell!r}; the shells are {', '.join(SHELLS)}")
+
+
+def update(directory: Path) -> list[Path]:
+    """Rewrite the baked statement words and every script in `directory`; return what changed."""
+    changed = []
+    words_module = Path(__file__).with_name("statement_words.py")
+    for target, text in [(words_module, words_module_text(live_words()))]:
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+            changed.append(target)
+    import importlib
+
+    import crux_cli.statement_words
+
+    importlib.reload(crux_cli.statement_words)
+    directory.mkdir(parents=True, exist_ok=True)
+    for shell in SHELLS:
+        target = directory / SCRIPT_FILES[shell]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = script(shell)
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+            changed.append(target)
+    return changed
+
+
+def words_module_text(words: dict[str, tuple[str, ...]]) -> str:
+    import textwrap
+
+    lines = []
+    for name, ws in words.items():
+        body = textwrap.wrap(" ".join(f"{w!r}," for w in ws), 100)
+        lines += [f"    {name!r}: (", *(f"        {line}" for line in body), "    ),"]
+    return WORDS_TEMPLATE.format(table="\n".join(lines))
+
+
+WORDS_TEMPLATE = '''"""The first words of each rule set's statements, for the shell completion scripts.
+
+Generated by `python -m crux_cli.completion --update` from each rule set's KEYWORDS
+(and the generic dice words), so that `crux --completion` needs no grammar and no
+pyparsing; tests/test_completion.py checks that it matches the live rule sets.
+"""
+
+STATEMENT_WORDS: dict[str, tuple[str, ...]] = {{
+{table}
+}}
+'''
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--update"]:
+        root = Path(__file__).resolve().parent.parent
+        for path in update(root / "completions"):
+            print(f"updated {path.relative_to(root)}")
+        return 0
+    if len(argv) == 1 and argv[0] in SHELLS:
+        sys.stdout.write(script(argv[0]))
+        return 0
+    sys.stderr.write(f"usage: python -m crux_cli.completion {{{','.join(SHELLS)}}} | --update\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

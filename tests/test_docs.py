@@ -1,0 +1,316 @@
+"""The man pages and the grammar cannot drift from the CLI and the parser.
+
+- every option of every command's --help has an item in crux.1, and so do its
+  subcommands and environment variables;
+- every statement word of every rule set is in crux-notation.7 and grammar/crux.ebnf;
+- every example in the man pages is parsed by the real parser (statements) or
+  run by the real command (`crux …` lines), and the JSON fields they produce are
+  documented;
+- both pages pass `mandoc -Tlint -Wwarning` and render with `man -l`.
+
+mandoc, man and groff must be installed (.ci/run installs them): a missing tool
+fails these tests, it never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from crux_cli import completion, rules
+from crux_cli.errors import CruxError
+from crux_cli.notation.parse import parse_statement
+from crux_cli.render.jsonl import record
+from crux_cli.runner import Runner
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted((ROOT / "man").glob("*.[1-9]"))
+COMMAND_PAGE = ROOT / "man" / "crux.1"
+NOTATION_PAGE = ROOT / "man" / "crux-notation.7"
+GRAMMARS = sorted((ROOT / "grammar").glob("*.ebnf"))
+ESCAPES = {r"\e": "\\", r"\-": "-", r"\&": "", r"\(aq": "'", r"\(dq": '"', r"\(en": "–"}
+
+
+def tool(name: str, package: str) -> str:
+    found = shutil.which(name)
+    assert found, f"{name} is not installed: .ci/run must install it (apt-get install -y {package})"
+    return found
+
+
+def unescape(text: str) -> str:
+    for escape, plain in ESCAPES.items():
+        text = text.replace(escape, plain)
+    return text
+
+
+def section(page: Path, title: str) -> str:
+    """The source of one `.Sh` section."""
+    match = re.search(rf"^\.Sh {re.escape(title)}\n(.*?)(?=^\.Sh |\Z)", page.read_text(), re.M | re.S)
+    assert match, f"{page.name} has no section {title}"
+    return match.group(1)
+
+
+# -- the pages are well formed ---------------------------------------------------------------------
+
+def test_there_are_pages_for_the_command_and_the_notation() -> None:
+    assert COMMAND_PAGE in PAGES and NOTATION_PAGE in PAGES
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_page_passes_mandoc_lint(page: Path) -> None:
+    result = subprocess.run([tool("mandoc", "mandoc"), "-Tlint", "-Wwarning", str(page)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_page_renders_with_man(page: Path) -> None:
+    tool("groff", "groff-base")
+    result = subprocess.run([tool("man", "man-db"), "-l", str(page)], capture_output=True, text=True,
+                            check=False, env={**os.environ, "MANPAGER": "cat", "MANWIDTH": "80", "LC_ALL": "C.UTF-8"})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "NAME" in result.stdout and "SEE ALSO" in result.stdout
+
+
+# -- crux.1 documents the real command -------------------------------------------------------------
+
+def help_options(path: tuple[str, ...]) -> set[str]:
+    """The long and short options listed by `crux … --help`."""
+    result = subprocess.run([sys.executable, "-m", "crux_cli", *path[1:], "--help"], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    options = result.stdout.split("Options:", 1)[1]
+    options = re.split(r"^\S", options, maxsplit=1, flags=re.M)[0]  # up to the next heading
+    return set(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", options))
+
+
+def documented_options() -> set[str]:
+    """The options that head an item (`.It Fl \\-json …`) in crux.1."""
+    found = set()
+    for line in COMMAND_PAGE.read_text().splitlines():
+        if line.startswith(".It Fl "):
+            found |= {"-" + unescape(name) for name in re.findall(r"\bFl (\S+)", line)}
+    return found
+
+
+VISIBLE_COMMANDS = [cmd.path for cmd in completion.commands() if cmd.path[-1] != "_statement"]
+
+
+@pytest.mark.parametrize("path", VISIBLE_COMMANDS, ids=" ".join)
+def test_every_option_in_help_is_documented(path: tuple[str, ...]) -> None:
+    missing = help_options(path) - documented_options()
+    assert not missing, f"crux.1 has no item for {sorted(missing)} of `{' '.join(path)} --help`"
+
+
+def test_every_subcommand_is_documented() -> None:
+    """`crux sheet new` needs an item headed `.It Cm sheet new`."""
+    text = COMMAND_PAGE.read_text()
+    for cmd in completion.commands():
+        for name in cmd.subcommands:
+            words = " ".join((*cmd.path[1:], name))
+            assert re.search(rf"^\.It Cm {re.escape(words)}\b", text, re.M), f"crux.1 has no item for {words}"
+
+
+def test_every_environment_variable_is_documented() -> None:
+    import click
+
+    from crux_cli.cli import crux
+
+    environment = section(COMMAND_PAGE, "ENVIRONMENT")
+    variables = {"NO_COLOR", "CRUX_DEBUG"}
+
+    def collect(command: click.Command) -> None:
+        for param in command.params:
+            envvar = getattr(param, "envvar", None)
+            variables.update([envvar] if isinstance(envvar, str) else envvar or [])
+        for sub in getattr(command, "commands", {}).values():
+            collect(sub)
+
+    collect(crux)
+    for name in variables:
+        assert f".It Ev {name}" in environment, f"crux.1 ENVIRONMENT has no item for {name}"
+
+
+# -- the notation page and the grammar cover every statement ----------------------------------------
+
+def command_words(page: Path) -> set[str]:
+    """Every word given to a `Cm` macro, lower-cased."""
+    words = set()
+    for line in page.read_text().splitlines():
+        for run in re.findall(r"\bCm ((?:(?!\b(?:Ns|Oc|Op|Oo|Ar|Ql|Li|Pc|Po)\b)[^\n])*)", line):
+            words |= {unescape(w).strip(",.|;:()").lower() for w in run.split()}
+    return words
+
+
+@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
+    documented = command_words(NOTATION_PAGE)
+    missing = [w for w in completion.live_words()[rules_name] if w.lower() not in documented]
+    assert not missing, f"crux-notation.7 does not mention {missing} of rule set {rules_name}"
+    assert re.search(rf"^\.It Cm {rules_name}$", section(NOTATION_PAGE, "RULE SETS"), re.M)
+
+
+def grammar_texts() -> list[str]:
+    """grammar/*.ebnf, and the ```ebnf blocks of grammar/*.md (the kindred rule sets' grammars)."""
+    blocks = [b for md in sorted((ROOT / "grammar").glob("*.md"))
+              for b in re.findall(r"```ebnf\n(.*?)```", md.read_text(), re.S)]
+    return [g.read_text() for g in GRAMMARS] + blocks
+
+
+@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+def test_every_statement_word_is_in_the_grammar(rules_name: str) -> None:
+    quoted = {w.lower() for g in grammar_texts() for w in re.findall(r'"([^"]+)"', g)}
+    missing = [w for w in completion.live_words()[rules_name] if w.lower() not in quoted]
+    assert not missing, f"grammar/*.ebnf has no terminal for {missing} of rule set {rules_name}"
+
+
+# -- every example in the pages is real ------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    page: str
+    line: int
+    text: str
+    rules: str
+    expect: str  # "ok", "error" (statements) or an exit status (commands)
+
+
+def examples(page: Path) -> list[Example]:
+    """Each `.Dl` line, with the rule set and expectation its preceding comments give."""
+    found, rules_name, marker = [], rules.DEFAULT, ""
+    for number, line in enumerate(page.read_text().splitlines(), 1):
+        if line.startswith('.\\" rules: '):
+            rules_name = line.split(":", 1)[1].strip()
+        elif line.startswith('.\\" '):
+            marker = line[4:].strip()
+        elif line.startswith(".Dl "):
+            expect = "error" if marker == "error" else marker if marker.startswith(("exit", "not run")) else "ok"
+            found.append(Example(page.name, number, unescape(line[4:]), rules_name, expect))
+            marker = ""
+    return found
+
+
+ALL_EXAMPLES = [e for page in PAGES for e in examples(page)]
+COMMANDS = [e for e in ALL_EXAMPLES if re.match(r"([A-Z_]+=\S+ )*(crux|printf) ", e.text)]
+STATEMENTS = [e for e in ALL_EXAMPLES if e not in COMMANDS]
+
+
+def test_the_pages_have_examples() -> None:
+    assert len(STATEMENTS) >= 30 and len(COMMANDS) >= 5
+    assert {e.rules for e in STATEMENTS} == set(rules.RULESETS), "every rule set needs examples"
+
+
+@pytest.mark.parametrize("example", STATEMENTS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
+def test_statement_example_parses(example: Example) -> None:
+    module = rules.load(example.rules)
+    if example.expect == "error":
+        with pytest.raises(CruxError):
+            parse_statement(example.text, module)
+    else:
+        parse_statement(example.text, module)
+
+
+@pytest.fixture(scope="module")
+def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for all the command examples, run in order: a sheet made by one is used by the next."""
+    return tmp_path_factory.mktemp("examples")
+
+
+@pytest.mark.parametrize("example", COMMANDS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
+def test_command_example_runs(example: Example, examples_folder: Path) -> None:
+    if example.expect.startswith("not run"):
+        assert "crux --completion" in example.text  # the only example that writes outside a folder
+        return
+    status = int(example.expect.split()[1]) if example.expect.startswith("exit") else 0
+    program = f'crux() {{ "{sys.executable}" -m crux_cli "$@"; }}; {example.text}'
+    result = subprocess.run(["sh", "-c", program], cwd=examples_folder, capture_output=True, text=True, check=False,
+                            env={**os.environ, "NO_COLOR": "1"}, timeout=30)
+    assert result.returncode == status, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def json_items(text: str) -> set[str]:
+    """The names heading the items (`.It Li a , b`) of a piece of mdoc."""
+    return {unescape(w).strip(",") for line in text.splitlines() if line.startswith(".It Li ")
+            for w in line[len(".It Li "):].split() if w != ","}
+
+
+def rule_set_section(name: str) -> str:
+    return "" if name == rules.DEFAULT else section(NOTATION_PAGE, f"{name.upper()} STATEMENTS")
+
+
+def rolled_fields(rules_name: str, sheet: Path | None) -> set[str]:
+    """The JSON fields of every runnable statement example of a rule set, with or without a sheet."""
+    seen: set[str] = set()
+    for example in STATEMENTS:
+        if example.expect != "ok" or example.rules != rules_name:
+            continue
+        runner = Runner(rules=example.rules, seed=1, sheet=str(sheet) if sheet else None)
+        try:
+            answers = runner.execute(example.text + " # comment")
+        except CruxError:
+            continue  # needs a character sheet, or one in another state
+        for answer in answers:
+            seen |= set(record(answer))
+    return seen
+
+
+@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_path: Path) -> None:
+    """Fields are in crux.1 (the common ones and crux's), or in crux-notation.7 (the rule set's and dice's)."""
+    documented = (json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
+                  | json_items(section(NOTATION_PAGE, "DICE EXPRESSIONS")))
+    sheet = tmp_path / "wren.toml"
+    made = subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(sheet), "--name", "Wren",
+                           "--attr", "DEX=+2/1", "--attack", "d8", "--hp", "12", "--hit-dice", "2"],
+                          capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    without, with_sheet = rolled_fields(rules_name, None), rolled_fields(rules_name, sheet)
+    assert without, f"no example of {rules_name} could be rolled"
+    if rules_name == rules.DEFAULT:
+        assert "sheet" in with_sheet
+    missing = (without | with_sheet) - documented
+    assert not missing, f"the JSON fields {sorted(missing)} of {rules_name} are not documented"
+
+
+def odds_fields(example: Example) -> set[str]:
+    """The JSON fields of `crux odds` on an example (with --at-least where it applies), or none."""
+    from crux_cli.render.odds_json import odds_to_json
+
+    runner = Runner(rules=example.rules)
+    for at_least in (1, None):
+        try:
+            return {"input", "kind", "rules", *odds_to_json(runner.odds(example.text, at_least=at_least).result)}
+        except CruxError:
+            continue
+    return set()
+
+
+def test_every_odds_field_is_documented() -> None:
+    documented = json_items(section(COMMAND_PAGE, "JSON OUTPUT"))
+    seen = {field for e in STATEMENTS if e.expect == "ok" for field in odds_fields(e)}
+    assert {"outcomes", "distribution", "mean", "at_least"} <= seen
+    missing = seen - documented
+    assert not missing, f"crux.1 JSON OUTPUT has no item for the odds fields {sorted(missing)}"
+
+
+# -- pip installs them where a user finds them -----------------------------------------------------
+
+def test_every_page_and_script_is_installed_under_share() -> None:
+    import tomllib
+
+    data_files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    installed = {source: folder for folder, sources in data_files.items() for source in sources}
+    for page in PAGES:
+        assert installed.get(f"man/{page.name}") == f"share/man/man{page.suffix[1:]}"
+    for shell, name in completion.SCRIPT_FILES.items():
+        assert f"completions/{name}" in installed, f"the {shell} script is not installed"
+    assert all((ROOT / source).is_file() for source in installed)
