@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from prompt_toolkit.document import Document
 
 from crux_cli.engine.rng import ScriptedSource
 from crux_cli.repl import commands
@@ -242,3 +243,31 @@ def test_a_session_draws_its_toolbar_before_building_the_runner() -> None:
     session.warm_up()
     assert len(built) == 1 and session.runner is built[0]
     assert session.handle("DEX") == one_shot("--seed", "3", "--no-color", "DEX")
+
+
+def test_a_fight_takes_its_words_until_it_ends() -> None:
+    session = Session(Runner(seed=5))
+    assert session.handle("fight")[0].startswith("a fight begins")
+    session.handle("enemy goblin hp 7 atk d6")
+    session.handle("hero Bram")
+    assert session.handle("init")[0] == "Bram: init: 3 actions (5)"
+    text = "".join(piece for _, piece in toolbar_fragments(session))
+    assert "fight round 1, Bram's turn" in text
+    assert session.claims("atk goblin d8+1") and not session.claims("/seed 3")
+    attack = session.handle("atk goblin d8+1")
+    assert attack[0].startswith("atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
+    assert any(line.startswith("hero FILE.toml | NAME") for line in session.handle("/help fight"))
+    assert session.handle("end") == ["the fight is over"]
+    assert session.fight is None and not session.claims("atk goblin")
+    assert session.handle("init")[0].startswith("init: ")  # a plain statement again
+
+
+def test_fight_words_are_not_marked_as_errors_while_fighting() -> None:
+    from crux_cli.repl.lexer import CruxLexer
+
+    session = Session(Runner(seed=5))
+    lexer = CruxLexer(lambda: session.runner.rules, lambda: frozenset(), session.claims)
+    styles = lambda text: {style for style, _ in lexer.lex_document(Document(text))(0)}  # noqa: E731
+    assert "class:error" in styles("atk goblin d8 ")
+    session.handle("fight")
+    assert "class:error" not in styles("atk goblin d8 ")

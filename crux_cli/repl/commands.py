@@ -89,15 +89,17 @@ def run_command(session: "Session", line: str) -> list[str]:
 
 # -- the commands -----------------------------------------------------------------------------------
 
-@command("help", "[COMMAND|notation]", aliases=("?",))
+@command("help", "[COMMAND|notation|fight]", aliases=("?",))
 def help_(session: "Session", call: Invocation) -> list[str]:
     """Show the session commands, one command's details, or the notation of the rule set.
 
-    `/help notation` lists the statements of the active rule set.
+    `/help notation` lists the statements of the active rule set; `/help fight` the words of an encounter.
     """
     topic = call.args.lstrip(PREFIX).lower()
     if topic == "notation":
         return notation_help(session)
+    if topic == "fight":
+        return fight_help()
     if topic:
         found = find(topic)
         if found is None:
@@ -124,6 +126,14 @@ atk d6+STR medium resist    armour medium|heavy, resist, vuln, minion, rushed N
 odds DEX +1b                exact probabilities
 DEX +1b; atk d8 # goblin    several statements with ;, a comment after #
 modifiers: +Nb boons, -NB banes, grit, help, controlled|risky|desperate, limited|standard|great"""
+
+
+def fight_help() -> list[str]:
+    """The fight words, as the fight module documents them (its docstring's indented lines)."""
+    from crux_cli.repl import fight
+
+    words = [line[4:] for line in (fight.__doc__ or "").splitlines() if line.startswith("    ")]
+    return ["an encounter: `fight` starts one, and these words run it until `end`:", *words]
 
 
 def notation_help(session: "Session") -> list[str]:

@@ -27,6 +27,12 @@ def fixed_words(kind: str) -> tuple[str, ...]:
             kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
 
 
+def fight_words(fighting: bool) -> tuple[str, ...]:
+    from crux_cli.repl import fight
+
+    return (*fight.ALWAYS, *(fight.DURING if fighting else ()))
+
+
 def is_sheet_or_folder(path: str) -> bool:
     return path.endswith(".toml") or os.path.isdir(path)
 
@@ -50,6 +56,7 @@ class CruxCompleter(Completer):
         if kind == kinds.STATEMENT:
             yield from ((w, "") for w in words.statement_words(rules))
             yield from self.session.aliases.items()
+            yield from ((w, "fight") for w in fight_words(self.session.fight is not None))
         elif kind == kinds.SIGNED_ATTRIBUTE:
             yield from ((suggestion.word[0] + a, "attribute modifier") for a in words.ATTRIBUTES)
         elif kind == kinds.DECLARED:
@@ -59,6 +66,7 @@ class CruxCompleter(Completer):
             yield from ((commands.PREFIX + a, f"= /{c.name}") for c in commands.COMMANDS.values() for a in c.aliases)
         elif kind == kinds.TOPIC:
             yield ("notation", f"the statements of the {rules.NAME} rules")
+            yield ("fight", "the words of an encounter")
             yield from ((c.name, c.summary) for c in commands.COMMANDS.values())
         elif kind == kinds.RULES:
             yield from ((name, summary) for name, (_, summary) in rulesets.RULESETS.items())

@@ -29,7 +29,6 @@ from crux_cli.errors import CruxError
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
-
     from crux_cli.runner import Answer, Runner
 
 ALWAYS = ("fight",)

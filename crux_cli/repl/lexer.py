@@ -47,12 +47,15 @@ def keyword_words() -> frozenset[str]:
 Fragments = list[tuple[str, str]]
 
 
-def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset()) -> Fragments:
-    """(style, text) pairs covering `text`: the lexer's answer for one line."""
+def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset(), judge: bool = True) -> Fragments:
+    """(style, text) pairs covering `text`: the lexer's answer for one line.
+
+    With `judge` false (a line another reader claims, such as a fight word) no word is marked as an error.
+    """
     if text.lstrip().startswith("/"):
         return _command_line(text)
     out: Fragments = []
-    error = error_span(text, rules, aliases)
+    error = error_span(text, rules, aliases) if judge else None
     at = 0
     for match in tokens().finditer(text):
         out.append(("", text[at:match.start()]))
@@ -136,11 +139,16 @@ def _word_span(text: str, position: int) -> tuple[int, int]:
 
 
 class CruxLexer(Lexer):
-    """The Lexer prompt-toolkit asks for each line; the rule set and aliases can change mid-session."""
+    """The Lexer prompt-toolkit asks for each line; the rule set and aliases can change mid-session.
 
-    def __init__(self, rules: Callable[[], ModuleType], aliases: Callable[[], frozenset[str]]) -> None:
+    `claimed(line)` tells a line the rule set's parser does not read (a fight word), so it is not judged.
+    """
+
+    def __init__(self, rules: Callable[[], ModuleType], aliases: Callable[[], frozenset[str]],
+                 claimed: Callable[[str], bool] = lambda line: False) -> None:
         self.rules = rules
         self.aliases = aliases
+        self.claimed = claimed
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
         lines = document.lines
@@ -148,6 +156,8 @@ class CruxLexer(Lexer):
         def line(number: int) -> StyleAndTextTuples:
             if number >= len(lines) or not lines[number]:
                 return []  # an empty prompt needs no rule set: start-up stays quick
-            return fragments(lines[number], self.rules(), self.aliases())  # type: ignore[return-value]
+            text = lines[number]
+            return fragments(text, self.rules(), self.aliases(),  # type: ignore[return-value]
+                             judge=not self.claimed(text))
 
         return line

@@ -21,6 +21,7 @@ from crux_cli.rules import DEFAULT
 
 if TYPE_CHECKING:
     from crux_cli.repl.countdown import Countdown
+    from crux_cli.repl.fight import Fight
     from crux_cli.runner import Answer, Runner
     from crux_cli.state.hero import Hero
 
@@ -45,6 +46,7 @@ class Session:
         self.countdowns: list[Countdown] = []
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
+        self.fight: Fight | None = None  # an encounter in progress: its words take precedence (repl.fight)
         self.done = False
         if self._runner is not None:
             self.refresh_hero()
@@ -91,11 +93,16 @@ class Session:
 
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
+        from crux_cli.repl.fight import Fight
         from crux_cli.runner import split_comment, split_statements
 
         text, comment = split_comment(line)
         for part in split_statements(text):
             statement = self.expand_statement(part)
+            if Fight.claims(statement, self.fight is not None):
+                self.fight = self.fight or Fight(self)
+                out += self.fight.handle(statement)
+                continue
             head, _, rest = statement.partition(" ")
             if head.lower() == "odds":
                 from crux_cli.cli import odds_lines
@@ -105,6 +112,12 @@ class Session:
             answers = self.runner.answers(statement, comment)
             self.recent.extend(answers)
             out += [self.render(answer) for answer in answers]
+
+    def claims(self, line: str) -> bool:
+        """Is `line` a fight word now, rather than a statement of the rule set?"""
+        from crux_cli.repl.fight import Fight
+
+        return Fight.claims(line.split("#", 1)[0].split(";")[-1].strip(), self.fight is not None)
 
     def error(self, error: CruxError) -> list[str]:
         from crux_cli.render.text import error_lines

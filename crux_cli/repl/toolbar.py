@@ -29,6 +29,11 @@ def toolbar_fragments(session: Session) -> Fragments:
             out.append(("class:toolbar.hint", "  " + ", ".join(hero.conditions)))
     if session.seed is not None:
         out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
+    if session.fight is not None:
+        encounter = session.fight.encounter
+        active = encounter.active() if encounter.started else None
+        out += [("class:toolbar.key", "  fight "),
+                ("class:toolbar.value", f"round {encounter.round}, {active.name}'s turn" if active else "setting up")]
     if session.countdowns:
         out += [("class:toolbar.key", "  countdowns "),
                 ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]
