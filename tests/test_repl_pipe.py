@@ -34,7 +34,7 @@ def drive(*steps: str, seed: int | None = 1, history: History | None = None) -> 
 
         def type_steps() -> None:
             for step in steps:
-                time.sleep(0.15)
+                time.sleep(0.25)  # ample for the completion, history or suggestion of the step before
                 keys.send_text(step)
             if not finished.wait(10):  # the session should have ended: end it, so the test fails, not hangs
                 stuck.set()
