@@ -19,11 +19,23 @@ from crux_cli import __version__
 from crux_cli.errors import CruxError
 
 EXAMPLES = """\b
-Examples:
+Crux statements (the default rule set):
   crux 'DEX +2b -1B grit'        test: 3d6 keep highest, spending 1 Grit
   crux save WIL adv              save with the advantaged save type
   crux init                      initiative: actions for the first round
   crux 'atk 2d8+3 heavy rushed'  attack: primary die, crits explode, armour
+
+\b
+Dice, in every rule set:
+  crux 4d6kh3                    keep the highest 3 of 4d6
+  crux '(2d4+1)*3 # torch'       arithmetic, with a comment
+  crux '6x 4d6kh3'               six rolls
+
+\b
+Odds, sheets, other rule sets, scripts:
+  crux odds 'atk 2d8+3 heavy'    exact odds and the damage distribution
+  crux --sheet wren.toml 'DEX grit'   the sheet's ratings; Grit spent from it
+  crux --rules challenge 'action 2 adv major'
   printf 'DEX +1b\\natk d8+2\\n' | crux --json -
                                  one JSON object per line read
 
@@ -91,9 +103,6 @@ class StatementGroup(click.Group):
         if args and args[0] not in self.commands and args[0] not in LAZY_COMMANDS:
             return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
         return super().resolve_command(ctx, args)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        super().format_commands(ctx, formatter)
 
 
 def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
