@@ -344,8 +344,13 @@ def test_against_icepool(ours: Callable[[], Dist], theirs: Callable[[], icepool.
 # ----- limits -------------------------------------------------------------------------------------
 
 
-def test_huge_odds_are_refused_by_name() -> None:
+@pytest.mark.parametrize("too_big", [
+    lambda: die(100).sum_of(1000),  # too many bits of exact weights
+    lambda: die(10000).sum_of(30),  # too many outcomes
+    lambda: die(10000) * die(10000) * die(10000),  # too many pairs
+    lambda: die(10000).keep_highest(10, 3),  # a keep of too much work
+    lambda: die(100).keep_highest(100, 50),
+])
+def test_huge_odds_are_refused_by_name(too_big: Callable[[], Dist]) -> None:
     with pytest.raises(LimitError, match="odds size limit"):
-        die(100).sum_of(1000)
-    with pytest.raises(LimitError, match="odds size limit"):
-        die(10000) * die(10000) * die(10000)
+        too_big()

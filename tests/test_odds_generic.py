@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli.errors import CruxError
+from crux_cli.errors import CruxError, LimitError
 from crux_cli.odds.dist import Dist
 from crux_cli.odds.generic import base_die, countdown_odds, dice_term, explosion_depth
 
@@ -206,6 +206,12 @@ def test_arithmetic_of_terms() -> None:
         for b, q in plain(4).items():
             expected[(a - b) // 3] += p * q
     assert got(expression) == dict(expected)
+
+
+def test_a_keep_of_too_much_work_is_refused() -> None:
+    with pytest.raises(LimitError, match="odds size limit"):
+        dice_term(500, 6, explode=True, keep=("kh", 250))
+    assert dice_term(50, 10, explode=True, keep=("kl", 20)).leftover < Fraction(1, 10**12)  # one keep, shared
 
 
 def test_countdown() -> None:

@@ -42,6 +42,7 @@ class Combatant:
     resist: bool = False
     vuln: bool = False
     minions: int = 0  # a minion group: how many still stand (0 when not a group)
+    attack: str = ""  # an enemy's damage dice, e.g. "d6+1" (heroes attack with their sheet's die)
     opening: int = TURN_ACTIONS  # actions for round 1, from initiative
     actions: int = 0  # actions left
     attacks: int = 0  # attacks made this turn
@@ -101,17 +102,17 @@ def add_hero(encounter: Encounter, name: str, dying: bool = False) -> Step:
 
 
 def add_enemy(encounter: Encounter, name: str, hp: int, armour: str = "unarmoured", resist: bool = False,
-              vuln: bool = False) -> Step:
+              vuln: bool = False, attack: str = "") -> Step:
     if hp < 1:
         raise CruxError("an enemy needs at least 1 HP", hint="minions have no HP: use `minions NAME COUNT`")
-    enemy = Combatant(name, "enemy", hp=hp, hp_max=hp, armour=armour, resist=resist, vuln=vuln)
+    enemy = Combatant(name, "enemy", hp=hp, hp_max=hp, armour=armour, resist=resist, vuln=vuln, attack=attack)
     return Step(_join(encounter, enemy), (f"{name} ({hp} HP, {armour}) joins the fight",))
 
 
-def add_minions(encounter: Encounter, name: str, count: int, armour: str = "unarmoured") -> Step:
+def add_minions(encounter: Encounter, name: str, count: int, armour: str = "unarmoured", attack: str = "") -> Step:
     if count < 1:
         raise CruxError("a minion group needs at least one minion")
-    group = Combatant(name, "enemy", minions=count, armour=armour)
+    group = Combatant(name, "enemy", minions=count, armour=armour, attack=attack)
     return Step(_join(encounter, group), (f"{count} {name} join the fight (minions: any damaging hit kills one)",))
 
 

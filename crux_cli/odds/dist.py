@@ -21,14 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd, lcm
+from math import gcd, lcm, log2
 
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import EXPLOSION_DEPTH
 
-MAX_OUTCOMES = 1_000_000  # distinct values one distribution may have
-MAX_PACKED_BITS = 400_000_000  # size of one packed polynomial (50 MB): beyond it, refuse
+# The odds size limit: past these an answer would take more than a second or two, so it is refused.
+MAX_OUTCOMES = 100_000  # distinct values one distribution may have
+MAX_PACKED_BITS = 400_000_000  # size of one packed polynomial (50 MB)
 MAX_PAIRS = 4_000_000  # outcome pairs a sparse binary operation may visit
+MAX_KEEP_WORK = 200_000_000  # machine words a keep-k dynamic programme may touch (about a second)
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 
@@ -435,8 +437,8 @@ def _check_size(slots: int, width: int) -> None:
 
 def _too_big() -> LimitError:
     return LimitError(f"the exact odds of this statement pass the odds size limit ({MAX_OUTCOMES:,} "
-                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights)",
-                      hint="ask for fewer dice or fewer sides; rolling it still works")
+                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights, or a keep of that "
+                      "much work)", hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
 
 
 def _pack(dense: list[int], width: int) -> int:
@@ -557,6 +559,21 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
     return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
+def keep_work(outcomes: int, span: int, total: int, count: int, keep: int) -> float:
+    """Machine words `_keep_highest` touches, roughly: for each outcome and kept count, about
+    `keep` shifts and sums of packed polynomials of keep*span+1 slots of count*log2(total+1) bits.
+    Keeps that take a shortcut (none, one, all) cost nothing here."""
+    keep = min(keep, count)
+    if keep <= 1 or keep >= count:
+        return 0.0
+    return outcomes * keep * keep / 2 * (keep * span + 1) * count * log2(total + 1) / 64
+
+
+def check_keep_work(work: float) -> None:
+    if work > MAX_KEEP_WORK:
+        raise _too_big()
+
+
 def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
     """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count.
 
@@ -570,6 +587,7 @@ def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = Non
     values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     lo = min(values)
     span = max(values) - lo
+    check_keep_work(keep_work(len(single), span, single.total, count, keep))
     slots = keep * span + 1
     width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
     _check_size(slots, width)

@@ -19,17 +19,21 @@ is one value. Their sums are the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crux_cli.errors import CruxError
 from crux_cli.limits import EXPLOSION_DEPTH
 from crux_cli.odds.dist import (
     Dist,
     Predicate,
     Score,
+    check_keep_work,
     constant,
     d66,
     default_depth,
     die,
     fudge,
+    keep_work,
     percentile,
 )
 from crux_cli.odds.result import Odds, rows
@@ -110,33 +114,68 @@ def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
     # explosions of one die: t with probability up**t * down / each**(t+1), t <= depth; the rest left over
     per_die = Dist(tuple(range(depth + 1)),
                    tuple(up ** t * down * each ** (depth - t) for t in range(depth + 1)), each ** (depth + 1))
+    groups = {True: exploding, False: stopping}
+    explosions = range(count * depth + 1)
 
-    def given(exploded: int) -> Dist:
+    def split(keeper: Keeper, exploded: int) -> Dist:
         if upper_is_exploding:
-            return _split_keep(exploding, exploded, stopping, count, keep, score)
-        return _split_keep(stopping, count, exploding, exploded, keep, score)
+            return _split_keep(keeper, True, exploded, False, count, keep)
+        return _split_keep(keeper, False, count, True, exploded, keep)
 
-    return per_die.sum_of(count).bind(given)
+    # Many numbers of explosions share a keep (the stopping dice are always `count`), so each
+    # distinct keep is computed once; they are listed first, to refuse at once what would take too long.
+    needed: set[tuple[bool, int, str, int]] = set()
+    done: dict[tuple[bool, int, str, int], Dist] = {}
+
+    def plan(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
+        needed.add((exploding_group, dice, how, n))
+        return constant(0)
+
+    def keeper(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
+        call = (exploding_group, dice, how, n)
+        if call not in done:
+            done[call] = _keep_in(groups[exploding_group], dice, how, n, score)
+        return done[call]
+
+    for exploded in explosions:
+        split(plan, exploded)
+    check_keep_work(sum(_work(groups[flag], dice, n, score) for flag, dice, how, n in needed if how != "all"))
+    return per_die.sum_of(count).bind(lambda exploded: split(keeper, exploded))
 
 
-def _split_keep(upper: Dist, uppers: int, lower: Dist, lowers: int, keep: tuple[str, int] | None,
-                score: Score | None) -> Dist:
-    """Keep or drop among `uppers` dice like `upper` and `lowers` like `lower`, where every
-    `upper` face is above every `lower` one; sum the kept faces or their scores."""
+Keeper = Callable[[bool, int, str, int], Dist]  # (exploding group?, its dice, "kh" | "kl" | "all", kept)
+
+
+def _split_keep(keeper: Keeper, upper: bool, uppers: int, lower: bool, lowers: int,
+                keep: tuple[str, int] | None) -> Dist:
+    """Keep or drop among `uppers` dice of the `upper` group and `lowers` of the `lower`, where
+    every face of the upper group is above every face of the lower; `keeper(group, dice, how, n)`
+    makes each group's keep."""
     total = uppers + lowers
     if keep is None:
-        return _all(upper, uppers, score) + _all(lower, lowers, score)
+        return keeper(upper, uppers, "all", uppers) + keeper(lower, lowers, "all", lowers)
     how, n = keep
     if how in ("dh", "dl"):  # dropping n keeps the others, from the other end
         how, n = ("kl" if how == "dh" else "kh"), total - n
     n = max(0, min(n, total))
     if how == "kh":
         if n <= uppers:
-            return upper.keep_highest(uppers, n, score)
-        return _all(upper, uppers, score) + lower.keep_highest(lowers, n - uppers, score)
+            return keeper(upper, uppers, "kh", n)
+        return keeper(upper, uppers, "all", uppers) + keeper(lower, lowers, "kh", n - uppers)
     if n <= lowers:
-        return lower.keep_lowest(lowers, n, score)
-    return _all(lower, lowers, score) + upper.keep_lowest(uppers, n - lowers, score)
+        return keeper(lower, lowers, "kl", n)
+    return keeper(lower, lowers, "all", lowers) + keeper(upper, uppers, "kl", n - lowers)
+
+
+def _keep_in(group: Dist, dice: int, how: str, n: int, score: Score | None) -> Dist:
+    if how == "all":
+        return _all(group, dice, score)
+    return group.keep_highest(dice, n, score) if how == "kh" else group.keep_lowest(dice, n, score)
+
+
+def _work(group: Dist, dice: int, n: int, score: Score | None) -> float:
+    values = [score(o) for o in group.outcomes] if score else group.outcomes
+    return keep_work(len(group), max(values) - min(values), group.total, dice, n)
 
 
 def _all(single: Dist, count: int, score: Score | None) -> Dist:
