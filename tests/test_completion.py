@@ -126,6 +126,7 @@ CASES = [
     ("crux DEX -1", []),
     ("crux DEX +2b gr", []),
     ("crux od", ["odds"]),
+    ("crux re", ["repl", "rest"]),
     ("crux odds sa", ["save"]),
     ("crux odds --j", ["--json"]),
     ("crux --rules stepdice odds st", ["step"]),

@@ -122,6 +122,21 @@ def test_every_subcommand_is_documented() -> None:
             assert re.search(rf"^\.It Cm {re.escape(words)}\b", text, re.M), f"crux.1 has no item for {words}"
 
 
+def test_every_session_command_and_fight_word_is_documented() -> None:
+    from crux_cli.repl import commands, fight
+
+    session = section(COMMAND_PAGE, "INTERACTIVE SESSION")
+    for entry in commands.COMMANDS.values():
+        assert f".It Cm {commands.PREFIX}{entry.name}" in session, f"crux.1 has no item for /{entry.name}"
+        for alias in entry.aliases:
+            assert re.search(rf"\bCm\b.*\s{re.escape(commands.PREFIX + alias)}(\s|$)", session, re.M), \
+                f"crux.1 does not name the alias /{alias}"
+    documented = {w.strip(",|").lower() for line in session.splitlines() if re.search(r"(^\.|\s)Cm\s", line)
+                  for w in line.split()}
+    missing = [w for w in (*fight.ALWAYS, *fight.DURING) if w not in documented]
+    assert not missing, f"crux.1 INTERACTIVE SESSION does not name the fight words {missing}"
+
+
 def test_every_environment_variable_is_documented() -> None:
     import click
 
