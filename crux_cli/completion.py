@@ -64,6 +64,10 @@ def option_of(param: click.Option) -> Option:
         return Option(names, help_text, "choice", tuple(map(str, param.type.choices)))
     if param.name == "rules":
         return Option(names, help_text, "rules")
+    if param.metavar == "ATTR":  # --adv, --dis, --attack-attr of `crux sheet new`
+        from crux_cli.state.hero import ATTRIBUTES
+
+        return Option(names, help_text, "choice", ATTRIBUTES)
     if isinstance(param.type, click.Path | click.File) or param.name in FILE_OPTIONS:
         return Option(names, help_text, "files")
     return Option(names, help_text, "none")

@@ -138,6 +138,8 @@ CASES = [
     ("crux sheet new --attack", ["--attack", "--attack-attr"]),
     ("crux sheet new ", ["hero.toml", "notes.txt"]),
     ("crux sheet check no", ["notes.txt"]),
+    ("crux sheet new hero.toml --adv ", ["STR", "DEX", "INT", "WIL"]),
+    ("crux sheet new hero.toml --attack-attr D", ["DEX"]),
 ]
 
 

@@ -94,6 +94,12 @@ function __crux_option_values --argument-names path option
             echo words crux stepdice d20check challenge list
         case 'crux repl --sheet'
             echo files
+        case 'crux sheet new --adv'
+            echo words STR DEX INT WIL
+        case 'crux sheet new --dis'
+            echo words STR DEX INT WIL
+        case 'crux sheet new --attack-attr'
+            echo words STR DEX INT WIL
     end
 end
 
