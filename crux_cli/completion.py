@@ -129,19 +129,14 @@ def baked_words() -> dict[str, tuple[str, ...]]:
 
 def live_words() -> dict[str, tuple[str, ...]]:
     """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
-    import importlib
-    import importlib.util
-
     from crux_cli import rules
     from crux_cli.notation import base
+    from crux_cli.rules import dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
-    # generic dice (`roll 4d6kh3`) are answered in every rule set by crux_cli.rules.dice, once it exists
-    dice = "crux_cli.rules.dice"
-    generic = importlib.import_module(dice).KEYWORDS if importlib.util.find_spec(dice) else ()
     words = {}
     for name in rules.RULESETS:
-        keywords = {*rules.load(name).KEYWORDS, *generic}
+        keywords = {*rules.load(name).KEYWORDS, *dice.KEYWORDS}
         shown = {w.upper() if w in attributes else w for w in keywords}
         words[name] = tuple(sorted(shown, key=lambda w: (w.lower(), w)))
     return words
