@@ -255,7 +255,7 @@ def test_a_fight_takes_its_words_until_it_ends() -> None:
     assert "fight round 1, Bram's turn" in text
     assert session.claims("atk goblin d8+1") and not session.claims("/seed 3")
     attack = session.handle("atk goblin d8+1")
-    assert attack[0].startswith("atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
+    assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
     assert any(line.startswith("hero FILE.toml | NAME") for line in session.handle("/help fight"))
     assert session.handle("end") == ["the fight is over"]
     assert session.fight is None and not session.claims("atk goblin")
