@@ -210,6 +210,9 @@ class Fight:
             caught, rest = int(count), rest[:at] + rest[at + 2:]
         if target.down:
             raise CruxError(f"{target.name} is already down", text=line, position=line.find(targets[0]))
+        if target.name == attacker.name:
+            raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=line.find(targets[0]),
+                            hint="name another combatant")
         step = ledger.act(encounter, "attack")  # refused before any die is rolled when no actions are left
         statement = self.attack_statement(attacker, target, rest, step)
         if attacker.side == "hero":
@@ -258,7 +261,7 @@ class Fight:
             return []
         answer = self.hero_statement(name, f"damage {damage}" + (" crit" if crit else ""))
         self.sync()
-        return [self.session.render(answer)]
+        return [self.session.render(replace(answer, input=f"{name}: {answer.input}"))]
 
     def hero_statement(self, name: str, statement: str) -> Answer:
         return self.runners[name].answer(statement)
