@@ -78,6 +78,9 @@ def test_page_renders_with_man(page: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert "NAME" in result.stdout and "SEE ALSO" in result.stdout
+    # a word such as Nx or Ox on a macro line is read as a macro and printed as an operating system's name
+    misread = re.findall(r"NetBSD|OpenBSD|FreeBSD|DragonFly|BSD/OS|AT&T UNIX", result.stdout)
+    assert not misread, f"a word was read as an mdoc macro: {misread} (escape it as \\&Nx)"
 
 
 # -- crux.1 documents the real command -------------------------------------------------------------

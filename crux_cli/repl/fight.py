@@ -152,14 +152,17 @@ class Fight:
             answer = runner.answer("init ambush" if ambush else "init")
             openings[name] = answer.result.actions
             out.append(self.session.render(answer).replace("init", f"{name}: init", 1))
-        return out + self.step(ledger.start(self.sync(), openings), line)
+        return out + self.turn_begins(ledger.start(self.sync(), openings), line)
 
     def do_next(self, line: str, words: list[str]) -> list[str]:
-        step = ledger.next_turn(self.sync())
+        return self.turn_begins(ledger.next_turn(self.sync()), line)
+
+    def turn_begins(self, step: ledger.Step, line: str) -> list[str]:
+        """A turn starts: a hero's Dazed, now paid for with an action, comes off their sheet."""
         out = self.step(step, line)
         active = self.encounter.active()
         if active is not None and active.name in self.runners and any("dazed" in e for e in step.events):
-            self.hero_statement(active.name, "cond remove dazed")  # Dazed lasts one turn
+            self.hero_statement(active.name, "cond remove dazed")
         return out
 
     def do_cast(self, line: str, words: list[str]) -> list[str]:

@@ -1,0 +1,148 @@
+"""A scripted three-round fight at the REPL with fixed dice, its ledger checked after every step;
+each refusal; and a fight saved and resumed in the same state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crux_cli.engine.rng import ScriptedSource
+from crux_cli.repl.session import Session
+from crux_cli.runner import Runner
+from crux_cli.state.hero import Attribute, Hero
+from crux_cli.state.sheet import new_sheet_text
+from crux_cli.state.store import load_hero
+
+
+def make_sheet(folder: Path, name: str = "Wren", **changes) -> Path:
+    hero = Hero(name=name, attack_count=1, attack_sides=8, attack_attribute="STR", grit=2, hp=10, hp_max=10,
+                attributes={"STR": Attribute(modifier=1), "DEX": Attribute(), "INT": Attribute(),
+                            "WIL": Attribute()}).with_changes(**changes)
+    path = folder / f"{name.lower()}.toml"
+    path.write_text(new_sheet_text(hero))
+    return path
+
+
+def ledger(session: Session) -> dict[str, tuple[int, int, tuple[str, ...]]]:
+    return {c.name: (c.actions, c.attacks, c.reactions) for c in session.fight.encounter.combatants}
+
+
+def said(session: Session, line: str) -> str:
+    out = session.handle(line)
+    assert not any(text.startswith("crux: error") for text in out), out
+    return "\n".join(out)
+
+
+def refused(session: Session, line: str) -> str:
+    out = session.handle(line)
+    assert out and out[0].startswith("crux: error"), out
+    return "\n".join(out)
+
+
+def test_a_three_round_fight(tmp_path: Path):
+    sheet = make_sheet(tmp_path)
+    faces = [5, 3,  # initiative: Wren 5 (3 actions), Bram 3 (2 actions)
+             6,  # Wren atk goblin: d8 6, +1 STR = 7, heavy armour halves the dice → 3
+             7, 4,  # second attack, rushed: 2d8 keep lowest 4 → heavy → 2
+             5, 3,  # third: rushed 2 and +1 Boon from Bram's Help = net -1: keep lowest 3, a minion dies (area 3)
+             4,  # the goblin attacks Wren: d6 4 → 4 damage on her sheet
+             2,  # a rat bites Wren: d4 2
+             8, 5,  # round 2: Wren crits the goblin: 8 explodes 5 → 13 + 1, ignoring armour
+             ]
+    session = Session(Runner(source=ScriptedSource(faces)))
+    said(session, f"/load {sheet}")
+    said(session, "fight")
+    said(session, "hero Bram")
+    said(session, "enemy goblin hp 7 heavy atk d6")
+    said(session, "minions rats 6 atk d4")
+    assert [c.name for c in session.fight.encounter.order()] == ["Wren", "Bram", "goblin", "rats"]
+
+    said(session, "init")
+    assert ledger(session) == {"Wren": (3, 0, ()), "Bram": (2, 0, ()), "goblin": (3, 0, ()), "rats": (3, 0, ())}
+
+    assert "3 damage" in said(session, "atk goblin")
+    assert session.fight.encounter.find("goblin").hp == 4 and ledger(session)["Wren"] == (2, 1, ())
+
+    out = said(session, "atk goblin")
+    assert "rushed" in out and "2 damage" in out
+    assert session.fight.encounter.find("goblin").hp == 2 and ledger(session)["Wren"] == (1, 2, ())
+
+    said(session, "react Bram help Wren")
+    assert ledger(session)["Bram"] == (1, 0, ("help",)) and session.fight.encounter.find("Wren").helped == 1
+
+    out = said(session, "atk rats area 3")
+    assert "3 of rats killed, 3 left" in out
+    assert ledger(session)["Wren"] == (0, 3, ()) and session.fight.encounter.find("Wren").helped == 0
+
+    assert "0 actions left" in refused(session, "atk goblin")  # no die was rolled for it
+    assert "used Help this round" in refused(session, "react Bram help Wren")
+
+    said(session, "next")  # Bram
+    said(session, "next")  # goblin
+    assert session.fight.encounter.active().name == "goblin"
+    assert "4 damage" in said(session, "atk Wren")
+    assert load_hero(sheet).hp == 6  # through Wren's sheet
+    assert "no actions left" in refused(session, "react Wren defend")
+
+    said(session, "next")  # rats
+    said(session, "atk Wren")
+    assert load_hero(sheet).hp == 4
+
+    out = said(session, "next")  # round 2: everyone's unused actions expired; Wren has 3 again
+    assert "round 2" in out
+    assert ledger(session)["Wren"] == (3, 0, ()) and ledger(session)["Bram"] == (0, 0, ())
+
+    out = said(session, "atk goblin")
+    assert "crit" in out and session.fight.encounter.find("goblin").down
+    status = said(session, "status")
+    assert "round 2, Wren's turn" in status and "HP 4/10" in status and "3 standing" in status
+
+    said(session, f"save {tmp_path / 'fight.toml'}")
+    resumed = Session(Runner(source=ScriptedSource([])))
+    out = said(resumed, f"load {tmp_path / 'fight.toml'}")
+    assert resumed.fight.encounter == session.fight.encounter
+    assert "round 2, Wren's turn" in out
+
+
+def test_dying_allows_one_action(tmp_path: Path):
+    sheet = make_sheet(tmp_path, hp=0, dying=True, wounds=1)
+    session = Session(Runner(source=ScriptedSource([5])))
+    said(session, f"/load {sheet}")
+    said(session, "fight")
+    said(session, "enemy orc hp 9")
+    said(session, "init")
+    assert ledger(session)["Wren"][0] == 1
+    said(session, "move")
+    assert "Dying: one action a turn" in refused(session, "atk orc")
+
+
+def test_damage_while_dying_goes_through_the_sheet(tmp_path: Path):
+    sheet = make_sheet(tmp_path, hp=0, dying=True, wounds=1)
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, f"/load {sheet}")
+    said(session, "fight")
+    said(session, "damage Wren 3 crit")
+    assert load_hero(sheet).wounds == 4  # 3 Wounds from a crit while Dying
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("init", "a fight needs at least one hero"),
+    ("enemy goblin 7", "enemy NAME hp N"),
+    ("minions rats many", "minions NAME COUNT"),
+])
+def test_refusals_while_setting_up(line: str, words: str):
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, "fight")
+    assert words in refused(session, line)
+
+
+def test_dazed_costs_an_action_and_then_ends(tmp_path: Path):
+    sheet = make_sheet(tmp_path, conditions=("dazed",))
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, f"/load {sheet}")
+    said(session, "fight")
+    said(session, "hero Bram")
+    said(session, "init ambush")
+    assert ledger(session)["Wren"][0] == 2  # three from the ambush, less one for Dazed
+    assert "dazed" not in load_hero(sheet).conditions
