@@ -255,7 +255,7 @@ def test_a_fight_takes_its_words_until_it_ends() -> None:
     assert "fight round 1, Bram's turn" in text
     assert session.claims("atk goblin d8+1") and not session.claims("/seed 3")
     attack = session.handle("atk goblin d8+1")
-    assert attack[0].startswith("atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
+    assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
     assert any(line.startswith("hero FILE.toml | NAME") for line in session.handle("/help fight"))
     assert session.handle("end") == ["the fight is over"]
     assert session.fight is None and not session.claims("atk goblin")
@@ -271,3 +271,29 @@ def test_fight_words_are_not_marked_as_errors_while_fighting() -> None:
     assert "class:error" in styles("atk goblin d8 ")
     session.handle("fight")
     assert "class:error" not in styles("atk goblin d8 ")
+
+
+def test_aliases_are_kept_for_the_next_session(tmp_path: Path) -> None:
+    from crux_cli.repl.aliases import load_aliases
+
+    kept = tmp_path / "crux" / "aliases"
+    session = scripted()
+    session.aliases_file = kept
+    session.handle("/alias sneak = DEX +1b")
+    session.handle("/alias quiet = sneak help")
+    session.handle("/alias quiet =")
+    assert load_aliases(kept) == {"sneak": "DEX +1b"}
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"
+    kept.write_text(kept.read_text() + "not an alias\n= DEX\nbad name = DEX\nLoud = STR +2b\n")
+    assert load_aliases(kept) == {"sneak": "DEX +1b", "loud": "STR +2b"}
+    assert load_aliases(tmp_path / "none") == {}
+
+
+def test_aliases_that_cannot_be_kept_still_work_with_a_warning(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    session = scripted(4, 2)
+    session.aliases_file = blocker / "aliases"
+    said = session.handle("/alias sneak = DEX +1b")
+    assert said[0] == "sneak = DEX +1b" and said[1].startswith("the aliases are not kept for next time")
+    assert session.handle("sneak")[0].startswith("DEX +1b: partial (4)")

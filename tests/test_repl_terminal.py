@@ -124,3 +124,14 @@ def test_crux_alone_with_its_output_redirected_prints_help_not_a_prompt(environ:
     child.close()
     assert child.exitstatus == 0
     assert (tmp_path / "out.txt").read_text().startswith("Usage: crux")
+
+
+def test_an_alias_is_kept_for_the_next_session(environ: dict[str, str]) -> None:
+    first = start(environ, "repl", "--seed", "1")
+    first.sendline("/alias sneak = DEX +1b")
+    first.expect_exact("sneak = DEX +1b\r\n")  # the answer, not the echo of the line typed
+    assert leave(first) == 0
+    second = start(environ, "repl", "--seed", "1")
+    second.sendline("sneak")
+    second.expect_exact("DEX +1b: ")
+    assert leave(second) == 0

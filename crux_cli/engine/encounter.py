@@ -90,6 +90,10 @@ class Step:
     boons: int = 0  # for a roll: Boons from allies' Help, now used
 
 
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def _join(encounter: Encounter, combatant: Combatant) -> Encounter:
     if any(c.name.lower() == combatant.name.lower() for c in encounter.combatants):
         raise CruxError(f"'{combatant.name}' is already in the fight", hint="give each combatant its own name")
@@ -148,7 +152,7 @@ def _begin_turn(encounter: Encounter, events: tuple[str, ...] = ()) -> Step:
         actions = min(actions, 1)
         said.append(f"{active.name} is dying: 1 action this turn")
     active = replace(active, actions=actions, attacks=0, dazed=False)
-    said.append(f"{active.name}'s turn: {actions} action{'s' if actions != 1 else ''}")
+    said.append(f"{possessive(active.name)} turn: {actions} action{'s' if actions != 1 else ''}")
     return Step(encounter.with_combatant(active), tuple(said))
 
 

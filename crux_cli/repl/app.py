@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
@@ -21,7 +22,7 @@ from crux_cli import __version__
 from crux_cli.cli import make_runner
 from crux_cli.render.style import PLAIN, Palette, wants_colour
 from crux_cli.repl.completer import CruxCompleter
-from crux_cli.repl.history import open_history
+from crux_cli.repl.history import data_dir, open_history
 from crux_cli.repl.key_bindings import create_key_bindings
 from crux_cli.repl.lexer import CruxLexer
 from crux_cli.repl.session import Session
@@ -55,13 +56,15 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
     session = new_session(settings, palette)
     say = write or _stdout
-    warning = None
-    if history is None:
+    warnings: list[str] = []
+    if history is None:  # a real session: history and aliases live in the user's data directory
         history, warning = open_history()
+        warnings += [warning] if warning else []
+        warnings += keep_aliases_in(session, data_dir() / "aliases")
     prompt = create_prompt(session, history, settings.no_color, input, output)
     warm_up_after_first_draw(prompt, session)
     say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
-    if warning:
+    for warning in warnings:
         say(warning + "\n")
     while not session.done:
         try:
@@ -89,6 +92,18 @@ def new_session(settings: Any, palette: Palette) -> Session:
 
         check_rules(rules)
     return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
+
+
+def keep_aliases_in(session: Session, path: Path) -> list[str]:
+    """Load the aliases kept in `path` and keep later ones there; a warning if the file cannot be read."""
+    from crux_cli.repl.aliases import load_aliases
+
+    try:
+        session.aliases = load_aliases(path)
+    except OSError as error:
+        return [f"the aliases of earlier sessions cannot be read: {path}: {error.strerror}"]
+    session.aliases_file = path
+    return []
 
 
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:

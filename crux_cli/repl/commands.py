@@ -196,6 +196,7 @@ def alias(session: "Session", call: Invocation) -> list[str]:
     """Name a statement: after `/alias sneak = DEX +1b`, typing `sneak grit` rolls `DEX +1b grit`.
 
     `/alias` lists the aliases; `/alias NAME =` with nothing after it forgets one.
+    They are kept for the next session beside the history.
     """
     if not call.args:
         return [f"{name} = {body}" for name, body in sorted(session.aliases.items())] or ["no aliases yet"]
@@ -209,9 +210,12 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         raise call.error(f"'{name}' is already a statement word", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)
-        return [f"alias {name} forgotten"]
-    session.aliases[key] = session.expand_statement(body)  # an alias of an alias is spelled out now
-    return [f"{key} = {session.aliases[key]}"]
+        said = f"alias {name} forgotten"
+    else:
+        session.aliases[key] = session.expand_statement(body)  # an alias of an alias is spelled out now
+        said = f"{key} = {session.aliases[key]}"
+    warning = session.keep_aliases()
+    return [said, warning] if warning else [said]
 
 
 @command("history", "[N]")

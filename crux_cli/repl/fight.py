@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.engine import encounter as ledger
@@ -207,6 +208,11 @@ class Fight:
             if not count.isdigit():
                 raise CruxError("area needs how many it catches: area 3", text=line, position=line.find("area"))
             caught, rest = int(count), rest[:at] + rest[at + 2:]
+        if target.down:
+            raise CruxError(f"{target.name} is already down", text=line, position=line.find(targets[0]))
+        if target.name == attacker.name:
+            raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=line.find(targets[0]),
+                            hint="name another combatant")
         step = ledger.act(encounter, "attack")  # refused before any die is rolled when no actions are left
         statement = self.attack_statement(attacker, target, rest, step)
         if attacker.side == "hero":
@@ -216,11 +222,10 @@ class Fight:
 
             base = self.session.runner
             answer = Runner(source=base.source, seed=base.seed).answer(statement)
-        out = [self.session.render(answer)]
-        out += self.step(step, line)
+        rolled = self.session.render(replace(answer, input=f"{attacker.name} → {target.name}: {statement}"))
+        spent = self.step(step, line)
         damage, crit = answer.result.damage, answer.result.outcome == "crit"
-        out += self.deal(target.name, damage, crit, line, caught)
-        return out
+        return [rolled, *spent, *self.deal(target.name, damage, crit, line, caught)]
 
     def attack_statement(self, attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
                          step: ledger.Step) -> str:
@@ -256,7 +261,7 @@ class Fight:
             return []
         answer = self.hero_statement(name, f"damage {damage}" + (" crit" if crit else ""))
         self.sync()
-        return [self.session.render(answer)]
+        return [self.session.render(replace(answer, input=f"{name}: {answer.input}"))]
 
     def hero_statement(self, name: str, statement: str) -> Answer:
         return self.runners[name].answer(statement)
@@ -279,7 +284,8 @@ class Fight:
     def do_status(self, line: str, words: list[str]) -> list[str]:
         encounter = self.sync()
         active = encounter.active()
-        head = f"round {encounter.round}, {active.name}'s turn" if active else "initiative not rolled yet"
+        head = f"round {encounter.round}, {ledger.possessive(active.name)} turn" if active else \
+            "initiative not rolled yet"
         out = [head]
         for c in encounter.order():
             mark = "▶" if active is not None and c.name == active.name else " "

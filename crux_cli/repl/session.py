@@ -13,6 +13,7 @@ import contextlib
 import os
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crux_cli.errors import CruxError
@@ -46,6 +47,7 @@ class Session:
         self.countdowns: list[Countdown] = []
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
+        self.aliases_file: Path | None = None  # where /alias keeps them between sessions, when set
         self.fight: Fight | None = None  # an encounter in progress: its words take precedence (repl.fight)
         self.done = False
         if self._runner is not None:
@@ -150,6 +152,18 @@ class Session:
         text, comment = split_comment(line)
         parts = [self.expand_statement(part) for part in split_statements(text)]
         return "; ".join(parts) + (f" # {comment}" if comment else "")
+
+    def keep_aliases(self) -> str | None:
+        """Save the aliases for the next session; a warning when they cannot be written (they still work now)."""
+        if self.aliases_file is None:
+            return None
+        from crux_cli.repl.aliases import save_aliases
+
+        try:
+            save_aliases(self.aliases_file, self.aliases)
+        except OSError as error:
+            return f"the aliases are not kept for next time: {self.aliases_file}: {error.strerror}"
+        return None
 
     def expand_statement(self, text: str) -> str:
         head, _, rest = text.partition(" ")

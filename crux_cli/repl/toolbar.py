@@ -30,10 +30,12 @@ def toolbar_fragments(session: Session) -> Fragments:
     if session.seed is not None:
         out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
     if session.fight is not None:
+        from crux_cli.engine.encounter import possessive  # loaded already: a fight is on
+
         encounter = session.fight.encounter
         active = encounter.active() if encounter.started else None
-        out += [("class:toolbar.key", "  fight "),
-                ("class:toolbar.value", f"round {encounter.round}, {active.name}'s turn" if active else "setting up")]
+        turn = f"round {encounter.round}, {possessive(active.name)} turn" if active else "setting up"
+        out += [("class:toolbar.key", "  fight "), ("class:toolbar.value", turn)]
     if session.countdowns:
         out += [("class:toolbar.key", "  countdowns "),
                 ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]
