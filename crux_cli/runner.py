@@ -8,7 +8,6 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -18,13 +17,13 @@ from crux_cli.engine.rng import RandomSource, Roller, seeded
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import MAX_REPEAT
 from crux_cli.notation.parse import read
+from crux_cli.record import Record
 
 if TYPE_CHECKING:
     from crux_cli.state.hero import Hero
 
 
-@dataclass(frozen=True)
-class SheetUpdate:
+class SheetUpdate(Record):
     """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
 
     path: str
@@ -32,8 +31,7 @@ class SheetUpdate:
     after: Hero
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Record):
     """One statement answered: what was typed, in which rules, and what came of it."""
 
     input: str

@@ -8,11 +8,11 @@ the exact odds in `crux_cli.odds.crux`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
 from crux_cli.engine.rng import Roller
 from crux_cli.limits import EXPLOSION_DEPTH
+from crux_cli.record import Record, field
 
 BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
 SAVE_EFFECTS = {"failure": "full effect", "partial": "partial", "success": "resisted"}
@@ -33,8 +33,7 @@ class GritChange(NamedTuple):
     gained: int = 0
 
 
-@dataclass(frozen=True)
-class PoolRequest:
+class PoolRequest(Record):
     """A d6 pool test: what tests, saves and initiative have in common."""
 
     kind: str  # "test" | "save" | "initiative"
@@ -53,8 +52,7 @@ class PoolRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True)
-class AttackRequest:
+class AttackRequest(Record):
     count: int  # dice in the pool; the first is the primary die
     sides: int
     sources: tuple[Source, ...] = ()  # act on the primary die only
@@ -71,8 +69,7 @@ class AttackRequest:
         return sum(s.net for s in self.sources)
 
 
-@dataclass(frozen=True)
-class PoolResult:
+class PoolResult(Record):
     kind: ClassVar[str] = "pool"
     request: PoolRequest
     dice: tuple[int, ...]  # every face rolled
@@ -93,8 +90,7 @@ class PoolResult:
         return INITIATIVE_ACTIONS[self.outcome]
 
 
-@dataclass(frozen=True)
-class AttackResult:
+class AttackResult(Record):
     kind: ClassVar[str] = "attack"
     request: AttackRequest
     primary_dice: tuple[int, ...]  # the primary die's pool (1 + |net| dice)

@@ -1,4 +1,4 @@
-"""The syntax tree of Crux statements: small frozen dataclasses, nothing rolled yet.
+"""The syntax tree of Crux statements: small immutable records, nothing rolled yet.
 
 `str(node)` prints a statement back in canonical notation, which is what the
 output echoes as "what crux understood" and what the REPL keeps in history.
@@ -8,11 +8,10 @@ not take part in equality.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from crux_cli.record import Record, field
 
 
-@dataclass(frozen=True)
-class Modifiers:
+class Modifiers(Record):
     boons: int = 0
     banes: int = 0
     grit: bool = False
@@ -36,8 +35,7 @@ def _join(*parts: object) -> str:
     return " ".join(word for word in map(str, parts) if word and word not in ("None", "False"))
 
 
-@dataclass(frozen=True)
-class Test:
+class Test(Record):
     attribute: str | None  # STR | DEX | INT | WIL, or None for a bare test (rating 0)
     mods: Modifiers = Modifiers()
     pos: int = field(default=0, compare=False)
@@ -46,8 +44,7 @@ class Test:
         return _join(self.attribute or "test", self.mods)
 
 
-@dataclass(frozen=True)
-class Save:
+class Save(Record):
     attribute: str
     stance: str | None = None  # adv | dis: the hero's advantaged/disadvantaged save type
     vs_rushed: bool = False
@@ -58,8 +55,7 @@ class Save:
         return _join("save", self.attribute, self.stance, "vs rushed" if self.vs_rushed else "", self.mods)
 
 
-@dataclass(frozen=True)
-class Initiative:
+class Initiative(Record):
     mods: Modifiers = Modifiers()
     ambush: bool = False
     pos: int = field(default=0, compare=False)
@@ -68,8 +64,7 @@ class Initiative:
         return _join("init", self.mods, "ambush" if self.ambush else "")
 
 
-@dataclass(frozen=True)
-class Pool:
+class Pool(Record):
     count: int
     sides: int
     pos: int = field(default=0, compare=False)
@@ -78,8 +73,7 @@ class Pool:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True)
-class AttributeBonus:
+class AttributeBonus(Record):
     """`+STR` in an attack: the sheet's modifier for that attribute, added (or taken) as flat damage."""
 
     sign: int  # +1 or -1
@@ -90,8 +84,7 @@ class AttributeBonus:
         return f"{'+' if self.sign > 0 else '-'}{self.attribute}"
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(Record):
     pool: Pool | None = None  # None: the sheet's attack die
     flat: int = 0
     bonuses: tuple[AttributeBonus, ...] = ()

@@ -241,7 +241,7 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
-        return grammar().parse_string(text, parse_all=True)[0]
+        return grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
     except pp.ParseBaseException as failure:
         raise not_understood(text, failure.loc, "a dice expression", HINT) from None
     except RecursionError:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.engine import encounter as ledger
@@ -152,7 +151,7 @@ class Fight:
         for name, runner in self.runners.items():
             answer = runner.answer("init ambush" if ambush else "init")
             openings[name] = answer.result.actions
-            out.append(self.session.render(answer).replace("init", f"{name}: init", 1))
+            out.append(self.session.render(answer.replace(input=f"{name}: {answer.input}")))
         return out + self.turn_begins(ledger.start(self.sync(), openings), line)
 
     def do_next(self, line: str, words: list[str]) -> list[str]:
@@ -222,7 +221,7 @@ class Fight:
 
             base = self.session.runner
             answer = Runner(source=base.source, seed=base.seed).answer(statement)
-        rolled = self.session.render(replace(answer, input=f"{attacker.name} → {target.name}: {statement}"))
+        rolled = self.session.render(answer.replace(input=f"{attacker.name} → {target.name}: {statement}"))
         spent = self.step(step, line)
         damage, crit = answer.result.damage, answer.result.outcome == "crit"
         return [rolled, *spent, *self.deal(target.name, damage, crit, line, caught)]
@@ -261,7 +260,7 @@ class Fight:
             return []
         answer = self.hero_statement(name, f"damage {damage}" + (" crit" if crit else ""))
         self.sync()
-        return [self.session.render(replace(answer, input=f"{name}: {answer.input}"))]
+        return [self.session.render(answer.replace(input=f"{name}: {answer.input}"))]
 
     def hero_statement(self, name: str, statement: str) -> Answer:
         return self.runners[name].answer(statement)
