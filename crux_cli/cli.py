@@ -180,9 +180,11 @@ def start_repl(settings: Settings) -> None:
 @click.pass_context
 def statement_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
     settings = settings_of(ctx, options)
-    unknown = next((word for word in statement if word.startswith("--")), None)
-    if unknown is not None:
-        raise click.UsageError(f"no such option: {unknown}")
+    unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
+    if unknown is not None:  # `--sed 3` is a mistyped option; `--2` or `---1` is arithmetic
+        text = " ".join(statement)
+        raise CruxError(f"no such option: {unknown.partition('=')[0]}", text=text, position=text.find(unknown),
+                        hint="crux --help lists the options")
     if statement == ("-",):
         run_batch(settings, sys.stdin)
     else:
