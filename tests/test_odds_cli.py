@@ -58,7 +58,7 @@ def test_at_least_needs_a_distribution() -> None:
     result = run_crux("odds", "--at-least", "3", "DEX +1b")
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "--at-least counts damage or totals, and the odds of a test have neither" in result.stderr
+    assert "--at-least counts damage or totals, which test odds do not have" in result.stderr
 
 
 def test_mistakes_are_explained_without_a_traceback() -> None:

@@ -52,7 +52,7 @@ class Odds:
 def with_at_least(odds: Odds, k: int) -> Odds:
     """The same odds with P(value >= k) of its distribution (`crux odds --at-least K`)."""
     if odds.distribution is None:
-        raise CruxError(f"--at-least counts damage or totals, and the odds of a {odds.kind} have neither",
+        raise CruxError(f"--at-least counts damage or totals, which {odds.kind} odds do not have",
                         hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
     p = sum((p for value, p in odds.distribution if value >= k), Fraction(0))
     return replace(odds, at_least=AtLeast(k, p))
