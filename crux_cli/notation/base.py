@@ -121,3 +121,21 @@ def not_understood(text: str, loc: int, what: str, hint: str | None) -> CruxErro
         return CruxError(f"'{word[0]}' ({_codepoint(word[0])}) is not part of the notation", text=text,
                          position=loc, hint="use plain ASCII letters, digits and signs")
     return CruxError(f"{what} does not take '{word}' here", text=text, position=loc, hint=hint)
+
+
+def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[Any], str], Any], name: str,
+                   hint: str | None) -> Any:
+    """Parse `text` with one statement's grammar and fold its tagged words into the syntax tree.
+
+    `name` ("a save", "an attack") and `hint` word the error when the grammar does not match.
+    """
+    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, name, hint))
+    try:
+        return fold(words, text)
+    except CruxError as error:
+        raise error.at(text) from None
+
+
+def join_words(*parts: object) -> str:
+    """Canonical text: the words that are there, one space apart (a 0 is a word; None, False, '' are not)."""
+    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")

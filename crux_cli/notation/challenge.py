@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import pyparsing as pp
 
 from crux_cli.engine.challenge import DEFAULT_RISK, RISKS
-from crux_cli.errors import CruxError, LimitError
+from crux_cli.errors import LimitError
 from crux_cli.limits import MAX_DICE
-from crux_cli.notation.base import keyword, not_understood, number, parse_with, tagged
+from crux_cli.notation.base import join_words, keyword, number, parse_and_fold, tagged
 from crux_cli.notation.words import Word, count, flag, single, word_start
 
 ACTION_WORDS = ("action",)
@@ -32,10 +32,6 @@ HINTS = {
 }
 
 
-def _join(*parts: object) -> str:
-    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")  # keep a 0
-
-
 @dataclass(frozen=True, slots=True)
 class Action:
     rating: int
@@ -45,7 +41,7 @@ class Action:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        return _join("action", self.rating, "adv" if self.advantage else "", "dis" if self.disadvantage else "",
+        return join_words("action", self.rating, "adv" if self.advantage else "", "dis" if self.disadvantage else "",
                      self.risk)
 
 
@@ -57,7 +53,7 @@ class Fortune:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        return _join("fortune", self.rating, *["adv"] * self.advantages, *["dis"] * self.disadvantages)
+        return join_words("fortune", self.rating, *["adv"] * self.advantages, *["dis"] * self.disadvantages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +138,4 @@ def parse(text: str, keyword_: str) -> ChallengeStatement:
     """Parse a challenge statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold, name = STATEMENTS[kind]
-    words = parse_with(grammar(), text, lambda s, loc: not_understood(s, loc, name, HINTS[kind]))
-    try:
-        return fold(words, text)
-    except CruxError as error:
-        raise error.at(text) from None
+    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

@@ -20,9 +20,8 @@ from crux_cli.notation.base import (
     ATTRIBUTE_NAMES,
     integer,
     keyword,
-    not_understood,
     number,
-    parse_with,
+    parse_and_fold,
     tagged,
 )
 
@@ -250,11 +249,7 @@ def parse(text: str, keyword_: str) -> ast.CruxStatement:
     """Parse a Crux statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold = STATEMENTS[kind]
-    words = parse_with(grammar(), text, lambda s, loc: not_understood(s, loc, _name(kind), HINTS[kind]))
-    try:
-        return fold(words, text)
-    except CruxError as error:
-        raise error.at(text) from None
+    return parse_and_fold(text, grammar(), fold, _name(kind), HINTS[kind])
 
 
 def _name(kind: str) -> str:

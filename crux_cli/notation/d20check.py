@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pyparsing as pp
 
 from crux_cli.errors import CruxError
-from crux_cli.notation.base import integer, keyword, not_understood, number, parse_with
+from crux_cli.notation.base import integer, join_words, keyword, number, parse_and_fold
 from crux_cli.notation.words import Word, count, counted, flag, pool, said_once, single, word_start
 
 CHECK_WORDS = ("check",)
@@ -31,10 +31,6 @@ HINTS = {
 }
 
 
-def _join(*parts: object) -> str:
-    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")  # keep a 0
-
-
 @dataclass(frozen=True, slots=True)
 class Check:
     stat: int
@@ -45,7 +41,7 @@ class Check:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        return _join("check", self.stat_name, self.stat, "trained" if self.trained else "",
+        return join_words("check", self.stat_name, self.stat, "trained" if self.trained else "",
                      *["favored"] * self.favored, *["hindered"] * self.hindered)
 
 
@@ -61,7 +57,7 @@ class Damage:
 
     def __str__(self) -> str:
         flat = f"{self.flat:+d}" if self.flat else ""
-        return _join("damage", f"{self.count}d{self.sides}{flat}", f"armor {self.armor}" if self.armor else "",
+        return join_words("damage", f"{self.count}d{self.sides}{flat}", f"armor {self.armor}" if self.armor else "",
                      "immune" if self.immune else "", "weak" if self.weak else "")
 
 
@@ -114,8 +110,4 @@ def parse(text: str, keyword_: str) -> D20CheckStatement:
     """Parse a d20check statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = "check" if keyword_.lower() in CHECK_WORDS else "damage"
     grammar, fold, name = STATEMENTS[kind]
-    words = parse_with(grammar(), text, lambda s, loc: not_understood(s, loc, name, HINTS[kind]))
-    try:
-        return fold(words, text)
-    except CruxError as error:
-        raise error.at(text) from None
+    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

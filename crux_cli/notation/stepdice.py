@@ -20,7 +20,14 @@ import pyparsing as pp
 from crux_cli.engine.stepdice import TRACK, die_name
 from crux_cli.errors import CruxError, LimitError
 from crux_cli.limits import MAX_DICE
-from crux_cli.notation.base import integer, keyword, not_understood, number, parse_with, tagged
+from crux_cli.notation.base import (
+    integer,
+    join_words,
+    keyword,
+    number,
+    parse_and_fold,
+    tagged,
+)
 from crux_cli.notation.words import Word, counted, flag, pool, said_once, single, word_start
 
 SAVE_WORDS = ("save",)
@@ -42,12 +49,8 @@ HINTS = {
 
 # -- the syntax tree ----------------------------------------------------------------------------
 
-def _join(*parts: object) -> str:
-    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")  # keep a 0
-
-
 def _modes(enhanced: bool, impaired: bool) -> str:
-    return _join("enhanced" if enhanced else "", "impaired" if impaired else "")
+    return join_words("enhanced" if enhanced else "", "impaired" if impaired else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,7 @@ class Save:
     def __str__(self) -> str:
         vs = f"vs {self.target}" if self.target is not None else (
             f"vs {die_name(self.opposing)}" if self.opposing is not None else "")
-        return _join("save", self.attribute, die_name(self.die), vs, _modes(self.enhanced, self.impaired))
+        return join_words("save", self.attribute, die_name(self.die), vs, _modes(self.enhanced, self.impaired))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ class Step:
 
     def __str__(self) -> str:
         direction = "up" if self.steps >= 0 else "down"
-        return _join("step", die_name(self.die), direction, abs(self.steps) if abs(self.steps) != 1 else "")
+        return join_words("step", die_name(self.die), direction, abs(self.steps) if abs(self.steps) != 1 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,7 @@ class Attack:
 
     def __str__(self) -> str:
         dice = " ".join(f"d{s}" for s in self.dice)
-        return _join("attack", dice, _modes(self.enhanced, self.impaired),
+        return join_words("attack", dice, _modes(self.enhanced, self.impaired),
                      f"armor {self.armor}" if self.armor else "", f"grit {self.grit}" if self.grit else "",
                      f"str {die_name(self.strength)}" if self.strength is not None else "")
 
@@ -100,7 +103,7 @@ class Death:
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        return _join("death", "marked" if self.marked else "")
+        return join_words("death", "marked" if self.marked else "")
 
 
 StepDiceStatement = Save | Step | Attack | Death
@@ -218,8 +221,4 @@ def parse(text: str, keyword_: str) -> StepDiceStatement:
     """Parse a step-dice statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold, name = STATEMENTS[kind]
-    words = parse_with(grammar(), text, lambda s, loc: not_understood(s, loc, name, HINTS[kind]))
-    try:
-        return fold(words, text)
-    except CruxError as error:
-        raise error.at(text) from None
+    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])
