@@ -6,7 +6,9 @@ A rule-set module (``crux_cli.rules.<name>``) provides:
 - ``KEYWORDS``: the lower-case first words of its statements (for dispatch and completion);
 - ``parse(text, keyword) -> Statement``: the statement's grammar, giving an immutable AST;
 - ``run(statement, ctx) -> Result``: compile the AST to rule-engine calls and roll;
-- ``odds(statement, ctx) -> Odds``: exact probabilities for the statement.
+- ``odds(statement, ctx) -> Odds``: exact probabilities for the statement;
+- ``describe(result, palette) -> str`` and ``to_json(result) -> dict``: the result as
+  one line of text and as its JSON fields (renderers live in ``crux_cli.render``);
 - ``apply(result, hero) -> Hero`` (optional): the hero after a result, for the
   values a character sheet keeps (Grit spent and earned, HP, Wounds...); the
   runner writes them back under the sheet's lock. Without it the sheet is only read.
