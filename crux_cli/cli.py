@@ -221,23 +221,26 @@ class Output:
     """Where answers and errors go, in the format the settings ask for."""
 
     def __init__(self, settings: Settings) -> None:
-        from crux_cli.render.style import PLAIN, Palette, wants_colour
+        from crux_cli.render.style import Palette, wants_colour
 
         self.json = settings.json
-        self.palette = Palette(wants_colour(sys.stdout.isatty(), settings.no_color, dict(os.environ)))
-        self.error_palette = Palette(wants_colour(sys.stderr.isatty(), settings.no_color, dict(os.environ))) \
-            if self.palette.enabled or sys.stderr.isatty() else PLAIN
+        self.palette = Palette(wants_colour(sys.stdout.isatty(), settings.no_color, os.environ))
+        self.error_palette = Palette(wants_colour(sys.stderr.isatty(), settings.no_color, os.environ))
         self.failures = 0
 
     def answers(self, answers: Iterable[Any]) -> None:
-        for answer in answers:
-            if self.json:
-                from crux_cli.render.jsonl import line
-            else:
-                from crux_cli.render.text import answer_line
+        if self.json:
+            from crux_cli.render.jsonl import line
 
-            text = line(answer) if self.json else answer_line(answer, self.palette)
-            sys.stdout.write(text + "\n")
+            render = line
+        else:
+            from crux_cli.render.text import answer_line
+
+            def render(answer: Any) -> str:
+                return answer_line(answer, self.palette)
+
+        for answer in answers:
+            sys.stdout.write(render(answer) + "\n")
         sys.stdout.flush()
 
     def odds(self, answer: Any) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 CODES = {
     "success": "32", "resisted": "32", "hit": "32", "win": "32", "pass": "32", "strong hit": "32",
     "partial": "33", "weak hit": "33", "tie": "33",
@@ -31,6 +33,6 @@ class Palette:
 PLAIN = Palette(False)
 
 
-def wants_colour(stream_is_tty: bool, no_color_flag: bool, environ: dict[str, str]) -> bool:
+def wants_colour(stream_is_tty: bool, no_color_flag: bool, environ: Mapping[str, str]) -> bool:
     """Colour only on a terminal, never with --no-color or NO_COLOR (https://no-color.org)."""
     return stream_is_tty and not no_color_flag and not environ.get("NO_COLOR")
