@@ -65,7 +65,7 @@ def option_of(param: click.Option) -> Option:
     if param.name == "rules":
         return Option(names, help_text, "rules")
     if param.metavar == "ATTR":  # --adv, --dis, --attack-attr of `crux sheet new`
-        from crux_cli.state.hero import ATTRIBUTES
+        from crux_cli.rulesets.crux.hero import ATTRIBUTES
 
         return Option(names, help_text, "choice", ATTRIBUTES)
     if isinstance(param.type, click.Path | click.File) or param.name in FILE_OPTIONS:
@@ -116,7 +116,7 @@ def commands() -> list[Command]:
 
 
 def rule_set_names() -> tuple[str, ...]:
-    from crux_cli import rules
+    from crux_cli import rulesets as rules
 
     return tuple(rules.RULESETS)
 
@@ -129,9 +129,9 @@ def baked_words() -> dict[str, tuple[str, ...]]:
 
 def live_words() -> dict[str, tuple[str, ...]]:
     """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
-    from crux_cli import rules
-    from crux_cli.notation import base
-    from crux_cli.rules import dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
+    from crux_cli import rulesets as rules
+    from crux_cli.core import grammar as base
+    from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
     words = {}

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import icepool
 
-from crux_cli.engine.crux import AttackRequest, Source
-from crux_cli.odds.crux import attack_odds
 from crux_cli.odds.dist import Dist, default_depth, die
+from crux_cli.rulesets.crux.engine import AttackRequest, Source
+from crux_cli.rulesets.crux.odds import attack_odds
 
 ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")  # atk 2d8+3 heavy rushed
 D8_DEPTH = default_depth(Fraction(1, 8))  # crux's default cap for d8!, given to icepool too

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from crux_cli.engine.rng import Roller
+from crux_cli.core.rng import Roller
 
 
 class PathSource:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli.engine.rng import ScriptedSource
-from crux_cli.runner import Runner
-from crux_cli.state.hero import Hero
+from crux_cli.core.rng import ScriptedSource
+from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.running.runner import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 CRUX = Path(sys.executable).parent / "crux"

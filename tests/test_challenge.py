@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from brute import brute_odds, nonzero
 
-from crux_cli.engine.challenge import (
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.rulesets.challenge.engine import (
     ACTION_TEXT,
     ActionRequest,
     FortuneRequest,
@@ -17,8 +18,7 @@ from crux_cli.engine.challenge import (
     roll_fortune,
     roll_resist,
 )
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.odds.challenge import action_odds, fortune_odds, resist_odds, roll_chances
+from crux_cli.rulesets.challenge.odds import action_odds, fortune_odds, resist_odds, roll_chances
 
 
 def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:

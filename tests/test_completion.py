@@ -20,7 +20,8 @@ import click
 import pexpect
 import pytest
 
-from crux_cli import completion, rules
+from crux_cli import completion
+from crux_cli import rulesets as rules
 from crux_cli.cli import crux
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import roll
 
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.state.hero import Attribute, Hero
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.rulesets.crux.hero import Attribute, Hero
 
 
 def hero(**changes) -> Hero:

@@ -7,16 +7,10 @@ from fractions import Fraction
 import pytest
 from brute import brute_odds, nonzero
 
-from crux_cli.engine.d20check import (
-    CheckRequest,
-    DamageRequest,
-    net_favor,
-    roll_check,
-    roll_damage,
-)
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.errors import LimitError
-from crux_cli.odds.d20check import check_odds, damage_odds
+from crux_cli.core.errors import LimitError
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.rulesets.d20check.engine import CheckRequest, DamageRequest, net_favor, roll_check, roll_damage
+from crux_cli.rulesets.d20check.odds import check_odds, damage_odds
 
 
 def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:

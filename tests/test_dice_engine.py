@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import roll
 
-from crux_cli.engine import dice as engine
-from crux_cli.engine.rng import Roller, ScriptedSource, seeded
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.limits import EXPLOSION_DEPTH
-from crux_cli.notation.dice import parse
-from crux_cli.runner import Runner
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.rng import Roller, ScriptedSource, seeded
+from crux_cli.dice import engine
+from crux_cli.dice.grammar import parse
+from crux_cli.running.runner import Runner
 
 
 def faces(result: engine.DiceResult) -> list[tuple[int, bool]]:

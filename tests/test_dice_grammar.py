@@ -6,11 +6,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from crux_cli import rules as rulesets
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.notation import dice_ast as ast
-from crux_cli.notation.dice import parse
-from crux_cli.notation.parse import read
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.dice import ast
+from crux_cli.dice.grammar import parse
+from crux_cli.running.read import read
 
 CRUX = rulesets.load("crux")
 
@@ -73,7 +73,7 @@ def test_positions_do_not_take_part_in_equality():
                                   "-1d6", "+3", "6x 4d6", "12"])
 def test_dice_statements_go_to_the_dice_handler(text):
     handler, _ = read(text, CRUX)
-    assert handler.__name__ == "crux_cli.rules.dice"
+    assert handler.__name__ == "crux_cli.dice.handler"
 
 
 @pytest.mark.parametrize("text", ["DEX +1b", "save WIL", "atk 2d8+3", "init"])
@@ -86,7 +86,7 @@ def test_dice_work_in_any_rule_set():
                             parse=lambda text, word: ("other", text))
     assert read("check 4", other) == (other, ("other", "check 4"))
     handler, statement = read("2d20kl1 + 3", other)
-    assert handler.__name__ == "crux_cli.rules.dice" and isinstance(statement, ast.Roll)
+    assert handler.__name__ == "crux_cli.dice.handler" and isinstance(statement, ast.Roll)
 
 
 def test_an_unknown_word_is_not_read_as_dice():

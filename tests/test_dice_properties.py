@@ -8,16 +8,15 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli import rules as rulesets
-from crux_cli.engine import dice as engine
-from crux_cli.engine.rng import Roller, ScriptedSource, seeded
-from crux_cli.errors import CruxError
-from crux_cli.notation import dice_ast as ast
-from crux_cli.notation.parse import read
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller, ScriptedSource, seeded
+from crux_cli.core.style import PLAIN
+from crux_cli.dice import ast, engine
 from crux_cli.render.jsonl import line
-from crux_cli.render.style import PLAIN
 from crux_cli.render.text import answer_line
-from crux_cli.runner import Answer
+from crux_cli.running.read import read
+from crux_cli.running.runner import Answer
 
 CRUX = rulesets.load("crux")
 VALID = ["4d6kh3", "roll 2d20kl1 + 5 [fire]", "d66", "6x 4d6kh3", "d6!", "Cd8", "(2d4+1)*3", "d%", "5d6dl2",

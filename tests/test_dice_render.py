@@ -6,11 +6,11 @@ import json
 
 from conftest import run_crux
 
-from crux_cli.engine.rng import ScriptedSource
+from crux_cli.core.rng import ScriptedSource
+from crux_cli.core.style import PLAIN, Palette
 from crux_cli.render.jsonl import record
-from crux_cli.render.style import PLAIN, Palette
 from crux_cli.render.text import answer_line
-from crux_cli.runner import Runner
+from crux_cli.running.runner import Runner
 
 
 def answers(text: str, faces: list[int], repeat: int = 1):

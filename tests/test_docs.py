@@ -24,11 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli import completion, rules
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement
+from crux_cli import completion
+from crux_cli import rulesets as rules
+from crux_cli.core.errors import CruxError
 from crux_cli.render.jsonl import record
-from crux_cli.runner import Runner
+from crux_cli.running.read import parse_statement
+from crux_cli.running.runner import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "man").glob("*.[1-9]"))

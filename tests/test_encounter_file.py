@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.engine import encounter as fight
-from crux_cli.errors import SheetError
+from crux_cli.core.errors import SheetError
+from crux_cli.rulesets.crux import encounter as fight
 from crux_cli.state.encounter import load_encounter, save_encounter
 
 

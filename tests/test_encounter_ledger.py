@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.engine import encounter as fight
-from crux_cli.errors import CruxError
+from crux_cli.core.errors import CruxError
+from crux_cli.rulesets.crux import encounter as fight
 
 
 def ledger(encounter: fight.Encounter) -> dict[str, tuple[int, int, tuple[str, ...]]]:

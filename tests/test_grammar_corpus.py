@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli import rules as rulesets
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+from crux_cli.running.read import parse_statement
 
 CORPUS = Path(__file__).resolve().parent.parent / "grammar" / "examples.txt"
 

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import crux_cli.engine.crux as engine
-import crux_cli.odds.crux as crux_odds
-from crux_cli.engine.crux import AttackRequest, PoolRequest, Source, roll_attack, roll_pool
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.odds.crux import attack_odds, pool_odds, request_odds
+import crux_cli.rulesets.crux.engine as engine
+import crux_cli.rulesets.crux.odds as crux_odds
+from crux_cli.core.rng import Roller, ScriptedSource
 from crux_cli.odds.dist import die
 from crux_cli.odds.result import Odds
+from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source, roll_attack, roll_pool
+from crux_cli.rulesets.crux.odds import attack_odds, pool_odds, request_odds
 
 # ----- enumeration through the engine -------------------------------------------------------------
 
@@ -92,9 +92,9 @@ def bands(odds: Odds) -> dict[str, Fraction]:
 
 def statement_odds(text: str, at_least: int | None = None) -> Odds:
     """From the words a user types: the real grammar and compiler, then the odds."""
-    from crux_cli.compiler.crux import compile_statement
-    from crux_cli.notation.parse import parse_statement
-    from crux_cli.rules import load
+    from crux_cli.rulesets import load
+    from crux_cli.rulesets.crux.compiler import compile_statement
+    from crux_cli.running.read import parse_statement
 
     return request_odds(compile_statement(parse_statement(text, load("crux")), None, text), at_least)
 

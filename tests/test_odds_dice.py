@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-import crux_cli.engine.dice as engine
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.errors import CruxError
-from crux_cli.notation import dice as notation
-from crux_cli.notation import dice_ast as ast
-from crux_cli.odds.dice import statement_odds
+import crux_cli.dice.engine as engine
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.dice import ast
+from crux_cli.dice import grammar as notation
+from crux_cli.dice.odds import statement_odds
 
 
 def faces_needed(error: AssertionError) -> int:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli.errors import CruxError, LimitError
+from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.odds import dist as D
 from crux_cli.odds.dist import Dist, constant, d66, default_depth, die, fudge, mix, percentile, pool
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli.errors import CruxError, LimitError
+from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.odds.dist import Dist
 from crux_cli.odds.generic import base_die, countdown_odds, dice_term, explosion_depth
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from crux_cli.engine.crux import AttackRequest, PoolRequest, Source
-from crux_cli.odds.crux import attack_odds, pool_odds
+from crux_cli.core.style import Palette
 from crux_cli.odds.dist import die
 from crux_cli.odds.result import dice_odds
 from crux_cli.render.odds_json import approx, odds_to_json, probability
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, percent, render_odds
-from crux_cli.render.style import Palette
+from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
+from crux_cli.rulesets.crux.odds import attack_odds, pool_odds
 
 DEX_2B = PoolRequest("test", "DEX", (Source("boons", 2),))
 ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")

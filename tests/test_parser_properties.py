@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli import rules as rulesets
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+from crux_cli.running.read import parse_statement
 
 CRUX = rulesets.load("crux")
 VALID = ["DEX +2b -1B grit", "save WIL adv", "init ambush", "atk 2d8+3 heavy rushed", "test risky",

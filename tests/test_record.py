@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import pytest
 
-from crux_cli.record import Record, field
+from crux_cli.core.record import Record, field
 
 
 class Point(Record):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli.engine.rng import ScriptedSource
+from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.session import Session
-from crux_cli.runner import Runner
-from crux_cli.state.hero import Attribute, Hero
+from crux_cli.rulesets.crux.hero import Attribute, Hero
+from crux_cli.running.runner import Runner
 from crux_cli.state.sheet import new_sheet_text
 from crux_cli.state.store import load_hero
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prompt_toolkit.document import Document
 
-from crux_cli import rules as rulesets
+from crux_cli import rulesets
 from crux_cli.repl.lexer import CruxLexer, error_span, fragments
 
 CRUX = rulesets.load("crux")

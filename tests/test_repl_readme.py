@@ -7,7 +7,7 @@ from pathlib import Path
 
 from crux_cli import __version__
 from crux_cli.repl.session import Session
-from crux_cli.runner import Runner
+from crux_cli.running.runner import Runner
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 PROMPT = re.compile(r"^(\w+)> (.*)$")

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.document import Document
 
-from crux_cli.engine.rng import ScriptedSource
+from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl import commands
 from crux_cli.repl.session import Session
 from crux_cli.repl.toolbar import toolbar_fragments
-from crux_cli.runner import Runner
-from crux_cli.state.hero import Hero
+from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.running.runner import Runner
 
 STATEMENTS = ["DEX +2b -1B grit", "save WIL adv", "init", "atk 2d8+3 heavy rushed", "DEX; atk d8 # goblin"]
 

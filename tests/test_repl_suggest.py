@@ -8,12 +8,12 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from crux_cli import rules as rulesets
+from crux_cli import rulesets
 from crux_cli.repl import suggest as kinds
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.session import Session
 from crux_cli.repl.suggest import suggest
-from crux_cli.runner import Runner
+from crux_cli.running.runner import Runner
 
 CRUX = rulesets.load("crux")
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from crux_cli.engine.stepdice import compare
+from crux_cli.rulesets.stepdice.engine import compare
 
 
 def crux(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from crux_cli import rules as rulesets
-from crux_cli.context import Context
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.notation.parse import parse_statement
+from crux_cli import rulesets
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.core.style import PLAIN, Palette
 from crux_cli.render.odds_json import odds_to_json
 from crux_cli.render.odds_text import render_odds
-from crux_cli.render.style import PLAIN, Palette
+from crux_cli.rulesets.base import Context
+from crux_cli.running.read import parse_statement
 
 KINDRED = ("stepdice", "d20check", "challenge")
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.notation import challenge, d20check, stepdice
-from crux_cli.notation.parse import parse_statement
-from crux_cli.rules import load
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.rulesets import load
+from crux_cli.rulesets.challenge import grammar as challenge
+from crux_cli.rulesets.d20check import grammar as d20check
+from crux_cli.rulesets.stepdice import grammar as stepdice
+from crux_cli.running.read import parse_statement
 
 
 def parse(rules: str, text: str):

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crux_cli import rules as rulesets
-from crux_cli.context import Context
-from crux_cli.engine.rng import Roller, seeded
-from crux_cli.errors import CruxError
-from crux_cli.notation.parse import parse_statement, read
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller, seeded
+from crux_cli.rulesets.base import Context
+from crux_cli.running.read import parse_statement, read
 
 VALID = {
     "stepdice": ["save d8 vs d6 enhanced", "save STR d4 vs 5 impaired", "step d8 down 2", "death marked",

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.errors import CruxError, SheetError
-from crux_cli.state.hero import ATTRIBUTES, Attribute, Hero
-from crux_cli.state.sheet import (
-    key_line,
-    new_sheet_text,
-    parse_attribute_spec,
-    parse_sheet,
-    update_sheet_text,
-)
+from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.rulesets.crux.hero import ATTRIBUTES, Attribute, Hero
+from crux_cli.state.sheet import key_line, new_sheet_text, parse_attribute_spec, parse_sheet, update_sheet_text
 
 WREN = Hero(
     name="Wren",

@@ -296,10 +296,10 @@ def test_the_sheets_rules_key_picks_the_rule_set_unless_rules_is_given(wren: Pat
 
 
 def test_a_hero_held_in_memory_carries_grit_and_hp_from_statement_to_statement() -> None:
-    from crux_cli.engine.rng import ScriptedSource
-    from crux_cli.errors import CruxError
-    from crux_cli.runner import Runner
-    from crux_cli.state.hero import Hero
+    from crux_cli.core.errors import CruxError
+    from crux_cli.core.rng import ScriptedSource
+    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.running.runner import Runner
 
     runner = Runner(source=ScriptedSource([4, 5]), hero=Hero(name="Mem", grit=1, hp=10, hp_max=10))
     runner.execute("DEX grit; damage 3")

@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from crux_cli.engine.rng import seeded
-from crux_cli.runner import Runner
+from crux_cli.core.rng import seeded
+from crux_cli.running.runner import Runner
 
 CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # chi-square quantiles at 0.999 by degrees of freedom
 ROLLS = 6000

@@ -7,8 +7,9 @@ from fractions import Fraction
 import pytest
 from brute import brute_odds, nonzero
 
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.engine.stepdice import (
+from crux_cli.core.errors import LimitError
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.rulesets.stepdice.engine import (
     AttackRequest,
     DeathRequest,
     Roll,
@@ -20,8 +21,7 @@ from crux_cli.engine.stepdice import (
     step,
     step_die,
 )
-from crux_cli.errors import LimitError
-from crux_cli.odds.stepdice import attack_odds, death_odds, save_odds, step_odds
+from crux_cli.rulesets.stepdice.odds import attack_odds, death_odds, save_odds, step_odds
 
 
 def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli.errors import SheetError
-from crux_cli.state.hero import Hero
+from crux_cli.core.errors import SheetError
+from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.state.sheet import new_sheet_text, parse_sheet
 from crux_cli.state.store import create_sheet, load_hero, lock_path, sheet_transaction
 
@@ -185,10 +185,10 @@ def test_the_lock_is_held_for_the_whole_transaction(sheet: Path) -> None:
 
 GRIT_WORKER = """
 import json, random, sys
-from crux_cli.engine.crux import PoolRequest, Source, roll_pool
-from crux_cli.compiler.crux import grit_before
-from crux_cli.engine.grit import apply_grit
-from crux_cli.engine.rng import Roller, seeded
+from crux_cli.rulesets.crux.engine import PoolRequest, Source, roll_pool
+from crux_cli.rulesets.crux.compiler import grit_before
+from crux_cli.rulesets.crux.grit import apply_grit
+from crux_cli.core.rng import Roller, seeded
 from crux_cli.state.store import sheet_transaction
 
 path, rolls, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.compiler.crux import grit_before
-from crux_cli.engine.crux import GritChange, PoolRequest, Source, roll_pool
-from crux_cli.engine.grit import apply_grit
-from crux_cli.engine.rng import Roller, ScriptedSource
-from crux_cli.engine.wounds import (
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.rulesets.crux.compiler import grit_before
+from crux_cli.rulesets.crux.engine import GritChange, PoolRequest, Source, roll_pool
+from crux_cli.rulesets.crux.grit import apply_grit
+from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.rulesets.crux.wounds import (
     add_condition,
     condition_sources,
     damage,
@@ -17,8 +19,6 @@ from crux_cli.engine.wounds import (
     rest_field,
     rest_safe,
 )
-from crux_cli.errors import CruxError
-from crux_cli.state.hero import Hero
 
 HERO = Hero(name="Wren", hp=10, hp_max=12, hit_dice=3, hit_dice_max=3, hit_die=8)
 

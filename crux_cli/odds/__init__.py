@@ -3,9 +3,8 @@
 - `dist`: `Dist`, an immutable distribution with integer weights over one denominator
   (sums, keep/drop, highest/lowest, explode with a depth cap and its leftover, rerolls,
   success counts, arithmetic of independent terms);
-- `crux`: the Crux System's odds (`request_odds`, `pool_odds`, `attack_odds`);
+- the rule sets keep their own odds in `crux_cli.rulesets.<name>.odds`;
 - `generic`: NOTATION §2 dice terms with plain parameters (`dice_term`, `countdown_odds`);
-- `stepdice`, `d20check`, `challenge`: the kindred rule sets' odds, on `outcomes`' helpers;
 - `result`: `Odds`, the answer every rule set returns, rendered by
   `crux_cli.render.odds_text` and `crux_cli.render.odds_json`.
 """

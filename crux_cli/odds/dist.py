@@ -23,8 +23,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm, log2
 
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.limits import EXPLOSION_DEPTH
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import EXPLOSION_DEPTH
 
 # The odds size limit: past these an answer would take more than a second or two, so it is refused.
 MAX_OUTCOMES = 100_000  # distinct values one distribution may have

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from crux_cli.errors import CruxError
-from crux_cli.limits import EXPLOSION_DEPTH
+from crux_cli.core.errors import CruxError
+from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.odds.dist import (
     Dist,
     Predicate,

@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
-from crux_cli.errors import LimitError
-from crux_cli.odds.result import Odds, Table  # one Odds for every rule set; imported from here too
+from crux_cli.core.errors import LimitError
+from crux_cli.odds.result import Odds, Table
 
 Dist = dict[int, Fraction]
 

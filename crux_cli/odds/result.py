@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from crux_cli.errors import CruxError
+from crux_cli.core.errors import CruxError
 from crux_cli.odds.dist import Dist
 
 Rows = tuple[tuple[str, Fraction], ...]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from crux_cli import rules as rulesets
+from crux_cli import rulesets
 
 
 def record(answer: Any) -> dict[str, Any]:
@@ -20,7 +20,7 @@ def record(answer: Any) -> dict[str, Any]:
         out["index"] = answer.index
     out.update(fields)
     if getattr(answer, "sheet", None) is not None:
-        from crux_cli.render.sheet import sheet_json
+        from crux_cli.rulesets.crux.sheet_render import sheet_json
 
         out["sheet"] = sheet_json(answer.sheet)
     return out

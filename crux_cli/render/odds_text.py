@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import ceil
 
+from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.result import Odds
-from crux_cli.render.style import PLAIN, Palette
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row

@@ -5,9 +5,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from crux_cli import rules as rulesets
-from crux_cli.errors import CruxError
-from crux_cli.render.style import Palette
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+from crux_cli.core.style import Palette
 
 
 def answer_line(answer: Any, palette: Palette) -> str:
@@ -16,7 +16,7 @@ def answer_line(answer: Any, palette: Palette) -> str:
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
     line = f"{palette.bold(answer.input)}{index}: {module.describe(answer.result, palette)}"
     if getattr(answer, "sheet", None) is not None:
-        from crux_cli.render.sheet import sheet_suffix
+        from crux_cli.rulesets.crux.sheet_render import sheet_suffix
 
         suffix = sheet_suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""

@@ -9,8 +9,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from crux_cli import rules as rulesets
-from crux_cli.errors import CruxError
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -175,7 +175,7 @@ def rules(session: "Session", call: Invocation) -> list[str]:
 @command("seed", "[N|off]")
 def seed(session: "Session", call: Invocation) -> list[str]:
     """Seed the dice so the rolls that follow repeat exactly; `off` goes back to fresh dice."""
-    from crux_cli.engine.rng import seeded
+    from crux_cli.core.rng import seeded
 
     if not call.args:
         return [f"seed: {session.runner.seed}" if session.runner.seed is not None else "no seed: the dice are fresh"]
@@ -238,7 +238,7 @@ def countdown(session: "Session", call: Invocation) -> list[str]:
 
     A 1 shrinks the die a size (d8 → d6); a 1 on a Cd4 ends it.
     """
-    from crux_cli.engine.rng import Roller
+    from crux_cli.core.rng import Roller
     from crux_cli.repl.countdown import Countdown, parse_die, tick
 
     action, _, rest = call.args.partition(" ")

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
-from crux_cli import rules as rulesets
+from crux_cli import rulesets
 from crux_cli.repl import commands, words
 from crux_cli.repl import suggest as kinds
 from crux_cli.repl.session import Session

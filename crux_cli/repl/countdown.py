@@ -4,10 +4,10 @@
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from crux_cli.errors import CruxError
+from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
-    from crux_cli.engine.rng import Roller
+    from crux_cli.core.rng import Roller
 
 DIE = re.compile(r"[Cc]?[dD](\d+)")
 
@@ -37,7 +37,7 @@ class Tick(NamedTuple):
 
 def parse_die(word: str) -> int:
     """`Cd8`, `cd8` or `d8` → 8; only the sizes that can shrink are countdown dice."""
-    from crux_cli.notation.dice_ast import COUNTDOWN_SIZES
+    from crux_cli.dice.ast import COUNTDOWN_SIZES
 
     match = DIE.fullmatch(word)
     if not match or int(match.group(1)) not in COUNTDOWN_SIZES:
@@ -47,7 +47,7 @@ def parse_die(word: str) -> int:
 
 
 def tick(countdown: Countdown, roller: "Roller") -> Tick:
-    from crux_cli.engine.dice import roll_countdown
+    from crux_cli.dice.engine import roll_countdown
 
     rolled = roll_countdown(roller, countdown.sides)
     after = None if rolled.next_sides is None else Countdown(rolled.next_sides, countdown.label)

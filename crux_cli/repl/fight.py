@@ -24,12 +24,12 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from crux_cli.engine import encounter as ledger
-from crux_cli.errors import CruxError
+from crux_cli.core.errors import CruxError
+from crux_cli.rulesets.crux import encounter as ledger
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
-    from crux_cli.runner import Answer, Runner
+    from crux_cli.running.runner import Answer, Runner
 
 ALWAYS = ("fight",)
 DURING = ("hero", "enemy", "minions", "next", "status", "react", "cast", "move", "assess", "end",
@@ -90,8 +90,8 @@ class Fight:
         return self.add_hero(" ".join(words), line)
 
     def add_hero(self, what: str, line: str) -> list[str]:
-        from crux_cli.runner import Runner
-        from crux_cli.state.hero import Hero
+        from crux_cli.rulesets.crux.hero import Hero
+        from crux_cli.running.runner import Runner
 
         base = self.session.runner
         if is_file(what):
@@ -217,7 +217,7 @@ class Fight:
         if attacker.side == "hero":
             answer = self.runners[attacker.name].answer(statement)
         else:
-            from crux_cli.runner import Runner
+            from crux_cli.running.runner import Runner
 
             base = self.session.runner
             answer = Runner(source=base.source, seed=base.seed).answer(statement)
@@ -310,9 +310,9 @@ class Fight:
         return [f"fight saved to {words[0]}"]
 
     def do_load(self, line: str, words: list[str]) -> list[str]:
-        from crux_cli.runner import Runner
+        from crux_cli.rulesets.crux.hero import Hero
+        from crux_cli.running.runner import Runner
         from crux_cli.state.encounter import load_encounter
-        from crux_cli.state.hero import Hero
 
         encounter, sheets = load_encounter(os.path.expanduser(words[0]))
         base = self.session.runner

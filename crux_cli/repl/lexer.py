@@ -17,7 +17,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
 
-from crux_cli.errors import CruxError
+from crux_cli.core.errors import CruxError
 from crux_cli.repl import words
 
 TOKENS = r"""
@@ -106,8 +106,8 @@ def error_span(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset
 @functools.lru_cache(maxsize=512)
 def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[int, int] | None:
     """(start, end) of the word the parser refuses, or None. A word still being typed is never an error."""
-    from crux_cli import rules as rulesets
-    from crux_cli.notation.parse import parse_statement
+    from crux_cli import rulesets
+    from crux_cli.running.read import parse_statement
 
     rules = rulesets.load(rules_name)
     code = text.split("#", 1)[0]

@@ -16,15 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crux_cli.errors import CruxError
-from crux_cli.render.style import PLAIN, Palette
-from crux_cli.rules import DEFAULT
+from crux_cli.core.errors import CruxError
+from crux_cli.core.style import PLAIN, Palette
+from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
     from crux_cli.repl.countdown import Countdown
     from crux_cli.repl.fight import Fight
-    from crux_cli.runner import Answer, Runner
-    from crux_cli.state.hero import Hero
+    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.running.runner import Answer, Runner
 
 RECENT = 100  # rolls kept for /history
 
@@ -96,7 +96,7 @@ class Session:
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
         from crux_cli.repl.fight import Fight
-        from crux_cli.runner import split_comment, split_statements
+        from crux_cli.running.runner import split_comment, split_statements
 
         text, comment = split_comment(line)
         for part in split_statements(text):
@@ -137,7 +137,7 @@ class Session:
 
     def warm_up(self) -> None:
         """Build the runner and each statement's grammar now, so the first roll is as quick as any other."""
-        from crux_cli.notation.parse import parse_statement
+        from crux_cli.running.read import parse_statement
 
         for word in sorted(self.runner.rules.KEYWORDS):
             with contextlib.suppress(CruxError):  # a word alone is often incomplete; its grammar is built anyway
@@ -147,7 +147,7 @@ class Session:
 
     def expand(self, line: str) -> str:
         """Replace an alias at the start of each statement: `sneak grit` → `DEX +1b grit`."""
-        from crux_cli.runner import split_comment, split_statements
+        from crux_cli.running.runner import split_comment, split_statements
 
         text, comment = split_comment(line)
         parts = [self.expand_statement(part) for part in split_statements(text)]

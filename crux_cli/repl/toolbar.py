@@ -15,7 +15,7 @@ def toolbar_fragments(session: Session) -> Fragments:
     if hero is None:
         out += [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")]
     else:
-        from crux_cli.state.hero import GRIT_MAX
+        from crux_cli.rulesets.crux.hero import GRIT_MAX
 
         out += [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name),
                 ("class:toolbar.key", "  Grit "), ("class:toolbar.value", f"{hero.grit}/{GRIT_MAX}"),
@@ -30,7 +30,7 @@ def toolbar_fragments(session: Session) -> Fragments:
     if session.seed is not None:
         out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
     if session.fight is not None:
-        from crux_cli.engine.encounter import possessive  # loaded already: a fight is on
+        from crux_cli.rulesets.crux.encounter import possessive  # loaded already: a fight is on
 
         encounter = session.fight.encounter
         active = encounter.active() if encounter.started else None

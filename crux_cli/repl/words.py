@@ -21,21 +21,21 @@ INIT_WORDS = ("ambush",)
 @functools.cache
 def conditions() -> tuple[str, ...]:
     """The conditions a sheet can carry (`cond add NAME`), and dying."""
-    from crux_cli.state.hero import CONDITIONS
+    from crux_cli.rulesets.crux.hero import CONDITIONS
 
     return (*CONDITIONS, "dying")
 
 
 @functools.cache
 def modifiers() -> tuple[str, ...]:
-    from crux_cli.notation import crux
+    from crux_cli.rulesets.crux import grammar as crux
 
     return ("grit", "help", "boon", "boons", "bane", "banes", *crux.POSITIONS, *crux.EFFECTS)
 
 
 @functools.cache
 def attack_words() -> tuple[str, ...]:
-    from crux_cli.notation import crux
+    from crux_cli.rulesets.crux import grammar as crux
 
     return (*dict.fromkeys(crux.ARMOUR_WORDS), "resist", "vuln", "minion", "ranged", "melee", "rushed")
 
@@ -43,7 +43,7 @@ def attack_words() -> tuple[str, ...]:
 @functools.cache
 def attribute_names() -> dict[str, str]:
     """Every spelling of an attribute (lower case) -> its short name."""
-    from crux_cli.notation.base import ATTRIBUTE_NAMES
+    from crux_cli.core.grammar import ATTRIBUTE_NAMES
 
     return ATTRIBUTE_NAMES
 

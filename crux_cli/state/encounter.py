@@ -12,8 +12,8 @@ import os
 from dataclasses import fields
 from typing import Any
 
-from crux_cli.engine.encounter import Combatant, Encounter
-from crux_cli.errors import SheetError
+from crux_cli.core.errors import SheetError
+from crux_cli.rulesets.crux.encounter import Combatant, Encounter
 from crux_cli.state.store import locked, read_text, resolve, write_atomically
 
 FORMAT = 1

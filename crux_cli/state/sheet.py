@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from crux_cli.errors import CruxError, SheetError
-from crux_cli.limits import MAX_SIDES
-from crux_cli.state.hero import ATTRIBUTES, CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
+from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.limits import MAX_SIDES
+from crux_cli.rulesets.crux.hero import ATTRIBUTES, CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
 
 ATTRIBUTE_ALIASES = {
     "str": "STR", "strength": "STR",
@@ -126,7 +126,7 @@ class _SheetReader:
         return value.strip()
 
     def rules(self, data: dict[str, Any]) -> str:
-        from crux_cli.rules import names
+        from crux_cli.rulesets import names
 
         rules = self.text_value(data, ("rules",), "crux").lower()
         if rules not in names():

@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from crux_cli.errors import SheetError
-from crux_cli.state.hero import Hero
+from crux_cli.core.errors import SheetError
+from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.state.sheet import parse_sheet, update_sheet_text
 
 

@@ -1,0 +1,342 @@
+"""The `crux` command: options and dispatch only; the work happens in the runner and renderers.
+
+A word that is not a subcommand starts a statement, so `crux DEX +2b`,
+`crux 'save WIL adv'` and `crux init` roll, while `crux odds …` and
+`crux sheet …` are subcommands. No arguments with piped stdin is batch mode.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from crux_cli import __version__
+from crux_cli.core.errors import CruxError
+
+EXAMPLES = """\b
+Crux statements (the default rule set):
+  crux 'DEX +2b -1B grit'        test: 3d6 keep highest, spending 1 Grit
+  crux save WIL adv              save with the advantaged save type
+  crux init                      initiative: actions for the first round
+  crux 'atk 2d8+3 heavy rushed'  attack: primary die, crits explode, armour
+
+\b
+Dice, in every rule set:
+  crux 4d6kh3                    keep the highest 3 of 4d6
+  crux '(2d4+1)*3 # torch'       arithmetic, with a comment
+  crux '6x 4d6kh3'               six rolls
+
+\b
+Odds, sheets, other rule sets, scripts:
+  crux odds 'atk 2d8+3 heavy'    exact odds and the damage distribution
+  crux --sheet wren.toml 'DEX grit'   the sheet's ratings; Grit spent from it
+  crux --rules challenge 'action 2 adv major'
+  printf 'DEX +1b\\natk d8+2\\n' | crux --json -
+                                 one JSON object per line read
+
+\b
+Statements are described in man crux-notation(7); the command in man crux(1).
+Exit status: 0 when every statement was answered, 2 when any was refused."""
+
+STATEMENT_COMMAND = "_statement"
+LAZY_COMMANDS = {"sheet": ("crux_cli.cli.sheet", "sheet_group")}  # name -> (module, click command)
+
+
+@dataclass
+class Settings:
+    """Options given before or after the statement; the later one wins."""
+
+    seed: int | None = None
+    json: bool = False
+    rules: str | None = None  # None: the sheet's `rules`, else crux
+    no_color: bool = False
+    sheet: str | None = None
+    repeat: int = 1
+
+    def update(self, options: dict[str, Any]) -> None:
+        for name, value in options.items():
+            if value is not None and value is not False:
+                setattr(self, name, value)
+
+
+def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every way of running takes, so they may come before or after the statement."""
+    for option in reversed([
+        click.option("--seed", type=int, default=None, metavar="N",
+                     help="Seed the dice: the same seed repeats a run exactly."),
+        click.option("--json", "json", is_flag=True, default=None,
+                     help="One JSON object per statement (JSON Lines), for scripts."),
+        click.option("--rules", default=None, envvar="CRUX_RULES", metavar="NAME",
+                     help="Rule set to use (default crux); '--rules list' names them all."),
+        click.option("--no-color", "no_color", is_flag=True, default=None,
+                     help="No colour, even on a terminal (NO_COLOR works too)."),
+        click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
+                     help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
+                          "and conditions are kept on it (CRUX_SHEET works too)."),
+        click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
+                     help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
+    ]):
+        command = option(command)
+    return command
+
+
+class StatementGroup(click.Group):
+    """A group whose unknown first word is handed to the statement command whole."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:  # imported only when asked for: a plain roll never pays for them
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[name]
+            return getattr(importlib.import_module(module), attribute)
+        return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args and args[0] not in self.commands and args[0] not in LAZY_COMMANDS:
+            return STATEMENT_COMMAND, self.commands[STATEMENT_COMMAND], args
+        return super().resolve_command(ctx, args)
+
+
+def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
+    settings: Settings = ctx.find_object(Settings) or Settings()
+    if ctx.parent is not None:
+        # The group already read CRUX_RULES; read again here it would undo `crux --rules X statement`.
+        options = {name: value for name, value in options.items()
+                   if ctx.get_parameter_source(name) is not click.core.ParameterSource.ENVIRONMENT}
+    settings.update(options)
+    if settings.rules == "list":
+        from crux_cli import rulesets
+
+        for name, (_, summary) in rulesets.RULESETS.items():
+            click.echo(f"{name:10} {summary}")
+        ctx.exit(0)
+    return settings
+
+
+def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
+    """`--completion SHELL`: print the static completion script (no grammar is imported) and exit."""
+    if shell is None or ctx.resilient_parsing:
+        return
+    from crux_cli.completion import script
+
+    click.echo(script(shell), nl=False)
+    ctx.exit(0)
+
+
+@click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
+             context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
+@common_options
+@click.option("--completion", type=click.Choice(["bash", "zsh", "fish"]), metavar="SHELL", is_eager=True,
+              expose_value=False, callback=print_completion,
+              help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
+@click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
+@click.pass_context
+def crux(ctx: click.Context, **options: Any) -> None:
+    """crux: roll dice the way the Crux System and its kin read them.
+
+    Give a STATEMENT to roll it, '-' to read statements from stdin (one per
+    line), or nothing with piped stdin. With nothing on a terminal (or with
+    'crux repl'), open the interactive session.
+    """
+    ctx.obj = Settings()
+    settings = settings_of(ctx, options)
+    if ctx.invoked_subcommand is None:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            start_repl(settings)
+        if sys.stdin.isatty():  # output redirected: a session would write its prompt into the file
+            click.echo(ctx.get_help())
+            return
+        run_batch(settings, sys.stdin)
+
+
+@crux.command("repl")
+@common_options
+@click.pass_context
+def repl_command(ctx: click.Context, **options: Any) -> None:
+    """Open the interactive session (also what 'crux' alone does on a terminal)."""
+    settings = settings_of(ctx, options)
+    if not sys.stdin.isatty():
+        run_batch(settings, sys.stdin)  # piped stdin is batch mode, never a prompt
+    start_repl(settings)
+
+
+def start_repl(settings: Settings) -> None:
+    from crux_cli.repl.app import run_repl  # prompt-toolkit is imported only here: one-shot rolls stay quick
+
+    raise SystemExit(run_repl(settings))
+
+
+@crux.command(STATEMENT_COMMAND, hidden=True, context_settings={"ignore_unknown_options": True})
+@common_options
+@click.argument("statement", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def statement_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
+    settings = settings_of(ctx, options)
+    unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
+    if unknown is not None:  # `--sed 3` is a mistyped option; `--2` or `---1` is arithmetic
+        text = " ".join(statement)
+        raise CruxError(f"no such option: {unknown.partition('=')[0]}", text=text, position=text.find(unknown),
+                        hint="crux --help lists the options")
+    if statement == ("-",):
+        run_batch(settings, sys.stdin)
+    else:
+        run_one(settings, " ".join(statement))
+
+
+@crux.command("odds", context_settings={"ignore_unknown_options": True})
+@common_options
+@click.option("--at-least", "at_least", type=int, default=None, metavar="K",
+              help="Also the chance that the damage (or total) is K or more.")
+@click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.pass_context
+def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None,
+                 **options: Any) -> None:
+    """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar.
+
+    Attacks add the damage distribution and its mean; an exploding crit is exact
+    up to a cap whose left-over probability is printed when it is not zero.
+    """
+    settings = settings_of(ctx, options)
+    output = Output(settings)
+    try:
+        answer = make_runner(settings).odds(" ".join(statement), at_least=at_least)
+    except CruxError as error:
+        output.error(error)
+        raise SystemExit(2) from None
+    output.odds(answer)
+    raise SystemExit(0)
+
+
+# -- running ---------------------------------------------------------------------------------------
+
+class Output:
+    """Where answers and errors go, in the format the settings ask for."""
+
+    def __init__(self, settings: Settings) -> None:
+        from crux_cli.core.style import Palette, wants_colour
+
+        self.json = settings.json
+        self.palette = Palette(wants_colour(sys.stdout.isatty(), settings.no_color, os.environ))
+        self.error_palette = Palette(wants_colour(sys.stderr.isatty(), settings.no_color, os.environ))
+        self.failures = 0
+
+    def answers(self, answers: Iterable[Any]) -> None:
+        if self.json:
+            from crux_cli.render.jsonl import line
+
+            render = line
+        else:
+            from crux_cli.render.text import answer_line
+
+            def render(answer: Any) -> str:
+                return answer_line(answer, self.palette)
+
+        for answer in answers:
+            sys.stdout.write(render(answer) + "\n")
+        sys.stdout.flush()
+
+    def odds(self, answer: Any) -> None:
+        sys.stdout.write("\n".join(odds_lines(answer, self.palette, self.json)) + "\n")
+        sys.stdout.flush()
+
+    def error(self, error: CruxError, where: str = "") -> None:
+        from crux_cli.render.text import error_lines
+
+        self.failures += 1
+        sys.stderr.write("\n".join(error_lines(error, self.error_palette, where)) + "\n")
+        sys.stderr.flush()
+
+
+def odds_lines(answer: Any, palette: Any, as_json: bool) -> list[str]:
+    """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
+    if as_json:
+        import json
+
+        from crux_cli.render.odds_json import odds_to_json
+
+        record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
+                  **odds_to_json(answer.result)}
+        return [json.dumps(record, ensure_ascii=False, separators=(", ", ": "))]
+    from crux_cli.render.odds_text import render_odds
+
+    body = render_odds(answer.result, palette).splitlines()
+    return [f"{palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
+
+
+def make_runner(settings: Settings) -> Any:
+    from crux_cli.running.runner import Runner
+
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet,
+                  repeat=settings.repeat)
+
+
+def sheet_rules(sheet: str | None) -> str:
+    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
+    if sheet is None:
+        return "crux"
+    from crux_cli.state.store import load_hero
+
+    return load_hero(sheet).rules
+
+
+def run_one(settings: Settings, text: str) -> None:
+    output = Output(settings)
+    try:
+        output.answers(make_runner(settings).execute(text))
+    except CruxError as error:
+        output.error(error)
+    raise SystemExit(2 if output.failures else 0)
+
+
+def run_batch(settings: Settings, stream: Any) -> None:
+    """One statement per line; a bad line is reported with its number and the batch goes on."""
+    if hasattr(stream, "reconfigure"):
+        stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
+    output = Output(settings)
+    try:
+        runner = make_runner(settings)
+    except CruxError as error:
+        output.error(error)
+        raise SystemExit(2) from None
+    for number, raw in enumerate(stream, 1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            output.answers(runner.execute(line))
+        except CruxError as error:
+            output.error(error, f"line {number}: ")
+    raise SystemExit(2 if output.failures else 0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script: never a traceback, whatever the input."""
+    try:
+        crux.main(args=argv, prog_name="crux", standalone_mode=True)
+    except CruxError as error:  # raised outside a statement, e.g. an unknown rule set
+        from crux_cli.core.style import PLAIN
+        from crux_cli.render.text import error_lines
+
+        sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
+        raise SystemExit(2) from None
+    except BrokenPipeError:
+        # the reader went away (crux … | head): stop quietly, as other Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except Exception as error:  # a bug in crux, not the user's input
+        if os.environ.get("CRUX_DEBUG"):
+            raise
+        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
+                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
+        raise SystemExit(1) from None

@@ -1,0 +1,131 @@
+"""`crux sheet …`: make a character sheet (asking, or from flags) and check one.
+
+Playing with a sheet is `crux --sheet FILE STATEMENT` (or CRUX_SHEET=FILE); this
+group only creates and checks the files.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from crux_cli.core.errors import CruxError
+
+ATTRIBUTE_HELP = "ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)"
+
+
+@click.group("sheet")
+def sheet_group() -> None:
+    """Character sheets: crux sheet new FILE, crux sheet check FILE.
+
+    \b
+    Then play with it: crux --sheet FILE 'DEX +1b grit', or export CRUX_SHEET=FILE.
+    """
+
+
+@sheet_group.command("new")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--name", help="The hero's name (default: asked, or the file's name).")
+@click.option("--attr", "attributes", multiple=True, metavar="ATTR=MOD/RATING", help=ATTRIBUTE_HELP)
+@click.option("--adv", "advantaged", metavar="ATTR", help="The advantaged save type (+1 Boon).")
+@click.option("--dis", "disadvantaged", metavar="ATTR", help="The disadvantaged save type (+1 Bane).")
+@click.option("--attack", "attack_die", metavar="DIE", help="The attack die, e.g. d8 or 2d6 (default d6).")
+@click.option("--attack-attr", "attack_attribute", metavar="ATTR", help="The attribute added to damage.")
+@click.option("--hp", type=click.IntRange(1, 100_000), help="Maximum HP (default 10).")
+@click.option("--hit-dice", type=click.IntRange(0, 100), help="Hit Dice (default 1).")
+@click.option("--hit-die", metavar="DIE", help="The Hit Die, e.g. d8 (default d8).")
+@click.option("--wound-cap", type=click.IntRange(1, 100), help="Wounds that mean death (default 6).")
+@click.option("--ask/--no-ask", default=None, help="Ask for what the flags leave out (default: on a terminal "
+                                                     "when no --name is given).")
+def new_command(file: str, name: str | None, attributes: tuple[str, ...], advantaged: str | None,
+                disadvantaged: str | None, attack_die: str | None, attack_attribute: str | None,
+                hp: int | None, hit_dice: int | None, hit_die: str | None, wound_cap: int | None,
+                ask: bool | None) -> None:
+    """Write a new, commented character sheet to FILE (never over an existing file)."""
+    from crux_cli.rulesets.crux.hero import ATTRIBUTES, Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text, parse_attribute_spec
+    from crux_cli.state.store import create_sheet
+
+    if Path(file).exists():
+        raise CruxError(f"{file} already exists", hint="choose another file name; crux never overwrites a sheet")
+    answers = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged, "attack_die": attack_die,
+               "attack_attribute": attack_attribute, "hp": hp, "hit_dice": hit_dice, "hit_die": hit_die}
+    stats = dict(parse_attribute_spec(spec) for spec in attributes)
+    if ask if ask is not None else (name is None and sys.stdin.isatty()):
+        ask_for_the_rest(answers, stats, default_name=Path(file).stem)
+    count, sides = parse_die(answers["attack_die"] or "d6", "--attack")
+    hp_max = answers["hp"] or 10
+    hit_dice = 1 if answers["hit_dice"] is None else answers["hit_dice"]
+    hero = Hero(
+        name=(answers["name"] or "").strip() or Path(file).stem,
+        attributes={a: stats.get(a, Attribute()) for a in ATTRIBUTES},
+        advantaged_save=attribute_option(answers["advantaged"], "--adv"),
+        disadvantaged_save=attribute_option(answers["disadvantaged"], "--dis"),
+        attack_count=count, attack_sides=sides,
+        attack_attribute=attribute_option(answers["attack_attribute"], "--attack-attr"),
+        hp=hp_max, hp_max=hp_max, wound_cap=wound_cap or 6, hit_dice=hit_dice, hit_dice_max=hit_dice,
+        hit_die=parse_die(answers["hit_die"] or "d8", "--hit-die", single=True)[1],
+    )
+    if hero.advantaged_save and hero.advantaged_save == hero.disadvantaged_save:
+        raise CruxError(f"{hero.advantaged_save} cannot be both the advantaged and the disadvantaged save")
+    create_sheet(file, new_sheet_text(hero))
+    click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {file} 'DEX +1b'")
+
+
+def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:
+    """Prompt for every value the flags left out (the attributes as MOD/RATING)."""
+    from crux_cli.rulesets.crux.hero import ATTRIBUTES
+    from crux_cli.state.sheet import parse_attribute_spec
+
+    prompts: list[tuple[str, str, Any, Any]] = [  # (answer, question, default, type), after the attributes
+        ("advantaged", "Advantaged save (STR, DEX, INT, WIL or none)", "none", str),
+        ("disadvantaged", "Disadvantaged save", "none", str),
+        ("attack_die", "Attack die", "d6", str),
+        ("attack_attribute", "Attack attribute (or none)", "none", str),
+        ("hp", "Maximum HP", 10, click.IntRange(1, 100_000)),
+        ("hit_dice", "Hit Dice", 1, click.IntRange(0, 100)),
+        ("hit_die", "Hit Die", "d8", str),
+    ]
+    answers["name"] = answers["name"] or click.prompt("Name", default=default_name)
+    for attribute in ATTRIBUTES:
+        if attribute not in stats:
+            spec = click.prompt(f"{attribute} modifier/rating", default="0/0")
+            stats[attribute] = parse_attribute_spec(f"{attribute}={spec}")[1]
+    for key, prompt, default, kind in prompts:
+        if answers[key] is None:
+            answers[key] = click.prompt(prompt, default=default, type=kind)
+
+
+@sheet_group.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def check_command(file: str) -> None:
+    """Read FILE and say whether it is a valid sheet (exit 2, with the line and reason, if not)."""
+    from crux_cli.state.store import load_hero
+
+    hero = load_hero(file)
+    click.echo(f"{file}: a valid sheet for {hero.name}")
+
+
+def attribute_option(value: str | None, option: str) -> str | None:
+    from crux_cli.state.sheet import canonical_attribute
+
+    if value is None or value.strip().lower() in ("", "none", "-"):
+        return None
+    name = canonical_attribute(value)
+    if name is None:
+        raise CruxError(f"{option}: unknown attribute '{value}'", hint="the attributes are STR, DEX, INT and WIL")
+    return name
+
+
+def parse_die(text: str, option: str, single: bool = False) -> tuple[int, int]:
+    """`d8` → (1, 8); `2d6` → (2, 6); refused with the option's name when it is not a die."""
+    match = re.fullmatch(r"\s*(\d*)\s*[dD]\s*(\d+)\s*", text)
+    count, sides = (int(match.group(1) or 1), int(match.group(2))) if match else (0, 0)
+    if not match or not 2 <= sides <= 10_000 or not 1 <= count <= (1 if single else 100):
+        example = "d8" if single else "d8 or 2d6"
+        raise CruxError(f"{option}: '{text}' is not a die", hint=f"write a die like {example}")
+    return count, sides

@@ -1,0 +1,141 @@
+"""Shared pieces of every grammar: the input check, numbers, and turning pyparsing's
+failures into errors a person can act on.
+
+Grammars are built lazily (one statement's grammar at a time) because building
+pyparsing elements costs start-up time and a one-shot roll needs only one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pyparsing as pp
+
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_INPUT, MAX_INTEGER, MAX_NESTING
+
+pp.ParserElement.set_default_whitespace_chars(" \t")
+
+ATTRIBUTE_NAMES = {
+    "str": "STR", "strength": "STR",
+    "dex": "DEX", "dexterity": "DEX",
+    "int": "INT", "intelligence": "INT",
+    "wil": "WIL", "will": "WIL",
+}
+ATTRIBUTE_HINT = "the attributes are STR, DEX, INT and WIL (or strength, dexterity, intelligence, will)"
+
+
+def check_input(text: str) -> None:
+    """Refuse what no grammar should ever see: too long, too deep, or invisible characters."""
+    if len(text) > MAX_INPUT:
+        raise LimitError(f"the statement is {len(text):,} characters long; the limit is {MAX_INPUT:,}",
+                         text=text[:60] + "…", position=None, hint="split it into several statements")
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise LimitError(f"parentheses nest more than {MAX_NESTING} levels deep (the limit)",
+                                 text=text, position=i)
+        elif ch == ")":
+            depth -= 1
+        elif not ch.isprintable() and ch != "\t":
+            raise CruxError(f"the input contains an invisible or control character ({_codepoint(ch)})",
+                            text=text, position=i, hint="type the statement as plain text")
+
+
+def _codepoint(ch: str) -> str:
+    import unicodedata
+
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, '').lower()}".strip()
+
+
+def integer(value: str, text: str, loc: int) -> int:
+    """An integer literal, refused before conversion when it is over the limit."""
+    digits = value.lstrip("+-").strip().lstrip("0") or "0"
+    if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
+        raise LimitError(f"{value.strip()[:12]}{'…' if len(value) > 12 else ''} is larger than "
+                         f"{MAX_INTEGER:,} (the limit for a number)", text=text, position=loc)
+    return int(value.replace(" ", ""))
+
+
+def number() -> pp.ParserElement:
+    """A whole number (no sign), checked against the limit."""
+    word = pp.Regex(r"\d+(?![A-Za-z0-9_])").set_name("number")
+    return word.set_parse_action(lambda s, loc, t: integer(t[0], s, loc))
+
+
+def keyword(*words: str) -> pp.ParserElement:
+    """Case-insensitive keywords; the first spelling is the canonical one."""
+    canonical = words[0]
+    element = pp.MatchFirst(pp.CaselessKeyword(w) for w in sorted(words, key=len, reverse=True))
+    return element.set_parse_action(pp.replace_with(canonical)).set_name(canonical)
+
+
+def tagged(element: pp.ParserElement, tag: str, value: Callable[[Any], Any] | None = None) -> pp.ParserElement:
+    """Each match becomes (tag, value, location), so the folding code can report positions."""
+
+    def action(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
+        loc += len(s[loc:]) - len(s[loc:].lstrip(" \t"))  # a Group reports where its whitespace began
+        return (tag, value(toks) if value else toks[0], loc)
+
+    return pp.Group(element).set_parse_action(lambda s, loc, t: action(s, loc, t[0]))
+
+
+def parse_with(grammar: pp.ParserElement, text: str, explain: Callable[[str, int], CruxError]) -> list[Any]:
+    """Parse all of `text`, turning a pyparsing failure into a CruxError from `explain`."""
+    grammar.parse_with_tabs()  # else pyparsing expands tabs and its positions no longer match the input
+    try:
+        return grammar.parse_string(text, parse_all=True).as_list()
+    except pp.ParseBaseException as failure:
+        raise explain(text, failure.loc) from None
+    except RecursionError:
+        raise LimitError("the statement nests too deeply to read", text=text) from None
+    except CruxError as error:
+        raise error.at(text) from None
+
+
+def word_at(text: str, loc: int) -> str:
+    """The word (or single symbol) that starts at `loc`, for messages."""
+    rest = text[loc:].lstrip()
+    if not rest:
+        return ""
+    run = []
+    for ch in rest:
+        if ch.isspace():
+            break
+        run.append(ch)
+        if not (ch.isalnum() or ch in "+-_"):
+            break
+    return "".join(run)
+
+
+def not_understood(text: str, loc: int, what: str, hint: str | None) -> CruxError:
+    """The common parse error: something at `loc` that the statement does not take."""
+    loc = len(text) - len(text[loc:].lstrip())
+    word = word_at(text, loc)
+    if not word:
+        return CruxError(f"{what} ended too soon", text=text, position=loc, hint=hint)
+    if not word.isascii():
+        return CruxError(f"'{word[0]}' ({_codepoint(word[0])}) is not part of the notation", text=text,
+                         position=loc, hint="use plain ASCII letters, digits and signs")
+    return CruxError(f"{what} does not take '{word}' here", text=text, position=loc, hint=hint)
+
+
+def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[Any], str], Any], name: str,
+                   hint: str | None) -> Any:
+    """Parse `text` with one statement's grammar and fold its tagged words into the syntax tree.
+
+    `name` ("a save", "an attack") and `hint` word the error when the grammar does not match.
+    """
+    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, name, hint))
+    try:
+        return fold(words, text)
+    except CruxError as error:
+        raise error.at(text) from None
+
+
+def join_words(*parts: object) -> str:
+    """Canonical text: the words that are there, one space apart (a 0 is a word; None, False, '' are not)."""
+    return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")

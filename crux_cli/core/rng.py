@@ -1,0 +1,80 @@
+"""Random sources and the per-statement roller that counts dice against the limit.
+
+The engine never touches global random state: every rule function takes a
+`Roller`, which draws from a `RandomSource`. A seeded source repeats a run
+exactly; a scripted source lets tests decide every face.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Protocol
+
+from crux_cli.core.errors import LimitError
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+
+
+class RandomSource(Protocol):
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high], both ends included."""
+        ...
+
+
+def seeded(seed: int | None = None) -> RandomSource:
+    """A source that repeats exactly for the same seed (fresh entropy when None)."""
+    return random.Random(seed)
+
+
+class ScriptedSource:
+    """Faces decided in advance, for tests: each call takes the next one.
+
+    A face outside the die's range or running out of faces is a test bug,
+    so both raise at once rather than silently rolling something else.
+    """
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+
+    def randint(self, low: int, high: int) -> int:
+        if self.used >= len(self.faces):
+            raise AssertionError(f"scripted dice ran out after {self.used} faces (wanted d{high})")
+        face = self.faces[self.used]
+        self.used += 1
+        if not low <= face <= high:
+            raise AssertionError(f"scripted face {face} is not on a die of {low}..{high}")
+        return face
+
+    @property
+    def left(self) -> int:
+        return len(self.faces) - self.used
+
+
+class Roller:
+    """Rolls the dice of one statement and refuses to pass the dice limit."""
+
+    def __init__(self, source: RandomSource, limit: int = MAX_DICE) -> None:
+        self.source = source
+        self.limit = limit
+        self.rolled = 0
+
+    def reserve(self, count: int) -> None:
+        """Refuse up front when `count` more dice would pass the limit."""
+        if self.rolled + count > self.limit:
+            raise LimitError(
+                f"this statement would roll more than {self.limit:,} dice (the limit)",
+                hint="roll fewer dice, or split the roll into several statements",
+            )
+
+    def die(self, sides: int) -> int:
+        """One die of `sides` faces, 1..sides."""
+        if sides > MAX_SIDES:
+            raise LimitError(f"a die may have at most {MAX_SIDES:,} sides")
+        self.reserve(1)
+        self.rolled += 1
+        return self.source.randint(1, sides)
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        self.reserve(count)
+        return [self.die(sides) for _ in range(count)]

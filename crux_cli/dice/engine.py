@@ -1,0 +1,306 @@
+"""Rolling generic dice expressions: the syntax tree in, a *rolled* tree out.
+
+The rolled tree mirrors the syntax tree node for node and records every die:
+its face, whether it was kept or dropped, rerolled away, set off an explosion
+or was added by one. The syntax tree is never changed, so one statement can be
+rolled many times (`6x 4d6kh3`). Pure: no printing, no global random state;
+every die comes from the `Roller`, which counts it against the dice limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.rng import Roller
+from crux_cli.dice import ast
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as rolled. `kept` is False both for dice dropped by keep/drop and for rerolled faces."""
+
+    value: int
+    kept: bool = True
+    rerolled: bool = False  # replaced by a reroll: shown, never counted
+    exploded: bool = False  # its face set off an explosion
+    added: bool = False  # rolled by an explosion
+    parts: tuple[int, ...] = ()  # compounding (!!): the faces added up into `value`
+    success: bool | None = None  # success counting: whether it passed the target
+
+    @property
+    def live(self) -> bool:
+        """Still in play (not rerolled away): the dice keep/drop chooses among."""
+        return not self.rerolled
+
+
+@dataclass(frozen=True)
+class RolledDice:
+    term: ast.DiceTerm
+    dice: tuple[Die, ...]
+    value: int  # the kept dice added up, or the number of successes
+
+
+@dataclass(frozen=True)
+class RolledNumber:
+    node: ast.Number
+    value: int
+
+
+@dataclass(frozen=True)
+class RolledGroup:
+    node: ast.Group
+    inner: Rolled
+    value: int
+
+
+@dataclass(frozen=True)
+class RolledLabel:
+    node: ast.Labelled
+    inner: Rolled
+    value: int
+
+
+@dataclass(frozen=True)
+class RolledNegate:
+    node: ast.Negate
+    inner: Rolled
+    value: int
+
+
+@dataclass(frozen=True)
+class RolledChain:
+    """A rolled Sum or Product: the operands in order with their operators."""
+
+    node: ast.Sum | ast.Product
+    first: Rolled
+    rest: tuple[tuple[str, Rolled], ...]
+    value: int
+
+
+Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | RolledChain
+
+
+@dataclass(frozen=True)
+class DiceResult:
+    kind: ClassVar[str] = "dice"
+    statement: ast.Roll
+    rolled: Rolled
+    total: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", self.rolled.value)
+
+
+@dataclass(frozen=True)
+class CountdownResult:
+    """One roll of a countdown die: a 1 shrinks it one size, and a 1 on the smallest ends it."""
+
+    kind: ClassVar[str] = "countdown"
+    sides: int
+    face: int
+    next_sides: int | None  # the die to roll next time; None once the countdown has ended
+
+    @property
+    def outcome(self) -> str:
+        if self.face != 1:
+            return "holds"
+        return "ends" if self.next_sides is None else "shrinks"
+
+    @property
+    def total(self) -> int:
+        return self.face
+
+
+# -- expressions -----------------------------------------------------------------------------------
+
+def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
+    """Roll every die of `expr` and work out its value."""
+    match expr:
+        case ast.Number(value):
+            return RolledNumber(expr, value)
+        case ast.Group(inner):
+            rolled = roll_expression(roller, inner)
+            return RolledGroup(expr, rolled, rolled.value)
+        case ast.Labelled(inner):
+            rolled = roll_expression(roller, inner)
+            return RolledLabel(expr, rolled, rolled.value)
+        case ast.Negate(inner):
+            rolled = roll_expression(roller, inner)
+            return RolledNegate(expr, rolled, -rolled.value)
+        case ast.Sum() | ast.Product():
+            return roll_operations(roller, expr)
+        case _:
+            return roll_dice(roller, expr)
+
+
+def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
+    first = roll_expression(roller, node.first)
+    value = first.value
+    rest = []
+    for op, operand in node.rest:
+        rolled = roll_expression(roller, operand)
+        value = apply(op, value, rolled.value, operand)
+        rest.append((op, rolled))
+    return RolledChain(node, first, tuple(rest), value)
+
+
+def apply(op: str, left: int, right: int, operand: ast.Expr) -> int:
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right == 0:
+        why = "" if isinstance(operand, ast.Number) else f" ({operand} came to 0)"
+        raise CruxError(f"division by zero{why}", position=operand.pos,
+                        hint="make sure what you divide by cannot be 0")
+    return left // right  # floor: toward minus infinity, so -7/2 is -4
+
+
+def least_dice(expr: ast.Expr) -> int:
+    """The dice `expr` rolls at the least (before rerolls and explosions), for an early refusal."""
+    match expr:
+        case ast.Number():
+            return 0
+        case ast.Group(inner) | ast.Labelled(inner) | ast.Negate(inner):
+            return least_dice(inner)
+        case ast.Sum() | ast.Product():
+            return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
+        case _:
+            base = ast.base_of(expr)
+            return base.count * (2 if isinstance(base, ast.D66) else 1)
+
+
+# -- dice ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DicePlan:
+    """A dice term's modifiers unpacked: what the roller does for each die."""
+
+    base: ast.BaseDice
+    reroll: ast.Reroll | None = None
+    explode: ast.Explode | None = None
+    keep: ast.Keep | ast.Drop | None = None
+    target: ast.Compare | None = None
+
+    @staticmethod
+    def of(term: ast.DiceTerm) -> DicePlan:
+        parts: dict[str, object] = {}
+        while True:
+            match term:
+                case ast.Successes(inner, target):
+                    parts["target"] = target
+                case ast.Keep(inner) | ast.Drop(inner):
+                    parts["keep"] = term
+                case ast.Explode(inner):
+                    parts["explode"] = term
+                case ast.Reroll(inner):
+                    parts["reroll"] = term
+                case _:
+                    return DicePlan(term, **parts)  # type: ignore[arg-type]
+            term = inner
+
+    def face(self, roller: Roller) -> int:
+        base = self.base
+        if isinstance(base, ast.Fudge):
+            return roller.die(3) - 2
+        if isinstance(base, ast.D66):
+            return 10 * roller.die(6) + roller.die(6)
+        return roller.die(base.sides)
+
+    def explodes(self, face: int) -> bool:
+        if self.explode is None:
+            return False
+        if self.explode.when is not None:
+            return self.explode.when.test(face)
+        return face == self.base.top
+
+
+def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
+    plan = DicePlan.of(term)
+    base = plan.base
+    roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
+    dice: list[Die] = []
+    for _ in range(base.count):
+        dice += roll_one_die(roller, plan)
+    if plan.keep is not None:
+        dice = keep_or_drop(dice, plan.keep)
+    if plan.target is not None:
+        dice = [replace(d, success=plan.target.test(d.value)) if d.kept else d for d in dice]
+        return RolledDice(term, tuple(dice), sum(1 for d in dice if d.success))
+    return RolledDice(term, tuple(dice), sum(d.value for d in dice if d.kept))
+
+
+def roll_face(roller: Roller, plan: DicePlan, added: bool) -> tuple[list[Die], int]:
+    """One die's face after rerolls, with the faces rerolled away (shown, not counted)."""
+    gone: list[Die] = []
+    face = plan.face(roller)
+    if plan.reroll is not None:
+        while plan.reroll.when.test(face):
+            gone.append(Die(face, kept=False, rerolled=True, added=added))
+            face = plan.face(roller)
+            if plan.reroll.once:
+                break
+    return gone, face
+
+
+def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
+    """One die of the term and every die its explosions add (each counted by the roller).
+
+    A chain stops after EXPLOSION_DEPTH explosions even below the dice limit.
+    """
+    out, face = roll_face(roller, plan, added=False)
+    faces = [face]
+    while plan.explodes(faces[-1]) and len(faces) <= EXPLOSION_DEPTH:
+        gone, face = roll_face(roller, plan, added=True)
+        out += gone
+        faces.append(face)
+    if plan.explode is not None and plan.explode.compound:
+        parts = tuple(faces) if len(faces) > 1 else ()
+        return [*out, Die(sum(faces), exploded=len(faces) > 1, parts=parts)]
+    return out + [Die(f, exploded=plan.explodes(f) and i < len(faces) - 1, added=i > 0)
+                  for i, f in enumerate(faces)]
+
+
+def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
+    """Mark dice dropped; among equal faces the earlier die is dropped first (the total is the same)."""
+    live = [i for i, d in enumerate(dice) if d.live]
+    count = min(rule.count, len(live))
+    keeping = isinstance(rule, ast.Keep)
+    drop_count = len(live) - count if keeping else count
+    drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
+    order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
+    dropped = set(order[:drop_count])
+    return [replace(d, kept=False) if i in dropped else d for i, d in enumerate(dice)]
+
+
+# -- statements ------------------------------------------------------------------------------------
+
+def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
+    """One roll of the statement's expression (the runner repeats it `statement.repeat` times).
+
+    On a fresh roller the whole statement, every repetition, is checked against the dice limit
+    before the first die is rolled, so `6x 400d6` is refused without rolling 2,000 dice first.
+    """
+    roller.reserve(least_dice(statement.expr) * (statement.repeat if roller.rolled == 0 else 1))
+    return DiceResult(statement, roll_expression(roller, statement.expr))
+
+
+def next_countdown(sides: int) -> int | None:
+    """The die a countdown shrinks to after a 1 (None: a Cd4 ends)."""
+    sizes = ast.COUNTDOWN_SIZES
+    index = sizes.index(sides)
+    return sizes[index - 1] if index else None
+
+
+def roll_countdown(roller: Roller, sides: int) -> CountdownResult:
+    """Roll a countdown die of `sides` (4, 6, 8, 10, 12 or 20): on a 1 it shrinks or ends."""
+    if sides not in ast.COUNTDOWN_SIZES:
+        raise CruxError(f"there is no countdown die Cd{sides}",
+                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in ast.COUNTDOWN_SIZES))
+    face = roller.die(sides)
+    return CountdownResult(sides, face, next_countdown(sides) if face == 1 else sides)

@@ -1,0 +1,51 @@
+"""Generic dice expressions (NOTATION §2) as a statement handler of the rule-set shape.
+
+Not a rule set of its own: every rule set answers dice expressions through this
+module, which `notation.parse.read` picks for a statement that starts with
+`roll`, with a number, a sign, `(`, `d`, `dF` or `Cd`. The runner records the
+handler in each `Answer`, so the renderers ask this module to describe it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.dice import ast, engine
+from crux_cli.dice import grammar as notation
+from crux_cli.rulesets.base import Context
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds
+
+NAME = "dice"
+SUMMARY = "Generic dice expressions: 4d6kh3, d66, 2d20kl1+5, d6!, 6x 4d6kh3, Cd8"
+KEYWORDS = frozenset({"roll"})
+
+
+def parse(text: str, keyword: str = "") -> ast.DiceStatement:
+    return notation.parse(text, keyword)
+
+
+def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult:
+    if isinstance(statement, ast.Countdown):
+        return engine.roll_countdown(ctx.roller, statement.sides)
+    return engine.roll_statement(ctx.roller, statement)
+
+
+def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
+    """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
+    from crux_cli.dice.odds import statement_odds
+
+    return statement_odds(statement)
+
+
+def describe(result: Any, palette: Any) -> str:
+    from crux_cli.dice import render
+
+    return render.describe(result, palette)
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    from crux_cli.dice import render
+
+    return render.to_json(result)

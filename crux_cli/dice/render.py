@@ -1,0 +1,134 @@
+"""Rolled dice expressions as one readable line, and as the JSON fields of NOTATION §4.
+
+Text: `13 · 4d6kh3 [~~2~~, 4, 4, 5]` — the total first, then the expression with
+every die in brackets after its term. Marks: `~~2~~` dropped, `~~1~~r` rerolled
+away, `6!` exploded (the next die was added by it), `14!!(6+6+2)` compounded,
+`5*` a success.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crux_cli.core.style import Palette
+from crux_cli.dice import ast, engine
+
+
+def face_text(value: int, fudge: bool) -> str:
+    return f"{value:+d}" if fudge and value else str(value)
+
+
+def die_text(die: engine.Die, fudge: bool, palette: Palette) -> str:
+    text = face_text(die.value, fudge)
+    if die.parts:
+        text += "!!(" + "+".join(face_text(p, fudge) for p in die.parts) + ")"
+    elif die.exploded:
+        text += "!"
+    if die.success:
+        text += "*"
+    if die.rerolled:
+        return palette.dim(f"~~{text}~~r")
+    return text if die.kept else palette.dim(f"~~{text}~~")
+
+
+def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
+    match rolled:
+        case engine.RolledDice(term, dice):
+            fudge = isinstance(ast.base_of(term), ast.Fudge)
+            return f"{term} [{', '.join(die_text(d, fudge, palette) for d in dice)}]"
+        case engine.RolledNumber(node):
+            return str(node)
+        case engine.RolledGroup(_, inner):
+            return f"({rolled_text(inner, palette)})"
+        case engine.RolledLabel(node, inner):
+            return f"{rolled_text(inner, palette)} {palette.dim('[' + node.label + ']')}"
+        case engine.RolledNegate(_, inner):
+            return f"-{rolled_text(inner, palette)}"
+        case engine.RolledChain(_, first, rest):
+            return rolled_text(first, palette) + "".join(f" {op} {rolled_text(r, palette)}" for op, r in rest)
+    raise TypeError(f"not a rolled node: {rolled!r}")
+
+
+def headline(result: engine.DiceResult, palette: Palette) -> str:
+    rolled = result.rolled
+    while isinstance(rolled, engine.RolledLabel | engine.RolledGroup):
+        rolled = rolled.inner
+    if isinstance(rolled, engine.RolledDice) and isinstance(rolled.term, ast.Successes):
+        return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
+    return palette.bold(str(result.total))
+
+
+def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:
+    roll = f"Cd{result.sides} [{result.face}]"
+    if result.outcome == "holds":
+        return f"{palette.paint('holds', 'success')} · {roll} · Cd{result.sides} again next time"
+    if result.outcome == "shrinks":
+        return f"{palette.paint('shrinks', 'partial')} · {roll} · Cd{result.next_sides} next time"
+    return f"{palette.paint('ends', 'failure')} · {roll} · the countdown is over"
+
+
+def describe(result: Any, palette: Palette) -> str:
+    if isinstance(result, engine.CountdownResult):
+        return countdown_text(result, palette)
+    return f"{headline(result, palette)} · {rolled_text(result.rolled, palette)}"
+
+
+# -- JSON ------------------------------------------------------------------------------------------
+
+def die_json(die: engine.Die) -> dict[str, Any]:
+    record: dict[str, Any] = {"value": die.value, "kept": die.kept}
+    if not die.kept and not die.rerolled:
+        record["dropped"] = True
+    for flag in ("rerolled", "exploded", "added"):
+        if getattr(die, flag):
+            record[flag] = True
+    if die.parts:
+        record["parts"] = list(die.parts)
+    if die.success is not None:
+        record["success"] = die.success
+    return record
+
+
+def walk(rolled: engine.Rolled, label: str | None = None):
+    """Every rolled node in reading order, with the label written right after it (if any)."""
+    yield rolled, label
+    match rolled:
+        case engine.RolledGroup(_, inner) | engine.RolledNegate(_, inner):
+            yield from walk(inner)
+        case engine.RolledLabel(node, inner):
+            yield from walk(inner, node.label)
+        case engine.RolledChain(_, first, rest):
+            yield from walk(first)
+            for _, operand in rest:
+                yield from walk(operand)
+
+
+def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(each dice term with its dice, each label with what it labels)."""
+    terms: list[dict[str, Any]] = []
+    labels: list[dict[str, Any]] = []
+    for node, label in walk(rolled):
+        if isinstance(node, engine.RolledLabel):
+            labels.append({"label": node.node.label, "notation": str(node.node.expr), "value": node.value})
+        if isinstance(node, engine.RolledDice):
+            term: dict[str, Any] = {"notation": str(node.term), "value": node.value,
+                                    "dice": [die_json(d) for d in node.dice]}
+            if isinstance(node.term, ast.Successes):
+                term["successes"] = node.value
+            if label is not None:
+                term["label"] = label
+            terms.append(term)
+    return terms, labels
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    if isinstance(result, engine.CountdownResult):
+        return {"kind": "countdown", "die": f"Cd{result.sides}", "sides": result.sides, "total": result.face,
+                "dice": [result.face], "outcome": result.outcome,
+                "next": f"Cd{result.next_sides}" if result.next_sides else None}
+    terms, labels = terms_json(result.rolled)
+    record: dict[str, Any] = {"kind": "dice", "expression": str(result.statement.expr), "total": result.total,
+                              "terms": terms}
+    if labels:
+        record["labels"] = labels
+    return record

@@ -1,1 +1,0 @@
-"""The rule engine: pure functions over an injected random source. No printing, no files."""

@@ -1,1 +1,0 @@
-"""The notation: text → pyparsing grammar → immutable syntax tree (see grammar/crux.ebnf)."""

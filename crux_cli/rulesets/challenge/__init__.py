@@ -1,0 +1,1 @@
+"""The challenge rule set: grammar, compiler, engine, odds and rendering; `ruleset.RULESET` is its value."""

@@ -1,0 +1,141 @@
+"""The grammar of challenge statements (NOTATION §3, seed 004; rulings in grammar/rulesets.md).
+
+```
+action N [adv] [dis] [minor|moderate|major [risk]]
+fortune N [adv ...] [dis ...]
+resist|resistance N
+```
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import pyparsing as pp
+
+from crux_cli.core.errors import LimitError
+from crux_cli.core.grammar import join_words, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
+from crux_cli.core.limits import MAX_DICE
+from crux_cli.rulesets.challenge.engine import DEFAULT_RISK, RISKS
+
+ACTION_WORDS = ("action",)
+FORTUNE_WORDS = ("fortune",)
+RESIST_WORDS = ("resist", "resistance")
+KEYWORDS = frozenset(ACTION_WORDS + FORTUNE_WORDS + RESIST_WORDS)
+
+HINTS = {
+    "action": "an action takes a rating (dice), adv, dis and a risk: minor, moderate or major",
+    "fortune": "a fortune roll takes a rating (dice), then adv or dis for each major (dis)advantage",
+    "resist": "a resistance roll takes a rating: the dice of the attribute the GM chose",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    rating: int
+    advantage: bool = False
+    disadvantage: bool = False
+    risk: str = DEFAULT_RISK
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return join_words("action", self.rating, "adv" if self.advantage else "", "dis" if self.disadvantage else "",
+                     self.risk)
+
+
+@dataclass(frozen=True, slots=True)
+class Fortune:
+    rating: int
+    advantages: int = 0
+    disadvantages: int = 0
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return join_words("fortune", self.rating, *["adv"] * self.advantages, *["dis"] * self.disadvantages)
+
+
+@dataclass(frozen=True, slots=True)
+class Resist:
+    rating: int
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"resist {self.rating}"
+
+
+ChallengeStatement = Action | Fortune | Resist
+
+
+def _rating() -> pp.ParserElement:
+    return number().copy().add_parse_action(lambda s, loc, t: ("rating", t[0], loc)).set_name("a rating")
+
+
+def _adv_dis() -> pp.ParserElement:
+    return flag("adv", "adv", "advantage") | flag("dis", "dis", "disadvantage")
+
+
+@functools.cache
+def _action_grammar() -> pp.ParserElement:
+    risk = tagged(keyword(RISKS[0]) | keyword(RISKS[1]) | keyword(RISKS[2]), "risk") + pp.Optional(
+        pp.CaselessKeyword("risk")).suppress()
+    return keyword(*ACTION_WORDS).suppress() - _rating() + pp.ZeroOrMore(_adv_dis() | risk)
+
+
+def _pool_checked(rating_word: Word, extra: int, text: str) -> int:
+    """Refuse a pool over the dice limit before anything is rolled or enumerated."""
+    if rating_word[1] + extra > MAX_DICE:
+        raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
+                         position=word_start(text, rating_word[2]))
+    return rating_word[1]
+
+
+def _rating_word(words: list[Word]) -> Word:
+    return next(w for w in words if w[0] == "rating")
+
+
+def fold_action(words: list[Word], text: str) -> Action:
+    flags = {tag: single(words, tag, text, f"'{tag}' counts once on an action: 1 die")
+             is not None for tag in ("adv", "dis")}
+    risk = single(words, "risk", text, "an action has one level of risk")
+    rating = _pool_checked(_rating_word(words), int(flags["adv"]), text)
+    return Action(rating, flags["adv"], flags["dis"], risk or DEFAULT_RISK)
+
+
+@functools.cache
+def _fortune_grammar() -> pp.ParserElement:
+    return keyword(*FORTUNE_WORDS).suppress() - _rating() + pp.ZeroOrMore(_adv_dis())
+
+
+def fold_fortune(words: list[Word], text: str) -> Fortune:
+    advantages, disadvantages = count(words, "adv"), count(words, "dis")
+    return Fortune(_pool_checked(_rating_word(words), advantages, text), advantages, disadvantages)
+
+
+@functools.cache
+def _resist_grammar() -> pp.ParserElement:
+    return keyword(*RESIST_WORDS).suppress() - _rating()
+
+
+def fold_resist(words: list[Word], text: str) -> Resist:
+    return Resist(_pool_checked(_rating_word(words), 0, text))
+
+
+STATEMENTS = {
+    "action": (_action_grammar, fold_action, "an action"),
+    "fortune": (_fortune_grammar, fold_fortune, "a fortune roll"),
+    "resist": (_resist_grammar, fold_resist, "a resistance roll"),
+}
+
+
+def statement_kind(keyword_: str) -> str:
+    word = keyword_.lower()
+    return "resist" if word in RESIST_WORDS else word
+
+
+def parse(text: str, keyword_: str) -> ChallengeStatement:
+    """Parse a challenge statement whose first word is `keyword_` (one of KEYWORDS)."""
+    kind = statement_kind(keyword_)
+    grammar, fold, name = STATEMENTS[kind]
+    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

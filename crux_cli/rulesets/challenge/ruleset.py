@@ -1,0 +1,53 @@
+"""Challenge rolls (seed 004): pools of d6 read by the highest die, in the seed's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crux_cli.odds.outcomes import Odds
+from crux_cli.rulesets.base import Context
+from crux_cli.rulesets.challenge import engine
+from crux_cli.rulesets.challenge import grammar as notation
+from crux_cli.rulesets.challenge import odds as exact
+from crux_cli.rulesets.challenge.compiler import compile_statement
+
+NAME = "challenge"
+SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
+SEED = "004_94a8ee3cea85eaaa.txt"
+KEYWORDS = notation.KEYWORDS
+
+
+def parse(text: str, keyword: str) -> notation.ChallengeStatement:
+    return notation.parse(text, keyword)
+
+
+def run(statement: notation.ChallengeStatement, ctx: Context) -> Any:
+    request = compile_statement(statement)
+    match request:
+        case engine.ActionRequest():
+            return engine.roll_action(ctx.roller, request)
+        case engine.FortuneRequest():
+            return engine.roll_fortune(ctx.roller, request)
+    return engine.roll_resist(ctx.roller, request)
+
+
+def odds(statement: notation.ChallengeStatement, ctx: Context | None = None) -> Odds:
+    request = compile_statement(statement)
+    match request:
+        case engine.ActionRequest():
+            return exact.action_odds(request)
+        case engine.FortuneRequest():
+            return exact.fortune_odds(request)
+    return exact.resist_odds(request)
+
+
+def describe(result: Any, palette: Any) -> str:
+    from crux_cli.rulesets.challenge import render
+
+    return render.describe(result, palette)
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    from crux_cli.rulesets.challenge import render
+
+    return render.to_json(result)

@@ -1,0 +1,139 @@
+"""Crux statements → engine requests: the net of Boons and Banes with where each came from,
+the hero's ratings, save types, attack die and Grit, and the attack's target.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+from crux_cli.rulesets.crux import ast
+from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
+
+if TYPE_CHECKING:
+    from crux_cli.rulesets.crux.hero import Hero
+
+
+def modifier_sources(mods: ast.Modifiers) -> list[Source]:
+    sources = []
+    if mods.boons:
+        sources.append(Source("boons", mods.boons))
+    if mods.banes:
+        sources.append(Source("banes", -mods.banes))
+    if mods.grit:
+        sources.append(Source("grit", 1))
+    if mods.help:
+        sources.append(Source("help", 1))
+    return sources
+
+
+def rating_source(hero: Hero | None, attribute: str | None) -> list[Source]:
+    if hero is None or attribute is None:
+        return []
+    rating = hero.attribute(attribute).rating
+    return [Source(f"{attribute} rating", rating)] if rating else []
+
+
+def grit_before(hero: Hero | None, spend: bool, text: str) -> int | None:
+    """The hero's Grit once this roll's Steady the Roll is paid; refuse spending Grit not there."""
+    if hero is None:
+        return None
+    if spend and hero.grit < 1:
+        raise CruxError(f"{hero.name} has no Grit to spend", text=text, position=text.lower().find("grit"),
+                        hint="Grit is earned when a kept die shows 1; roll without 'grit'")
+    return hero.grit - 1 if spend else hero.grit
+
+
+def condition_sources(hero: Hero | None, kind: str, attribute: str | None, melee: bool) -> list[Source]:
+    """Banes the hero's conditions put on this roll (seed §10.3), named after the condition."""
+    if hero is None:
+        return []
+    from crux_cli.rulesets.crux.wounds import condition_sources as from_conditions
+
+    return list(from_conditions(hero, kind, attribute, melee))
+
+
+def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:
+    sources = rating_source(hero, node.attribute) + modifier_sources(node.mods)
+    sources += condition_sources(hero, "test", node.attribute, False)
+    return PoolRequest("test", node.attribute, tuple(sources), node.mods.grit,
+                       grit_before(hero, node.mods.grit, text), position=node.mods.position,
+                       effect=node.mods.effect)
+
+
+def save_request(node: ast.Save, hero: Hero | None, text: str) -> PoolRequest:
+    stance = node.stance
+    if stance is None and hero is not None:
+        stance = ("adv" if hero.advantaged_save == node.attribute
+                  else "dis" if hero.disadvantaged_save == node.attribute else None)
+    sources = rating_source(hero, node.attribute)
+    if stance:
+        sources.append(Source(stance, 1 if stance == "adv" else -1))
+    if node.vs_rushed:
+        sources.append(Source("vs rushed", 1))
+    sources += modifier_sources(node.mods) + condition_sources(hero, "save", node.attribute, False)
+    return PoolRequest("save", node.attribute, tuple(sources), node.mods.grit,
+                       grit_before(hero, node.mods.grit, text), stance=stance, vs_rushed=node.vs_rushed,
+                       position=node.mods.position, effect=node.mods.effect)
+
+
+def initiative_request(node: ast.Initiative, hero: Hero | None, text: str) -> PoolRequest:
+    sources = rating_source(hero, "DEX") + modifier_sources(node.mods)
+    sources += condition_sources(hero, "initiative", "DEX", False)
+    return PoolRequest("initiative", "DEX", tuple(sources), node.mods.grit,
+                       grit_before(hero, node.mods.grit, text), ambush=node.ambush,
+                       position=node.mods.position, effect=node.mods.effect)
+
+
+def attack_pool(node: ast.Attack, hero: Hero | None, text: str) -> ast.Pool:
+    if node.pool is not None:
+        pool = node.pool
+    elif hero is not None:
+        pool = ast.Pool(hero.attack_count, hero.attack_sides, 0)
+    else:
+        raise CruxError("the attack has no damage dice", text=text, position=len(text.split()[0]),
+                        hint="give the pool (atk d8, atk 2d6+1), or load a sheet with --sheet")
+    if pool.sides < 2:
+        raise CruxError(f"an attack die needs at least 2 sides, not d{pool.sides}", text=text, position=pool.pos,
+                        hint="a d1 could neither miss (on a 1) nor crit (on its maximum): use d2 or more")
+    if pool.count < 1:
+        raise CruxError("an attack rolls at least one die", text=text, position=pool.pos)
+    if pool.sides > MAX_SIDES:
+        raise LimitError(f"a die may have at most {MAX_SIDES:,} sides", text=text, position=pool.pos)
+    if pool.count > MAX_DICE:
+        raise LimitError(f"{pool.count:,} dice is more than the {MAX_DICE:,} a statement may roll",
+                         text=text, position=pool.pos)
+    return pool
+
+
+def attack_flat(node: ast.Attack, hero: Hero | None, text: str) -> int:
+    bonuses = node.bonuses
+    if node.pool is None and not bonuses and hero is not None and hero.attack_attribute:
+        bonuses = (ast.AttributeBonus(1, hero.attack_attribute),)  # the sheet's weapon keys off it
+    if bonuses and hero is None:
+        raise CruxError(f"'{bonuses[0]}' needs a character sheet to know the modifier", text=text,
+                        position=bonuses[0].pos, hint="load a sheet with --sheet, or write the number (+3)")
+    return node.flat + sum(b.sign * hero.attribute(b.attribute).modifier for b in bonuses) if hero \
+        else node.flat
+
+
+def attack_request(node: ast.Attack, hero: Hero | None, text: str) -> AttackRequest:
+    pool = attack_pool(node, hero, text)
+    sources = modifier_sources(node.mods)
+    if node.rushed:
+        sources.append(Source("rushed", -node.rushed))
+    sources += condition_sources(hero, "attack", None, not node.ranged)
+    return AttackRequest(pool.count, pool.sides, tuple(sources), attack_flat(node, hero, text), node.armour,
+                         node.resist, node.vuln, node.minion, node.mods.grit,
+                         grit_before(hero, node.mods.grit, text))
+
+
+def compile_statement(node: ast.CruxStatement, hero: Hero | None, text: str) -> PoolRequest | AttackRequest:
+    if isinstance(node, ast.Test):
+        return test_request(node, hero, text)
+    if isinstance(node, ast.Save):
+        return save_request(node, hero, text)
+    if isinstance(node, ast.Initiative):
+        return initiative_request(node, hero, text)
+    return attack_request(node, hero, text)

@@ -1,0 +1,248 @@
+"""The grammar of Crux statements (NOTATION §1): tests, saves, initiative and attacks.
+
+Each statement's grammar yields a list of tagged words `(tag, value, loc)`;
+`fold_*` turns them into the immutable syntax tree, refusing contradictions
+(`grit grit`, `-2b`, two armour types) with the position of the offending word.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+import pyparsing as pp
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.grammar import ATTRIBUTE_HINT, ATTRIBUTE_NAMES, integer, keyword, number, parse_and_fold, tagged
+from crux_cli.rulesets.crux import ast
+
+TEST_WORDS = ("test",)
+SAVE_WORDS = ("save",)
+INIT_WORDS = ("init", "initiative")
+ATTACK_WORDS = ("atk", "attack")
+KEYWORDS = frozenset(TEST_WORDS + SAVE_WORDS + INIT_WORDS + ATTACK_WORDS) | frozenset(ATTRIBUTE_NAMES)
+
+POSITIONS = ("controlled", "risky", "desperate")
+EFFECTS = ("limited", "standard", "great")
+ARMOUR_WORDS = {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium", "heavy": "heavy"}
+
+MODIFIERS = "+Nb (boons), -NB (banes), grit, help, and labels like risky or great"
+HINTS = {
+    "test": "a test takes an attribute and " + MODIFIERS,
+    "save": "a save takes an attribute, adv or dis, vs rushed, and " + MODIFIERS,
+    "init": "initiative takes ambush and " + MODIFIERS,
+    "atk": "an attack takes a pool (2d8), flat damage (+3, +STR), rushed [N], armour (medium, heavy), "
+           "resist, vuln, minion, ranged, and " + MODIFIERS,
+}
+
+
+def _attribute() -> pp.ParserElement:
+    words = pp.MatchFirst(pp.CaselessKeyword(w) for w in sorted(ATTRIBUTE_NAMES, key=len, reverse=True))
+    return words.set_parse_action(lambda t: ATTRIBUTE_NAMES[t[0].lower()]).set_name("attribute")
+
+
+def _unknown_attribute() -> pp.ParserElement:
+    def refuse(s: str, loc: int, toks: pp.ParseResults) -> None:
+        raise CruxError(f"unknown attribute '{toks[0]}'", text=s, position=loc, hint=ATTRIBUTE_HINT)
+
+    return pp.Regex(r"[A-Za-z_]\w*").set_parse_action(refuse)
+
+
+def _boons_and_banes() -> pp.ParserElement:
+    """`+2b`, `2b`, `+b`, `-1B`, `1B`, `-B`; a sign that contradicts its letter is refused with advice."""
+
+    def fold(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, int, int]:
+        sign, count, letter = toks.get("sign", ""), toks.get("count", ""), toks["letter"]
+        n = integer(count, s, loc) if count else 1
+        is_boon = letter == "b"
+        if (sign == "-" and is_boon) or (sign == "+" and not is_boon):
+            raise CruxError(f"'{s[loc:].split()[0]}' mixes a {'minus' if sign == '-' else 'plus'} sign with "
+                            f"{'a lower-case b (boons)' if is_boon else 'a capital B (banes)'}",
+                            text=s, position=loc,
+                            hint=f"boons are +Nb and banes are -NB: write +{n}b for {_count(n, 'boon')} "
+                                 f"or -{n}B for {_count(n, 'bane')}")
+        return ("boons" if is_boon else "banes", n, loc)
+
+    token = pp.Regex(r"(?P<sign>[+-])?(?P<count>\d+)?(?P<letter>[bB])(?![A-Za-z0-9_])")
+    token.add_condition(lambda t: bool(t.get("sign") or t.get("count")))
+    return token.set_parse_action(fold).set_name("boons or banes")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _counted_words() -> pp.ParserElement:
+    """`2 boons`, `boon`, `1 bane`, `banes`."""
+    boon = keyword("boon", "boons")
+    bane = keyword("bane", "banes")
+    counted = pp.Optional(number(), default=1) + (boon | bane)
+    return counted.set_parse_action(lambda s, loc, t: ("boons" if t[1] == "boon" else "banes", t[0], loc))
+
+
+@functools.cache
+def _modifier() -> pp.ParserElement:
+    return (
+        _boons_and_banes()
+        | _counted_words()
+        | tagged(keyword("grit"), "grit")
+        | tagged(keyword("help"), "help")
+        | tagged(keyword(*POSITIONS[:1]) | keyword(POSITIONS[1]) | keyword(POSITIONS[2]), "position")
+        | tagged(keyword(EFFECTS[0]) | keyword(EFFECTS[1]) | keyword(EFFECTS[2]), "effect")
+    ).set_name("modifier")
+
+
+def fold_modifiers(words: Iterable[tuple[str, Any, int]], text: str) -> ast.Modifiers:
+    """Sum boons and banes; refuse a second grit, help, position or effect."""
+    boons = banes = 0
+    seen: dict[str, tuple[Any, int]] = {}
+    for tag, value, loc in words:
+        if tag == "boons":
+            boons += value
+        elif tag == "banes":
+            banes += value
+        elif tag in seen:
+            raise CruxError(*_twice(tag, value, seen[tag][0]), text=text, position=loc)
+        else:
+            seen[tag] = (value, loc)
+    return ast.Modifiers(boons=boons, banes=banes, grit="grit" in seen, help="help" in seen,
+                         position=seen.get("position", (None,))[0], effect=seen.get("effect", (None,))[0])
+
+
+def _twice(tag: str, value: Any, first: Any) -> tuple[str]:
+    if tag == "grit":
+        return ("grit is spent at most once per roll (Steady the Roll)",)
+    if tag == "help":
+        return ("only one Help reaction counts on a roll: it is worth +1 Boon",)
+    return (f"a roll has one {tag}: '{first}' and '{value}' both given",)
+
+
+def _split(words: list[Any], *tags: str) -> tuple[list[Any], list[Any]]:
+    """(words with one of `tags`, the rest)."""
+    chosen = [w for w in words if w[0] in tags]
+    return chosen, [w for w in words if w[0] not in tags]
+
+
+def _single(words: list[Any], tag: str, text: str, why: str) -> Any:
+    """The value of the one word tagged `tag`, None if absent; refuse a second one."""
+    found = [w for w in words if w[0] == tag]
+    if len(found) > 1:
+        raise CruxError(why, text=text, position=found[1][2])
+    return found[0][1] if found else None
+
+
+# -- statements ---------------------------------------------------------------------------------
+
+@functools.cache
+def _test_grammar() -> pp.ParserElement:
+    head = (keyword(*TEST_WORDS) + pp.Optional(tagged(_attribute(), "attribute"))) | tagged(_attribute(),
+                                                                                           "attribute")
+    return head + pp.ZeroOrMore(_modifier())
+
+
+def fold_test(words: list[Any], text: str) -> ast.Test:
+    words = [w for w in words if w != "test"]
+    attribute = _single(words, "attribute", text, "a test has one attribute")
+    mods = fold_modifiers(_split(words, "attribute")[1], text)
+    return ast.Test(attribute, mods)
+
+
+@functools.cache
+def _save_grammar() -> pp.ParserElement:
+    stance = tagged(keyword("adv", "advantaged", "advantage") | keyword("dis", "disadvantaged", "disadvantage"),
+                    "stance")
+    rushed = tagged(pp.Optional(pp.CaselessKeyword("vs")).suppress() + keyword("rushed"), "vs rushed")
+    attribute = tagged(_attribute(), "attribute") | _unknown_attribute()
+    return keyword(*SAVE_WORDS).suppress() - attribute.set_name("attribute") + pp.ZeroOrMore(
+        stance | rushed | _modifier())
+
+
+def fold_save(words: list[Any], text: str) -> ast.Save:
+    (_, attribute, _), *rest = words
+    stance = _single(rest, "stance", text, "a save is adv or dis, not both (they would cancel: leave both out)")
+    vs_rushed = _single(rest, "vs rushed", text, "'vs rushed' is one Boon, given once") is not None
+    mods = fold_modifiers(_split(rest, "stance", "vs rushed")[1], text)
+    return ast.Save(attribute, stance, vs_rushed, mods)
+
+
+@functools.cache
+def _init_grammar() -> pp.ParserElement:
+    return keyword(*INIT_WORDS).suppress() + pp.ZeroOrMore(tagged(keyword("ambush"), "ambush") | _modifier())
+
+
+def fold_init(words: list[Any], text: str) -> ast.Initiative:
+    ambush = _single(words, "ambush", text, "ambush is said once") is not None
+    return ast.Initiative(fold_modifiers(_split(words, "ambush")[1], text), ambush)
+
+
+@functools.cache
+def _attack_grammar() -> pp.ParserElement:
+    def pool(s: str, loc: int, t: pp.ParseResults) -> tuple[str, ast.Pool, int]:
+        count = integer(t["count"], s, loc) if t.get("count") else 1
+        return ("pool", ast.Pool(count, integer(t["sides"], s, loc), loc), loc)
+
+    pool_token = pp.Regex(r"(?P<count>\d+)?[dD](?P<sides>\d+)(?![A-Za-z0-9_])").set_parse_action(pool)
+    flat = pp.Regex(r"[+-]\s*\d+(?![A-Za-z0-9_])").set_parse_action(
+        lambda s, loc, t: ("flat", integer(t[0], s, loc), loc))
+    sign = pp.one_of("+ -")
+    bonus = (sign + _attribute()).set_parse_action(
+        lambda s, loc, t: ("bonus", ast.AttributeBonus(1 if t[0] == "+" else -1, t[1], loc), loc))
+    rushed = (keyword("rushed") + pp.Optional(number(), default=1)).set_parse_action(
+        lambda s, loc, t: ("rushed", t[1], loc))
+    armour = pp.MatchFirst(pp.CaselessKeyword(w) for w in ARMOUR_WORDS).set_parse_action(
+        lambda s, loc, t: ("armour", ARMOUR_WORDS[t[0].lower()], loc))
+    flags = (tagged(keyword("resist", "resistant", "resistance"), "resist")
+             | tagged(keyword("vuln", "vulnerable", "vulnerability"), "vuln")
+             | tagged(keyword("minion"), "minion")
+             | tagged(keyword("ranged"), "ranged")
+             | tagged(keyword("melee"), "melee"))
+    word = _modifier() | flat | bonus | rushed | armour | flags
+    return keyword(*ATTACK_WORDS).suppress() + pp.Optional(pool_token) + pp.ZeroOrMore(word)
+
+
+def fold_attack(words: list[Any], text: str) -> ast.Attack:
+    pool = _single(words, "pool", text, "an attack has one pool of dice")
+    flat = sum(w[1] for w in words if w[0] == "flat")
+    bonuses = tuple(w[1] for w in words if w[0] == "bonus")
+    rushed = sum(w[1] for w in words if w[0] == "rushed")
+    armour = _single(words, "armour", text, "a target wears one kind of armour") or "unarmoured"
+    flags = {tag: _single(words, tag, text, f"'{tag}' is said once") is not None
+             for tag in ("resist", "vuln", "minion", "ranged", "melee")}
+    if flags["ranged"] and flags["melee"]:
+        raise CruxError("an attack is melee or ranged, not both", text=text,
+                        position=max(w[2] for w in words if w[0] in ("ranged", "melee")))
+    rest = _split(words, "pool", "flat", "bonus", "rushed", "armour", "resist", "vuln", "minion", "ranged",
+                  "melee")[1]
+    return ast.Attack(pool, flat, bonuses, fold_modifiers(rest, text), rushed, armour, flags["resist"],
+                      flags["vuln"], flags["minion"], flags["ranged"])
+
+
+STATEMENTS = {
+    "test": (_test_grammar, fold_test),
+    "save": (_save_grammar, fold_save),
+    "init": (_init_grammar, fold_init),
+    "atk": (_attack_grammar, fold_attack),
+}
+
+
+def statement_kind(keyword_: str) -> str:
+    word = keyword_.lower()
+    if word in ATTRIBUTE_NAMES or word in TEST_WORDS:
+        return "test"
+    if word in SAVE_WORDS:
+        return "save"
+    if word in INIT_WORDS:
+        return "init"
+    return "atk"
+
+
+def parse(text: str, keyword_: str) -> ast.CruxStatement:
+    """Parse a Crux statement whose first word is `keyword_` (one of KEYWORDS)."""
+    kind = statement_kind(keyword_)
+    grammar, fold = STATEMENTS[kind]
+    return parse_and_fold(text, grammar(), fold, _name(kind), HINTS[kind])
+
+
+def _name(kind: str) -> str:
+    return {"test": "a test", "save": "a save", "init": "initiative", "atk": "an attack"}[kind]

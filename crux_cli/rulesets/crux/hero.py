@@ -1,0 +1,54 @@
+"""The hero as the rules see it: a plain, immutable view of a character sheet.
+
+The rule engine and the compilers read a `Hero`; only the state layer reads
+and writes the TOML sheet it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from crux_cli.rulesets.crux.engine import GRIT_MAX  # noqa: F401  (re-exported: the sheet validates against it)
+
+ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
+WOUND_CAP = 6
+# Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag.
+CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
+
+
+@dataclass(frozen=True)
+class Attribute:
+    modifier: int = 0  # used for damage and flat bonuses (+STR)
+    rating: int = 0  # Boon/Bane rating, -3..+3: boons (or banes) on tests
+
+
+@dataclass(frozen=True)
+class Hero:
+    name: str = "hero"
+    rules: str = "crux"
+    attributes: dict[str, Attribute] = field(default_factory=lambda: {a: Attribute() for a in ATTRIBUTES})
+    advantaged_save: str | None = None
+    disadvantaged_save: str | None = None
+    attack_count: int = 1  # the attack die: attack_count d attack_sides
+    attack_sides: int = 6
+    attack_attribute: str | None = None  # its modifier is added as flat damage
+    grit: int = 0
+    hp: int = 10
+    hp_max: int = 10
+    wounds: int = 0
+    wound_cap: int = WOUND_CAP
+    dying: bool = False
+    dead: bool = False
+    hit_dice: int = 1  # unspent Hit Dice
+    hit_dice_max: int = 1
+    hit_die: int = 8  # sides of a Hit Die
+    conditions: tuple[str, ...] = ()
+
+    def attribute(self, name: str) -> Attribute:
+        return self.attributes.get(name, Attribute())
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    def with_changes(self, **changes: object) -> Hero:
+        return replace(self, **changes)

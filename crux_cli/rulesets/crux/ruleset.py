@@ -1,0 +1,79 @@
+"""The Crux System (seed 001), the default rule set."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.rulesets.base import Context
+from crux_cli.rulesets.crux import ast, engine
+from crux_cli.rulesets.crux import grammar as notation
+from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
+from crux_cli.rulesets.crux.compiler import compile_statement
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds
+    from crux_cli.rulesets.crux import sheet_ast
+    from crux_cli.rulesets.crux.hero import Hero
+
+NAME = "crux"
+SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
+SEED = "001_3e631c857d08fd70.txt"
+KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
+ROLLS = (ast.Test, ast.Save, ast.Initiative, ast.Attack)  # anything else is a sheet statement
+
+
+def parse(text: str, keyword: str) -> ast.CruxStatement | sheet_ast.SheetStatement:
+    if keyword.lower() in sheet_notation.KEYWORDS:
+        return sheet_notation.parse(text, keyword)
+    return notation.parse(text, keyword)
+
+
+def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Any:
+    if not isinstance(statement, ROLLS):
+        from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
+
+        return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
+    request = compile_statement(statement, ctx.hero, ctx.text)
+    if isinstance(request, engine.AttackRequest):
+        return engine.roll_attack(ctx.roller, request)
+    return engine.roll_pool(ctx.roller, request)
+
+
+def odds(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Odds:
+    """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
+    if not isinstance(statement, ROLLS):
+        raise CruxError(f"'{ctx.text.split()[0]}' changes the sheet; it rolls nothing to give odds for",
+                        text=ctx.text, position=0, hint="odds are for tests, saves, initiative, attacks and dice")
+    from crux_cli.rulesets.crux.odds import request_odds
+
+    return request_odds(compile_statement(statement, ctx.hero, ctx.text))
+
+
+def apply(result: Any, hero: Hero) -> Hero:
+    """The hero after `result`: Grit spent and earned by a roll, or what a sheet statement changed."""
+    if isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.rulesets.crux.grit import apply_grit
+
+        return apply_grit(hero, result.grit)
+    return getattr(result, "after", hero)  # a sheet statement's StateChange
+
+
+def describe(result: Any, palette: Any) -> str:
+    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.rulesets.crux import sheet_render as sheet
+
+        return sheet.describe(result, palette)
+    from crux_cli.rulesets.crux import render
+
+    return render.describe(result, palette)
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+        from crux_cli.rulesets.crux import sheet_render as sheet
+
+        return sheet.to_json(result)
+    from crux_cli.rulesets.crux import render
+
+    return render.to_json(result)

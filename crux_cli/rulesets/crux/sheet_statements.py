@@ -1,0 +1,49 @@
+"""Sheet statements → the pure rules of engine/wounds: what `damage 9 crit` or `rest field 2`
+does to the hero, as a `StateChange` the state layer then writes back.
+"""
+
+from __future__ import annotations
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller
+from crux_cli.rulesets.crux import sheet_ast as ast
+from crux_cli.rulesets.crux import wounds
+from crux_cli.rulesets.crux.hero import Hero
+
+
+def needs_sheet(node: ast.SheetStatement, text: str) -> CruxError:
+    word = text.split()[0] if text.split() else str(node)
+    return CruxError(f"'{word}' works on a character sheet, and none is loaded", text=text, position=0,
+                     hint="give one with --sheet FILE or CRUX_SHEET=FILE; make one with: crux sheet new FILE")
+
+
+def run_sheet_statement(node: ast.SheetStatement, hero: Hero | None, roller: Roller,
+                        text: str) -> wounds.StateChange:
+    if hero is None:
+        raise needs_sheet(node, text)
+    try:
+        return _run(node, hero, roller)
+    except CruxError as error:
+        raise error.at(text, node.pos) from None
+
+
+def _run(node: ast.SheetStatement, hero: Hero, roller: Roller) -> wounds.StateChange:
+    if isinstance(node, ast.Damage):
+        return wounds.damage(hero, node.amount, node.crit)
+    if isinstance(node, ast.Heal):
+        return wounds.heal(hero, node.amount)
+    if isinstance(node, ast.Rest):
+        return wounds.rest_field(hero, node.hit_dice, roller) if node.kind == "field" else wounds.rest_safe(hero)
+    if isinstance(node, ast.Condition):
+        return _conditions(hero, node)
+    return wounds.StateChange("show", hero, hero)
+
+
+def _conditions(hero: Hero, node: ast.Condition) -> wounds.StateChange:
+    """`cond add frightened prone`: one change made of each condition's, in order."""
+    change = wounds.add_condition if node.action == "add" else wounds.remove_condition
+    after, events = hero, []
+    for name in node.names:
+        step = change(after, name)
+        after, events = step.after, [*events, *step.events]
+    return wounds.StateChange("condition", hero, after, tuple(events))

@@ -1,0 +1,47 @@
+"""d20 checks (seed 003): a d20 against 20 − Stat, favor and hinder, damage against armor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crux_cli.odds.outcomes import Odds
+from crux_cli.rulesets.base import Context
+from crux_cli.rulesets.d20check import engine
+from crux_cli.rulesets.d20check import grammar as notation
+from crux_cli.rulesets.d20check import odds as exact
+from crux_cli.rulesets.d20check.compiler import compile_statement
+
+NAME = "d20check"
+SUMMARY = "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
+SEED = "003_2479fd5e1a762c3d.txt"
+KEYWORDS = notation.KEYWORDS
+
+
+def parse(text: str, keyword: str) -> notation.D20CheckStatement:
+    return notation.parse(text, keyword)
+
+
+def run(statement: notation.D20CheckStatement, ctx: Context) -> engine.CheckResult | engine.DamageResult:
+    request = compile_statement(statement)
+    if isinstance(request, engine.CheckRequest):
+        return engine.roll_check(ctx.roller, request)
+    return engine.roll_damage(ctx.roller, request)
+
+
+def odds(statement: notation.D20CheckStatement, ctx: Context | None = None) -> Odds:
+    request = compile_statement(statement)
+    if isinstance(request, engine.CheckRequest):
+        return exact.check_odds(request)
+    return exact.damage_odds(request)
+
+
+def describe(result: Any, palette: Any) -> str:
+    from crux_cli.rulesets.d20check import render
+
+    return render.describe(result, palette)
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    from crux_cli.rulesets.d20check import render
+
+    return render.to_json(result)

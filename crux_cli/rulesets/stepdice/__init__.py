@@ -1,0 +1,1 @@
+"""The stepdice rule set: grammar, compiler, engine, odds and rendering; `ruleset.RULESET` is its value."""

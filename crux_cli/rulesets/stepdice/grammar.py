@@ -1,0 +1,217 @@
+"""The grammar of step-dice statements (NOTATION §3, seed 002; rulings in grammar/rulesets.md).
+
+```
+save [STR|DEX|WIL] DIE [vs N | vs DIE] [enhanced] [impaired]
+step DIE up|down [N]
+attack|atk DICE... [enhanced] [impaired] [armor A] [grit G] [str DIE]
+death [marked]
+```
+DIE is a die on the track (0, d4, d6, d8, d10, d12); attack DICE are any `dS`
+or `NdS` (several dice at one target: only the highest counts).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import pyparsing as pp
+
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, single, word_start
+from crux_cli.core.limits import MAX_DICE
+from crux_cli.rulesets.stepdice.engine import TRACK, die_name
+
+SAVE_WORDS = ("save",)
+STEP_WORDS = ("step",)
+ATTACK_WORDS = ("attack", "atk")
+DEATH_WORDS = ("death",)
+KEYWORDS = frozenset(SAVE_WORDS + STEP_WORDS + ATTACK_WORDS + DEATH_WORDS)
+
+ATTRIBUTES = {"str": "STR", "strength": "STR", "dex": "DEX", "dexterity": "DEX", "wil": "WIL",
+              "will": "WIL", "willpower": "WIL"}
+TRACK_HINT = "the step-dice track is 0, d4, d6, d8, d10, d12"
+HINTS = {
+    "save": "a save takes a die (d4 … d12, or 0), then vs N or vs a die, enhanced, impaired",
+    "step": "write step d8 up, step d8 down 2",
+    "attack": "an attack takes dice (d6 d8 or 2d6), enhanced, impaired, armor A, grit G, str DIE",
+    "death": "write death, or death marked",
+}
+
+
+# -- the syntax tree ----------------------------------------------------------------------------
+
+def _modes(enhanced: bool, impaired: bool) -> str:
+    return join_words("enhanced" if enhanced else "", "impaired" if impaired else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    die: int
+    attribute: str | None = None  # a label: STR | DEX | WIL
+    target: int | None = None  # vs N (None: the environment's 4, unless opposed)
+    opposing: int | None = None  # vs DIE
+    enhanced: bool = False
+    impaired: bool = False
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        vs = f"vs {self.target}" if self.target is not None else (
+            f"vs {die_name(self.opposing)}" if self.opposing is not None else "")
+        return join_words("save", self.attribute, die_name(self.die), vs, _modes(self.enhanced, self.impaired))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    die: int
+    steps: int  # signed: up is positive
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        direction = "up" if self.steps >= 0 else "down"
+        return join_words("step", die_name(self.die), direction, abs(self.steps) if abs(self.steps) != 1 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    dice: tuple[int, ...]  # sides of every attack die at the target
+    enhanced: bool = False
+    impaired: bool = False
+    armor: int = 0
+    grit: int = 0
+    strength: int | None = None
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        dice = " ".join(f"d{s}" for s in self.dice)
+        return join_words("attack", dice, _modes(self.enhanced, self.impaired),
+                     f"armor {self.armor}" if self.armor else "", f"grit {self.grit}" if self.grit else "",
+                     f"str {die_name(self.strength)}" if self.strength is not None else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    marked: bool = False
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return join_words("death", "marked" if self.marked else "")
+
+
+StepDiceStatement = Save | Step | Attack | Death
+
+
+# -- grammar ------------------------------------------------------------------------------------
+
+def _track_die(tag: str) -> pp.ParserElement:
+    """A die on the track: `d4` … `d12`, or `0` for a die at zero."""
+
+    def fold(s: str, loc: int, t: pp.ParseResults) -> Word:
+        word = t[0].lower()
+        sides = 0 if word == "0" else integer(word[1:], s, loc)
+        if sides not in TRACK:
+            raise CruxError(f"'{t[0]}' is not a die on the step-dice track", text=s, position=loc,
+                            hint=TRACK_HINT)
+        return (tag, sides, loc)
+
+    return pp.Regex(r"(?:[dD]\d+|0)(?![A-Za-z0-9_])").set_parse_action(fold).set_name("a die (d4 … d12, or 0)")
+
+
+def _attribute() -> pp.ParserElement:
+    words = pp.MatchFirst(pp.CaselessKeyword(w) for w in sorted(ATTRIBUTES, key=len, reverse=True))
+    return words.set_parse_action(lambda s, loc, t: ("attribute", ATTRIBUTES[t[0].lower()], loc))
+
+
+def _modes_grammar() -> pp.ParserElement:
+    return flag("enhanced", "enhanced", "enh") | flag("impaired", "impaired", "imp")
+
+
+@functools.cache
+def _save_grammar() -> pp.ParserElement:
+    vs_number = number().copy().add_parse_action(lambda s, loc, t: ("vs number", t[0], loc))
+    vs = (pp.CaselessKeyword("vs") - (vs_number | _track_die("vs die"))).set_parse_action(
+        lambda s, loc, t: (t[1][0], t[1][1], loc))  # the position of 'vs', for errors
+    return keyword(*SAVE_WORDS).suppress() - pp.Optional(_attribute()) + _track_die("die") + pp.ZeroOrMore(
+        vs | _modes_grammar())
+
+
+def fold_save(words: list[Word], text: str) -> Save:
+    attribute = single(words, "attribute", text, "a save has one attribute")
+    die = single(words, "die", text, "a save rolls one attribute die")
+    vs = [w for w in words if w[0] in ("vs number", "vs die")]
+    if len(vs) > 1:
+        raise CruxError("a save is against one number or one die", text=text,
+                        position=word_start(text, vs[1][2]))
+    target = vs[0][1] if vs and vs[0][0] == "vs number" else None
+    opposing = vs[0][1] if vs and vs[0][0] == "vs die" else None
+    flags = said_once(words, ("enhanced", "impaired"), text)
+    return Save(die, attribute, target, opposing, flags["enhanced"], flags["impaired"])
+
+
+@functools.cache
+def _step_grammar() -> pp.ParserElement:
+    direction = tagged(keyword("up") | keyword("down"), "direction")
+    steps = number().copy().add_parse_action(lambda s, loc, t: ("steps", t[0], loc))
+    return keyword(*STEP_WORDS).suppress() - _track_die("die") - direction + pp.Optional(steps)
+
+
+def fold_step(words: list[Word], text: str) -> Step:
+    die = single(words, "die", text, "step one die at a time")
+    direction = single(words, "direction", text, "a step goes up or down")
+    steps = single(words, "steps", text, "give the number of steps once")
+    steps = 1 if steps is None else steps
+    return Step(die, steps if direction == "up" else -steps)
+
+
+@functools.cache
+def _attack_grammar() -> pp.ParserElement:
+    strength = keyword("str", "strength").suppress() - _track_die("strength")
+    word = (strength | counted("armor", "armor", "armour") | counted("grit", "grit") | _modes_grammar()
+            | pool("dice"))
+    return keyword(*ATTACK_WORDS).suppress() + pp.ZeroOrMore(word)
+
+
+def fold_attack(words: list[Word], text: str) -> Attack:
+    groups = [w for w in words if w[0] == "dice"]
+    if not groups:
+        raise CruxError("an attack needs its dice", text=text, position=len(text.rstrip()),
+                        hint="write the weapon dice, like attack d6 or attack d6 d8 armor 1 grit 3")
+    if sum(n for _, (n, _), _ in groups) > MAX_DICE:
+        raise LimitError(f"an attack may roll at most {MAX_DICE:,} dice (the limit)", text=text,
+                         position=word_start(text, groups[0][2]))
+    dice = tuple(sides for _, (n, sides), _ in groups for _ in range(n))
+    flags = said_once(words, ("enhanced", "impaired"), text)
+    armor = single(words, "armor", text, "a target has one armor score (at most 3)")
+    grit = single(words, "grit", text, "a target has one Grit score")
+    strength = single(words, "strength", text, "a target has one STR die")
+    return Attack(dice, flags["enhanced"], flags["impaired"], armor or 0, grit or 0, strength)
+
+
+@functools.cache
+def _death_grammar() -> pp.ParserElement:
+    return keyword(*DEATH_WORDS).suppress() + pp.Optional(flag("marked", "marked"))
+
+
+def fold_death(words: list[Word], text: str) -> Death:
+    return Death(single(words, "marked", text, "'marked' is said once") is not None)
+
+
+STATEMENTS = {
+    "save": (_save_grammar, fold_save, "a save"),
+    "step": (_step_grammar, fold_step, "a step"),
+    "attack": (_attack_grammar, fold_attack, "an attack"),
+    "death": (_death_grammar, fold_death, "the Mark of Death"),
+}
+
+
+def statement_kind(keyword_: str) -> str:
+    word = keyword_.lower()
+    return "attack" if word in ATTACK_WORDS else word
+
+
+def parse(text: str, keyword_: str) -> StepDiceStatement:
+    """Parse a step-dice statement whose first word is `keyword_` (one of KEYWORDS)."""
+    kind = statement_kind(keyword_)
+    grammar, fold, name = STATEMENTS[kind]
+    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

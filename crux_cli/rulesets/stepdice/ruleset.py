@@ -1,0 +1,57 @@
+"""Step dice (seed 002): attribute dice on a track, saves to beat a 4 or a die, attacks on Grit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crux_cli.odds.outcomes import Odds
+from crux_cli.rulesets.base import Context
+from crux_cli.rulesets.stepdice import engine
+from crux_cli.rulesets.stepdice import grammar as notation
+from crux_cli.rulesets.stepdice import odds as exact
+from crux_cli.rulesets.stepdice.compiler import compile_statement
+
+NAME = "stepdice"
+SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
+SEED = "002_9ec7abdadbc79388.txt"
+KEYWORDS = notation.KEYWORDS
+
+
+def parse(text: str, keyword: str) -> notation.StepDiceStatement:
+    return notation.parse(text, keyword)
+
+
+def run(statement: notation.StepDiceStatement, ctx: Context) -> Any:
+    request = compile_statement(statement)
+    match request:
+        case engine.SaveRequest():
+            return engine.roll_save(ctx.roller, request)
+        case engine.StepRequest():
+            return engine.step_die(request)
+        case engine.AttackRequest():
+            return engine.roll_attack(ctx.roller, request)
+    return engine.roll_death(ctx.roller, request)
+
+
+def odds(statement: notation.StepDiceStatement, ctx: Context | None = None) -> Odds:
+    request = compile_statement(statement)
+    match request:
+        case engine.SaveRequest():
+            return exact.save_odds(request)
+        case engine.StepRequest():
+            return exact.step_odds(request)
+        case engine.AttackRequest():
+            return exact.attack_odds(request)
+    return exact.death_odds(request)
+
+
+def describe(result: Any, palette: Any) -> str:
+    from crux_cli.rulesets.stepdice import render
+
+    return render.describe(result, palette)
+
+
+def to_json(result: Any) -> dict[str, Any]:
+    from crux_cli.rulesets.stepdice import render
+
+    return render.to_json(result)

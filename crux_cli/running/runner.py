@@ -1,0 +1,174 @@
+"""Running statements: parse, compile and roll each one in the active rule set.
+
+The CLI's one-shot and batch modes and the REPL all answer through `Runner`,
+so a statement means the same everywhere. The runner owns the random source,
+so a seed covers a whole run, statement after statement. With a sheet, each
+roll reads the hero, rolls and writes back what changed under the sheet's lock.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_REPEAT
+from crux_cli.core.record import Record
+from crux_cli.core.rng import RandomSource, Roller, seeded
+from crux_cli.rulesets.base import Context
+from crux_cli.running.read import read
+
+if TYPE_CHECKING:
+    from crux_cli.rulesets.crux.hero import Hero
+
+
+class SheetUpdate(Record):
+    """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
+
+    path: str
+    before: Hero
+    after: Hero
+
+
+class Answer(Record):
+    """One statement answered: what was typed, in which rules, and what came of it."""
+
+    input: str
+    rules: str
+    result: Any
+    seed: int | None = None
+    comment: str | None = None
+    sheet: SheetUpdate | None = None
+    handler: str = ""  # the module that answered when not the rule set itself (generic dice)
+    index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """`atk d8 # goblin` → ('atk d8', 'goblin')."""
+    text, hash_, comment = line.partition("#")
+    return text.strip(), (comment.strip() or None) if hash_ else None
+
+
+def split_statements(text: str) -> list[str]:
+    """Several statements on one line are separated by `;`."""
+    return [part.strip() for part in text.split(";") if part.strip()] or [text]
+
+
+def check_rules(name: str) -> str:
+    if name not in rulesets.RULESETS:
+        raise CruxError(f"there is no rule set called '{name}'",
+                        hint="the rule sets are: " + ", ".join(rulesets.names()) + " (crux --rules list)")
+    return name
+
+
+class Runner:
+    def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
+                 source: RandomSource | None = None, hero: Hero | None = None,
+                 sheet: str | None = None, repeat: int = 1) -> None:
+        self.rules_name = check_rules(rules)
+        self.rules: ModuleType = rulesets.load(rules)
+        self.seed = seed
+        self.source = source if source is not None else seeded(seed)
+        self.hero = hero
+        self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
+        self.repeat = repeat  # --repeat N: each statement answered N times
+
+    def use_rules(self, name: str) -> None:
+        self.rules_name = check_rules(name)
+        self.rules = rulesets.load(name)
+
+    def execute(self, line: str) -> list[Answer]:
+        """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
+        text, comment = split_comment(line)
+        return [answer for part in split_statements(text) for answer in self.answers(part, comment)]
+
+    def answer(self, text: str, comment: str | None = None) -> Answer:
+        return self.answers(text, comment)[0]
+
+    def answers(self, text: str, comment: str | None = None) -> list[Answer]:
+        """One statement's answers: one, or one per repetition (`6x EXPR` times --repeat).
+
+        All the repetitions share one roller, so the dice limit covers them together: a repeated
+        statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
+        printing a million dice.
+        """
+        handler, statement = read(text, self.rules)
+        inner = getattr(statement, "repeat", 1)
+        if inner * self.repeat > MAX_REPEAT:
+            raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
+                             text=text, hint="repeat fewer times")
+        name = "" if handler is self.rules else handler.__name__
+        indexed = inner * self.repeat > 1
+        roller = Roller(self.source)
+        out = []
+        for number in range(1, inner * self.repeat + 1):
+            result, sheet = self.roll(handler, statement, roller, text)
+            out.append(Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
+                              number if indexed else None))
+        return out
+
+    def roll(self, handler: ModuleType, statement: Any, roller: Roller,
+             text: str) -> tuple[Any, SheetUpdate | None]:
+        """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
+        if self.sheet is not None and handler is self.rules and hasattr(self.rules, "apply"):
+            return self.roll_on_sheet(statement, roller, text, self.sheet)
+        result = self.run(handler, statement, Context(roller, self.current_hero(), text))
+        if self.hero is not None and handler is self.rules:  # a hero held in memory carries Grit and HP along
+            self.hero = self.apply(result, self.hero)
+        return result, None
+
+    def roll_on_sheet(self, statement: Any, roller: Roller, text: str, path: str) -> tuple[Any, SheetUpdate]:
+        """Read the sheet, roll, and write back what changed, all under the sheet's lock.
+
+        The lock is held from the read to the write, so two crux processes spending
+        Grit from one sheet never both start from the same value.
+        """
+        from crux_cli.state.store import sheet_transaction
+
+        with sheet_transaction(path) as sheet:
+            before = sheet.hero
+            result = self.run(self.rules, statement, Context(roller, before, text))
+            after = self.apply(result, before)
+            sheet.save(after)
+        self.hero = after
+        return result, SheetUpdate(path, before, after)
+
+    def apply(self, result: Any, hero: Hero) -> Hero:
+        """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
+        apply = getattr(self.rules, "apply", None)
+        return apply(result, hero) if apply is not None else hero
+
+    @staticmethod
+    def run(handler: ModuleType, statement: Any, ctx: Context) -> Any:
+        try:
+            return handler.run(statement, ctx)
+        except CruxError as error:
+            raise error.at(ctx.text) from None
+
+    def current_hero(self) -> Hero | None:
+        """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
+        if self.sheet is None:
+            return self.hero
+        from crux_cli.state.store import load_hero
+
+        return load_hero(self.sheet)
+
+    def odds(self, text: str, at_least: int | None = None) -> Answer:
+        """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
+
+        `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
+        """
+        handler, statement = read(text, self.rules)
+        if not hasattr(handler, "odds"):
+            raise CruxError(f"exact odds of {handler.NAME} statements are not available yet", text=text)
+        try:
+            odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
+            if at_least is not None:
+                from crux_cli.odds.result import with_at_least
+
+                odds = with_at_least(odds, at_least)
+        except CruxError as error:
+            raise error.at(text) from None
+        name = "" if handler is self.rules else handler.__name__
+        return Answer(text, self.rules_name, odds, self.seed, handler=name)
