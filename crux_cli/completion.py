@@ -118,7 +118,7 @@ def commands() -> list[Command]:
 def rule_set_names() -> tuple[str, ...]:
     from crux_cli import rulesets as rules
 
-    return tuple(rules.RULESETS)
+    return tuple(rules.BUILT_IN)
 
 
 def baked_words() -> dict[str, tuple[str, ...]]:
@@ -135,8 +135,8 @@ def live_words() -> dict[str, tuple[str, ...]]:
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
     words = {}
-    for name in rules.RULESETS:
-        keywords = {*rules.load(name).KEYWORDS, *dice.KEYWORDS}
+    for name in rules.BUILT_IN:
+        keywords = {*rules.load(name).keywords, *dice.KEYWORDS}
         shown = {w.upper() if w in attributes else w for w in keywords}
         words[name] = tuple(sorted(shown, key=lambda w: (w.lower(), w)))
     return words

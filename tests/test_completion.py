@@ -105,7 +105,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def all_rule_set_words() -> list[str]:
-    return [*rules.RULESETS, "list"]
+    return [*rules.BUILT_IN, "list"]
 
 
 def words_of(line: str) -> list[str]:
@@ -168,7 +168,7 @@ def test_bash_offers_subcommands_by_their_first_letters(folder: Path) -> None:
         assert name in bash_offers([name[:2]], folder)
 
 
-@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+@pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_statement_words_follow_the_rule_set(rules_name: str, folder: Path) -> None:
     words = set(completion.baked_words()[rules_name])
     subcommands = set(completion.commands()[0].subcommands)

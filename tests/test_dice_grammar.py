@@ -10,6 +10,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.dice import ast
 from crux_cli.dice.grammar import parse
+from crux_cli.dice.handler import DICE
 from crux_cli.running.read import read
 
 CRUX = rulesets.load("crux")
@@ -73,7 +74,7 @@ def test_positions_do_not_take_part_in_equality():
                                   "-1d6", "+3", "6x 4d6", "12"])
 def test_dice_statements_go_to_the_dice_handler(text):
     handler, _ = read(text, CRUX)
-    assert handler.__name__ == "crux_cli.dice.handler"
+    assert handler is DICE
 
 
 @pytest.mark.parametrize("text", ["DEX +1b", "save WIL", "atk 2d8+3", "init"])
@@ -82,11 +83,11 @@ def test_rule_set_statements_stay_with_the_rule_set(text):
 
 
 def test_dice_work_in_any_rule_set():
-    other = SimpleNamespace(NAME="other", KEYWORDS=frozenset({"check"}),
+    other = SimpleNamespace(name="other", keywords=frozenset({"check"}),
                             parse=lambda text, word: ("other", text))
     assert read("check 4", other) == (other, ("other", "check 4"))
     handler, statement = read("2d20kl1 + 3", other)
-    assert handler.__name__ == "crux_cli.dice.handler" and isinstance(statement, ast.Roll)
+    assert handler is DICE and isinstance(statement, ast.Roll)
 
 
 def test_an_unknown_word_is_not_read_as_dice():
@@ -96,7 +97,7 @@ def test_an_unknown_word_is_not_read_as_dice():
 
 
 def test_a_keyword_of_the_rule_set_wins_over_dice():
-    ruleset = SimpleNamespace(NAME="odd", KEYWORDS=frozenset({"roll"}), parse=lambda text, word: "rule set")
+    ruleset = SimpleNamespace(name="odd", keywords=frozenset({"roll"}), parse=lambda text, word: "rule set")
     assert read("roll 2d6", ruleset) == (ruleset, "rule set")
 
 

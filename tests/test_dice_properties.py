@@ -34,7 +34,7 @@ def rolls_or_refuses_cleanly(text: str) -> None:
             assert read(str(statement), CRUX)[1] == statement, "canonical form reads back the same"
             result = handler.run(statement, SimpleContext(Roller(seeded(len(text)))))
             assert isinstance(result.total, int)
-            answer = Answer(text, "crux", result, handler=handler.__name__)
+            answer = Answer(text, "crux", result, handler=handler.name)
             assert answer_line(answer, PLAIN) and json.loads(line(answer))["total"] == result.total
     except CruxError as error:
         assert error.message

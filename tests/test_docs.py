@@ -169,7 +169,7 @@ def command_words(page: Path) -> set[str]:
     return words
 
 
-@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+@pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
     documented = command_words(NOTATION_PAGE)
     missing = [w for w in completion.live_words()[rules_name] if w.lower() not in documented]
@@ -184,7 +184,7 @@ def grammar_texts() -> list[str]:
     return [g.read_text() for g in GRAMMARS] + blocks
 
 
-@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+@pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_every_statement_word_is_in_the_grammar(rules_name: str) -> None:
     quoted = {w.lower() for g in grammar_texts() for w in re.findall(r'"([^"]+)"', g)}
     missing = [w for w in completion.live_words()[rules_name] if w.lower() not in quoted]
@@ -224,7 +224,7 @@ STATEMENTS = [e for e in ALL_EXAMPLES if e not in COMMANDS]
 
 def test_the_pages_have_examples() -> None:
     assert len(STATEMENTS) >= 30 and len(COMMANDS) >= 5
-    assert {e.rules for e in STATEMENTS} == set(rules.RULESETS), "every rule set needs examples"
+    assert {e.rules for e in STATEMENTS} == set(rules.BUILT_IN), "every rule set needs examples"
 
 
 @pytest.mark.parametrize("example", STATEMENTS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
@@ -282,7 +282,7 @@ def rolled_fields(rules_name: str, sheet: Path | None) -> set[str]:
     return seen
 
 
-@pytest.mark.parametrize("rules_name", list(rules.RULESETS))
+@pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_path: Path) -> None:
     """Fields are in crux.1 (the common ones and crux's), or in crux-notation.7 (the rule set's and dice's)."""
     documented = (json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))

@@ -37,7 +37,7 @@ def test_corpus_is_not_empty():
 
 
 def test_corpus_names_only_known_rule_sets():
-    assert {rules for rules, *_ in EXAMPLES} <= set(rulesets.RULESETS)
+    assert {rules for rules, *_ in EXAMPLES} <= set(rulesets.BUILT_IN)
 
 
 @pytest.mark.parametrize(("rules", "statement", "expected", "number"), EXAMPLES,

@@ -63,7 +63,7 @@ def test_suggest_knows_where_the_cursor_is(text: str, expected: tuple[str, ...],
 
 
 # a rule set that declares the words following its statement words, as any rule set may
-OtherRules = SimpleNamespace(NAME="other", KEYWORDS=frozenset({"check"}),
+OtherRules = SimpleNamespace(name="other", keywords=frozenset({"check"}),
                              COMPLETIONS={"check": ("trained", "favored", "hindered")})
 
 

@@ -8,10 +8,10 @@ import pytest
 
 from crux_cli import rulesets
 from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.render.odds_json import odds_to_json
 from crux_cli.render.odds_text import render_odds
-from crux_cli.rulesets.base import Context
 from crux_cli.running.read import parse_statement
 
 KINDRED = ("stepdice", "d20check", "challenge")
@@ -27,12 +27,12 @@ def answer(rules: str, text: str, *faces: int):
 
 def test_every_rule_set_is_registered_with_the_shared_shape() -> None:
     for name in KINDRED:
-        module = rulesets.load(name)
-        assert name == module.NAME
-        assert rulesets.RULESETS[name][1] == module.SUMMARY
-        assert module.SEED.startswith(("002_", "003_", "004_"))
-        for attribute in ("KEYWORDS", "parse", "run", "odds", "describe", "to_json"):
-            assert hasattr(module, attribute), f"{name} lacks {attribute}"
+        ruleset = rulesets.load(name)
+        assert isinstance(ruleset, RuleSet)
+        assert name == ruleset.name
+        assert rulesets.BUILT_IN[name][1] == ruleset.summary
+        assert ruleset.seed.startswith(("002_", "003_", "004_"))
+        assert ruleset.keywords and ruleset.odds is not None
 
 
 @pytest.mark.parametrize(("rules", "text", "faces", "line"), [

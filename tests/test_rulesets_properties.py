@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, seeded
-from crux_cli.rulesets.base import Context
+from crux_cli.core.ruleset import Context
 from crux_cli.running.read import parse_statement, read
 
 VALID = {

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from crux_cli import __version__
 from crux_cli.core.errors import CruxError
+from crux_cli.running.modes import run_batch, run_odds, run_one
+from crux_cli.running.output import Output
+from crux_cli.running.settings import Settings
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -45,23 +47,6 @@ Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
 LAZY_COMMANDS = {"sheet": ("crux_cli.cli.sheet", "sheet_group")}  # name -> (module, click command)
-
-
-@dataclass
-class Settings:
-    """Options given before or after the statement; the later one wins."""
-
-    seed: int | None = None
-    json: bool = False
-    rules: str | None = None  # None: the sheet's `rules`, else crux
-    no_color: bool = False
-    sheet: str | None = None
-    repeat: int = 1
-
-    def update(self, options: dict[str, Any]) -> None:
-        for name, value in options.items():
-            if value is not None and value is not False:
-                setattr(self, name, value)
 
 
 def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -115,7 +100,7 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     if settings.rules == "list":
         from crux_cli import rulesets
 
-        for name, (_, summary) in rulesets.RULESETS.items():
+        for name, summary in rulesets.summaries():
             click.echo(f"{name:10} {summary}")
         ctx.exit(0)
     return settings
@@ -154,7 +139,7 @@ def crux(ctx: click.Context, **options: Any) -> None:
         if sys.stdin.isatty():  # output redirected: a session would write its prompt into the file
             click.echo(ctx.get_help())
             return
-        run_batch(settings, sys.stdin)
+        raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
 
 
 @crux.command("repl")
@@ -163,8 +148,8 @@ def crux(ctx: click.Context, **options: Any) -> None:
 def repl_command(ctx: click.Context, **options: Any) -> None:
     """Open the interactive session (also what 'crux' alone does on a terminal)."""
     settings = settings_of(ctx, options)
-    if not sys.stdin.isatty():
-        run_batch(settings, sys.stdin)  # piped stdin is batch mode, never a prompt
+    if not sys.stdin.isatty():  # piped stdin is batch mode, never a prompt
+        raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
     start_repl(settings)
 
 
@@ -186,9 +171,8 @@ def statement_command(ctx: click.Context, statement: tuple[str, ...], **options:
         raise CruxError(f"no such option: {unknown.partition('=')[0]}", text=text, position=text.find(unknown),
                         hint="crux --help lists the options")
     if statement == ("-",):
-        run_batch(settings, sys.stdin)
-    else:
-        run_one(settings, " ".join(statement))
+        raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
+    raise SystemExit(run_one(settings, " ".join(statement), Output(settings)))
 
 
 @crux.command("odds", context_settings={"ignore_unknown_options": True})
@@ -205,116 +189,7 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
     up to a cap whose left-over probability is printed when it is not zero.
     """
     settings = settings_of(ctx, options)
-    output = Output(settings)
-    try:
-        answer = make_runner(settings).odds(" ".join(statement), at_least=at_least)
-    except CruxError as error:
-        output.error(error)
-        raise SystemExit(2) from None
-    output.odds(answer)
-    raise SystemExit(0)
-
-
-# -- running ---------------------------------------------------------------------------------------
-
-class Output:
-    """Where answers and errors go, in the format the settings ask for."""
-
-    def __init__(self, settings: Settings) -> None:
-        from crux_cli.core.style import Palette, wants_colour
-
-        self.json = settings.json
-        self.palette = Palette(wants_colour(sys.stdout.isatty(), settings.no_color, os.environ))
-        self.error_palette = Palette(wants_colour(sys.stderr.isatty(), settings.no_color, os.environ))
-        self.failures = 0
-
-    def answers(self, answers: Iterable[Any]) -> None:
-        if self.json:
-            from crux_cli.render.jsonl import line
-
-            render = line
-        else:
-            from crux_cli.render.text import answer_line
-
-            def render(answer: Any) -> str:
-                return answer_line(answer, self.palette)
-
-        for answer in answers:
-            sys.stdout.write(render(answer) + "\n")
-        sys.stdout.flush()
-
-    def odds(self, answer: Any) -> None:
-        sys.stdout.write("\n".join(odds_lines(answer, self.palette, self.json)) + "\n")
-        sys.stdout.flush()
-
-    def error(self, error: CruxError, where: str = "") -> None:
-        from crux_cli.render.text import error_lines
-
-        self.failures += 1
-        sys.stderr.write("\n".join(error_lines(error, self.error_palette, where)) + "\n")
-        sys.stderr.flush()
-
-
-def odds_lines(answer: Any, palette: Any, as_json: bool) -> list[str]:
-    """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
-    if as_json:
-        import json
-
-        from crux_cli.render.odds_json import odds_to_json
-
-        record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
-                  **odds_to_json(answer.result)}
-        return [json.dumps(record, ensure_ascii=False, separators=(", ", ": "))]
-    from crux_cli.render.odds_text import render_odds
-
-    body = render_odds(answer.result, palette).splitlines()
-    return [f"{palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
-
-
-def make_runner(settings: Settings) -> Any:
-    from crux_cli.running.runner import Runner
-
-    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet,
-                  repeat=settings.repeat)
-
-
-def sheet_rules(sheet: str | None) -> str:
-    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
-    if sheet is None:
-        return "crux"
-    from crux_cli.state.store import load_hero
-
-    return load_hero(sheet).rules
-
-
-def run_one(settings: Settings, text: str) -> None:
-    output = Output(settings)
-    try:
-        output.answers(make_runner(settings).execute(text))
-    except CruxError as error:
-        output.error(error)
-    raise SystemExit(2 if output.failures else 0)
-
-
-def run_batch(settings: Settings, stream: Any) -> None:
-    """One statement per line; a bad line is reported with its number and the batch goes on."""
-    if hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
-    output = Output(settings)
-    try:
-        runner = make_runner(settings)
-    except CruxError as error:
-        output.error(error)
-        raise SystemExit(2) from None
-    for number, raw in enumerate(stream, 1):
-        line = raw.rstrip("\r\n")
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            output.answers(runner.execute(line))
-        except CruxError as error:
-            output.error(error, f"line {number}: ")
-    raise SystemExit(2 if output.failures else 0)
+    raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least))
 
 
 def main(argv: list[str] | None = None) -> None:

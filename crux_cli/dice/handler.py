@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.dice import ast, engine
 from crux_cli.dice import grammar as notation
-from crux_cli.rulesets.base import Context
 
 if TYPE_CHECKING:
     from crux_cli.odds.result import Odds
@@ -49,3 +49,7 @@ def to_json(result: Any) -> dict[str, Any]:
     from crux_cli.dice import render
 
     return render.to_json(result)
+
+
+DICE = RuleSet(name=NAME, summary=SUMMARY, keywords=KEYWORDS, parse=parse, run=run, odds=odds,
+               describe=describe, to_json=to_json)

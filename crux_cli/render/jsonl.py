@@ -9,8 +9,8 @@ from crux_cli import rulesets
 
 
 def record(answer: Any) -> dict[str, Any]:
-    module = rulesets.handler(answer)
-    fields = module.to_json(answer.result)
+    rules = rulesets.handler(answer)
+    fields = rules.to_json(answer.result)
     out: dict[str, Any] = {"input": answer.input, "kind": fields.pop("kind"), "rules": answer.rules}
     if answer.seed is not None:
         out["seed"] = answer.seed
@@ -19,10 +19,8 @@ def record(answer: Any) -> dict[str, Any]:
     if answer.index is not None:
         out["index"] = answer.index
     out.update(fields)
-    if getattr(answer, "sheet", None) is not None:
-        from crux_cli.rulesets.crux.sheet_render import sheet_json
-
-        out["sheet"] = sheet_json(answer.sheet)
+    if getattr(answer, "sheet", None) is not None and rules.sheet_json is not None:
+        out["sheet"] = rules.sheet_json(answer.sheet)
     return out
 
 

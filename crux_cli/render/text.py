@@ -12,13 +12,11 @@ from crux_cli.core.style import Palette
 
 def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
-    module = rulesets.handler(answer)
+    rules = rulesets.handler(answer)
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
-    line = f"{palette.bold(answer.input)}{index}: {module.describe(answer.result, palette)}"
-    if getattr(answer, "sheet", None) is not None:
-        from crux_cli.rulesets.crux.sheet_render import sheet_suffix
-
-        suffix = sheet_suffix(answer, palette)
+    line = f"{palette.bold(answer.input)}{index}: {rules.describe(answer.result, palette)}"
+    if getattr(answer, "sheet", None) is not None and rules.sheet_suffix is not None:
+        suffix = rules.sheet_suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""
     if answer.comment:
         line += palette.dim(f"  # {answer.comment}")

@@ -18,8 +18,7 @@ from prompt_toolkit.history import History
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
-from crux_cli import __version__
-from crux_cli.cli import make_runner
+from crux_cli import __version__, rulesets
 from crux_cli.core.style import PLAIN, Palette, wants_colour
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import data_dir, open_history
@@ -28,7 +27,8 @@ from crux_cli.repl.lexer import CruxLexer
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
-from crux_cli.rulesets import DEFAULT, RULESETS
+from crux_cli.rulesets import DEFAULT
+from crux_cli.running.settings import make_runner
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
@@ -87,10 +87,7 @@ def new_session(settings: Any, palette: Palette) -> Session:
     if settings.sheet is not None:
         return Session(make_runner(settings), palette, settings.json)
     rules = settings.rules or DEFAULT
-    if rules not in RULESETS:  # refused before the prompt appears, in the runner's words
-        from crux_cli.running.runner import check_rules
-
-        check_rules(rules)
+    rulesets.check(rules)  # refused before the prompt appears, in the runner's words
     return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
 
 

@@ -138,9 +138,9 @@ def fight_help() -> list[str]:
 
 def notation_help(session: "Session") -> list[str]:
     rules = session.runner.rules
-    if rules.NAME == "crux":
+    if rules.name == "crux":
         return CRUX_NOTATION.splitlines()
-    return [f"{rules.NAME}: {rules.SUMMARY}", "statements start with: " + ", ".join(sorted(rules.KEYWORDS)),
+    return [f"{rules.name}: {rules.summary}", "statements start with: " + ", ".join(sorted(rules.keywords)),
             "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%"]
 
 
@@ -164,7 +164,7 @@ def rules(session: "Session", call: Invocation) -> list[str]:
     """Switch to another rule set, or list them (the active one is marked)."""
     if not call.args:
         return [f"{'*' if name == session.runner.rules_name else ' '} {name:10} {summary}"
-                for name, (_, summary) in rulesets.RULESETS.items()]
+                for name, summary in rulesets.summaries()]
     try:
         session.runner.use_rules(call.args.lower())
     except CruxError as error:
@@ -206,7 +206,7 @@ def alias(session: "Session", call: Invocation) -> list[str]:
     key = name.lower()
     if not key.isidentifier():
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
-    if key in session.runner.rules.KEYWORDS or key in ("odds", "roll"):
+    if key in session.runner.rules.keywords or key in ("odds", "roll"):
         raise call.error(f"'{name}' is already a statement word", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)

@@ -65,11 +65,11 @@ class CruxCompleter(Completer):
             yield from ((commands.PREFIX + c.name, c.summary) for c in commands.COMMANDS.values())
             yield from ((commands.PREFIX + a, f"= /{c.name}") for c in commands.COMMANDS.values() for a in c.aliases)
         elif kind == kinds.TOPIC:
-            yield ("notation", f"the statements of the {rules.NAME} rules")
+            yield ("notation", f"the statements of the {rules.name} rules")
             yield ("fight", "the words of an encounter")
             yield from ((c.name, c.summary) for c in commands.COMMANDS.values())
         elif kind == kinds.RULES:
-            yield from ((name, summary) for name, (_, summary) in rulesets.RULESETS.items())
+            yield from ((name, summary) for name, summary in rulesets.summaries())
         else:
             yield from ((w, "") for w in fixed_words(kind))
 

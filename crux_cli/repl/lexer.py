@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -19,6 +19,9 @@ from prompt_toolkit.lexers import Lexer
 
 from crux_cli.core.errors import CruxError
 from crux_cli.repl import words
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import RuleSet
 
 TOKENS = r"""
     (?P<comment>\#.*)
@@ -47,7 +50,7 @@ def keyword_words() -> frozenset[str]:
 Fragments = list[tuple[str, str]]
 
 
-def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset(), judge: bool = True) -> Fragments:
+def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), judge: bool = True) -> Fragments:
     """(style, text) pairs covering `text`: the lexer's answer for one line.
 
     With `judge` false (a line another reader claims, such as a fight word) no word is marked as an error.
@@ -65,14 +68,14 @@ def fragments(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset(
     return _mark(out, error) if error else [f for f in out if f[1]]
 
 
-def _style(match: re.Match[str], rules: ModuleType, aliases: frozenset[str]) -> str:
+def _style(match: re.Match[str], rules: RuleSet, aliases: frozenset[str]) -> str:
     kind = match.lastgroup or ""
     if kind != "word":
         return f"class:{kind}"
     word = match.group().lower()
     if word in words.attribute_names():
         return "class:attribute"
-    if word in rules.KEYWORDS or word in keyword_words():
+    if word in rules.keywords or word in keyword_words():
         return "class:keyword"
     return "class:alias" if word in aliases else ""
 
@@ -99,8 +102,8 @@ def _mark(out: Fragments, span: tuple[int, int]) -> Fragments:
     return marked
 
 
-def error_span(text: str, rules: ModuleType, aliases: frozenset[str] = frozenset()) -> tuple[int, int] | None:
-    return _error_span(text, rules.NAME, aliases)
+def error_span(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    return _error_span(text, rules.name, aliases)
 
 
 @functools.lru_cache(maxsize=512)
@@ -144,7 +147,7 @@ class CruxLexer(Lexer):
     `claimed(line)` tells a line the rule set's parser does not read (a fight word), so it is not judged.
     """
 
-    def __init__(self, rules: Callable[[], ModuleType], aliases: Callable[[], frozenset[str]],
+    def __init__(self, rules: Callable[[], RuleSet], aliases: Callable[[], frozenset[str]],
                  claimed: Callable[[str], bool] = lambda line: False) -> None:
         self.rules = rules
         self.aliases = aliases

@@ -107,7 +107,7 @@ class Session:
                 continue
             head, _, rest = statement.partition(" ")
             if head.lower() == "odds":
-                from crux_cli.cli import odds_lines
+                from crux_cli.running.output import odds_lines
 
                 out += odds_lines(self.runner.odds(rest.strip()), self.palette, self.json)
                 continue
@@ -139,7 +139,7 @@ class Session:
         """Build the runner and each statement's grammar now, so the first roll is as quick as any other."""
         from crux_cli.running.read import parse_statement
 
-        for word in sorted(self.runner.rules.KEYWORDS):
+        for word in sorted(self.runner.rules.keywords):
             with contextlib.suppress(CruxError):  # a word alone is often incomplete; its grammar is built anyway
                 parse_statement(word, self.runner.rules)
 

@@ -5,11 +5,15 @@ word, an attribute, an armour word, a path…); the completer turns kinds into
 words. Keeping the decision pure lets it be tested without a terminal.
 """
 
+from __future__ import annotations
+
 import re
-from types import ModuleType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli.repl.words import attribute_names, following_words
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import RuleSet
 
 STATEMENT = "statement"  # a statement word, an attribute, or an alias
 ATTRIBUTE = "attribute"
@@ -41,7 +45,7 @@ class Suggestion(NamedTuple):  # NamedTuples, not dataclasses, here: cheaper to 
 NOTHING = Suggestion(())
 
 
-def suggest(text_before_cursor: str, rules: ModuleType) -> Suggestion:
+def suggest(text_before_cursor: str, rules: RuleSet) -> Suggestion:
     """The kinds of word that fit at the end of `text_before_cursor` in the rule set `rules`."""
     text = text_before_cursor.lstrip()
     if text.startswith("/"):
@@ -57,7 +61,7 @@ def split_word(text: str) -> tuple[list[str], str]:
     return words[:-1], words[-1]
 
 
-def _in_statement(text: str, rules: ModuleType) -> Suggestion:
+def _in_statement(text: str, rules: RuleSet) -> Suggestion:
     if "#" in text:
         return NOTHING  # a comment: free text
     before, word = split_word(text.rsplit(";", 1)[-1])
@@ -73,7 +77,7 @@ def _in_statement(text: str, rules: ModuleType) -> Suggestion:
     declared = following_words(rules, first)
     if declared is not None:
         return Suggestion((DECLARED,), word, first)
-    if first not in rules.KEYWORDS or rules.NAME != "crux":
+    if first not in rules.keywords or rules.name != "crux":
         return NOTHING
     return _crux(first, len(before), word)
 
@@ -98,7 +102,7 @@ def _crux(first: str, words_before: int, word: str) -> Suggestion:
     return Suggestion((ATTACK, MODIFIER), word)
 
 
-def _after_command(text: str, rules: ModuleType) -> Suggestion:
+def _after_command(text: str, rules: RuleSet) -> Suggestion:
     before, word = split_word(text)
     if not before:
         return Suggestion((COMMAND,), word)

@@ -10,7 +10,11 @@ are gathered on first use, not at import, to keep the grammar out of start-up.
 from __future__ import annotations
 
 import functools
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import RuleSet
+
 
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
 GLOBAL_STATEMENTS = ("odds", "roll")  # generic dice and exact odds belong to every rule set
@@ -48,14 +52,14 @@ def attribute_names() -> dict[str, str]:
     return ATTRIBUTE_NAMES
 
 
-def statement_words(rules: ModuleType) -> list[str]:
+def statement_words(rules: RuleSet) -> list[str]:
     """First words of a statement: the rule set's keywords, short attributes in capitals."""
     names = attribute_names()
-    words = {names[w] if w in names and len(w) == 3 else w for w in rules.KEYWORDS}
+    words = {names[w] if w in names and len(w) == 3 else w for w in rules.keywords}
     return sorted(words | set(GLOBAL_STATEMENTS), key=str.lower)
 
 
-def following_words(rules: ModuleType, keyword: str) -> tuple[str, ...] | None:
+def following_words(rules: RuleSet, keyword: str) -> tuple[str, ...] | None:
     """Words a rule set declares for after `keyword`, or None when it declares none."""
     table = getattr(rules, "COMPLETIONS", None)
     return None if table is None else tuple(table.get(keyword.lower(), ()))

@@ -1,35 +1,39 @@
-"""The rule sets crux speaks, each a module of one shared shape.
+"""The registry of rule sets: the built-in ones by name, then any that other packages declare.
 
-A rule-set module (``crux_cli.rulesets.<name>``) provides:
+Each rule set is a folder `crux_cli/rulesets/<name>/` whose `ruleset.py` defines
+`RULESET`, a typed `crux_cli.core.ruleset.RuleSet`. Adding a built-in rule set is that
+folder plus one line in `BUILT_IN`. A package of its own adds one without editing crux
+by declaring an entry point in the group `crux.rulesets`:
 
-- ``NAME``, ``SUMMARY`` (one line) and ``SEED`` (the seed file it implements);
-- ``KEYWORDS``: the lower-case first words of its statements (for dispatch and completion);
-- ``parse(text, keyword) -> Statement``: the statement's grammar, giving an immutable AST;
-- ``run(statement, ctx) -> Result``: compile the AST to rule-engine calls and roll;
-- ``odds(statement, ctx) -> Odds``: exact probabilities for the statement;
-- ``describe(result, palette) -> str`` and ``to_json(result) -> dict``: the result as
-  one line of text and as its JSON fields (renderers live in ``crux_cli.render``);
-- ``apply(result, hero) -> Hero`` (optional): the hero after a result, for the
-  values a character sheet keeps (Grit spent and earned, HP, Wounds...); the
-  runner writes them back under the sheet's lock. Without it the sheet is only read.
+    [project.entry-points."crux.rulesets"]
+    hexcrawl = "hexcrawl_dice.ruleset:RULESET"
 
-Generic dice expressions (NOTATION §2) belong to every rule set: they are
-answered by ``crux_cli.dice.handler`` (the same shape, not a rule set), chosen per
-statement by ``notation.parse.read`` and recorded in ``Answer.handler``.
+Built-in names are answered from `BUILT_IN` alone, so a one-shot roll never pays for
+the entry-point lookup; it happens only for a name that is not built in, for
+`--rules list`, and for completion of rule-set names.
 
-Adding a fifth rule set is a new module plus one line in ``RULESETS``.
+Generic dice expressions (NOTATION §2) belong to every rule set: `crux_cli.dice.handler.DICE`
+answers them, chosen per statement by `running.read.read` and recorded in `Answer.handler`.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from crux_cli.core.ruleset import RuleSet
 
 DEFAULT = "crux"
+ENTRY_POINT_GROUP = "crux.rulesets"
 
-# name -> (module, one-line summary); kept here so `--rules list` imports nothing else
-RULESETS: dict[str, tuple[str, str]] = {
+# name -> (module holding RULESET, one-line summary); kept here so `--rules list` imports nothing else
+BUILT_IN: dict[str, tuple[str, str]] = {
     "crux": ("crux_cli.rulesets.crux.ruleset",
              "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"),
     "stepdice": ("crux_cli.rulesets.stepdice.ruleset",
@@ -41,15 +45,59 @@ RULESETS: dict[str, tuple[str, str]] = {
 }
 
 
+@functools.cache
+def plugins() -> dict[str, EntryPoint]:
+    """Rule sets other packages declare (entry points in `crux.rulesets`), by name; built-ins win."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILT_IN}
+
+
 def names() -> list[str]:
-    return list(RULESETS)
+    return [*BUILT_IN, *sorted(plugins())]
 
 
-def handler(answer: Any) -> ModuleType:
-    """The module that answered: generic dice (`answer.handler`) or the answer's rule set."""
-    return importlib.import_module(answer.handler) if answer.handler else load(answer.rules)
+def summaries() -> list[tuple[str, str]]:
+    """(name, one-line summary) of every rule set; a plug-in's summary needs its module loaded."""
+    return [*((name, summary) for name, (_, summary) in BUILT_IN.items()),
+            *((name, load(name).summary) for name in sorted(plugins()))]
 
 
-def load(name: str) -> ModuleType:
-    """The rule-set module called `name` (the caller has checked the name)."""
-    return importlib.import_module(RULESETS[name][0])
+def exists(name: str) -> bool:
+    return name in BUILT_IN or name in plugins()
+
+
+def check(name: str) -> str:
+    """`name`, if a rule set is called that; else a refusal that lists the names."""
+    if not exists(name):
+        raise CruxError(f"there is no rule set called '{name}'",
+                        hint="the rule sets are: " + ", ".join(names()) + " (crux --rules list)")
+    return name
+
+
+@functools.cache
+def load(name: str) -> RuleSet:
+    """The rule set called `name` (checked with `check` first)."""
+    from crux_cli.core.ruleset import RuleSet
+
+    if name in BUILT_IN:
+        value = importlib.import_module(BUILT_IN[name][0]).RULESET
+    else:
+        try:
+            value = plugins()[name].load()
+        except Exception as error:  # a broken plug-in is the plug-in's fault: say so plainly
+            raise CruxError(f"the rule set '{name}' could not be loaded: {type(error).__name__}: {error}",
+                            hint=f"it comes from the package that declares it ({plugins()[name].value})") from None
+    if not isinstance(value, RuleSet):
+        raise CruxError(f"the rule set '{name}' is not a crux RuleSet",
+                        hint="its entry point must name a crux_cli.core.ruleset.RuleSet value")
+    return value
+
+
+def handler(answer: Any) -> RuleSet:
+    """What answered: generic dice (`answer.handler == 'dice'`) or the answer's rule set."""
+    if answer.handler == "dice":
+        from crux_cli.dice.handler import DICE
+
+        return DICE
+    return load(answer.rules)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import check_input
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import RuleSet
 
 FIRST_WORD = re.compile(r"\s*([A-Za-z_]+)")
 
@@ -22,41 +24,41 @@ def first_word(text: str) -> str:
 DICE_START = re.compile(r"\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])", re.IGNORECASE)
 
 
-def is_dice(text: str, word: str, rules: ModuleType) -> bool:
+def is_dice(text: str, word: str, rules: RuleSet) -> bool:
     """Read as a dice expression (NOTATION §2) rather than a statement of the rule set?"""
-    return word not in rules.KEYWORDS and (word == "" or DICE_START.match(text) is not None)
+    return word not in rules.keywords and (word == "" or DICE_START.match(text) is not None)
 
 
-def read(text: str, rules: ModuleType) -> tuple[ModuleType, Any]:
+def read(text: str, rules: RuleSet) -> tuple[RuleSet, Any]:
     """The handler that answers one statement (the rule set, or generic dice) and its syntax tree."""
     check_input(text)
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
                         hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")
     word = first_word(text)
-    if word in rules.KEYWORDS:
+    if word in rules.keywords:
         return rules, rules.parse(text, word)
     if is_dice(text, word, rules):
-        from crux_cli.dice import handler as dice
+        from crux_cli.dice.handler import DICE
 
-        return dice, dice.parse(text, word)
+        return DICE, DICE.parse(text, word)
     raise unknown_statement(text, word, rules)
 
 
-def parse_statement(text: str, rules: ModuleType) -> Any:
+def parse_statement(text: str, rules: RuleSet) -> Any:
     """The syntax tree of one statement in the rule set `rules` (dice expressions included)."""
     return read(text, rules)[1]
 
 
-def unknown_statement(text: str, word: str, rules: ModuleType) -> CruxError:
+def unknown_statement(text: str, word: str, rules: RuleSet) -> CruxError:
     import difflib
 
     start = len(text) - len(text.lstrip())
     if not word:
         return CruxError("a statement starts with a word such as DEX, save, init or atk", text=text,
                          position=start)
-    close = difflib.get_close_matches(word, sorted(rules.KEYWORDS), n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'?" if close else f"{rules.NAME} statements start with: " + ", ".join(
-        sorted(w for w in rules.KEYWORDS if len(w) <= 6))
-    return CruxError(f"'{text.split()[0]}' is not a statement or attribute of the {rules.NAME} rules",
+    close = difflib.get_close_matches(word, sorted(rules.keywords), n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'?" if close else f"{rules.name} statements start with: " + ", ".join(
+        sorted(w for w in rules.keywords if len(w) <= 6))
+    return CruxError(f"'{text.split()[0]}' is not a statement or attribute of the {rules.name} rules",
                      text=text, position=start, hint=hint)

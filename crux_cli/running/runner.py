@@ -8,7 +8,6 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -16,10 +15,11 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
-from crux_cli.rulesets.base import Context
+from crux_cli.core.ruleset import Context
 from crux_cli.running.read import read
 
 if TYPE_CHECKING:
+    from crux_cli.core.ruleset import RuleSet
     from crux_cli.rulesets.crux.hero import Hero
 
 
@@ -40,7 +40,7 @@ class Answer(Record):
     seed: int | None = None
     comment: str | None = None
     sheet: SheetUpdate | None = None
-    handler: str = ""  # the module that answered when not the rule set itself (generic dice)
+    handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
 
 
@@ -55,19 +55,12 @@ def split_statements(text: str) -> list[str]:
     return [part.strip() for part in text.split(";") if part.strip()] or [text]
 
 
-def check_rules(name: str) -> str:
-    if name not in rulesets.RULESETS:
-        raise CruxError(f"there is no rule set called '{name}'",
-                        hint="the rule sets are: " + ", ".join(rulesets.names()) + " (crux --rules list)")
-    return name
-
-
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
                  source: RandomSource | None = None, hero: Hero | None = None,
                  sheet: str | None = None, repeat: int = 1) -> None:
-        self.rules_name = check_rules(rules)
-        self.rules: ModuleType = rulesets.load(rules)
+        self.rules_name = rulesets.check(rules)
+        self.rules: RuleSet = rulesets.load(rules)
         self.seed = seed
         self.source = source if source is not None else seeded(seed)
         self.hero = hero
@@ -75,7 +68,7 @@ class Runner:
         self.repeat = repeat  # --repeat N: each statement answered N times
 
     def use_rules(self, name: str) -> None:
-        self.rules_name = check_rules(name)
+        self.rules_name = rulesets.check(name)
         self.rules = rulesets.load(name)
 
     def execute(self, line: str) -> list[Answer]:
@@ -98,7 +91,7 @@ class Runner:
         if inner * self.repeat > MAX_REPEAT:
             raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        name = "" if handler is self.rules else handler.__name__
+        name = "" if handler is self.rules else handler.name
         indexed = inner * self.repeat > 1
         roller = Roller(self.source)
         out = []
@@ -108,10 +101,10 @@ class Runner:
                               number if indexed else None))
         return out
 
-    def roll(self, handler: ModuleType, statement: Any, roller: Roller,
+    def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
-        if self.sheet is not None and handler is self.rules and hasattr(self.rules, "apply"):
+        if self.sheet is not None and handler is self.rules and self.rules.keeps_state:
             return self.roll_on_sheet(statement, roller, text, self.sheet)
         result = self.run(handler, statement, Context(roller, self.current_hero(), text))
         if self.hero is not None and handler is self.rules:  # a hero held in memory carries Grit and HP along
@@ -136,11 +129,11 @@ class Runner:
 
     def apply(self, result: Any, hero: Hero) -> Hero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
-        apply = getattr(self.rules, "apply", None)
+        apply = self.rules.apply
         return apply(result, hero) if apply is not None else hero
 
     @staticmethod
-    def run(handler: ModuleType, statement: Any, ctx: Context) -> Any:
+    def run(handler: RuleSet, statement: Any, ctx: Context) -> Any:
         try:
             return handler.run(statement, ctx)
         except CruxError as error:
@@ -160,8 +153,8 @@ class Runner:
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
         """
         handler, statement = read(text, self.rules)
-        if not hasattr(handler, "odds"):
-            raise CruxError(f"exact odds of {handler.NAME} statements are not available yet", text=text)
+        if handler.odds is None:
+            raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
             odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
             if at_least is not None:
@@ -170,5 +163,5 @@ class Runner:
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
-        name = "" if handler is self.rules else handler.__name__
+        name = "" if handler is self.rules else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name)

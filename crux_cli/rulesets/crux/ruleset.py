@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.rulesets.base import Context
+from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.rulesets.crux import ast, engine
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
@@ -77,3 +77,32 @@ def to_json(result: Any) -> dict[str, Any]:
     from crux_cli.rulesets.crux import render
 
     return render.to_json(result)
+
+
+def sheet_suffix(answer: Any, palette: Any) -> str:
+    from crux_cli.rulesets.crux import sheet_render
+
+    return sheet_render.sheet_suffix(answer, palette)
+
+
+def sheet_json(update: Any) -> dict[str, Any]:
+    from crux_cli.rulesets.crux import sheet_render
+
+    return sheet_render.sheet_json(update)
+
+
+RULESET = RuleSet(
+    name=NAME,
+    summary=SUMMARY,
+    seed=SEED,
+    keywords=frozenset(KEYWORDS),
+    parse=parse,
+    run=run,
+    odds=odds,
+    describe=describe,
+    to_json=to_json,
+    apply=apply,
+    fights="crux_cli.rulesets.crux.fight",
+    sheet_suffix=sheet_suffix,
+    sheet_json=sheet_json,
+)

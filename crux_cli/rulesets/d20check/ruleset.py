@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.odds.outcomes import Odds
-from crux_cli.rulesets.base import Context
 from crux_cli.rulesets.d20check import engine
 from crux_cli.rulesets.d20check import grammar as notation
 from crux_cli.rulesets.d20check import odds as exact
@@ -45,3 +45,16 @@ def to_json(result: Any) -> dict[str, Any]:
     from crux_cli.rulesets.d20check import render
 
     return render.to_json(result)
+
+
+RULESET = RuleSet(
+    name=NAME,
+    summary=SUMMARY,
+    seed=SEED,
+    keywords=frozenset(KEYWORDS),
+    parse=parse,
+    run=run,
+    odds=odds,
+    describe=describe,
+    to_json=to_json,
+)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.odds.outcomes import Odds
-from crux_cli.rulesets.base import Context
 from crux_cli.rulesets.stepdice import engine
 from crux_cli.rulesets.stepdice import grammar as notation
 from crux_cli.rulesets.stepdice import odds as exact
@@ -55,3 +55,16 @@ def to_json(result: Any) -> dict[str, Any]:
     from crux_cli.rulesets.stepdice import render
 
     return render.to_json(result)
+
+
+RULESET = RuleSet(
+    name=NAME,
+    summary=SUMMARY,
+    seed=SEED,
+    keywords=frozenset(KEYWORDS),
+    parse=parse,
+    run=run,
+    odds=odds,
+    describe=describe,
+    to_json=to_json,
+)
