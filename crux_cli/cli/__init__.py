@@ -19,6 +19,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
+from crux_cli.running.streams import is_terminal
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -134,9 +135,9 @@ def crux(ctx: click.Context, **options: Any) -> None:
     ctx.obj = Settings()
     settings = settings_of(ctx, options)
     if ctx.invoked_subcommand is None:
-        if sys.stdin.isatty() and sys.stdout.isatty():
+        if is_terminal(sys.stdin) and is_terminal(sys.stdout):
             start_repl(settings)
-        if sys.stdin.isatty():  # output redirected: a session would write its prompt into the file
+        if is_terminal(sys.stdin):  # output redirected: a session would write its prompt into the file
             click.echo(ctx.get_help())
             return
         raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
@@ -148,8 +149,11 @@ def crux(ctx: click.Context, **options: Any) -> None:
 def repl_command(ctx: click.Context, **options: Any) -> None:
     """Open the interactive session (also what 'crux' alone does on a terminal)."""
     settings = settings_of(ctx, options)
-    if not sys.stdin.isatty():  # piped stdin is batch mode, never a prompt
+    if not is_terminal(sys.stdin):  # piped stdin is batch mode, never a prompt
         raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
+    if not is_terminal(sys.stdout):  # a session would write its prompt and redraws into the file
+        raise CruxError("the interactive session needs a terminal to write to",
+                        hint="to answer statements into a file: crux - < statements.txt > answers.txt")
     start_repl(settings)
 
 
@@ -193,25 +197,31 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The console script: never a traceback, whatever the input."""
+    """The console script: never a traceback, whatever the input or the state of the streams."""
+    from crux_cli.running.streams import guard_streams, output_failed
+
+    guard_streams()
     try:
-        crux.main(args=argv, prog_name="crux", standalone_mode=True)
+        code = crux.main(args=argv, prog_name="crux", standalone_mode=False)
+    except click.ClickException as error:  # a usage error click found itself
+        error.show()
+        code = error.exit_code
     except CruxError as error:  # raised outside a statement, e.g. an unknown rule set
         from crux_cli.core.style import PLAIN
         from crux_cli.render.text import error_lines
 
         sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
-        raise SystemExit(2) from None
-    except BrokenPipeError:
-        # the reader went away (crux … | head): stop quietly, as other Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(1) from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
+        code = 2
+    except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, as other Unix tools do
+        code = output_failed(None)
+    except OSError as error:  # the output cannot be written: a full disk, a closed descriptor
+        code = output_failed(error)
+    except (KeyboardInterrupt, click.Abort):
+        code = 130  # crux(1): interrupted
     except Exception as error:  # a bug in crux, not the user's input
         if os.environ.get("CRUX_DEBUG"):
             raise
         sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
                          "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
-        raise SystemExit(1) from None
+        code = 1
+    raise SystemExit(code if isinstance(code, int) else 0)

@@ -34,5 +34,6 @@ PLAIN = Palette(False)
 
 
 def wants_colour(stream_is_tty: bool, no_color_flag: bool, environ: Mapping[str, str]) -> bool:
-    """Colour only on a terminal, never with --no-color or NO_COLOR (https://no-color.org)."""
-    return stream_is_tty and not no_color_flag and not environ.get("NO_COLOR")
+    """Colour only on a terminal that can show it: never with --no-color, NO_COLOR (https://no-color.org)
+    or TERM=dumb."""
+    return stream_is_tty and not no_color_flag and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb"

@@ -24,5 +24,18 @@ def record(answer: Any) -> dict[str, Any]:
     return out
 
 
-def line(answer: Any) -> str:
-    return json.dumps(record(answer), ensure_ascii=False, separators=(", ", ": "))
+# Line breaks JSON allows raw inside strings but line-oriented readers (and JavaScript) split on.
+LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"})
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One JSON object on one line, whatever its strings hold."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")).translate(LINE_BREAKS)
+
+
+def line(answer: Any, number: int | None = None) -> str:
+    """An answer as one JSON line; `number` is the input line it came from, in a batch."""
+    out = record(answer)
+    if number is not None:
+        out = {"input": out.pop("input"), "line": number, **out}
+    return dumps(out)

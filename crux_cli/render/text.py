@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
+from crux_cli.core.limits import MAX_INPUT
 from crux_cli.core.style import Palette
 
 
@@ -14,13 +16,22 @@ def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
     rules = rulesets.handler(answer)
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
-    line = f"{palette.bold(answer.input)}{index}: {rules.describe(answer.result, palette)}"
+    line = f"{palette.bold(visible(answer.input))}{index}: {rules.describe(answer.result, palette)}"
     if getattr(answer, "sheet", None) is not None and rules.sheet_suffix is not None:
         suffix = rules.sheet_suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""
     if answer.comment:
-        line += palette.dim(f"  # {answer.comment}")
-    return line
+        line += palette.dim(f"  # {visible(answer.comment)}")
+    return scrub(line)
+
+
+# Anything that could move the cursor, ring or forge a second line, except the colour codes crux writes.
+UNSAFE = re.compile(r"\x1b(?!\[[0-9;]*m)|[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f\x80-\x9f\u2028\u2029]")
+
+
+def scrub(line: str) -> str:
+    """A line safe to print: names read from a sheet or typed by a user cannot carry control characters."""
+    return UNSAFE.sub("?", line)
 
 
 def visible(text: str) -> str:
@@ -33,13 +44,27 @@ def width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+ECHO_LIMIT = MAX_INPUT  # longer input is refused anyway: echo only the part around the caret
+ECHO_SIDE = 60
+
+
+def window(echo: str, position: int | None) -> tuple[str, int | None]:
+    """The echoed input cut to a window around `position` when it is longer than any statement may be."""
+    if len(echo) <= ECHO_LIMIT:
+        return echo, position
+    at = min(max(position or 0, 0), len(echo))
+    start, end = max(0, at - ECHO_SIDE), min(len(echo), at + ECHO_SIDE)
+    head, tail = ("…" if start else ""), ("…" if end < len(echo) else "")
+    return head + echo[start:end] + tail, (None if position is None else at - start + len(head))
+
+
 def error_lines(error: CruxError, palette: Palette, where: str = "") -> list[str]:
     lines = [f"crux: {where}{palette.paint('error', 'error')}: {error.message}"]
     if error.text is not None and error.text.strip():
-        echo = visible(error.text)
+        echo, position = window(visible(error.text), error.position)
         lines.append("  " + echo)
-        if error.position is not None:
-            column = width(echo[: max(0, min(error.position, len(echo)))])
+        if position is not None:
+            column = width(echo[: max(0, min(position, len(echo)))])
             lines.append("  " + " " * column + palette.paint("^", "caret"))
     if error.hint:
         lines.append(f"  {palette.paint('hint', 'hint')}: {error.hint}")

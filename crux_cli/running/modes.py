@@ -29,6 +29,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     """One statement per line; a bad line is reported with its number and the batch goes on."""
     from crux_cli.running.settings import make_runner
 
+    if stream is None or getattr(stream, "closed", False):
+        output.error(CruxError("standard input is closed: there are no statements to read",
+                               hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
+        return 2
     if hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
     try:
@@ -38,10 +42,12 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         return 2
     for number, raw in enumerate(stream, 1):
         line = raw.rstrip("\r\n")
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            output.answers(runner.execute(line))
+            output.answers(runner.execute(line), line=number)
         except CruxError as error:
             output.error(error, f"line {number}: ")
     return 2 if output.failures else 0

@@ -28,11 +28,13 @@ class Output:
         self.error_palette = Palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
         self.failures = 0
 
-    def answers(self, answers: Iterable[Any]) -> None:
+    def answers(self, answers: Iterable[Any], line: int | None = None) -> None:
+        """Write answers; `line` is the batch line they came from (a field of each JSON object)."""
         if self.json:
-            from crux_cli.render.jsonl import line
+            from crux_cli.render.jsonl import line as json_line
 
-            render = line
+            def render(answer: Any) -> str:
+                return json_line(answer, line)
         else:
             from crux_cli.render.text import answer_line
 
@@ -58,13 +60,13 @@ class Output:
 def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
     """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
     if as_json:
-        import json
 
+        from crux_cli.render.jsonl import dumps
         from crux_cli.render.odds_json import odds_to_json
 
         record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
                   **odds_to_json(answer.result)}
-        return [json.dumps(record, ensure_ascii=False, separators=(", ", ": "))]
+        return [dumps(record)]
     from crux_cli.render.odds_text import render_odds
 
     body = render_odds(answer.result, palette).splitlines()

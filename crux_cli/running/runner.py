@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.limits import MAX_REPEAT
+from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -74,7 +74,11 @@ class Runner:
     def execute(self, line: str) -> list[Answer]:
         """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
         text, comment = split_comment(line)
-        return [answer for part in split_statements(text) for answer in self.answers(part, comment)]
+        parts = split_statements(text)
+        if len(parts) > MAX_STATEMENTS:  # refused before any is rolled: limits hold per line, not only per statement
+            raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
+                             hint="put them on separate lines: crux - reads one statement per line")
+        return [answer for part in parts for answer in self.answers(part, comment)]
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]

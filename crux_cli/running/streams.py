@@ -1,0 +1,99 @@
+"""The standard streams as they really are: closed, full, or unable to encode what crux prints.
+
+`guard_streams` runs first thing: a closed stdin or stderr becomes /dev/null (nothing to read,
+nowhere to complain), a closed stdout is remembered so the first write fails plainly, and a
+stream whose encoding cannot carry crux's typography (−, ·, →, █) gets ASCII spellings
+instead of an internal error halfway through a batch.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from typing import IO, Any
+
+# What crux prints beyond ASCII, spelled for streams that cannot carry it (ISO-8859-1, ascii).
+ASCII_SPELLINGS = str.maketrans({
+    "−": "-", "·": "|", "→": "->", "←": "<-", "×": "x", "█": "#", "▏": "|", "▎": "|", "▍": "|",
+    "▌": "|", "▋": "|", "▊": "|", "▉": "#", "▶": ">", "…": "...", "–": "-", "—": "-", "≥": ">=",
+    "≤": "<=", "‘": "'", "’": "'", "“": '"', "”": '"',
+})
+TYPOGRAPHY = "−·→█▶"
+
+
+class ClosedOutput:
+    """Stands in for a closed stdout: writing to it fails as writing to a closed descriptor does."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(9, "standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+class AsciiOutput:
+    """A text stream that spells crux's typography in ASCII and replaces what is still unencodable."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+    def write(self, text: str) -> int:
+        return int(self.stream.write(text.translate(ASCII_SPELLINGS)))
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding… as the stream has them
+        return getattr(self.stream, name)
+
+
+def can_encode(stream: Any, text: str = TYPOGRAPHY) -> bool:
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        codecs.encode(text, encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def guard_streams() -> None:
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115  (lives as long as the process)
+        sys.stdin.close()  # reading it says "closed", which batch mode reports in plain words
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = ClosedOutput()  # type: ignore[assignment]
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if not isinstance(stream, ClosedOutput | AsciiOutput) and not can_encode(stream):
+            setattr(sys, name, AsciiOutput(stream))
+
+
+def is_terminal(stream: IO[Any] | None) -> bool:
+    try:
+        return stream is not None and not stream.closed and stream.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def output_failed(error: OSError | None) -> int:
+    """The output cannot be written: say why (unless the reader simply left), and stop writing for good."""
+    if error is not None:
+        reason = error.strerror or str(error)
+        try:
+            sys.stderr.write(f"crux: cannot write the output: {reason}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    try:  # the interpreter's last flush must not fail a second time
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 1

@@ -1,0 +1,166 @@
+"""Issue 17, 'Lines and numbers' and 'What crux prints': closed and full streams, encodings,
+control characters in echoed text, JSON line breaks, per-line limits, TERM=dumb, Ctrl-C."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import CRUX, run_crux
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.limits import MAX_STATEMENTS
+from crux_cli.core.style import PLAIN, wants_colour
+from crux_cli.render.jsonl import dumps
+from crux_cli.render.text import error_lines, scrub
+from crux_cli.running.modes import run_batch
+from crux_cli.running.output import Output
+from crux_cli.running.runner import Runner
+from crux_cli.running.settings import Settings
+from crux_cli.running.streams import AsciiOutput, can_encode
+
+
+def command() -> list[str]:
+    return [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+
+
+def shell(script: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run `script` in bash with $CRUX set, for redirections Python's subprocess cannot express."""
+    environment = dict(os.environ, CRUX=" ".join(command()), **env)
+    environment.pop("NO_COLOR", None)
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=environment, timeout=30)
+
+
+# -- closed and full streams ------------------------------------------------------------------------
+
+def test_a_closed_stdout_is_reported_plainly_with_status_1():
+    r = shell('$CRUX DEX >&-')
+    assert r.returncode == 1
+    assert "cannot write the output: standard output is closed" in r.stderr and "bug" not in r.stderr
+
+
+def test_a_closed_stdin_in_batch_mode_is_refused_plainly():
+    r = shell('$CRUX - <&-')
+    assert r.returncode == 2 and "standard input is closed" in r.stderr and "bug" not in r.stderr
+
+
+def test_a_full_disk_is_reported_plainly_with_status_1():
+    r = shell('$CRUX DEX > /dev/full')
+    assert r.returncode == 1 and "No space left on device" in r.stderr and "bug" not in r.stderr
+
+
+def test_a_closed_stderr_does_not_stop_a_roll():
+    r = shell('$CRUX DEX 2>&-')
+    assert r.returncode == 0 and r.stdout.startswith("DEX: ")
+
+
+def test_ctrl_c_exits_130_as_crux_1_documents():
+    p = subprocess.Popen([*command(), "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdin is not None
+    p.stdin.write("4d6kh3\n" * 50_000)
+    p.stdin.flush()
+    time.sleep(0.8)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=10)
+    assert p.returncode == 130 and "Aborted" not in err and "Traceback" not in err
+
+
+# -- encodings ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_stream_that_cannot_carry_the_typography_gets_ascii_spellings(encoding):
+    lines = "DEX -1B\natk 2d8+3 heavy\nDEX\n" * 5
+    r = run_crux("--seed", "2", "-", stdin=lines, env={"PYTHONIOENCODING": encoding})
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.splitlines()) == 15  # the batch went on to the end
+    assert "−" not in r.stdout and "·" not in r.stdout and " | " in r.stdout
+
+
+def test_ascii_output_spells_what_it_cannot_encode():
+    raw = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    out = AsciiOutput(raw)
+    out.write("net −1 · Grit → 2 █ ✓\n")
+    out.flush()
+    raw.seek(0)
+    assert raw.read() == "net -1 | Grit -> 2 # ?\n"
+    assert not can_encode(raw) and can_encode(io.StringIO())
+
+
+# -- what is echoed -------------------------------------------------------------------------------
+
+def test_a_comment_cannot_forge_a_second_line():
+    r = run_crux("DEX # hi\nfake: success (6)")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
+
+
+def test_control_characters_from_anywhere_are_shown_as_question_marks():
+    assert scrub("Wren\x1b]0;pwned\x07 · \x1b[32mok\x1b[0m\nnext") == "Wren?]0;pwned? · \x1b[32mok\x1b[0m?next"
+
+
+def test_json_escapes_the_line_breaks_javascript_splits_on():
+    text = dumps({"comment": "a\u2028b\u2029c\u0085d"})
+    assert "\u2028" not in text and "\u2029" not in text and "\u0085" not in text
+    assert json.loads(text)["comment"] == "a\u2028b\u2029c\u0085d"
+
+
+def test_a_huge_input_echoes_only_the_part_around_the_caret():
+    text = "1d6+" * 2000 + "x"
+    lines = error_lines(CruxError("bad", text=text, position=len(text) - 1), PLAIN)
+    assert len(lines[1]) < 200 and lines[1].rstrip().endswith("x")
+    assert lines[2].index("^") == lines[1].index("x")
+
+
+# -- lines and numbers ----------------------------------------------------------------------------
+
+def test_statements_per_line_are_limited_before_anything_is_rolled():
+    runner = Runner(seed=1)
+    with pytest.raises(CruxError, match=f"more than {MAX_STATEMENTS}"):
+        runner.execute("1000d6;" * 2000)
+    assert len(runner.execute("d6;" * MAX_STATEMENTS)) == MAX_STATEMENTS
+
+
+def test_a_one_megabyte_line_is_refused_quickly():
+    start = time.monotonic()
+    r = run_crux("-", stdin="1000d6;" * 150_000 + "\n")
+    assert r.returncode == 2 and "the limit" in r.stderr
+    assert time.monotonic() - start < 3 and len(r.stderr) < 2000
+
+
+def batch(text: str, **settings: object) -> tuple[str, str, int]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_batch(Settings(seed=1, **settings), io.StringIO(text), Output(Settings(**settings), out, err, {}))
+    return out.getvalue(), err.getvalue(), code
+
+
+def test_a_byte_order_mark_before_the_first_line_is_ignored():
+    out, err, code = batch("\ufeffDEX\n4d6kh3\n")
+    assert code == 0 and err == "" and out.startswith("DEX: ")
+
+
+def test_batch_json_carries_the_line_number():
+    out, _, code = batch("DEX\n\n# a note\n4d6kh3\n", json=True)
+    assert code == 0 and [json.loads(x)["line"] for x in out.splitlines()] == [1, 4]
+
+
+# -- colour ---------------------------------------------------------------------------------------
+
+def test_term_dumb_gets_no_colour():
+    assert wants_colour(True, False, {"TERM": "xterm"})
+    assert not wants_colour(True, False, {"TERM": "dumb"})
+
+
+def test_the_session_refuses_to_draw_into_a_file(tmp_path):
+    import pexpect
+    target = tmp_path / "out.txt"
+    child = pexpect.spawn("bash", ["-c", f"{' '.join(command())} repl > {target}"], encoding="utf-8", timeout=20)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "needs a terminal" in (child.before or "")
+    assert target.read_text() == ""
