@@ -101,7 +101,16 @@ def test_a_comment_cannot_forge_a_second_line():
 
 
 def test_control_characters_from_anywhere_are_shown_as_question_marks():
-    assert scrub("Wren\x1b]0;pwned\x07 · \x1b[32mok\x1b[0m\nnext") == "Wren?]0;pwned? · \x1b[32mok\x1b[0m?next"
+    assert scrub("Wren\x1b]0;pwned\x07 · \x1b[32mok\x1b[0m\rnext") == "Wren?]0;pwned? · \x1b[32mok\x1b[0m?next"
+
+
+def test_a_sheet_name_with_a_line_break_is_refused_and_the_sheet_left_alone(tmp_path):
+    sheet = tmp_path / "bad.toml"
+    sheet.write_text('name = "Wren\\ncrux: error: forged"\n')
+    before = sheet.read_bytes()
+    r = run_crux("--sheet", str(sheet), "DEX")
+    assert r.returncode == 2 and r.stdout == "" and "control or invisible character (U+000A)" in r.stderr
+    assert sheet.read_bytes() == before
 
 
 def test_json_escapes_the_line_breaks_javascript_splits_on():

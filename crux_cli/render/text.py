@@ -25,12 +25,13 @@ def answer_line(answer: Any, palette: Palette) -> str:
     return scrub(line)
 
 
-# Anything that could move the cursor, ring or forge a second line, except the colour codes crux writes.
-UNSAFE = re.compile(r"\x1b(?!\[[0-9;]*m)|[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f\x80-\x9f\u2028\u2029]")
+# Anything that could move the cursor or ring, except the colour codes crux writes and the line breaks of
+# a multi-line answer (`show`); what users type is made visible before it is echoed, so it cannot forge lines.
+UNSAFE = re.compile(r"\x1b(?!\[[0-9;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f\x80-\x9f\u2028\u2029]")
 
 
 def scrub(line: str) -> str:
-    """A line safe to print: names read from a sheet or typed by a user cannot carry control characters."""
+    """An answer safe to print: no control characters but colour codes and the renderer's own line breaks."""
     return UNSAFE.sub("?", line)
 
 

@@ -123,6 +123,9 @@ class _SheetReader:
         value = table.get(keys[-1], default)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(keys, f"`{keys[-1]}` must be a non-empty text in quotes")
+        if not value.isprintable():  # a name is echoed in every answer: it must not forge lines or reach the terminal
+            bad = next(ch for ch in value if not ch.isprintable())
+            raise self.fail(keys, f"`{keys[-1]}` holds a control or invisible character (U+{ord(bad):04X})")
         return value.strip()
 
     def rules(self, data: dict[str, Any]) -> str:
