@@ -17,6 +17,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
 
+from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.repl import words
 
@@ -113,15 +114,11 @@ def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[in
     from crux_cli.running.read import parse_statement
 
     rules = rulesets.load(rules_name)
-    code = text.split("#", 1)[0]
-    offset = 0
-    for part in code.split(";"):
-        start = offset + len(part) - len(part.lstrip())
-        offset += len(part) + 1
-        statement = part.strip()
-        if statement.lower().startswith("odds "):
-            start += len(statement) - len(statement[5:].lstrip())
-            statement = statement[5:].lstrip()
+    for start, statement in lines.spans(lines.code(text)):
+        body = lines.odds_body(statement)
+        if body is not None:
+            start += len(statement) - len(body.lstrip())
+            statement = body.strip()
         if not statement or statement.split()[0].lower() in aliases:
             continue
         try:
@@ -154,12 +151,12 @@ class CruxLexer(Lexer):
         self.claimed = claimed
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
-        lines = document.lines
+        rows = document.lines
 
         def line(number: int) -> StyleAndTextTuples:
-            if number >= len(lines) or not lines[number]:
+            if number >= len(rows) or not rows[number]:
                 return []  # an empty prompt needs no rule set: start-up stays quick
-            text = lines[number]
+            text = rows[number]
             return fragments(text, self.rules(), self.aliases(),  # type: ignore[return-value]
                              judge=not self.claimed(text))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from crux_cli.core import lines
 from crux_cli.repl.words import attribute_names, following_words
 
 if TYPE_CHECKING:
@@ -62,11 +63,10 @@ def split_word(text: str) -> tuple[list[str], str]:
 
 
 def _in_statement(text: str, rules: RuleSet) -> Suggestion:
-    if "#" in text:
+    if lines.has_comment(text):
         return NOTHING  # a comment: free text
-    before, word = split_word(text.rsplit(";", 1)[-1])
-    if before and before[0].lower() == "odds":
-        before = before[1:]
+    statement = lines.last_part(text)
+    before, word = split_word(lines.odds_body(statement) or statement)
     if not before:
         return Suggestion((STATEMENT,), word)
     first = before[0].lower()
