@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.outcomes import Odds
+from crux_cli.odds.result import Odds
 from crux_cli.rulesets.stepdice import engine
 from crux_cli.rulesets.stepdice import grammar as notation
 from crux_cli.rulesets.stepdice import odds as exact
