@@ -5,6 +5,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 
 if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
@@ -37,12 +38,9 @@ class Tick(NamedTuple):
 
 def parse_die(word: str) -> int:
     """`Cd8`, `cd8` or `d8` → 8; only the sizes that can shrink are countdown dice."""
-    from crux_cli.dice.ast import COUNTDOWN_SIZES
-
     match = DIE.fullmatch(word)
     if not match or int(match.group(1)) not in COUNTDOWN_SIZES:
-        raise CruxError(f"'{word}' is not a countdown die",
-                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in COUNTDOWN_SIZES))
+        raise CruxError(f"'{word}' is not a countdown die", hint=COUNTDOWN_HINT)
     return int(match.group(1))
 
 

@@ -14,8 +14,9 @@ from typing import Any
 import pyparsing as pp
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import ATTRIBUTE_HINT, ATTRIBUTE_NAMES, integer, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, tagged
 from crux_cli.core.grammar_parts import single
+from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast
 
 TEST_WORDS = ("test",)
@@ -26,7 +27,6 @@ KEYWORDS = frozenset(TEST_WORDS + SAVE_WORDS + INIT_WORDS + ATTACK_WORDS) | froz
 
 POSITIONS = ("controlled", "risky", "desperate")
 EFFECTS = ("limited", "standard", "great")
-ARMOUR_WORDS = {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium", "heavy": "heavy"}
 
 MODIFIERS = "+Nb (boons), -NB (banes), grit, help, and labels like risky or great"
 HINTS = {
