@@ -2,9 +2,10 @@
 `roll_countdown`; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 DIE = re.compile(r"[Cc]?[dD](\d+)")
 
 
-class Countdown(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create at start-up
+class Countdown(Record):
     sides: int
     label: str = ""
 
@@ -21,7 +22,7 @@ class Countdown(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create 
         return f"Cd{self.sides}" + (f" {self.label}" if self.label else "")
 
 
-class Tick(NamedTuple):
+class Tick(Record):
     """One countdown rolled: its face, and the die it leaves (None when it ran out)."""
 
     before: Countdown
