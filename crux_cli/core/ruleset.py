@@ -69,7 +69,7 @@ class RuleSet(Record):
       pairs of one kind;
     - `lexicon()`: lower-case word -> how the REPL colours it while typed ('attribute' or 'keyword'),
       beyond its statement words, which are always keywords; `patterns`: (lexer class, regular
-      expression) for notation of its own the REPL colours too ('bonus', 'penalty');
+      expression, verbose syntax) for notation of its own the REPL colours too ('bonus', 'penalty');
     - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style` (good,
       mixed, bad, crit), which its renderer and the odds tables paint with;
     - `fights`: the module (dotted path) of its fight words, or '' when it has no fights;

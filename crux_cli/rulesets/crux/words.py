@@ -10,7 +10,6 @@ what the parser accepts.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -59,7 +58,6 @@ INIT_OPTIONS = ("ambush",)
 CONDITION_ACTIONS = ("add", "remove")
 REST_OPTIONS = ("field", "safe")
 DAMAGE_OPTIONS = ("crit",)
-SIGNED_WORD = re.compile(r"[+-][A-Za-z]*")
 
 
 @functools.cache
@@ -103,7 +101,7 @@ def suggest(before: Sequence[str], word: str) -> tuple[str, ...]:
         return (ATTRIBUTE,) if count == 1 else (SAVE, MODIFIER)
     if first in grammar.INIT_WORDS:
         return (INIT, MODIFIER)
-    if SIGNED_WORD.fullmatch(word) and word[1:]:
+    if word[:1] in ("+", "-") and word[1:].isascii() and word[1:].isalpha():
         return (SIGNED_ATTRIBUTE,)  # +STR, -DEX: an attribute's modifier as damage
     return (ATTACK, MODIFIER)
 
