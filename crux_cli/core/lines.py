@@ -7,12 +7,9 @@ its lexer and its suggester all split here, so they cannot disagree about a `;` 
 
 from __future__ import annotations
 
-import re
-
 SEPARATOR = ";"
 COMMENT = "#"
 ODDS = "odds"
-_ODDS = re.compile(r"\s*odds(?=\s|$)", re.IGNORECASE)
 
 
 def code(line: str) -> str:
@@ -57,5 +54,8 @@ def last_part(text: str) -> str:
 
 def odds_body(statement: str) -> str | None:
     """What follows a leading `odds` word, as typed (None when the statement does not start with it)."""
-    found = _ODDS.match(statement)
-    return None if found is None else statement[found.end():]
+    text = statement.lstrip()
+    head, rest = text[:len(ODDS)], text[len(ODDS):]
+    if head.lower() != ODDS or (rest and not rest[0].isspace()):
+        return None
+    return rest
