@@ -14,7 +14,7 @@ DEATH_COLOURS: Mapping[str, str] = MappingProxyType({"taken": BAD, "deal": MIXED
 
 MODES = ("enhanced", "impaired")
 FOLLOWING = {
-    **dict.fromkeys(grammar.SAVE_WORDS, (*grammar.ATTRIBUTES.values(), "vs", *MODES)),
+    **dict.fromkeys(grammar.SAVE_WORDS, (*dict.fromkeys(grammar.ATTRIBUTES.values()), "vs", *MODES)),
     **dict.fromkeys(grammar.STEP_WORDS, ("up", "down")),
     **dict.fromkeys(grammar.ATTACK_WORDS, ("armor", "grit", "str", *MODES)),
     **dict.fromkeys(grammar.DEATH_WORDS, ("marked",)),
