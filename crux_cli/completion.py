@@ -130,7 +130,7 @@ def baked_words() -> dict[str, tuple[str, ...]]:
 def live_words() -> dict[str, tuple[str, ...]]:
     """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
     from crux_cli import rulesets as rules
-    from crux_cli.core import grammar as base
+    from crux_cli.core import vocabulary as base
     from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}

@@ -203,6 +203,16 @@ def test_a_die_of_one_side_is_refused_with_a_hint():
     assert "2 sides" in caught.value.message and caught.value.position == 4
 
 
+@pytest.mark.parametrize(("text", "word"), [("atk d8 heavy medium", "medium"), ("atk d8 grit  grit", "grit"),
+                                             ("DEX +1b risky desperate", "desperate"),
+                                             ("init ambush ambush", "ambush")])
+def test_a_second_word_of_one_kind_is_marked_at_that_word(text, word):
+    # issue 12: the caret sat on the space before the second word, from a copy of the helper without the fix
+    with pytest.raises(CruxError) as caught:
+        roll(text, [])
+    assert caught.value.position == text.rindex(word)
+
+
 def test_no_pool_without_a_sheet_is_refused():
     with pytest.raises(CruxError, match="no damage dice"):
         roll("atk", [])

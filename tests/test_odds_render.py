@@ -12,6 +12,7 @@ from crux_cli.render.odds_json import approx, odds_to_json, probability
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, percent, render_odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 from crux_cli.rulesets.crux.odds import attack_odds, pool_odds
+from crux_cli.rulesets.crux.words import COLOURS
 
 DEX_2B = PoolRequest("test", "DEX", (Source("boons", 2),))
 ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")
@@ -103,7 +104,7 @@ def test_a_narrow_distribution_has_a_row_per_value() -> None:
 
 
 def test_colour_only_through_the_palette() -> None:
-    painted = render_odds(pool_odds(DEX_2B), palette=Palette(True))
+    painted = render_odds(pool_odds(DEX_2B), palette=Palette(True), colours=COLOURS)
     assert "\x1b[32msuccess\x1b[0m  19/27" in painted  # the outcome in its colour
     assert "\x1b[1mkept die\x1b[0m" in painted
     assert not any(line.endswith("\x1b[31m\x1b[0m") for line in painted.splitlines())  # no empty paint

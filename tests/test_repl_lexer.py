@@ -21,8 +21,8 @@ def test_fragments_cover_the_text_exactly() -> None:
 
 
 def test_attributes_boons_banes_and_keywords() -> None:
-    assert styled("DEX +2b -1B grit") == [("class:attribute", "DEX"), ("class:boon", "+2b"),
-                                          ("class:bane", "-1B"), ("class:keyword", "grit")]
+    assert styled("DEX +2b -1B grit") == [("class:attribute", "DEX"), ("class:bonus", "+2b"),
+                                          ("class:penalty", "-1B"), ("class:keyword", "grit")]
     assert styled("save will 2 boons")[1:] == [("class:attribute", "will"), ("class:number", "2"),
                                                ("class:keyword", "boons")]
 

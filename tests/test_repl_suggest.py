@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from crux_cli import rulesets
+from crux_cli.dice.handler import DICE
 from crux_cli.repl import suggest as kinds
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.session import Session
 from crux_cli.repl.suggest import suggest
+from crux_cli.rulesets.crux import words as crux
 from crux_cli.running.runner import Runner
 
 CRUX = rulesets.load("crux")
@@ -22,26 +22,26 @@ CRUX = rulesets.load("crux")
     ("", (kinds.STATEMENT,), ""),
     ("sa", (kinds.STATEMENT,), "sa"),
     ("   DE", (kinds.STATEMENT,), "DE"),
-    ("save ", (kinds.ATTRIBUTE,), ""),
-    ("save W", (kinds.ATTRIBUTE,), "W"),
-    ("save WIL ", (kinds.SAVE, kinds.MODIFIER), ""),
-    ("test ", (kinds.ATTRIBUTE, kinds.MODIFIER), ""),
-    ("test DEX ", (kinds.MODIFIER,), ""),
-    ("DEX +1b g", (kinds.MODIFIER,), "g"),
-    ("init ", (kinds.INIT, kinds.MODIFIER), ""),
-    ("atk 2d8+3 he", (kinds.ATTACK, kinds.MODIFIER), "he"),
-    ("attack d6 +S", (kinds.SIGNED_ATTRIBUTE,), "+S"),
-    ("cond ", (kinds.CONDITION_ACTION,), ""),
-    ("cond add pr", (kinds.CONDITION,), "pr"),
-    ("cond add prone d", (kinds.CONDITION,), "d"),
-    ("rest ", (kinds.REST,), ""),
-    ("damage 5 ", (kinds.DAMAGE,), ""),
+    ("save ", (crux.ATTRIBUTE,), ""),
+    ("save W", (crux.ATTRIBUTE,), "W"),
+    ("save WIL ", (crux.SAVE, crux.MODIFIER), ""),
+    ("test ", (crux.ATTRIBUTE, crux.MODIFIER), ""),
+    ("test DEX ", (crux.MODIFIER,), ""),
+    ("DEX +1b g", (crux.MODIFIER,), "g"),
+    ("init ", (crux.INIT, crux.MODIFIER), ""),
+    ("atk 2d8+3 he", (crux.ATTACK, crux.MODIFIER), "he"),
+    ("attack d6 +S", (crux.SIGNED_ATTRIBUTE,), "+S"),
+    ("cond ", (crux.CONDITION_ACTION,), ""),
+    ("cond add pr", (crux.CONDITION,), "pr"),
+    ("cond add prone d", (crux.CONDITION,), "d"),
+    ("rest ", (crux.REST,), ""),
+    ("damage 5 ", (crux.DAMAGE,), ""),
     ("heal ", (), ""),
     ("load ", (kinds.PATH,), ""),
     ("odds ", (kinds.STATEMENT,), ""),
-    ("odds save ", (kinds.ATTRIBUTE,), ""),
+    ("odds save ", (crux.ATTRIBUTE,), ""),
     ("DEX +1b; sa", (kinds.STATEMENT,), "sa"),
-    ("DEX +1b; atk d8 ", (kinds.ATTACK, kinds.MODIFIER), ""),
+    ("DEX +1b; atk d8 ", (crux.ATTACK, crux.MODIFIER), ""),
     ("atk d8 # goblin h", (), ""),
     ("/", (kinds.COMMAND,), "/"),
     ("/se", (kinds.COMMAND,), "/se"),
@@ -51,7 +51,7 @@ CRUX = rulesets.load("crux")
     ("/countdown ", (kinds.COUNTDOWN,), ""),
     ("/countdown add Cd8 ", (), ""),
     ("/alias sneak = ", (kinds.STATEMENT,), ""),
-    ("/alias sneak = save ", (kinds.ATTRIBUTE,), ""),
+    ("/alias sneak = save ", (crux.ATTRIBUTE,), ""),
     ("/seed ", (), ""),
     ("frobnicate ", (), ""),
 ])
@@ -63,12 +63,12 @@ def test_suggest_knows_where_the_cursor_is(text: str, expected: tuple[str, ...],
 
 
 # a rule set that declares the words following its statement words, as any rule set may
-OtherRules = SimpleNamespace(name="other", keywords=frozenset({"check"}),
-                             COMPLETIONS={"check": ("trained", "favored", "hindered")})
+OtherRules = DICE.replace(name="other", keywords=frozenset({"check"}),
+                          following={"check": ("trained", "favored", "hindered")}.get)
 
 
 def test_a_rule_set_declares_what_follows_its_statements() -> None:
-    suggestion = suggest("check STR fa", OtherRules)  # type: ignore[arg-type]
+    suggestion = suggest("check STR fa", OtherRules)
     assert suggestion == kinds.Suggestion((kinds.DECLARED,), "fa", "check")
 
 

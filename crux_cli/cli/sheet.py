@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import MAX_HP
 
 ATTRIBUTE_HELP = "ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)"
 
@@ -35,7 +36,7 @@ def sheet_group() -> None:
 @click.option("--dis", "disadvantaged", metavar="ATTR", help="The disadvantaged save type (+1 Bane).")
 @click.option("--attack", "attack_die", metavar="DIE", help="The attack die, e.g. d8 or 2d6 (default d6).")
 @click.option("--attack-attr", "attack_attribute", metavar="ATTR", help="The attribute added to damage.")
-@click.option("--hp", type=click.IntRange(1, 100_000), help="Maximum HP (default 10).")
+@click.option("--hp", type=click.IntRange(1, MAX_HP), help="Maximum HP (default 10).")
 @click.option("--hit-dice", type=click.IntRange(0, 100), help="Hit Dice (default 1).")
 @click.option("--hit-die", metavar="DIE", help="The Hit Die, e.g. d8 (default d8).")
 @click.option("--wound-cap", type=click.IntRange(1, 100), help="Wounds that mean death (default 6).")
@@ -46,7 +47,8 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
                 hp: int | None, hit_dice: int | None, hit_die: str | None, wound_cap: int | None,
                 ask: bool | None) -> None:
     """Write a new, commented character sheet to FILE (never over an existing file)."""
-    from crux_cli.rulesets.crux.hero import ATTRIBUTES, Attribute, Hero
+    from crux_cli.core.vocabulary import ATTRIBUTES
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
     from crux_cli.state.sheet import new_sheet_text, parse_attribute_spec
     from crux_cli.state.store import create_sheet
 
@@ -78,7 +80,7 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
 
 def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:
     """Prompt for every value the flags left out (the attributes as MOD/RATING)."""
-    from crux_cli.rulesets.crux.hero import ATTRIBUTES
+    from crux_cli.core.vocabulary import ATTRIBUTES
     from crux_cli.state.sheet import parse_attribute_spec
 
     prompts: list[tuple[str, str, Any, Any]] = [  # (answer, question, default, type), after the attributes
@@ -86,7 +88,7 @@ def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_nam
         ("disadvantaged", "Disadvantaged save", "none", str),
         ("attack_die", "Attack die", "d6", str),
         ("attack_attribute", "Attack attribute (or none)", "none", str),
-        ("hp", "Maximum HP", 10, click.IntRange(1, 100_000)),
+        ("hp", "Maximum HP", 10, click.IntRange(1, MAX_HP)),
         ("hit_dice", "Hit Dice", 1, click.IntRange(0, 100)),
         ("hit_die", "Hit Die", "d8", str),
     ]
@@ -111,7 +113,7 @@ def check_command(file: str) -> None:
 
 
 def attribute_option(value: str | None, option: str) -> str | None:
-    from crux_cli.state.sheet import canonical_attribute
+    from crux_cli.core.vocabulary import canonical_attribute
 
     if value is None or value.strip().lower() in ("", "none", "-"):
         return None

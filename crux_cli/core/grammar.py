@@ -17,15 +17,6 @@ from crux_cli.core.limits import MAX_INPUT, MAX_INTEGER, MAX_NESTING
 
 pp.ParserElement.set_default_whitespace_chars(" \t")
 
-ATTRIBUTE_NAMES = {
-    "str": "STR", "strength": "STR",
-    "dex": "DEX", "dexterity": "DEX",
-    "int": "INT", "intelligence": "INT",
-    "wil": "WIL", "will": "WIL",
-}
-ATTRIBUTE_HINT = "the attributes are STR, DEX, INT and WIL (or strength, dexterity, intelligence, will)"
-
-
 def check_input(text: str) -> None:
     """Refuse what no grammar should ever see: too long, too deep, or invisible characters."""
     if len(text) > MAX_INPUT:

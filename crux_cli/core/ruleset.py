@@ -8,7 +8,7 @@ highlighting, help and colours all ask this value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,22 @@ def no_words(keyword: str) -> tuple[str, ...] | None:
     return None
 
 
+def no_kinds(before: Sequence[str], word: str) -> tuple[str, ...]:
+    """A rule set that names no kinds of word after its statement words."""
+    return ()
+
+
+def no_words_of_kind(kind: str, word: str) -> tuple[tuple[str, str], ...]:
+    return ()
+
+
+def no_lexicon() -> Mapping[str, str]:
+    return EMPTY
+
+
+EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
 class RuleSet(Record):
     """A rule set as the rest of crux sees it.
 
@@ -45,10 +61,20 @@ class RuleSet(Record):
     - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
     - `apply(result, hero)`: the hero after a result, for rule sets that keep state on a sheet
       (None: the sheet is only read);
-    - `words`: the words shown first for completion (`DEX` for `dex`), and `following(keyword)`,
-      the words that may follow a statement word (None when it declares none);
-    - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style`;
+    - `words`: the first words of its statements as completion shows them (`DEX` for `dex`);
+    - what may follow a statement word, for completion, in one of two ways: `following(keyword)`,
+      a plain list of words (None when it declares none), or, for a richer rule set, `suggest(before,
+      word)`, the kinds of word (names of its own choosing) that fit after the finished words `before`
+      (the statement word first) while `word` is typed, and `words_for(kind, word)`, the (word, note)
+      pairs of one kind;
+    - `lexicon()`: lower-case word -> how the REPL colours it while typed ('attribute' or 'keyword'),
+      beyond its statement words, which are always keywords; `patterns`: (lexer class, regular
+      expression, verbose syntax) for notation of its own the REPL colours too ('bonus', 'penalty');
+    - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style` (good,
+      mixed, bad, crit), which its renderer and the odds tables paint with;
     - `fights`: the module (dotted path) of its fight words, or '' when it has no fights;
+    - `status(hero)`: the hero's state for the REPL's toolbar, as (tone, text) pairs, the tone one of
+      key, value, low, hint (rule sets that keep state only);
     - `sheet_suffix(answer, palette)` / `sheet_json(sheet_update)`: what a roll on a sheet adds to
       its line and its JSON (rule sets that keep state only).
     """
@@ -65,9 +91,14 @@ class RuleSet(Record):
     seed: str = ""
     words: tuple[str, ...] = ()
     following: Callable[[str], tuple[str, ...] | None] = field(default=no_words, compare=False)
+    suggest: Callable[[Sequence[str], str], tuple[str, ...]] = field(default=no_kinds, compare=False)
+    words_for: Callable[[str, str], tuple[tuple[str, str], ...]] = field(default=no_words_of_kind, compare=False)
+    lexicon: Callable[[], Mapping[str, str]] = field(default=no_lexicon, compare=False)
+    patterns: tuple[tuple[str, str], ...] = ()
     help: tuple[str, ...] = ()
-    colours: Mapping[str, str] = field(default=MappingProxyType({}), compare=False)
+    colours: Mapping[str, str] = field(default=EMPTY, compare=False)
     fights: str = ""
+    status: Callable[[Any], tuple[tuple[str, str], ...]] | None = field(default=None, compare=False)
     sheet_suffix: Callable[[Any, Palette], str] | None = field(default=None, compare=False)
     sheet_json: Callable[[Any], dict[str, Any]] | None = field(default=None, compare=False)
 

@@ -1,14 +1,17 @@
-"""Colour for terminals only: a palette that is a no-op when colour is off."""
+"""Colour for terminals only: a palette that is a no-op when colour is off.
+
+The palette paints *roles*. Outcome words are not listed here: each rule set declares
+its own (`RuleSet.colours`, outcome -> role), and its renderer and the odds tables paint
+an outcome with `Palette.outcome`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+GOOD, MIXED, BAD, CRIT = "good", "mixed", "bad", "crit"  # the roles an outcome may have
 CODES = {
-    "success": "32", "resisted": "32", "hit": "32", "win": "32", "pass": "32", "strong hit": "32",
-    "partial": "33", "weak hit": "33", "tie": "33",
-    "failure": "31", "full effect": "31", "miss": "31", "lose": "31", "fail": "31",
-    "crit": "1;35", "critical": "1;35",
+    GOOD: "32", MIXED: "33", BAD: "31", CRIT: "1;35",
     "dim": "2", "bold": "1", "error": "1;31", "hint": "36", "caret": "1;31",
 }
 
@@ -22,6 +25,10 @@ class Palette:
         if not self.enabled or code is None:
             return text
         return f"\x1b[{code}m{text}\x1b[0m"
+
+    def outcome(self, text: str, colours: Mapping[str, str], outcome: str | None = None) -> str:
+        """`text` in the role `colours` gives its outcome (`text` itself unless named); plain when none."""
+        return self.paint(text, colours.get(text if outcome is None else outcome, ""))
 
     def dim(self, text: str) -> str:
         return self.paint(text, "dim")

@@ -268,7 +268,6 @@ class Roll:
         return f"{self.repeat}x {self.expr}" if self.repeat != 1 else str(self.expr)
 
 
-COUNTDOWN_SIZES = (4, 6, 8, 10, 12, 20)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import ClassVar
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.core.rng import Roller
+from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
 
@@ -292,15 +293,14 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
 
 def next_countdown(sides: int) -> int | None:
     """The die a countdown shrinks to after a 1 (None: a Cd4 ends)."""
-    sizes = ast.COUNTDOWN_SIZES
-    index = sizes.index(sides)
-    return sizes[index - 1] if index else None
+    index = COUNTDOWN_SIZES.index(sides)
+    return COUNTDOWN_SIZES[index - 1] if index else None
 
 
 def roll_countdown(roller: Roller, sides: int) -> CountdownResult:
     """Roll a countdown die of `sides` (4, 6, 8, 10, 12 or 20): on a 1 it shrinks or ends."""
-    if sides not in ast.COUNTDOWN_SIZES:
+    if sides not in COUNTDOWN_SIZES:
         raise CruxError(f"there is no countdown die Cd{sides}",
-                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in ast.COUNTDOWN_SIZES))
+                        hint=COUNTDOWN_HINT)
     face = roller.die(sides)
     return CountdownResult(sides, face, next_countdown(sides) if face == 1 else sides)

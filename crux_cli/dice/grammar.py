@@ -20,6 +20,7 @@ import pyparsing as pp
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
+from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
@@ -187,9 +188,9 @@ def _repeat(s: str, loc: int, toks: pp.ParseResults) -> int:
 
 def _countdown(s: str, loc: int, toks: pp.ParseResults) -> ast.Countdown:
     sides = integer(toks["sides"], s, loc)
-    if sides not in ast.COUNTDOWN_SIZES:
+    if sides not in COUNTDOWN_SIZES:
         raise CruxError(f"there is no countdown die Cd{sides}", text=s, position=loc,
-                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in ast.COUNTDOWN_SIZES))
+                        hint=COUNTDOWN_HINT)
     return ast.Countdown(sides, pos=loc)
 
 

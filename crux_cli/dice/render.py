@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crux_cli.core.style import Palette
+from crux_cli.core.style import BAD, GOOD, MIXED, Palette
 from crux_cli.dice import ast, engine
 
 
@@ -61,10 +61,10 @@ def headline(result: engine.DiceResult, palette: Palette) -> str:
 def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:
     roll = f"Cd{result.sides} [{result.face}]"
     if result.outcome == "holds":
-        return f"{palette.paint('holds', 'success')} · {roll} · Cd{result.sides} again next time"
+        return f"{palette.paint('holds', GOOD)} · {roll} · Cd{result.sides} again next time"
     if result.outcome == "shrinks":
-        return f"{palette.paint('shrinks', 'partial')} · {roll} · Cd{result.next_sides} next time"
-    return f"{palette.paint('ends', 'failure')} · {roll} · the countdown is over"
+        return f"{palette.paint('shrinks', MIXED)} · {roll} · Cd{result.next_sides} next time"
+    return f"{palette.paint('ends', BAD)} · {roll} · the countdown is over"
 
 
 def describe(result: Any, palette: Palette) -> str:

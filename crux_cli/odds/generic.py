@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.vocabulary import COUNTDOWN_SIZES
 from crux_cli.odds.dist import (
     Dist,
     Predicate,
@@ -213,7 +214,7 @@ def countdown_odds(sides: int) -> Odds:
     """`Cd8`: a 1 shrinks the die a size (d8 -> d6); a 1 on Cd4 ends it."""
     face = die(sides)
     one = face.probability(lambda f: f == 1)
-    change = "ends" if sides <= 4 else "shrinks"
+    change = "ends" if sides == COUNTDOWN_SIZES[0] else "shrinks"
     return Odds(kind="countdown", outcomes=rows({"holds": 1 - one, change: one}),
                 distribution=tuple(face.items()), label="face", mean=face.mean())
 

@@ -1,8 +1,9 @@
-"""A small exact-odds type and the distribution helpers the kindred rule sets need.
+"""Exact-odds helpers the kindred rule sets need, on plain dicts.
 
-A distribution is a plain ``dict`` of value → ``Fraction`` (summing to 1). The
-spaces of these rule sets are small, so the helpers work on fractions directly;
-the only potentially large step, summing many dice, works on integer weights.
+Their spaces are small, so a distribution here is `Weights`, a plain ``dict`` of
+value → ``Fraction`` (summing to 1), worked on directly; the only potentially large
+step, summing many dice, works on integer weights. (`crux_cli.odds.dist.Dist` is the
+one distribution type for the engine-sized work of generic dice and Crux.)
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from fractions import Fraction
 from crux_cli.core.errors import LimitError
 from crux_cli.odds.result import Odds, Table
 
-Dist = dict[int, Fraction]
+Weights = dict[int, Fraction]
 
 MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
 
 
-def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Dist | None = None,
+def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Weights | None = None,
               label: str = "damage", tables: tuple[Table, ...] = ()) -> Odds:
     """Odds from plain dicts; the mean is worked out from the distribution."""
     if distribution is None:
@@ -29,22 +30,23 @@ def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Dist | Non
     return Odds(kind, tuple(outcomes.items()), tables, pairs, label, mean)
 
 
-def die(sides: int) -> Dist:
+def die_weights(sides: int) -> Weights:
+    """One fair die of `sides`."""
     return {face: Fraction(1, sides) for face in range(1, sides + 1)}
 
 
-def constant(value: int) -> Dist:
+def constant(value: int) -> Weights:
     return {value: Fraction(1)}
 
 
-def highest_of_dice(sides: Iterable[int]) -> Dist:
+def highest_of_dice(sides: Iterable[int]) -> Weights:
     """The highest face among dice of these sizes: P(max ≤ v) = Π (min(v, s) / s) ** count."""
     counts = Counter(sides)
     top = max(counts)
     if top > MAX_SPAN:
         raise LimitError(f"odds of a d{top} would cover more than {MAX_SPAN:,} faces (the odds limit)",
                          hint="use smaller dice, or roll it instead")
-    result: Dist = {}
+    result: Weights = {}
     previous = Fraction(0)
     for value in range(1, top + 1):
         at_most = Fraction(1)
@@ -56,7 +58,7 @@ def highest_of_dice(sides: Iterable[int]) -> Dist:
     return result
 
 
-def sum_of_dice(count: int, sides: int) -> Dist:
+def sum_of_dice(count: int, sides: int) -> Weights:
     """The total of `count` dice of `sides`, by convolution on integer weights."""
     if count * sides > MAX_SPAN:
         raise LimitError(f"odds of {count}d{sides} would cover more than {MAX_SPAN:,} totals "
@@ -73,8 +75,8 @@ def sum_of_dice(count: int, sides: int) -> Dist:
     return {total: Fraction(weight, denominator) for total, weight in sorted(weights.items())}
 
 
-def mapped(dist: Dist, fn: Callable[[int], int]) -> Dist:
-    result: Dist = {}
+def mapped(dist: Weights, fn: Callable[[int], int]) -> Weights:
+    result: Weights = {}
     for value, p in dist.items():
         key = fn(value)
         result[key] = result.get(key, Fraction(0)) + p

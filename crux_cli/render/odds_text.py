@@ -4,16 +4,17 @@ Outcome tables use an absolute scale (a full bar is certainty); the damage or
 total histogram is scaled to its tallest row and, when there are many values,
 grouped into ranges with the far tails summed. Exact fractions too long to read
 are left to `--json`. Colour comes from the CLI's `Palette` (a no-op off a
-terminal): each outcome and its bar in the outcome's colour, headings bold,
-notes dim.
+terminal): each outcome and its bar in the colour its rule set gives it
+(`RuleSet.colours`), headings bold, notes dim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import ceil
 
+from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.result import Odds
 
@@ -25,10 +26,11 @@ FRACTION_CHARS = 13  # longer exact fractions are left to --json
 EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def render_odds(odds: Odds, palette: Palette = PLAIN) -> str:
-    blocks = [_table(odds.outcomes, palette, heading=None)] if odds.outcomes else []
+def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str] = EMPTY) -> str:
+    """The odds as text; `colours` (outcome -> role) is the colouring of the rule set that gave them."""
+    blocks = [_table(odds.outcomes, palette, colours, heading=None)] if odds.outcomes else []
     for table in odds.tables:
-        blocks.append(_table(table.rows, palette, heading=table.title))
+        blocks.append(_table(table.rows, palette, colours, heading=table.title))
     if odds.distribution is not None:
         blocks.append(_histogram(odds.distribution, odds.label, palette))
     notes = _notes(odds, palette)
@@ -69,7 +71,8 @@ def _paint(palette: Palette, text: str, role: str) -> str:
     return palette.paint(text, role) if text.strip() else text
 
 
-def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, heading: str | None) -> str:
+def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
+           heading: str | None) -> str:
     if not rows:
         return ""
     name_width = max(len(name) for name, _ in rows)
@@ -78,8 +81,9 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, heading: str 
     indent = "  " if heading else ""
     for name, p in rows:
         lines.append(
-            f"{indent}{_paint(palette, name.ljust(name_width), name)}  {fraction(p).rjust(fraction_width)}  "
-            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), name)}".rstrip()
+            f"{indent}{_paint(palette, name.ljust(name_width), colours.get(name, ''))}  "
+            f"{fraction(p).rjust(fraction_width)}  "
+            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), colours.get(name, ''))}".rstrip()
         )
     return "\n".join(lines)
 

@@ -7,10 +7,13 @@ cannot go undocumented.
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
+from crux_cli.core.style import BAD, MIXED
+from crux_cli.repl.words import GLOBAL_STATEMENTS
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -19,7 +22,7 @@ PREFIX = "/"
 USAGE_WIDTH = 26
 
 
-class Invocation(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create at start-up
+class Invocation(Record):
     """One command line as typed: its arguments and where they start, for errors with a caret."""
 
     line: str
@@ -37,7 +40,7 @@ class Invocation(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create
 Handler = Callable[..., list[str]]  # (Session, Invocation) -> lines; a string forward reference costs start-up time
 
 
-class Command(NamedTuple):
+class Command(Record):
     name: str
     usage: str
     summary: str
@@ -116,18 +119,6 @@ def help_(session: "Session", call: Invocation) -> list[str]:
     return lines
 
 
-CRUX_NOTATION = """\
-DEX +2b -1B grit            test: (1+net)d6, keep highest (lowest when net < 0); 5-6 success, 3-4 partial
-test +1b help               a test with no attribute (rating 0); help is +1 Boon
-save WIL adv vs rushed      save: adv/dis are +1 Boon/Bane, vs rushed +1 Boon
-init ambush                 initiative: 5-6 three actions, 3-4 two, 1-2 one; ambush: 3, no roll
-atk 2d8+3 heavy rushed      attack: primary die 1 misses, max crits (explodes, ignores armour)
-atk d6+STR medium resist    armour medium|heavy, resist, vuln, minion, rushed N
-odds DEX +1b                exact probabilities
-DEX +1b; atk d8 # goblin    several statements with ;, a comment after #
-modifiers: +Nb boons, -NB banes, grit, help, controlled|risky|desperate, limited|standard|great"""
-
-
 def fight_help() -> list[str]:
     """The fight words, as the fight module documents them (its docstring's indented lines)."""
     from crux_cli.repl import fight
@@ -137,9 +128,10 @@ def fight_help() -> list[str]:
 
 
 def notation_help(session: "Session") -> list[str]:
+    """The rule set's own lines (`RuleSet.help`), or what its value tells when it has none."""
     rules = session.runner.rules
-    if rules.name == "crux":
-        return CRUX_NOTATION.splitlines()
+    if rules.help:
+        return list(rules.help)
     return [f"{rules.name}: {rules.summary}", "statements start with: " + ", ".join(sorted(rules.keywords)),
             "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%"]
 
@@ -193,7 +185,7 @@ def seed(session: "Session", call: Invocation) -> list[str]:
 
 @command("alias", "[NAME = STATEMENT]")
 def alias(session: "Session", call: Invocation) -> list[str]:
-    """Name a statement: after `/alias sneak = DEX +1b`, typing `sneak grit` rolls `DEX +1b grit`.
+    """Name a statement: after `/alias blast = roll 8d6`, typing `blast +2` rolls `roll 8d6 +2`.
 
     `/alias` lists the aliases; `/alias NAME =` with nothing after it forgets one.
     They are kept for the next session beside the history.
@@ -202,11 +194,11 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         return [f"{name} = {body}" for name, body in sorted(session.aliases.items())] or ["no aliases yet"]
     name, equals, body = (part.strip() for part in call.args.partition("="))
     if not equals:
-        raise call.error("an alias is NAME = STATEMENT", hint=f"{PREFIX}alias sneak = DEX +1b")
+        raise call.error("an alias is NAME = STATEMENT", hint=f"{PREFIX}alias blast = roll 8d6")
     key = name.lower()
     if not key.isidentifier():
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
-    if key in session.runner.rules.keywords or key in ("odds", "roll"):
+    if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
         raise call.error(f"'{name}' is already a statement word", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)
@@ -264,7 +256,7 @@ def countdown(session: "Session", call: Invocation) -> list[str]:
     roller = Roller(session.runner.source)
     ticks = [tick(c, roller) for c in session.countdowns]
     session.countdowns = [t.after for t in ticks if t.after is not None]
-    return [session.palette.paint(str(t), "failure" if t.after is None else "dim" if t.face != 1 else "partial")
+    return [session.palette.paint(str(t), BAD if t.after is None else "dim" if t.face != 1 else MIXED)
             for t in ticks]
 
 

@@ -1,4 +1,7 @@
-"""Turns `suggest()`'s kinds of word into words: the only part of completion that knows prompt-toolkit."""
+"""Turns `suggest()`'s kinds of word into words: the only part of completion that knows prompt-toolkit.
+
+The rule set spells its own kinds (`RuleSet.words_for`); this module spells only the session's.
+"""
 
 from __future__ import annotations
 
@@ -14,17 +17,9 @@ from crux_cli.repl import suggest as kinds
 from crux_cli.repl.session import Session
 
 
-def fixed_words(kind: str) -> tuple[str, ...]:
-    """The words of a kind that does not depend on the session."""
-    if kind == kinds.MODIFIER:
-        return ("+1b", "-1B", *words.modifiers())
-    if kind == kinds.ATTACK:
-        return words.attack_words()
-    if kind == kinds.CONDITION:
-        return words.conditions()
-    return {kinds.ATTRIBUTE: words.ATTRIBUTES, kinds.SAVE: words.SAVE_WORDS, kinds.INIT: words.INIT_WORDS,
-            kinds.CONDITION_ACTION: ("add", "remove"), kinds.REST: ("field", "safe"), kinds.DAMAGE: ("crit",),
-            kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
+def session_words(kind: str) -> tuple[str, ...]:
+    """The words of a kind that depends on nothing else."""
+    return {kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
 
 
 def fight_words(fighting: bool) -> tuple[str, ...]:
@@ -57,10 +52,8 @@ class CruxCompleter(Completer):
             yield from ((w, "") for w in words.statement_words(rules))
             yield from self.session.aliases.items()
             yield from ((w, "fight") for w in fight_words(self.session.fight is not None))
-        elif kind == kinds.SIGNED_ATTRIBUTE:
-            yield from ((suggestion.word[0] + a, "attribute modifier") for a in words.ATTRIBUTES)
         elif kind == kinds.DECLARED:
-            yield from ((w, "") for w in words.following_words(rules, suggestion.keyword) or ())
+            yield from ((w, "") for w in rules.following(suggestion.keyword) or ())
         elif kind == kinds.COMMAND:
             yield from ((commands.PREFIX + c.name, c.summary) for c in commands.COMMANDS.values())
             yield from ((commands.PREFIX + a, f"= /{c.name}") for c in commands.COMMANDS.values() for a in c.aliases)
@@ -70,8 +63,10 @@ class CruxCompleter(Completer):
             yield from ((c.name, c.summary) for c in commands.COMMANDS.values())
         elif kind == kinds.RULES:
             yield from ((name, summary) for name, summary in rulesets.summaries())
-        else:
-            yield from ((w, "") for w in fixed_words(kind))
+        elif kind in kinds.SESSION_KINDS:
+            yield from ((w, "") for w in session_words(kind))
+        else:  # a kind the rule set named
+            yield from rules.words_for(kind, suggestion.word)
 
 
 def matching(candidates: Iterable[tuple[str, str]], word: str) -> Iterator[Completion]:

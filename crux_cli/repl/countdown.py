@@ -2,9 +2,11 @@
 `roll_countdown`; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
+from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 
 if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
@@ -12,7 +14,7 @@ if TYPE_CHECKING:
 DIE = re.compile(r"[Cc]?[dD](\d+)")
 
 
-class Countdown(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create at start-up
+class Countdown(Record):
     sides: int
     label: str = ""
 
@@ -20,7 +22,7 @@ class Countdown(NamedTuple):  # NamedTuples, not dataclasses: cheaper to create 
         return f"Cd{self.sides}" + (f" {self.label}" if self.label else "")
 
 
-class Tick(NamedTuple):
+class Tick(Record):
     """One countdown rolled: its face, and the die it leaves (None when it ran out)."""
 
     before: Countdown
@@ -37,12 +39,9 @@ class Tick(NamedTuple):
 
 def parse_die(word: str) -> int:
     """`Cd8`, `cd8` or `d8` → 8; only the sizes that can shrink are countdown dice."""
-    from crux_cli.dice.ast import COUNTDOWN_SIZES
-
     match = DIE.fullmatch(word)
     if not match or int(match.group(1)) not in COUNTDOWN_SIZES:
-        raise CruxError(f"'{word}' is not a countdown die",
-                        hint="countdown dice are " + ", ".join(f"Cd{n}" for n in COUNTDOWN_SIZES))
+        raise CruxError(f"'{word}' is not a countdown die", hint=COUNTDOWN_HINT)
     return int(match.group(1))
 
 

@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 ALWAYS = ("fight",)
 DURING = ("hero", "enemy", "minions", "next", "status", "react", "cast", "move", "assess", "end",
           "init", "initiative", "atk", "attack")
-ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
+ARMOUR = tuple(ARMOUR_WORDS)
 POOL = re.compile(r"\d*[dD]\d+")  # damage dice written in the attack itself
 
 

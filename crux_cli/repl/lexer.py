@@ -1,5 +1,8 @@
 """Colours the notation while it is typed, and marks the word the parser would refuse.
 
+The active rule set says which words are keywords and attributes (`RuleSet.keywords`
+and `RuleSet.lexicon`).
+
 A plain prompt-toolkit Lexer over one regular expression rather than Pygments,
 which would cost start-up time. The error span comes from the real parser, so
 the colours never disagree with what Enter will do; it is cached by text,
@@ -17,17 +20,18 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
 
+from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.repl import words
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
 
-TOKENS = r"""
+HEAD = r"""
     (?P<comment>\#.*)
   | (?P<label>\[[^\]]*\]?)
-  | (?P<boon>(?<![\w])(?:\+\d*b|\d+b)(?![\w]))
-  | (?P<bane>(?<![\w])(?:-\d*B|\d+B)(?![\w]))
+"""
+TAIL = r"""
   | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+)*)
   | (?P<word>[A-Za-z_]\w*)
   | (?P<number>\d+)
@@ -35,17 +39,14 @@ TOKENS = r"""
 
 
 @functools.cache
-def tokens() -> re.Pattern[str]:
-    return re.compile(TOKENS, re.VERBOSE)  # compiled on first use: start-up only draws an empty prompt
+def tokens(patterns: tuple[tuple[str, str], ...] = ()) -> re.Pattern[str]:
+    """The token expression, with a rule set's own `patterns` (lexer class, expression) before dice and words.
 
+    Compiled on first use: start-up only draws an empty prompt.
+    """
+    own = "".join(f"\n  | (?P<{name}>{expression})" for name, expression in patterns)
+    return re.compile(HEAD + own + TAIL, re.VERBOSE)
 
-@functools.cache
-def keyword_words() -> frozenset[str]:
-    """The words every rule set colours as keywords, beyond its own statement words."""
-    return frozenset(w.lower() for w in (*words.modifiers(), *words.attack_words(), *words.INIT_WORDS,
-                                         "adv", "dis", "vs", "advantage", "disadvantage",
-                                         *words.GLOBAL_STATEMENTS, *words.conditions(), "add", "remove", "crit",
-                                         "field", "safe"))
 
 Fragments = list[tuple[str, str]]
 
@@ -60,7 +61,7 @@ def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), 
     out: Fragments = []
     error = error_span(text, rules, aliases) if judge else None
     at = 0
-    for match in tokens().finditer(text):
+    for match in tokens(rules.patterns).finditer(text):
         out.append(("", text[at:match.start()]))
         out.append((_style(match, rules, aliases), match.group()))
         at = match.end()
@@ -73,9 +74,10 @@ def _style(match: re.Match[str], rules: RuleSet, aliases: frozenset[str]) -> str
     if kind != "word":
         return f"class:{kind}"
     word = match.group().lower()
-    if word in words.attribute_names():
-        return "class:attribute"
-    if word in rules.keywords or word in keyword_words():
+    coloured = rules.lexicon().get(word)
+    if coloured:
+        return f"class:{coloured}"
+    if word in rules.keywords or word in words.GLOBAL_STATEMENTS:
         return "class:keyword"
     return "class:alias" if word in aliases else ""
 
@@ -113,15 +115,11 @@ def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[in
     from crux_cli.running.read import parse_statement
 
     rules = rulesets.load(rules_name)
-    code = text.split("#", 1)[0]
-    offset = 0
-    for part in code.split(";"):
-        start = offset + len(part) - len(part.lstrip())
-        offset += len(part) + 1
-        statement = part.strip()
-        if statement.lower().startswith("odds "):
-            start += len(statement) - len(statement[5:].lstrip())
-            statement = statement[5:].lstrip()
+    for start, statement in lines.spans(lines.code(text)):
+        body = lines.odds_body(statement)
+        if body is not None:
+            start += len(statement) - len(body.lstrip())
+            statement = body.strip()
         if not statement or statement.split()[0].lower() in aliases:
             continue
         try:
@@ -154,12 +152,12 @@ class CruxLexer(Lexer):
         self.claimed = claimed
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
-        lines = document.lines
+        rows = document.lines
 
         def line(number: int) -> StyleAndTextTuples:
-            if number >= len(lines) or not lines[number]:
+            if number >= len(rows) or not rows[number]:
                 return []  # an empty prompt needs no rule set: start-up stays quick
-            text = lines[number]
+            text = rows[number]
             return fragments(text, self.rules(), self.aliases(),  # type: ignore[return-value]
                              judge=not self.claimed(text))
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.rulesets import DEFAULT
@@ -78,7 +79,7 @@ class Session:
 
     def handle(self, line: str) -> list[str]:
         """The lines to print for one line typed at the prompt; an error never ends the session."""
-        if not line.strip() or line.lstrip().startswith("#"):
+        if lines.is_blank(line):
             return []
         out: list[str] = []
         try:
@@ -96,20 +97,19 @@ class Session:
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
         from crux_cli.repl.fight import Fight
-        from crux_cli.running.runner import split_comment, split_statements
 
-        text, comment = split_comment(line)
-        for part in split_statements(text):
+        text, comment = lines.split_comment(line)
+        for part in lines.split_statements(text):
             statement = self.expand_statement(part)
             if Fight.claims(statement, self.fight is not None):
                 self.fight = self.fight or Fight(self)
                 out += self.fight.handle(statement)
                 continue
-            head, _, rest = statement.partition(" ")
-            if head.lower() == "odds":
+            body = lines.odds_body(statement)
+            if body is not None:
                 from crux_cli.running.output import odds_lines
 
-                out += odds_lines(self.runner.odds(rest.strip()), self.palette, self.json)
+                out += odds_lines(self.runner.odds(body.strip()), self.palette, self.json)
                 continue
             answers = self.runner.answers(statement, comment)
             self.recent.extend(answers)
@@ -119,7 +119,7 @@ class Session:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         from crux_cli.repl.fight import Fight
 
-        return Fight.claims(line.split("#", 1)[0].split(";")[-1].strip(), self.fight is not None)
+        return Fight.claims(lines.last_part(lines.code(line)).strip(), self.fight is not None)
 
     def error(self, error: CruxError) -> list[str]:
         from crux_cli.render.text import error_lines
@@ -147,10 +147,8 @@ class Session:
 
     def expand(self, line: str) -> str:
         """Replace an alias at the start of each statement: `sneak grit` → `DEX +1b grit`."""
-        from crux_cli.running.runner import split_comment, split_statements
-
-        text, comment = split_comment(line)
-        parts = [self.expand_statement(part) for part in split_statements(text)]
+        text, comment = lines.split_comment(line)
+        parts = [self.expand_statement(part) for part in lines.split_statements(text)]
         return "; ".join(parts) + (f" # {comment}" if comment else "")
 
     def keep_aliases(self) -> str | None:
@@ -166,9 +164,10 @@ class Session:
         return None
 
     def expand_statement(self, text: str) -> str:
+        odds = lines.odds_body(text)
+        if odds is not None:
+            return f"{lines.ODDS} {self.expand_statement(odds.lstrip())}"
         head, _, rest = text.partition(" ")
-        if head.lower() == "odds":
-            return f"odds {self.expand_statement(rest.lstrip())}"
         body = self.aliases.get(head.lower())
         return text if body is None else f"{body} {rest}".strip()
 

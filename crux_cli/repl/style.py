@@ -8,8 +8,8 @@ STYLES = {
     "prompt": "ansicyan bold",
     "attribute": "ansicyan bold",
     "dice": "ansiyellow",
-    "boon": "ansigreen",
-    "bane": "ansired",
+    "bonus": "ansigreen",  # a rule set's own notation for a bonus (Crux: +2b) …
+    "penalty": "ansired",  # … and for a penalty (-1B)
     "keyword": "ansiblue bold",
     "number": "ansimagenta",
     "label": "ansibrightblack",

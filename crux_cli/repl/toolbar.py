@@ -1,4 +1,4 @@
-"""The bottom toolbar: what matters now — rule set, the hero's Grit, HP and Wounds, the seed, countdowns."""
+"""The bottom toolbar: what matters now — rule set, the hero (as the rule set shows it), the seed, countdowns."""
 
 from __future__ import annotations
 
@@ -15,18 +15,9 @@ def toolbar_fragments(session: Session) -> Fragments:
     if hero is None:
         out += [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")]
     else:
-        from crux_cli.rulesets.crux.hero import GRIT_MAX
-
-        out += [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name),
-                ("class:toolbar.key", "  Grit "), ("class:toolbar.value", f"{hero.grit}/{GRIT_MAX}"),
-                ("class:toolbar.key", "  HP "),
-                ("class:toolbar.low" if hero.hp * 4 <= hero.hp_max else "class:toolbar.value",
-                 f"{hero.hp}/{hero.hp_max}"),
-                ("class:toolbar.key", "  Wounds "), ("class:toolbar.value", f"{hero.wounds}/{hero.wound_cap}")]
-        if hero.dying or hero.dead:
-            out.append(("class:toolbar.low", "  dead" if hero.dead else "  dying"))
-        if hero.conditions:
-            out.append(("class:toolbar.hint", "  " + ", ".join(hero.conditions)))
+        out += [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name)]
+        status = session.runner.rules.status
+        out += [(f"class:toolbar.{tone}", text) for tone, text in (status(hero) if status else ())]
     if session.seed is not None:
         out += [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]
     if session.fight is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.lines import is_blank
 
 if TYPE_CHECKING:
     from crux_cli.running.output import Output
@@ -44,7 +45,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         line = raw.rstrip("\r\n")
         if number == 1:
             line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-        if not line.strip() or line.lstrip().startswith("#"):
+        if is_blank(line):
             continue
         try:
             output.answers(runner.execute(line), line=number)

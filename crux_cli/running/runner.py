@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
+from crux_cli.core.lines import split_comment, split_statements
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -42,17 +43,6 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
-
-
-def split_comment(line: str) -> tuple[str, str | None]:
-    """`atk d8 # goblin` → ('atk d8', 'goblin')."""
-    text, hash_, comment = line.partition("#")
-    return text.strip(), (comment.strip() or None) if hash_ else None
-
-
-def split_statements(text: str) -> list[str]:
-    """Several statements on one line are separated by `;`."""
-    return [part.strip() for part in text.split(";") if part.strip()] or [text]
 
 
 class Runner:

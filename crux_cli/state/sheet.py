@@ -26,18 +26,16 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.core.limits import MAX_SIDES
-from crux_cli.rulesets.crux.hero import ATTRIBUTES, CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
-
-ATTRIBUTE_ALIASES = {
-    "str": "STR", "strength": "STR",
-    "dex": "DEX", "dexterity": "DEX",
-    "int": "INT", "intelligence": "INT",
-    "wil": "WIL", "will": "WIL",
-}
-RATING_RANGE = (-3, 3)
-MODIFIER_RANGE = (-10, 20)
-MAX_HP = 100_000
-MAX_HIT_DICE = 100
+from crux_cli.core.vocabulary import (
+    ATTRIBUTES,
+    MAX_HIT_DICE,
+    MAX_HP,
+    MAX_WOUND_CAP,
+    MODIFIER_RANGE,
+    RATING_RANGE,
+    canonical_attribute,
+)
+from crux_cli.rulesets.crux.hero import CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
 
 TABLE_KEYS: dict[str, tuple[str, ...]] = {
     "": ("name", "rules", "attributes", "saves", "attack", "status"),
@@ -51,11 +49,6 @@ WRITABLE = ("grit", "hp", "wounds", "dying", "dead", "hit_dice", "conditions")
 
 DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
 SYNTAX_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-
-
-def canonical_attribute(name: str) -> str | None:
-    """`dex`, `Dex` and `dexterity` all mean DEX; None for anything else."""
-    return ATTRIBUTE_ALIASES.get(name.strip().lower())
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -210,7 +203,7 @@ class _SheetReader:
     def status(self, table: dict[str, Any], hero: Hero) -> Hero:
         keys = lambda key: ("status", key)  # noqa: E731 - a local shorthand
         hp_max = self.integer(table, keys("hp_max"), hero.hp_max, 1, MAX_HP)
-        wound_cap = self.integer(table, keys("wound_cap"), WOUND_CAP, 1, 100)
+        wound_cap = self.integer(table, keys("wound_cap"), WOUND_CAP, 1, MAX_WOUND_CAP)
         hit_dice_max = self.integer(table, keys("hit_dice_max"), hero.hit_dice_max, 0, MAX_HIT_DICE)
         return hero.with_changes(
             grit=self.integer(table, keys("grit"), 0, 0, GRIT_MAX),

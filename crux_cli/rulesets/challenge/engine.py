@@ -9,9 +9,9 @@ risk level). The rulings where the seed is open are in grammar/rulesets.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 
 OUTCOMES = ("critical", "strong hit", "weak hit", "miss")
@@ -78,8 +78,7 @@ RESIST_OPTIONS: dict[str, tuple[tuple[int, str], ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ChallengeRoll:
+class ChallengeRoll(Record):
     """The challenge roll itself, shared by actions, fortune and resistance."""
 
     pool: int  # dice asked for (rating ± advantages); may be zero or less
@@ -106,8 +105,7 @@ def challenge(roller: Roller, pool: int) -> ChallengeRoll:
     return ChallengeRoll(pool, dice, kept, outcome)
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRequest:
+class ActionRequest(Record):
     rating: int  # dots in the approach the GM named
     advantage: bool = False
     disadvantage: bool = False
@@ -118,8 +116,7 @@ class ActionRequest:
         return self.rating + int(self.advantage) - int(self.disadvantage)
 
 
-@dataclass(frozen=True, slots=True)
-class ActionResult:
+class ActionResult(Record):
     kind: ClassVar[str] = "action"
     request: ActionRequest
     roll: ChallengeRoll
@@ -133,8 +130,7 @@ def roll_action(roller: Roller, request: ActionRequest) -> ActionResult:
     return ActionResult(request, roll, text, xp)
 
 
-@dataclass(frozen=True, slots=True)
-class FortuneRequest:
+class FortuneRequest(Record):
     rating: int  # the stat assessed (1 for sheer luck)
     advantages: int = 0  # major advantages: +1D each
     disadvantages: int = 0  # major disadvantages: -1D each
@@ -144,8 +140,7 @@ class FortuneRequest:
         return self.rating + self.advantages - self.disadvantages
 
 
-@dataclass(frozen=True, slots=True)
-class FortuneResult:
+class FortuneResult(Record):
     kind: ClassVar[str] = "fortune"
     request: FortuneRequest
     roll: ChallengeRoll
@@ -157,8 +152,7 @@ def roll_fortune(roller: Roller, request: FortuneRequest) -> FortuneResult:
     return FortuneResult(request, roll, FORTUNE_TEXT[roll.outcome])
 
 
-@dataclass(frozen=True, slots=True)
-class ResistRequest:
+class ResistRequest(Record):
     rating: int  # dots in the attribute the GM chose (plus the endure action)
 
     @property
@@ -166,8 +160,7 @@ class ResistRequest:
         return self.rating
 
 
-@dataclass(frozen=True, slots=True)
-class ResistResult:
+class ResistResult(Record):
     kind: ClassVar[str] = "resist"
     request: ResistRequest
     roll: ChallengeRoll

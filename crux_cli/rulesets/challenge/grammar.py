@@ -10,7 +10,6 @@ resist|resistance N
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 import pyparsing as pp
 
@@ -18,6 +17,7 @@ from crux_cli.core.errors import LimitError
 from crux_cli.core.grammar import join_words, keyword, number, parse_and_fold, tagged
 from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
 from crux_cli.core.limits import MAX_DICE
+from crux_cli.core.record import Record, field
 from crux_cli.rulesets.challenge.engine import DEFAULT_RISK, RISKS
 
 ACTION_WORDS = ("action",)
@@ -32,8 +32,7 @@ HINTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(Record):
     rating: int
     advantage: bool = False
     disadvantage: bool = False
@@ -45,8 +44,7 @@ class Action:
                      self.risk)
 
 
-@dataclass(frozen=True, slots=True)
-class Fortune:
+class Fortune(Record):
     rating: int
     advantages: int = 0
     disadvantages: int = 0
@@ -56,8 +54,7 @@ class Fortune:
         return join_words("fortune", self.rating, *["adv"] * self.advantages, *["dis"] * self.disadvantages)
 
 
-@dataclass(frozen=True, slots=True)
-class Resist:
+class Resist(Record):
     rating: int
     pos: int = field(default=0, compare=False)
 

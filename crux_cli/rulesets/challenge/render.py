@@ -6,11 +6,12 @@ from typing import Any
 
 from crux_cli.core.style import Palette
 from crux_cli.rulesets.challenge import engine
+from crux_cli.rulesets.challenge.words import COLOURS
 
 
 def roll_text(roll: engine.ChallengeRoll, palette: Palette) -> str:
     """`weak hit (5) · 3d6 [5, 2, 1]`; a zero pool says why it kept the lowest."""
-    head = f"{palette.paint(roll.outcome, roll.outcome)} ({palette.bold(str(roll.kept))})"
+    head = f"{palette.outcome(roll.outcome, COLOURS)} ({palette.bold(str(roll.kept))})"
     dice = f"{len(roll.dice)}d6 [{', '.join(map(str, roll.dice))}]"
     if roll.zero_pool:
         dice = f"{roll.pool} dice: {dice} keep lowest, no critical"

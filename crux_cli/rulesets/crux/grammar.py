@@ -14,7 +14,9 @@ from typing import Any
 import pyparsing as pp
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import ATTRIBUTE_HINT, ATTRIBUTE_NAMES, integer, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar_parts import single
+from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast
 
 TEST_WORDS = ("test",)
@@ -25,7 +27,6 @@ KEYWORDS = frozenset(TEST_WORDS + SAVE_WORDS + INIT_WORDS + ATTACK_WORDS) | froz
 
 POSITIONS = ("controlled", "risky", "desperate")
 EFFECTS = ("limited", "standard", "great")
-ARMOUR_WORDS = {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium", "heavy": "heavy"}
 
 MODIFIERS = "+Nb (boons), -NB (banes), grit, help, and labels like risky or great"
 HINTS = {
@@ -124,14 +125,6 @@ def _split(words: list[Any], *tags: str) -> tuple[list[Any], list[Any]]:
     return chosen, [w for w in words if w[0] not in tags]
 
 
-def _single(words: list[Any], tag: str, text: str, why: str) -> Any:
-    """The value of the one word tagged `tag`, None if absent; refuse a second one."""
-    found = [w for w in words if w[0] == tag]
-    if len(found) > 1:
-        raise CruxError(why, text=text, position=found[1][2])
-    return found[0][1] if found else None
-
-
 # -- statements ---------------------------------------------------------------------------------
 
 @functools.cache
@@ -143,7 +136,7 @@ def _test_grammar() -> pp.ParserElement:
 
 def fold_test(words: list[Any], text: str) -> ast.Test:
     words = [w for w in words if w != "test"]
-    attribute = _single(words, "attribute", text, "a test has one attribute")
+    attribute = single(words, "attribute", text, "a test has one attribute")
     mods = fold_modifiers(_split(words, "attribute")[1], text)
     return ast.Test(attribute, mods)
 
@@ -160,8 +153,8 @@ def _save_grammar() -> pp.ParserElement:
 
 def fold_save(words: list[Any], text: str) -> ast.Save:
     (_, attribute, _), *rest = words
-    stance = _single(rest, "stance", text, "a save is adv or dis, not both (they would cancel: leave both out)")
-    vs_rushed = _single(rest, "vs rushed", text, "'vs rushed' is one Boon, given once") is not None
+    stance = single(rest, "stance", text, "a save is adv or dis, not both (they would cancel: leave both out)")
+    vs_rushed = single(rest, "vs rushed", text, "'vs rushed' is one Boon, given once") is not None
     mods = fold_modifiers(_split(rest, "stance", "vs rushed")[1], text)
     return ast.Save(attribute, stance, vs_rushed, mods)
 
@@ -172,7 +165,7 @@ def _init_grammar() -> pp.ParserElement:
 
 
 def fold_init(words: list[Any], text: str) -> ast.Initiative:
-    ambush = _single(words, "ambush", text, "ambush is said once") is not None
+    ambush = single(words, "ambush", text, "ambush is said once") is not None
     return ast.Initiative(fold_modifiers(_split(words, "ambush")[1], text), ambush)
 
 
@@ -202,12 +195,12 @@ def _attack_grammar() -> pp.ParserElement:
 
 
 def fold_attack(words: list[Any], text: str) -> ast.Attack:
-    pool = _single(words, "pool", text, "an attack has one pool of dice")
+    pool = single(words, "pool", text, "an attack has one pool of dice")
     flat = sum(w[1] for w in words if w[0] == "flat")
     bonuses = tuple(w[1] for w in words if w[0] == "bonus")
     rushed = sum(w[1] for w in words if w[0] == "rushed")
-    armour = _single(words, "armour", text, "a target wears one kind of armour") or "unarmoured"
-    flags = {tag: _single(words, tag, text, f"'{tag}' is said once") is not None
+    armour = single(words, "armour", text, "a target wears one kind of armour") or "unarmoured"
+    flags = {tag: single(words, tag, text, f"'{tag}' is said once") is not None
              for tag in ("resist", "vuln", "minion", "ranged", "melee")}
     if flags["ranged"] and flags["melee"]:
         raise CruxError("an attack is melee or ranged, not both", text=text,

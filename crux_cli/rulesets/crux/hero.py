@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from crux_cli.core.vocabulary import ATTRIBUTES
 from crux_cli.rulesets.crux.engine import GRIT_MAX  # noqa: F401  (re-exported: the sheet validates against it)
 
-ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
 WOUND_CAP = 6
 # Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag.
 CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")

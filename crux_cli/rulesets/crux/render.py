@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from crux_cli.core.style import Palette
+from crux_cli.core.style import CRIT, GOOD, Palette
 from crux_cli.rulesets.crux.engine import AttackResult, GritChange, PoolResult, Source
+from crux_cli.rulesets.crux.words import COLOURS
 
 
 def signed(n: int) -> str:
@@ -45,17 +46,17 @@ def headline(result: PoolResult, palette: Palette) -> str:
     outcome = result.outcome
     kind = result.request.kind
     if kind == "save":
-        return palette.paint(result.effect, outcome)
+        return palette.outcome(result.effect, COLOURS, outcome)
     if kind == "initiative":
         word = f"{result.actions} action{'s' if result.actions != 1 else ''}"
-        return palette.paint(word, outcome)
-    return palette.paint(outcome, outcome)
+        return palette.outcome(word, COLOURS, outcome)
+    return palette.outcome(outcome, COLOURS)
 
 
 def describe_pool(result: PoolResult, palette: Palette) -> str:
     request = result.request
     if request.ambush:
-        return " · ".join(filter(None, [palette.paint("3 actions", "success"), "ambush: no roll",
+        return " · ".join(filter(None, [palette.paint("3 actions", GOOD), "ambush: no roll",
                                         grit_text(result.grit)]))
     parts = [f"{headline(result, palette)} ({palette.bold(str(result.kept))})",
              pool_text(result.dice, request.net),
@@ -78,7 +79,7 @@ def damage_text(result: AttackResult) -> str:
 
 def describe_attack(result: AttackResult, palette: Palette) -> str:
     request = result.request
-    outcome = palette.paint(result.outcome, result.outcome)
+    outcome = palette.outcome(result.outcome, COLOURS)
     primary = f"primary d{request.sides}: {result.primary}"
     if len(result.primary_dice) > 1:
         primary += f" of {pool_text(result.primary_dice, request.net, request.sides)}"
@@ -87,7 +88,7 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
     else:
         damage = f"{outcome} · {palette.bold(str(result.damage))} damage"
         if result.killed is not None:
-            damage += " · " + (palette.paint("minion killed", "crit") if result.killed else "minion stands")
+            damage += " · " + (palette.paint("minion killed", CRIT) if result.killed else "minion stands")
         parts = [damage, primary]
         if result.explosions:
             parts.append("explodes " + ", ".join(map(str, result.explosions)))

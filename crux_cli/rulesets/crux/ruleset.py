@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.rulesets.crux import ast, engine
+from crux_cli.rulesets.crux import ast, engine, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
 from crux_cli.rulesets.crux.compiler import compile_statement
@@ -85,6 +85,12 @@ def sheet_suffix(answer: Any, palette: Any) -> str:
     return sheet_render.sheet_suffix(answer, palette)
 
 
+def status(hero: Hero) -> tuple[tuple[str, str], ...]:
+    from crux_cli.rulesets.crux import sheet_render
+
+    return sheet_render.toolbar_status(hero)
+
+
 def sheet_json(update: Any) -> dict[str, Any]:
     from crux_cli.rulesets.crux import sheet_render
 
@@ -102,7 +108,15 @@ RULESET = RuleSet(
     describe=describe,
     to_json=to_json,
     apply=apply,
+    words=words.statement_words(frozenset(KEYWORDS)),
+    suggest=words.suggest,
+    words_for=words.words_for,
+    lexicon=words.lexicon,
+    patterns=words.PATTERNS,
+    help=words.HELP,
+    colours=words.COLOURS,
     fights="crux_cli.rulesets.crux.fight",
+    status=status,
     sheet_suffix=sheet_suffix,
     sheet_json=sheet_json,
 )

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from crux_cli.core.style import Palette
-from crux_cli.rulesets.crux.hero import ATTRIBUTES, GRIT_MAX, Hero
+from crux_cli.core.style import BAD, MIXED, Palette
+from crux_cli.core.vocabulary import ATTRIBUTES
+from crux_cli.rulesets.crux.hero import GRIT_MAX, Hero
 from crux_cli.rulesets.crux.wounds import StateChange
 
 LABELS = {"grit": "Grit", "hp": "HP", "wounds": "Wounds", "dying": "Dying", "dead": "dead",
@@ -41,9 +42,9 @@ def status_text(hero: Hero, palette: Palette) -> str:
     parts = [f"HP {hero.hp}/{hero.hp_max}", f"Wounds {hero.wounds}/{hero.wound_cap}", f"Grit {hero.grit}",
              f"Hit Dice {hero.hit_dice}/{hero.hit_dice_max}"]
     if hero.dead:
-        parts.append(palette.paint("dead", "failure"))
+        parts.append(palette.paint("dead", BAD))
     elif hero.dying:
-        parts.append(palette.paint("Dying", "failure"))
+        parts.append(palette.paint("Dying", BAD))
     parts += hero.conditions
     return f"{palette.bold(hero.name)}: " + " · ".join(parts)
 
@@ -66,7 +67,7 @@ def describe(change: StateChange, palette: Palette) -> str:
     events = [e for e in change.events if not e.startswith("spent ")]
     serious = ("dead", "Dying:", "Dying (crit):")
     parts = [headline(change)] if headline(change) else []
-    parts += [palette.paint(e, "failure" if any(word in e for word in serious) else "partial") for e in events]
+    parts += [palette.paint(e, BAD if any(word in e for word in serious) else MIXED) for e in events]
     parts += [change_text(*c) for c in change.changes if c[0] != "conditions" or change.kind != "condition"]
     return " · ".join([*parts, status_text(change.after, palette)])
 
@@ -91,8 +92,8 @@ def show_text(hero: Hero, palette: Palette) -> str:
         f"  saves: {saves or 'no advantaged or disadvantaged save'} · attack: {attack}",
         f"  Grit {hero.grit}/{GRIT_MAX} · HP {hero.hp}/{hero.hp_max} · Wounds {hero.wounds}/{hero.wound_cap}"
         f" · Hit Dice {hero.hit_dice}/{hero.hit_dice_max} (d{hero.hit_die})"
-        + (" · " + palette.paint("dead", "failure") if hero.dead else "")
-        + (" · " + palette.paint("Dying", "failure") if hero.dying and not hero.dead else ""),
+        + (" · " + palette.paint("dead", BAD) if hero.dead else "")
+        + (" · " + palette.paint("Dying", BAD) if hero.dying and not hero.dead else ""),
     ]
     for condition in hero.conditions:
         lines.append(f"  {condition}: {CONDITION_EFFECTS[condition]}")
@@ -138,6 +139,18 @@ def to_json(change: StateChange) -> dict[str, Any]:
     else:
         record.update(events=list(change.events), changes=changes_json(change.before, change.after))
     return record
+
+
+def toolbar_status(hero: Hero) -> tuple[tuple[str, str], ...]:
+    """Grit, HP (low at a quarter or less), Wounds, Dying and conditions, for the REPL's toolbar."""
+    parts = [("key", "  Grit "), ("value", f"{hero.grit}/{GRIT_MAX}"),
+             ("key", "  HP "), ("low" if hero.hp * 4 <= hero.hp_max else "value", f"{hero.hp}/{hero.hp_max}"),
+             ("key", "  Wounds "), ("value", f"{hero.wounds}/{hero.wound_cap}")]
+    if hero.dying or hero.dead:
+        parts.append(("low", "  dead" if hero.dead else "  dying"))
+    if hero.conditions:
+        parts.append(("hint", "  " + ", ".join(hero.conditions)))
+    return tuple(parts)
 
 
 def sheet_suffix(answer: Any, palette: Palette) -> str:

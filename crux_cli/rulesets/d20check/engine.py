@@ -8,9 +8,9 @@ in grammar/rulesets.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 
 CHECK_DIE = 20
@@ -24,8 +24,7 @@ def net_favor(favored: int, hindered: int) -> int:
     return (favored > hindered) - (favored < hindered)
 
 
-@dataclass(frozen=True, slots=True)
-class CheckRequest:
+class CheckRequest(Record):
     stat: int
     trained: bool = False
     favor: int = 0  # +1 favored, -1 hindered, 0 neither (see net_favor)
@@ -35,8 +34,7 @@ class CheckRequest:
         return CHECK_DIE - self.stat * (2 if self.trained else 1)
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(Record):
     kind: ClassVar[str] = "check"
     request: CheckRequest
     d20: int
@@ -65,8 +63,7 @@ def roll_check(roller: Roller, request: CheckRequest) -> CheckResult:
     return CheckResult(request, d20, favor_die, total, request.difficulty, outcome, int(outcome == "crit"))
 
 
-@dataclass(frozen=True, slots=True)
-class DamageRequest:
+class DamageRequest(Record):
     count: int  # damage dice
     sides: int
     flat: int = 0  # added to the dice (a negative flat lowers it)
@@ -79,8 +76,7 @@ class DamageRequest:
         return self.count + (1 if self.weak else 0)
 
 
-@dataclass(frozen=True, slots=True)
-class DamageResult:
+class DamageResult(Record):
     kind: ClassVar[str] = "damage"
     request: DamageRequest
     dice: tuple[int, ...]  # every damage die; with Weak the last one is the extra die

@@ -9,13 +9,13 @@ damage|dmg NdS [+K|-K] [armor N] [immune] [weak]
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 import pyparsing as pp
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
+from crux_cli.core.record import Record, field
 
 CHECK_WORDS = ("check",)
 DAMAGE_WORDS = ("damage", "dmg")
@@ -31,8 +31,7 @@ HINTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(Record):
     stat: int
     stat_name: str | None = None  # a label: Might, Dexterity, …
     trained: bool = False
@@ -45,8 +44,7 @@ class Check:
                      *["favored"] * self.favored, *["hindered"] * self.hindered)
 
 
-@dataclass(frozen=True, slots=True)
-class Damage:
+class Damage(Record):
     count: int
     sides: int
     flat: int = 0

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from crux_cli.odds.outcomes import Odds, constant, die, make_odds, mapped, ordered, sum_of_dice
+from crux_cli.odds.outcomes import constant, die_weights, make_odds, mapped, ordered, sum_of_dice
+from crux_cli.odds.result import Odds
 from crux_cli.rulesets.d20check import engine as rules
 
 
 def check_odds(request: rules.CheckRequest) -> Odds:
     chances: dict[str, Fraction] = {}
-    bonus = die(rules.FAVOR_DIE) if request.favor else constant(0)
-    for d20, p in die(rules.CHECK_DIE).items():
+    bonus = die_weights(rules.FAVOR_DIE) if request.favor else constant(0)
+    for d20, p in die_weights(rules.CHECK_DIE).items():
         for extra, q in bonus.items():
             outcome = rules.check_outcome(d20, d20 + request.favor * extra, request.difficulty)
             chances[outcome] = chances.get(outcome, Fraction(0)) + p * q

@@ -6,6 +6,7 @@ from typing import Any
 
 from crux_cli.core.style import Palette
 from crux_cli.rulesets.d20check import engine
+from crux_cli.rulesets.d20check.words import COLOURS
 
 FAVOR_WORDS = {1: "favored", -1: "hindered", 0: "none"}
 
@@ -21,7 +22,7 @@ def check_text(result: engine.CheckResult, palette: Palette) -> str:
     if result.favor_die is not None:
         roll += f" {'+' if request.favor > 0 else '−'} d6 {result.favor_die} {FAVOR_WORDS[request.favor]}"
         roll += f" = {result.total}"
-    head = f"{palette.paint(result.outcome, result.outcome)} ({palette.bold(str(result.total))} vs " \
+    head = f"{palette.outcome(result.outcome, COLOURS)} ({palette.bold(str(result.total))} vs " \
            f"{result.difficulty})"
     parts = [head, roll, difficulty_text(request)]
     if result.luck:

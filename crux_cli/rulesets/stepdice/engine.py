@@ -7,9 +7,9 @@ record every die. The rulings where the seed is open are in grammar/rulesets.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 
 TRACK = (0, 4, 6, 8, 10, 12)
@@ -48,8 +48,7 @@ def mode(enhanced: bool, impaired: bool) -> str:
     return "enhanced" if enhanced else "impaired"
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(Record):
     """One die rolled: its size and the face it showed."""
 
     sides: int
@@ -65,8 +64,7 @@ def compare(score: int, target: int) -> str:
 # --- saves ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SaveRequest:
+class SaveRequest(Record):
     die: int  # the attribute die (sides), 0 when it is at zero
     target: int = ENVIRONMENT_TARGET  # the number to beat when no creature opposes
     opposing: int | None = None  # an opposing creature's attribute die, rolled instead of `target`
@@ -78,8 +76,7 @@ class SaveRequest:
         return mode(self.enhanced, self.impaired)
 
 
-@dataclass(frozen=True, slots=True)
-class SaveResult:
+class SaveResult(Record):
     kind: ClassVar[str] = "save"
     request: SaveRequest
     rolls: tuple[Roll, ...]  # the saver's dice: attribute die (or the impaired d4), plus the enhanced d12
@@ -115,14 +112,12 @@ def roll_save(roller: Roller, request: SaveRequest) -> SaveResult:
 # --- stepping dice -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class StepRequest:
+class StepRequest(Record):
     die: int
     steps: int  # signed: up is positive
 
 
-@dataclass(frozen=True, slots=True)
-class StepResult:
+class StepResult(Record):
     kind: ClassVar[str] = "step"
     request: StepRequest
     before: int
@@ -140,8 +135,7 @@ def step_die(request: StepRequest) -> StepResult:
 # --- attacks -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class AttackRequest:
+class AttackRequest(Record):
     """Every attack die at one target, from every attacker and weapon (ganging up)."""
 
     dice: tuple[int, ...]  # sides of each attack die
@@ -160,8 +154,7 @@ class AttackRequest:
         return min(self.armor, ARMOR_MAX)
 
 
-@dataclass(frozen=True, slots=True)
-class AttackResult:
+class AttackResult(Record):
     kind: ClassVar[str] = "attack"
     request: AttackRequest
     rolls: tuple[Roll, ...]  # every attack die rolled
@@ -221,13 +214,11 @@ def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
 # --- the Mark of Death ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class DeathRequest:
+class DeathRequest(Record):
     marked: bool = False  # already Marked by Death: a deal on 2-6
 
 
-@dataclass(frozen=True, slots=True)
-class DeathResult:
+class DeathResult(Record):
     kind: ClassVar[str] = "death"
     request: DeathRequest
     roll: int  # the d6

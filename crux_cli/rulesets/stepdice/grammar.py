@@ -13,7 +13,6 @@ or `NdS` (several dice at one target: only the highest counts).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 import pyparsing as pp
 
@@ -21,6 +20,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, tagged
 from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.limits import MAX_DICE
+from crux_cli.core.record import Record, field
 from crux_cli.rulesets.stepdice.engine import TRACK, die_name
 
 SAVE_WORDS = ("save",)
@@ -46,8 +46,7 @@ def _modes(enhanced: bool, impaired: bool) -> str:
     return join_words("enhanced" if enhanced else "", "impaired" if impaired else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Save:
+class Save(Record):
     die: int
     attribute: str | None = None  # a label: STR | DEX | WIL
     target: int | None = None  # vs N (None: the environment's 4, unless opposed)
@@ -62,8 +61,7 @@ class Save:
         return join_words("save", self.attribute, die_name(self.die), vs, _modes(self.enhanced, self.impaired))
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Record):
     die: int
     steps: int  # signed: up is positive
     pos: int = field(default=0, compare=False)
@@ -73,8 +71,7 @@ class Step:
         return join_words("step", die_name(self.die), direction, abs(self.steps) if abs(self.steps) != 1 else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Record):
     dice: tuple[int, ...]  # sides of every attack die at the target
     enhanced: bool = False
     impaired: bool = False
@@ -90,8 +87,7 @@ class Attack:
                      f"str {die_name(self.strength)}" if self.strength is not None else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Death:
+class Death(Record):
     marked: bool = False
     pos: int = field(default=0, compare=False)
 

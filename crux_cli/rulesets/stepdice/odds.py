@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from crux_cli.odds.outcomes import Dist, Odds, constant, die, highest_of_dice, make_odds, ordered
+from crux_cli.odds.outcomes import Weights, constant, die_weights, highest_of_dice, make_odds, ordered
+from crux_cli.odds.result import Odds
 from crux_cli.rulesets.stepdice import engine as rules
 
 
-def score_dist(request: rules.SaveRequest) -> Dist:
+def score_dist(request: rules.SaveRequest) -> Weights:
     """The saver's kept die; the caller handles a die at zero."""
     return highest_of_dice(rules.save_dice(request))
 
 
-def target_dist(request: rules.SaveRequest) -> Dist:
+def target_dist(request: rules.SaveRequest) -> Weights:
     if request.opposing is None:
         return constant(request.target)
-    return die(request.opposing) if request.opposing else constant(0)
+    return die_weights(request.opposing) if request.opposing else constant(0)
 
 
 def save_chances(request: rules.SaveRequest) -> dict[str, Fraction]:
@@ -43,7 +44,7 @@ def step_odds(request: rules.StepRequest) -> Odds:
 def attack_odds(request: rules.AttackRequest) -> Odds:
     """Outcomes deflected/dodged/direct; with a STR die, Direct Damage splits into its consequences."""
     chances: dict[str, Fraction] = {}
-    damages: Dist = {}
+    damages: Weights = {}
     for top, p in highest_of_dice(rules.attack_dice(request)).items():
         damage = max(0, top - request.effective_armor)
         damages[damage] = damages.get(damage, Fraction(0)) + p

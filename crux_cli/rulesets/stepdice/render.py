@@ -7,6 +7,7 @@ from typing import Any
 from crux_cli.core.style import Palette
 from crux_cli.rulesets.stepdice import engine
 from crux_cli.rulesets.stepdice.engine import Roll, die_name
+from crux_cli.rulesets.stepdice.words import COLOURS, DEATH_COLOURS
 
 CONSEQUENCE_TEXT = {
     "minor": "minor: not significantly harmed",
@@ -14,7 +15,6 @@ CONSEQUENCE_TEXT = {
     "incapacitated": "Critical Damage and incapacitated",
     "dead": "lethal: Critical Damage with STR already at 0",
 }
-DEATH_ROLES = {"taken": "fail", "deal": "partial", "return": "pass"}
 
 
 def rolls_text(rolls: tuple[Roll, ...]) -> str:
@@ -24,7 +24,7 @@ def rolls_text(rolls: tuple[Roll, ...]) -> str:
 
 def save_text(result: engine.SaveResult, palette: Palette) -> str:
     request = result.request
-    outcome = palette.paint(result.outcome, result.outcome)
+    outcome = palette.outcome(result.outcome, COLOURS)
     if result.automatic:
         return f"{outcome} · the attribute die is at 0: an automatic loss, no roll"
     mine = rolls_text(result.rolls) + (" keep higher" if len(result.rolls) > 1 else "")
@@ -72,7 +72,7 @@ def attack_text(result: engine.AttackResult, palette: Palette) -> str:
         rolled = "no roll (STR 0)" if save.automatic else rolls_text(save.rolls)
         strength = f", STR {die_name(request.strength or 0)} → {die_name(result.strength_after or 0)}" \
             if result.strength_after != request.strength else ""
-        parts.append(f"STR save {rolled} vs {save.target}: {palette.paint(save.outcome, save.outcome)} → "
+        parts.append(f"STR save {rolled} vs {save.target}: {palette.outcome(save.outcome, COLOURS)} → "
                      f"{CONSEQUENCE_TEXT[result.consequence or 'minor']}{strength}")
     elif result.direct:
         parts.append(f"make a STR save vs {result.direct} (add str DIE to roll it)")
@@ -81,7 +81,7 @@ def attack_text(result: engine.AttackResult, palette: Palette) -> str:
 
 def death_text(result: engine.DeathResult, palette: Palette) -> str:
     marked = " · already Marked by Death: a deal on 2–6" if result.request.marked else ""
-    return f"{palette.paint(result.outcome, DEATH_ROLES[result.outcome])} ({palette.bold(str(result.roll))}) · " \
+    return f"{palette.outcome(result.outcome, DEATH_COLOURS)} ({palette.bold(str(result.roll))}) · " \
            f"{result.text}{marked}"
 
 

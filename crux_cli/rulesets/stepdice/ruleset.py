@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.outcomes import Odds
-from crux_cli.rulesets.stepdice import engine
+from crux_cli.odds.result import Odds
+from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
 from crux_cli.rulesets.stepdice import odds as exact
 from crux_cli.rulesets.stepdice.compiler import compile_statement
@@ -67,4 +67,8 @@ RULESET = RuleSet(
     odds=odds,
     describe=describe,
     to_json=to_json,
+    following=words.following,
+    lexicon=words.lexicon,
+    help=words.HELP,
+    colours=words.COLOURS,
 )

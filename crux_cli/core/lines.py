@@ -1,0 +1,61 @@
+"""How a line of input divides, for every reader of it (NOTATION §1): the runner, the REPL session,
+its lexer and its suggester all split here, so they cannot disagree about a `;` or a `#`.
+
+`DEX +1b; odds atk d8 # goblin` is two statements, `DEX +1b` and `odds atk d8`, and a comment
+`goblin`; the second asks for exact odds of `atk d8`.
+"""
+
+from __future__ import annotations
+
+SEPARATOR = ";"
+COMMENT = "#"
+ODDS = "odds"
+
+
+def code(line: str) -> str:
+    """The line before its comment, as typed."""
+    return line.partition(COMMENT)[0]
+
+
+def has_comment(line: str) -> bool:
+    return COMMENT in line
+
+
+def is_blank(line: str) -> bool:
+    """Nothing to answer: an empty line, or only a comment."""
+    return not code(line).strip()
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """`atk d8 # goblin` → ('atk d8', 'goblin')."""
+    text, hash_, comment = line.partition(COMMENT)
+    return text.strip(), (comment.strip() or None) if hash_ else None
+
+
+def split_statements(text: str) -> list[str]:
+    """Several statements on one line are separated by `;` (blank ones are dropped)."""
+    return [part.strip() for part in text.split(SEPARATOR) if part.strip()] or [text]
+
+
+def spans(text: str) -> list[tuple[int, str]]:
+    """Each `;`-separated part of `text`, stripped, with the index in `text` where it starts."""
+    out = []
+    offset = 0
+    for part in text.split(SEPARATOR):
+        out.append((offset + len(part) - len(part.lstrip()), part.strip()))
+        offset += len(part) + len(SEPARATOR)
+    return out
+
+
+def last_part(text: str) -> str:
+    """The part after the last `;`, as typed: the statement a cursor at the end of `text` is in."""
+    return text.rpartition(SEPARATOR)[2]
+
+
+def odds_body(statement: str) -> str | None:
+    """What follows a leading `odds` word, as typed (None when the statement does not start with it)."""
+    text = statement.lstrip()
+    head, rest = text[:len(ODDS)], text[len(ODDS):]
+    if head.lower() != ODDS or (rest and not rest[0].isspace()):
+        return None
+    return rest

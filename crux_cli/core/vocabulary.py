@@ -1,0 +1,35 @@
+"""The words and numbers several parts of crux must agree on, each spelled once.
+
+Attributes and their spellings (the Crux grammar, the sheet, completion), armour
+words (the Crux grammar, fights, completion), countdown sizes (the dice grammar,
+engine and odds, the REPL's /countdown) and the limits of a character sheet (the
+sheet reader and `crux sheet new`). Import from here rather than copying a list.
+"""
+
+from __future__ import annotations
+
+ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
+ATTRIBUTE_NAMES = {  # every spelling (lower case) -> the short name
+    "str": "STR", "strength": "STR",
+    "dex": "DEX", "dexterity": "DEX",
+    "int": "INT", "intelligence": "INT",
+    "wil": "WIL", "will": "WIL",
+}
+ATTRIBUTE_HINT = "the attributes are STR, DEX, INT and WIL (or strength, dexterity, intelligence, will)"
+
+ARMOUR_WORDS = {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium", "heavy": "heavy"}
+
+COUNTDOWN_SIZES = (4, 6, 8, 10, 12, 20)  # a 1 shrinks a countdown die to the size before it
+COUNTDOWN_HINT = "countdown dice are " + ", ".join(f"Cd{n}" for n in COUNTDOWN_SIZES)
+
+# What a character sheet may hold (its reader refuses anything outside these).
+RATING_RANGE = (-3, 3)
+MODIFIER_RANGE = (-10, 20)
+MAX_HP = 100_000
+MAX_HIT_DICE = 100
+MAX_WOUND_CAP = 100
+
+
+def canonical_attribute(name: str) -> str | None:
+    """`dex`, `Dex` and `dexterity` all mean DEX; None for anything else."""
+    return ATTRIBUTE_NAMES.get(name.strip().lower())
