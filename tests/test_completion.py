@@ -1,5 +1,8 @@
 """The completion scripts cannot drift from the CLI, and Tab offers the right words in real shells.
 
+tools/gen_completions.py writes each script twice (package data that `crux --completion`
+prints, and completions/ that pip installs under share/); both must be a fresh generation.
+
 bash is driven through its completion function (COMP_WORDS/COMP_CWORD set as
 bash sets them) and once interactively; zsh interactively with compinit; fish
 through `complete -C`. The shells must be installed (.ci/run installs them): a
@@ -19,13 +22,17 @@ from pathlib import Path
 import click
 import pexpect
 import pytest
+from click.testing import CliRunner
+from conftest import gen_completions
 
-from crux_cli import completion
 from crux_cli import rulesets as rules
 from crux_cli.cli import crux
+from crux_cli.cli.params import RuleSetName
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = {shell: ROOT / "completions" / name for shell, name in completion.SCRIPT_FILES.items()}
+completion = gen_completions()
+SCRIPTS = {shell: ROOT / name for shell, name in completion.SCRIPT_FILES.items()}
+PACKAGED = {shell: ROOT / name for shell, name in completion.PACKAGED.items()}
 
 
 def shell_path(name: str) -> str:
@@ -36,23 +43,56 @@ def shell_path(name: str) -> str:
 
 # -- no drift --------------------------------------------------------------------------------------
 
-def test_baked_statement_words_match_the_rule_sets() -> None:
-    assert completion.baked_words() == completion.live_words(), \
-        "statement words changed: run python -m crux_cli.completion --update"
+@pytest.mark.parametrize("shell", completion.SHELLS)
+def test_committed_scripts_are_what_the_cli_generates(shell: str) -> None:
+    fresh = completion.script(shell)
+    for path in (SCRIPTS[shell], PACKAGED[shell]):
+        assert path.read_text() == fresh, f"the CLI changed: run {completion.GENERATED_BY}"
+
+
+def test_the_generator_reports_nothing_stale() -> None:
+    assert completion.stale() == {}
+
+
+def test_the_generator_writes_every_script(tmp_path: Path) -> None:
+    written = completion.update(tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(
+        [*completion.SCRIPT_FILES.values(), *completion.PACKAGED.values()])
+    assert completion.update(tmp_path) == []  # nothing changed the second time
 
 
 @pytest.mark.parametrize("shell", completion.SHELLS)
-def test_committed_script_is_what_the_cli_generates(shell: str) -> None:
-    assert SCRIPTS[shell].read_text() == completion.script(shell), \
-        "the CLI changed: run python -m crux_cli.completion --update"
+def test_crux_completion_prints_the_packaged_script(shell: str) -> None:
+    result = CliRunner().invoke(crux, ["--completion", shell])
+    assert result.exit_code == 0, result.output
+    assert result.output == PACKAGED[shell].read_text()
 
 
-@pytest.mark.parametrize("shell", completion.SHELLS)
-def test_crux_completion_prints_the_script(shell: str) -> None:
-    result = subprocess.run([sys.executable, "-m", "crux_cli", "--completion", shell],
-                            capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == SCRIPTS[shell].read_text()
+def test_the_runtime_package_holds_no_generator() -> None:
+    assert not (ROOT / "crux_cli" / "completion.py").exists()
+    assert not (ROOT / "crux_cli" / "statement_words.py").exists()
+
+
+def test_options_carry_their_types() -> None:
+    options = {p.name: p for p in crux.params}
+    assert isinstance(options["sheet"].type, click.Path) and not options["sheet"].type.dir_okay
+    assert isinstance(options["rules"].type, RuleSetName)
+
+
+def test_click_completion_and_the_scripts_agree_on_rule_set_names() -> None:
+    """click's own completion (`_CRUX_COMPLETE`) reads the same type the scripts were written from."""
+    option = next(p for p in crux.params if p.name == "rules")
+    ctx = click.Context(crux)
+    offered = [item.value for item in option.type.shell_complete(ctx, option, "")]
+    script_words = next(o.choices for o in completion.commands()[0].options if "--rules" in o.names)
+    assert offered == [*rules.names(), "list"]  # plug-ins included
+    assert script_words == (*rules.BUILT_IN, "list")  # written before any plug-in is installed
+    assert [item.value for item in option.type.shell_complete(ctx, option, "st")] == ["stepdice"]
+
+
+def test_click_completes_a_sheet_option_with_files() -> None:
+    option = next(p for p in crux.params if p.name == "sheet")
+    assert [item.type for item in option.type.shell_complete(click.Context(crux), option, "")] == ["file"]
 
 
 def test_completion_option_offers_every_shell() -> None:
@@ -170,7 +210,7 @@ def test_bash_offers_subcommands_by_their_first_letters(folder: Path) -> None:
 
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_statement_words_follow_the_rule_set(rules_name: str, folder: Path) -> None:
-    words = set(completion.baked_words()[rules_name])
+    words = set(completion.statement_words()[rules_name])
     subcommands = set(completion.commands()[0].subcommands)
     assert set(bash_offers(["--rules", rules_name, ""], folder)) == words | subcommands
     assert set(bash_offers([""], folder, env={"CRUX_RULES": rules_name})) == words | subcommands
@@ -189,10 +229,10 @@ def test_file_options_complete_file_names(folder: Path) -> None:
 
 def test_sheet_files_complete_in_a_command_that_takes_them(folder: Path,
                                                            tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The generator turns a --sheet option and a FILE argument into file completion, wherever they land."""
+    """The generator turns a file-typed option and argument into file completion, wherever they land."""
 
     @click.group()
-    @click.option("--sheet", metavar="FILE", envvar="CRUX_SHEET")
+    @click.option("--sheet", type=click.Path(dir_okay=False), metavar="FILE", envvar="CRUX_SHEET")
     def app(sheet: str | None) -> None: ...
 
     @app.group()

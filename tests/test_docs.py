@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import gen_completions
 
-from crux_cli import completion
 from crux_cli import rulesets as rules
 from crux_cli.core.errors import CruxError
 from crux_cli.render.jsonl import record
@@ -32,6 +32,7 @@ from crux_cli.running.read import parse_statement
 from crux_cli.running.runner import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
+completion = gen_completions()
 PAGES = sorted((ROOT / "man").glob("*.[1-9]"))
 COMMAND_PAGE = ROOT / "man" / "crux.1"
 NOTATION_PAGE = ROOT / "man" / "crux-notation.7"
@@ -172,7 +173,7 @@ def command_words(page: Path) -> set[str]:
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
     documented = command_words(NOTATION_PAGE)
-    missing = [w for w in completion.live_words()[rules_name] if w.lower() not in documented]
+    missing = [w for w in completion.statement_words()[rules_name] if w.lower() not in documented]
     assert not missing, f"crux-notation.7 does not mention {missing} of rule set {rules_name}"
     assert re.search(rf"^\.It Cm {rules_name}$", section(NOTATION_PAGE, "RULE SETS"), re.M)
 
@@ -187,7 +188,7 @@ def grammar_texts() -> list[str]:
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_every_statement_word_is_in_the_grammar(rules_name: str) -> None:
     quoted = {w.lower() for g in grammar_texts() for w in re.findall(r'"([^"]+)"', g)}
-    missing = [w for w in completion.live_words()[rules_name] if w.lower() not in quoted]
+    missing = [w for w in completion.statement_words()[rules_name] if w.lower() not in quoted]
     assert not missing, f"grammar/*.ebnf has no terminal for {missing} of rule set {rules_name}"
 
 
@@ -331,5 +332,5 @@ def test_every_page_and_script_is_installed_under_share() -> None:
     for page in PAGES:
         assert installed.get(f"man/{page.name}") == f"share/man/man{page.suffix[1:]}"
     for shell, name in completion.SCRIPT_FILES.items():
-        assert f"completions/{name}" in installed, f"the {shell} script is not installed"
+        assert name in installed, f"the {shell} script is not installed"
     assert all((ROOT / source).is_file() for source in installed)

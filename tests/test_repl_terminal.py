@@ -108,7 +108,7 @@ def test_piped_stdin_never_opens_the_session(environ: dict[str, str]) -> None:
 
 
 def test_the_one_shot_command_never_imports_prompt_toolkit() -> None:
-    probe = ("import sys\nfrom crux_cli.cli import main\n"
+    probe = ("import sys\nfrom crux_cli.__main__ import main\n"
              "try:\n    main(['--seed', '1', 'DEX', '+1b'])\nexcept SystemExit:\n    pass\n"
              "print('prompt_toolkit' in sys.modules, 'crux_cli.repl' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=20)

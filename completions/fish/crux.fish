@@ -1,6 +1,6 @@
 # fish completion for crux
 #
-# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
 # Install: crux --completion fish > ~/.config/fish/completions/crux.fish
 # Tab runs no Python: everything is below.
 

@@ -3,6 +3,9 @@
 A word that is not a subcommand starts a statement, so `crux DEX +2b`,
 `crux 'save WIL adv'` and `crux init` roll, while `crux odds …` and
 `crux sheet …` are subcommands. No arguments with piped stdin is batch mode.
+
+The command line never imports the interactive session (crux_cli/repl): `main` is
+given a function that starts one, by crux_cli/__main__.py, the console script.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 import click
 
 from crux_cli import __version__
+from crux_cli.cli.params import RuleSetName, SheetFile
 from crux_cli.core.errors import CruxError
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
@@ -47,6 +51,8 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
+REPL = "crux.repl"  # ctx.meta key: the function that runs the interactive session, given by `main`
+ReplStarter = Callable[[Settings], int]
 LAZY_COMMANDS = {"sheet": ("crux_cli.cli.sheet", "sheet_group")}  # name -> (module, click command)
 
 
@@ -57,11 +63,11 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Seed the dice: the same seed repeats a run exactly."),
         click.option("--json", "json", is_flag=True, default=None,
                      help="One JSON object per statement (JSON Lines), for scripts."),
-        click.option("--rules", default=None, envvar="CRUX_RULES", metavar="NAME",
+        click.option("--rules", type=RuleSetName(), default=None, envvar="CRUX_RULES", metavar="NAME",
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
-        click.option("--sheet", default=None, envvar="CRUX_SHEET", metavar="FILE",
+        click.option("--sheet", type=SheetFile(), default=None, envvar="CRUX_SHEET", metavar="FILE",
                      help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
                           "and conditions are kept on it (CRUX_SHEET works too)."),
         click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
@@ -108,19 +114,23 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
 
 
 def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
-    """`--completion SHELL`: print the static completion script (no grammar is imported) and exit."""
+    """`--completion SHELL`: print the completion script shipped in the package and exit (imports no grammar)."""
     if shell is None or ctx.resilient_parsing:
         return
-    from crux_cli.completion import script
+    from importlib.resources import files
 
-    click.echo(script(shell), nl=False)
+    click.echo(files("crux_cli").joinpath("data", "completions", COMPLETION_FILES[shell]).read_text(), nl=False)
     ctx.exit(0)
+
+
+# written by tools/gen_completions.py, shipped as package data
+COMPLETION_FILES = {"bash": "crux.bash", "zsh": "_crux", "fish": "crux.fish"}
 
 
 @click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
              context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
 @common_options
-@click.option("--completion", type=click.Choice(["bash", "zsh", "fish"]), metavar="SHELL", is_eager=True,
+@click.option("--completion", type=click.Choice(list(COMPLETION_FILES)), metavar="SHELL", is_eager=True,
               expose_value=False, callback=print_completion,
               help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
@@ -132,11 +142,12 @@ def crux(ctx: click.Context, **options: Any) -> None:
     line), or nothing with piped stdin. With nothing on a terminal (or with
     'crux repl'), open the interactive session.
     """
+    ctx.meta[REPL] = ctx.obj  # what `main` was given to start a session with (None: no session here)
     ctx.obj = Settings()
     settings = settings_of(ctx, options)
     if ctx.invoked_subcommand is None:
         if is_terminal(sys.stdin) and is_terminal(sys.stdout):
-            start_repl(settings)
+            start_repl(ctx, settings)
         if is_terminal(sys.stdin):  # output redirected: a session would write its prompt into the file
             click.echo(ctx.get_help())
             return
@@ -154,13 +165,14 @@ def repl_command(ctx: click.Context, **options: Any) -> None:
     if not is_terminal(sys.stdout):  # a session would write its prompt and redraws into the file
         raise CruxError("the interactive session needs a terminal to write to",
                         hint="to answer statements into a file: crux - < statements.txt > answers.txt")
-    start_repl(settings)
+    start_repl(ctx, settings)
 
 
-def start_repl(settings: Settings) -> None:
-    from crux_cli.repl.app import run_repl  # prompt-toolkit is imported only here: one-shot rolls stay quick
-
-    raise SystemExit(run_repl(settings))
+def start_repl(ctx: click.Context, settings: Settings) -> None:
+    starter: ReplStarter | None = ctx.meta.get(REPL)
+    if starter is None:
+        raise CruxError("this entry point has no interactive session", hint="run the crux command itself")
+    raise SystemExit(starter(settings))
 
 
 @crux.command(STATEMENT_COMMAND, hidden=True, context_settings={"ignore_unknown_options": True})
@@ -196,13 +208,16 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
     raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least))
 
 
-def main(argv: list[str] | None = None) -> None:
-    """The console script: never a traceback, whatever the input or the state of the streams."""
+def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:
+    """The command line, never a traceback whatever the input or the state of the streams.
+
+    `repl` runs the interactive session (crux_cli/__main__.py gives it).
+    """
     from crux_cli.running.streams import guard_streams, output_failed
 
     guard_streams()
     try:
-        code = crux.main(args=argv, prog_name="crux", standalone_mode=False)
+        code = crux.main(args=argv, prog_name="crux", standalone_mode=False, obj=repl)
     except click.ClickException as error:  # a usage error click found itself
         error.show()
         code = error.exit_code

@@ -13,9 +13,18 @@ from typing import Any
 
 import click
 
+from crux_cli.cli.params import WordType
 from crux_cli.core.errors import CruxError
 from crux_cli.core.vocabulary import MAX_HP
 
+
+def attribute_names() -> tuple[str, ...]:
+    from crux_cli.core.vocabulary import ATTRIBUTES
+
+    return ATTRIBUTES
+
+
+ATTRIBUTE = WordType("attribute", attribute_names)  # checked by attribute_option, in crux's words
 ATTRIBUTE_HELP = "ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)"
 
 
@@ -32,10 +41,11 @@ def sheet_group() -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--name", help="The hero's name (default: asked, or the file's name).")
 @click.option("--attr", "attributes", multiple=True, metavar="ATTR=MOD/RATING", help=ATTRIBUTE_HELP)
-@click.option("--adv", "advantaged", metavar="ATTR", help="The advantaged save type (+1 Boon).")
-@click.option("--dis", "disadvantaged", metavar="ATTR", help="The disadvantaged save type (+1 Bane).")
+@click.option("--adv", "advantaged", type=ATTRIBUTE, metavar="ATTR", help="The advantaged save type (+1 Boon).")
+@click.option("--dis", "disadvantaged", type=ATTRIBUTE, metavar="ATTR", help="The disadvantaged save type (+1 Bane).")
 @click.option("--attack", "attack_die", metavar="DIE", help="The attack die, e.g. d8 or 2d6 (default d6).")
-@click.option("--attack-attr", "attack_attribute", metavar="ATTR", help="The attribute added to damage.")
+@click.option("--attack-attr", "attack_attribute", type=ATTRIBUTE, metavar="ATTR",
+              help="The attribute added to damage.")
 @click.option("--hp", type=click.IntRange(1, MAX_HP), help="Maximum HP (default 10).")
 @click.option("--hit-dice", type=click.IntRange(0, 100), help="Hit Dice (default 1).")
 @click.option("--hit-die", metavar="DIE", help="The Hit Die, e.g. d8 (default d8).")

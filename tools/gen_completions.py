@@ -1,17 +1,19 @@
-"""Shell completion scripts for bash, zsh and fish, generated from the real click command.
+"""Generate the shell completion scripts for bash, zsh and fish from the real click command.
 
-The scripts are static: Tab never runs Python, so it answers at once. What they
-complete is read from the click command (options, which options take a value,
-subcommands, arguments) and from the rule sets (their names and the first words
-of their statements), so a new option or statement changes the scripts the next
-time they are generated; tests/test_completion.py fails until completions/ is
-regenerated with
+    python tools/gen_completions.py --update      # rewrite every script that changed
+    python tools/gen_completions.py --check       # exit 1 when a committed script is stale
+    python tools/gen_completions.py bash          # print one script
 
-    python -m crux_cli.completion --update
+A developer's tool, not part of the installed package: the package only ships what it
+writes. The scripts are static, so Tab never runs Python and answers at once. What they
+complete is read from the click command (options, which take a value and of what type,
+subcommands, arguments) and from the built-in rule sets (their names and the first words
+of their statements), so a new option or statement changes the scripts the next time
+they are generated; tests/test_completion.py fails until they are.
 
-`crux --completion SHELL` prints a script without importing any grammar: the
-statement words come baked in `crux_cli.statement_words`, which `--update`
-rewrites from the live rule sets (and the tests compare with them).
+Each script is written twice with the same text: as package data under
+crux_cli/data/completions/, which `crux --completion SHELL` prints, and under
+completions/, the folder pip installs under share/ (pyproject.toml) and people read.
 """
 
 from __future__ import annotations
@@ -22,18 +24,26 @@ from pathlib import Path
 
 import click
 
+ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # run from a checkout: the crux_cli next to this folder, installed or not
+
+from crux_cli.cli.params import RuleSetName, WordType  # noqa: E402  (after the path is set)
+
 SHELLS = ("bash", "zsh", "fish")
-# under completions/, named as each shell looks them up (pip installs them under share/, see pyproject.toml)
-SCRIPT_FILES = {"bash": "bash/crux", "zsh": "zsh/_crux", "fish": "fish/crux.fish"}
+# where each script is written, named as each shell looks it up
+PACKAGED = {"bash": "crux_cli/data/completions/crux.bash", "zsh": "crux_cli/data/completions/_crux",
+            "fish": "crux_cli/data/completions/crux.fish"}
+SCRIPT_FILES = {"bash": "completions/bash/crux", "zsh": "completions/zsh/_crux", "fish": "completions/fish/crux.fish"}
 STATEMENT_ARGUMENTS = ("statement", "statements", "expression", "expr")
-FILE_OPTIONS = ("sheet", "file", "encounter")
+GENERATED_BY = "python tools/gen_completions.py --update"
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     names: tuple[str, ...]  # every spelling: --json, -h, --help
     help: str
-    values: str  # what its value completes to: "" (a flag), "none", "rules", "files", or "choice"
+    values: str  # what its value completes to: "" (a flag), "none", "files", or "choice"
     choices: tuple[str, ...] = ()
 
 
@@ -60,17 +70,27 @@ def option_of(param: click.Option) -> Option:
     help_text = " ".join((param.help or "").split())
     if param.is_flag or param.count:
         return Option(names, help_text, "")
-    if isinstance(param.type, click.Choice):
-        return Option(names, help_text, "choice", tuple(map(str, param.type.choices)))
-    if param.name == "rules":
-        return Option(names, help_text, "rules")
-    if param.metavar == "ATTR":  # --adv, --dis, --attack-attr of `crux sheet new`
-        from crux_cli.rulesets.crux.hero import ATTRIBUTES
-
-        return Option(names, help_text, "choice", ATTRIBUTES)
-    if isinstance(param.type, click.Path | click.File) or param.name in FILE_OPTIONS:
+    words = words_of_type(param.type)
+    if words is not None:
+        return Option(names, help_text, "choice", words)
+    if isinstance(param.type, click.Path | click.File):
         return Option(names, help_text, "files")
     return Option(names, help_text, "none")
+
+
+def words_of_type(kind: click.ParamType) -> tuple[str, ...] | None:
+    """The words a value of this type completes to, or None when it is not a set of words.
+
+    A `--rules` value completes to the built-in rule sets and `list`: plug-ins are installed
+    after the script is written (click's own completion, `RuleSetName.shell_complete`, sees them).
+    """
+    if isinstance(kind, click.Choice):
+        return tuple(map(str, kind.choices))
+    if isinstance(kind, RuleSetName):
+        return kind.built_in_words()
+    if isinstance(kind, WordType):
+        return kind.words()
+    return None
 
 
 def argument_of(command: click.Command) -> tuple[str, tuple[str, ...]]:
@@ -79,9 +99,10 @@ def argument_of(command: click.Command) -> tuple[str, tuple[str, ...]]:
             continue
         if param.name in STATEMENT_ARGUMENTS:
             return "statement", ()
-        if isinstance(param.type, click.Choice):
-            return "choice", tuple(map(str, param.type.choices))
-        if isinstance(param.type, click.Path | click.File) or "file" in (param.name or ""):
+        words = words_of_type(param.type)
+        if words is not None:
+            return "choice", words
+        if isinstance(param.type, click.Path | click.File):
             return "files", ()
     return "", ()
 
@@ -115,20 +136,8 @@ def commands() -> list[Command]:
     return walk(crux, ("crux",))
 
 
-def rule_set_names() -> tuple[str, ...]:
-    from crux_cli import rulesets as rules
-
-    return tuple(rules.BUILT_IN)
-
-
-def baked_words() -> dict[str, tuple[str, ...]]:
-    from crux_cli.statement_words import STATEMENT_WORDS
-
-    return STATEMENT_WORDS
-
-
-def live_words() -> dict[str, tuple[str, ...]]:
-    """The first words of every rule set's statements, read from the rule sets (imports the grammars)."""
+def statement_words() -> dict[str, tuple[str, ...]]:
+    """The first words of every built-in rule set's statements, read from the rule sets."""
     from crux_cli import rulesets as rules
     from crux_cli.core import vocabulary as base
     from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
@@ -140,12 +149,6 @@ def live_words() -> dict[str, tuple[str, ...]]:
         shown = {w.upper() if w in attributes else w for w in keywords}
         words[name] = tuple(sorted(shown, key=lambda w: (w.lower(), w)))
     return words
-
-
-def value_words(option: Option) -> tuple[str, ...]:
-    if option.values == "rules":
-        return (*rule_set_names(), "list")
-    return option.choices
 
 
 # -- bash ------------------------------------------------------------------------------------------
@@ -171,7 +174,7 @@ def bash_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
 
 BASH_TEMPLATE = r"""# bash completion for crux                                    -*- shell-script -*-
 #
-# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
 # Install: crux --completion bash > ~/.local/share/bash-completion/completions/crux
 # (or source this file from ~/.bashrc). Tab runs no Python: everything is below.
 
@@ -308,8 +311,8 @@ def option_values_table(cmds: list[Command]) -> str:
     values = []
     for cmd in cmds:
         for option in cmd.options:
-            if option.values in ("rules", "choice"):
-                kind = f'words "{shell_words(value_words(option))}"'
+            if option.values == "choice":
+                kind = f'words "{shell_words(option.choices)}"'
             elif option.values == "files":
                 kind = "files"
             else:
@@ -326,7 +329,7 @@ def statement_words_table(words: dict[str, tuple[str, ...]]) -> str:
 ZSH_TEMPLATE = r"""#compdef crux
 # zsh completion for crux
 #
-# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
 # Install: crux --completion zsh > ~/.zfunc/_crux, with `fpath=(~/.zfunc $fpath)` before
 # `compinit` in ~/.zshrc (or source this file after compinit). Tab runs no Python.
 
@@ -441,8 +444,8 @@ def fish_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
             f"            set -g __crux_argument_words {shell_words(cmd.choices)}\n"
             f"            set -g __crux_fallback {cmd.fallback or single_quoted('')}")
         for option in cmd.options:
-            if option.values in ("rules", "choice"):
-                kind = f"echo words {shell_words(value_words(option))}"
+            if option.values == "choice":
+                kind = f"echo words {shell_words(option.choices)}"
             elif option.values == "files":
                 kind = "echo files"
             else:
@@ -455,7 +458,7 @@ def fish_script(cmds: list[Command], words: dict[str, tuple[str, ...]]) -> str:
 
 FISH_TEMPLATE = r"""# fish completion for crux
 #
-# Generated from the click command by `python -m crux_cli.completion --update`; do not edit.
+# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
 # Install: crux --completion fish > ~/.config/fish/completions/crux.fish
 # Tab runs no Python: everything is below.
 
@@ -571,71 +574,50 @@ complete -c crux -f -a '(__crux_complete)'
 SCRIPT_MAKERS = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}
 
 
-def script(shell: str) -> str:
-    cmds, words = commands(), baked_words()
-    if shell in SCRIPT_MAKERS:
-        text = SCRIPT_MAKERS[shell](cmds, words)
-        return "".join(line.rstrip() + "\n" for line in text.splitlines())
-    raise ValueError(f"no completion script for {shell!r}; the shells are {', '.join(SHELLS)}")
+def script(shell: str, cmds: list[Command] | None = None, words: dict[str, tuple[str, ...]] | None = None) -> str:
+    """The completion script for `shell`, generated now from the click command and the rule sets."""
+    if shell not in SCRIPT_MAKERS:
+        raise ValueError(f"no completion script for {shell!r}; the shells are {', '.join(SHELLS)}")
+    text = SCRIPT_MAKERS[shell](commands() if cmds is None else cmds, statement_words() if words is None else words)
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 
-def update(directory: Path) -> list[Path]:
-    """Rewrite the baked statement words and every script in `directory`; return what changed."""
-    changed = []
-    words_module = Path(__file__).with_name("statement_words.py")
-    for target, text in [(words_module, words_module_text(live_words()))]:
-        if not target.exists() or target.read_text() != text:
-            target.write_text(text)
-            changed.append(target)
-    import importlib
-
-    import crux_cli.statement_words
-
-    importlib.reload(crux_cli.statement_words)
-    directory.mkdir(parents=True, exist_ok=True)
-    for shell in SHELLS:
-        target = directory / SCRIPT_FILES[shell]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = script(shell)
-        if not target.exists() or target.read_text() != text:
-            target.write_text(text)
-            changed.append(target)
-    return changed
+def targets(root: Path = ROOT) -> dict[Path, str]:
+    """Every file the scripts are written to, with the shell whose script it holds."""
+    return {root / where[shell]: shell for where in (PACKAGED, SCRIPT_FILES) for shell in SHELLS}
 
 
-def words_module_text(words: dict[str, tuple[str, ...]]) -> str:
-    import textwrap
-
-    lines = []
-    for name, ws in words.items():
-        body = textwrap.wrap(" ".join(f"{w!r}," for w in ws), 100)
-        lines += [f"    {name!r}: (", *(f"        {line}" for line in body), "    ),"]
-    return WORDS_TEMPLATE.format(table="\n".join(lines))
+def stale(root: Path = ROOT) -> dict[Path, str]:
+    """The files whose text differs from a fresh generation, with the text they should have."""
+    cmds, words = commands(), statement_words()
+    fresh = {shell: script(shell, cmds, words) for shell in SHELLS}
+    return {path: fresh[shell] for path, shell in targets(root).items()
+            if not path.exists() or path.read_text() != fresh[shell]}
 
 
-WORDS_TEMPLATE = '''"""The first words of each rule set's statements, for the shell completion scripts.
-
-Generated by `python -m crux_cli.completion --update` from each rule set's KEYWORDS
-(and the generic dice words), so that `crux --completion` needs no grammar and no
-pyparsing; tests/test_completion.py checks that it matches the live rule sets.
-"""
-
-STATEMENT_WORDS: dict[str, tuple[str, ...]] = {{
-{table}
-}}
-'''
+def update(root: Path = ROOT) -> list[Path]:
+    """Rewrite every stale script; return what changed."""
+    changed = stale(root)
+    for path, text in changed.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return list(changed)
 
 
 def main(argv: list[str]) -> int:
     if argv == ["--update"]:
-        root = Path(__file__).resolve().parent.parent
-        for path in update(root / "completions"):
-            print(f"updated {path.relative_to(root)}")
+        for path in update():
+            print(f"updated {path.relative_to(ROOT)}")
         return 0
+    if argv == ["--check"]:
+        behind = stale()
+        for path in behind:
+            print(f"stale: {path.relative_to(ROOT)} (run {GENERATED_BY})", file=sys.stderr)
+        return 1 if behind else 0
     if len(argv) == 1 and argv[0] in SHELLS:
         sys.stdout.write(script(argv[0]))
         return 0
-    sys.stderr.write(f"usage: python -m crux_cli.completion {{{','.join(SHELLS)}}} | --update\n")
+    sys.stderr.write(f"usage: python tools/gen_completions.py {{{','.join(SHELLS)}}} | --update | --check\n")
     return 2
 
 

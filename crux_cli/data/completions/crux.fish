@@ -1,0 +1,197 @@
+# fish completion for crux
+#
+# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
+# Install: crux --completion fish > ~/.config/fish/completions/crux.fish
+# Tab runs no Python: everything is below.
+
+# The options, their help, subcommands and argument of one command path.
+function __crux_command --argument-names path
+    set -g __crux_options
+    set -g __crux_helps
+    set -g __crux_valued
+    set -g __crux_subcommands
+    set -g __crux_argument ''
+    set -g __crux_argument_words
+    set -g __crux_fallback ''
+    switch $path
+        case 'crux'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --completion --version -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --repeat --completion
+            set -g __crux_subcommands odds repl sheet
+            set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback _statement
+        case 'crux _statement'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --repeat
+            set -g __crux_subcommands
+            set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux odds'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --at-least -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --repeat --at-least
+            set -g __crux_subcommands
+            set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux repl'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --sheet --repeat
+            set -g __crux_subcommands
+            set -g __crux_argument ''
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
+            set -g __crux_subcommands check new
+            set -g __crux_argument ''
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet check'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
+            set -g __crux_subcommands
+            set -g __crux_argument files
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet new'
+            set -g __crux_options --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap --ask --no-ask -h --help
+            set -g __crux_helps 'The hero\'s name (default: asked, or the file\'s name).' 'ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)' 'The advantaged save type (+1 Boon).' 'The disadvantaged save type (+1 Bane).' 'The attack die, e.g. d8 or 2d6 (default d6).' 'The attribute added to damage.' 'Maximum HP (default 10).' 'Hit Dice (default 1).' 'The Hit Die, e.g. d8 (default d8).' 'Wounds that mean death (default 6).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap
+            set -g __crux_subcommands
+            set -g __crux_argument files
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+    end
+end
+
+# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+function __crux_option_values --argument-names path option
+    switch "$path $option"
+        case 'crux --rules'
+            echo words crux stepdice d20check challenge list
+        case 'crux --sheet'
+            echo files
+        case 'crux --completion'
+            echo words bash zsh fish
+        case 'crux _statement --rules'
+            echo words crux stepdice d20check challenge list
+        case 'crux _statement --sheet'
+            echo files
+        case 'crux odds --rules'
+            echo words crux stepdice d20check challenge list
+        case 'crux odds --sheet'
+            echo files
+        case 'crux repl --rules'
+            echo words crux stepdice d20check challenge list
+        case 'crux repl --sheet'
+            echo files
+        case 'crux sheet new --adv'
+            echo words STR DEX INT WIL
+        case 'crux sheet new --dis'
+            echo words STR DEX INT WIL
+        case 'crux sheet new --attack-attr'
+            echo words STR DEX INT WIL
+    end
+end
+
+# The first words of the statements of rule set $1.
+function __crux_statement_words --argument-names rules
+    switch $rules
+        case crux
+            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will
+        case stepdice
+            echo atk attack death roll save step
+        case d20check
+            echo check damage dmg roll
+        case challenge
+            echo action fortune resist resistance roll
+    end
+end
+
+function __crux_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l path crux
+    set -l positionals 0
+    set -l pending ''
+    set -l rules crux
+    set -q CRUX_RULES; and set rules $CRUX_RULES
+    __crux_command $path
+    # read the words before the cursor: which command, which rule set, how many arguments
+    for word in $tokens[2..-1]
+        if test -n "$pending"
+            test "$pending" = --rules; and set rules $word
+            set pending ''
+            continue
+        end
+        if string match -q -- '--*=*' $word
+            string match -q -- '--rules=*' $word; and set rules (string replace -- '--rules=' '' $word)
+            continue
+        end
+        if string match -q -- '--*' $word; or begin; test $positionals -eq 0; and test "$word" = -h; end
+            contains -- $word $__crux_valued; and set pending $word
+            continue
+        end
+        if test $positionals -eq 0; and contains -- $word $__crux_subcommands
+            set path "$path $word"
+            __crux_command $path
+            continue
+        end
+        if test $positionals -eq 0; and test -n "$__crux_fallback"
+            set path "$path $__crux_fallback"
+            __crux_command $path
+        end
+        set positionals (math $positionals + 1)
+    end
+    set -l option $pending
+    set -l prefix ''
+    if test -z "$option"; and string match -q -- '--*=*' $cur
+        set option (string split -m1 = -- $cur)[1]
+        set prefix "$option="
+        set cur (string split -m1 = -- $cur)[2]
+    end
+    if test -n "$option"
+        set -l completion (string split ' ' -- (__crux_option_values $path $option))
+        switch "$completion[1]"
+            case words
+                printf '%s
+' $prefix$completion[2..-1]
+            case files
+                __fish_complete_path $cur | string replace -r '^' -- $prefix
+        end
+        return
+    end
+    if string match -q -- '-*' $cur; and not string match -qr -- '^-[0-9bB]' $cur
+        for i in (seq (count $__crux_options))
+            printf '%s	%s
+' $__crux_options[$i] $__crux_helps[$i]
+        end
+        return
+    end
+    test $positionals -gt 0; and test "$__crux_argument" != files; and return
+    for word in $__crux_subcommands
+        printf '%s	command
+' $word
+    end
+    switch "$__crux_argument"
+        case statement
+            printf '%s	statement
+' (string split ' ' -- (__crux_statement_words $rules))
+        case choice
+            printf '%s
+' $__crux_argument_words
+        case files
+            __fish_complete_path $cur
+    end
+end
+
+complete -c crux -f -a '(__crux_complete)'

@@ -1,0 +1,266 @@
+"""The packages import one another in one direction only (CONTRIBUTING.md, "Layers").
+
+Lowest first: core → odds → dice → rulesets → render → state → running → cli | repl. A
+package imports only from itself and the packages below it; cli and repl never import
+each other; a rule set's folder (`rulesets/<name>/`) never imports another rule set's
+folder (the registry, `rulesets/__init__.py`, may load any of them). `crux_cli/__init__.py`
+(the version) sits under everything and imports nothing of crux; `crux_cli/__main__.py`
+sits over everything: it is where the command line and the interactive session meet.
+
+Every import counts, wherever it is written: at the top of a module, inside a function
+(a lazy import is still a dependency, only a later one), and a module named in a string
+constant (`importlib.import_module(BUILT_IN[name][0])`, the registry's table, the lazy
+subcommands). Imports under `if TYPE_CHECKING:` do not count: they never run (every such
+module has `from __future__ import annotations`, checked below), so they can make no
+cycle and no load-order dependency, and forbidding them would force `Any` where a lower
+layer's contract names a higher layer's type (a rule set's `odds` returns an `Odds`).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "crux_cli"
+ORDER = ("core", "odds", "dice", "rulesets", "render", "state", "running", "cli", "repl")
+TOP = ("cli", "repl")  # the two faces: the same level, and strangers to each other
+BELOW_ALL, ABOVE_ALL = "crux_cli", "__main__"
+
+# Imports allowed against the order for now, each with the issue that removes it.
+KNOWN_EXCEPTIONS = {
+    # issue 14: the fight words move to rulesets/crux/fight.py; until then the REPL's fight
+    # module is also what a rule set's `fights` names. Remove this line when the file moves.
+    "crux_cli.repl.fight",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str  # dotted module name
+    imported: str
+    line: int
+    how: str  # "top", "lazy" (inside a function) or "named" (a module named in a string)
+
+
+@cache
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+@cache
+def parsed(name: str) -> ast.Module:
+    return ast.parse(modules()[name].read_text())
+
+
+def type_checking_only(tree: ast.Module) -> set[ast.AST]:
+    """The import statements under `if TYPE_CHECKING:` (never run)."""
+    guarded: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            guarded.update(n for statement in node.body for n in ast.walk(statement))
+    return guarded
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return ast.unparse(test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+def resolved(module: str, name: str | None = None) -> str:
+    """`from a.b import c` imports module `a.b.c` when there is one, else names from `a.b`."""
+    if name is not None and f"{module}.{name}" in modules():
+        return f"{module}.{name}"
+    return module
+
+
+def imports_of(name: str, source: str | None = None) -> list[Import]:
+    """Every import of module `name` that runs, found in one walk of its syntax tree."""
+    tree = parsed(name) if source is None else ast.parse(source)
+    found: list[Import] = []
+
+    def visit(node: ast.AST, how: str) -> None:
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child, how)
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            how = "lazy"
+        if isinstance(node, ast.Import):
+            found.extend(Import(name, alias.name, node.lineno, how) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.extend(Import(name, resolved(node.module, alias.name), node.lineno, how) for alias in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in modules():
+            found.append(Import(name, node.value, node.lineno, "named"))
+        for child in ast.iter_child_nodes(node):
+            visit(child, how)
+
+    visit(tree, "top")
+    return found
+
+
+@cache
+def crux_imports() -> list[Import]:
+    return [i for name in sorted(modules()) for i in imports_of(name)
+            if i.imported.split(".")[0] == "crux_cli" and i.imported != i.importer]
+
+
+def package_of(module: str) -> str:
+    """`crux_cli.rulesets.crux.grammar` → `rulesets/crux`; `crux_cli.running.output` → `running`."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return BELOW_ALL
+    if parts[1] == "rulesets" and len(parts) > 2:
+        return f"rulesets/{parts[2]}"
+    return parts[1]
+
+
+def level(package: str) -> int:
+    if package == BELOW_ALL:
+        return -1
+    if package == ABOVE_ALL:
+        return len(ORDER)
+    layer = package.split("/")[0]
+    assert layer in ORDER, f"crux_cli/{layer} is in no layer: add it to ORDER here and to CONTRIBUTING.md"
+    return ORDER.index(TOP[0]) if layer in TOP else ORDER.index(layer)
+
+
+def against_the_order(edge: Import) -> str:
+    """Why `edge` goes against the layering, or '' when it does not."""
+    importer, imported = package_of(edge.importer), package_of(edge.imported)
+    if importer == imported:
+        return ""
+    if importer == BELOW_ALL:
+        return "crux_cli/__init__.py imports nothing of crux"
+    if {importer, imported} == set(TOP):
+        return "cli and repl never import each other"
+    if importer.startswith("rulesets/") and imported.startswith("rulesets/"):
+        return "a rule set's folder never imports another rule set's folder"
+    if level(imported) > level(importer):
+        return f"{importer} is below {imported}"
+    return ""
+
+
+def edges() -> list[Import]:
+    return [e for e in crux_imports() if e.importer not in KNOWN_EXCEPTIONS]
+
+
+def where(edge: Import) -> str:
+    path = modules()[edge.importer].relative_to(ROOT)
+    return f"{path}:{edge.line} ({edge.how}) imports {edge.imported}"
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for name in modules():
+        level(package_of(name))
+
+
+def test_no_import_goes_against_the_layers() -> None:
+    wrong = [f"{where(e)}: {why}" for e in edges() if (why := against_the_order(e))]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_cycle_between_packages() -> None:
+    graph: dict[str, set[str]] = {}
+    for edge in edges():
+        importer, imported = package_of(edge.importer), package_of(edge.imported)
+        if importer != imported:
+            graph.setdefault(importer, set()).add(imported)
+    cycles = [cycle for cycle in map(lambda p: cycle_from(p, graph), sorted(graph)) if cycle]
+    assert not cycles, "\n".join(" → ".join(c) for c in cycles)
+
+
+def cycle_from(start: str, graph: dict[str, set[str]]) -> list[str]:
+    """A path start → … → start, or [] (depth-first)."""
+    stack, seen = [(start, [start])], set()
+    while stack:
+        node, path = stack.pop()
+        for after in sorted(graph.get(node, ())):
+            if after == start:
+                return [*path, start]
+            if after not in seen:
+                seen.add(after)
+                stack.append((after, [*path, after]))
+    return []
+
+
+def test_type_checking_imports_are_never_evaluated() -> None:
+    """The reason they are left out above: a name imported only for the type checker is never evaluated.
+
+    With `from __future__ import annotations` no annotation is; without it, the names may be used
+    only inside string annotations (`session: "Session"`).
+    """
+    for name, path in modules().items():
+        tree = parsed(name)
+        guarded = type_checking_only(tree)
+        if not guarded or postponed_annotations(tree):
+            continue
+        names = {(a.asname or a.name).split(".")[0] for n in guarded if isinstance(n, ast.Import | ast.ImportFrom)
+                 for a in n.names}
+        used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names})
+        assert not used, f"{path.relative_to(ROOT)} evaluates {used}, imported only under TYPE_CHECKING"
+
+
+def postponed_annotations(tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
+               any(a.name == "annotations" for a in n.names) for n in tree.body)
+
+
+def test_known_exceptions_still_exist() -> None:
+    """An exception is removed with the file it excuses (issue 14 moves repl/fight.py)."""
+    for name in KNOWN_EXCEPTIONS:
+        assert name in modules(), f"{name} is gone: remove it from KNOWN_EXCEPTIONS"
+
+
+# -- the checker itself catches what it must ---------------------------------------------------------
+
+@pytest.mark.parametrize(("importer", "imported", "why"), [
+    ("crux_cli.core.errors", "crux_cli.odds.dist", "core is below odds"),
+    ("crux_cli.dice.engine", "crux_cli.rulesets.crux.engine", "dice is below rulesets/crux"),
+    ("crux_cli.repl.app", "crux_cli.cli", "cli and repl never import each other"),
+    ("crux_cli.cli", "crux_cli.repl.app", "cli and repl never import each other"),
+    ("crux_cli.rulesets.stepdice.engine", "crux_cli.rulesets.crux.engine", "another rule set's folder"),
+    ("crux_cli", "crux_cli.core.errors", "imports nothing of crux"),
+])
+def test_the_checker_refuses(importer: str, imported: str, why: str) -> None:
+    assert why in against_the_order(Import(importer, imported, 1, "top"))
+
+
+@pytest.mark.parametrize(("importer", "imported"), [
+    ("crux_cli.rulesets.crux.engine", "crux_cli.core.rng"),
+    ("crux_cli.rulesets", "crux_cli.rulesets.crux.ruleset"),  # the registry loads the folders
+    ("crux_cli.rulesets.crux.ruleset", "crux_cli.rulesets"),
+    ("crux_cli.repl.app", "crux_cli.running.settings"),
+    ("crux_cli.__main__", "crux_cli.repl.app"),
+    ("crux_cli.cli", "crux_cli"),
+])
+def test_the_checker_allows(importer: str, imported: str) -> None:
+    assert against_the_order(Import(importer, imported, 1, "top")) == ""
+
+
+SAMPLE = """
+from __future__ import annotations
+from typing import TYPE_CHECKING
+import crux_cli.core.errors
+from crux_cli.odds import dist
+from crux_cli.dice.engine import roll
+if TYPE_CHECKING:
+    from crux_cli.repl.session import Session
+PLUGINS = {"x": "crux_cli.rulesets.crux.ruleset"}
+def later() -> None:
+    from crux_cli.render import text
+"""
+
+
+def test_the_walker_sees_top_lazy_and_named_imports_and_skips_type_checking() -> None:
+    found = {(i.imported, i.how) for i in imports_of("crux_cli.running.runner", SAMPLE) if "crux" in i.imported}
+    assert found == {("crux_cli.core.errors", "top"), ("crux_cli.odds.dist", "top"),
+                     ("crux_cli.dice.engine", "top"), ("crux_cli.rulesets.crux.ruleset", "named"),
+                     ("crux_cli.render.text", "lazy")}
