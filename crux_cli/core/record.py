@@ -57,6 +57,7 @@ class Record:
             if spec.compare:
                 compared.append(name)
         cls._fields, cls._compared, cls._defaults = tuple(fields), tuple(compared), defaults
+        cls.__match_args__ = cls._fields  # positional patterns: `case Sum(first, rest)`
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self._fields

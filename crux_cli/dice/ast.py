@@ -1,4 +1,4 @@
-"""The syntax tree of generic dice expressions (NOTATION §2): frozen dataclasses, nothing rolled.
+"""The syntax tree of generic dice expressions (NOTATION §2): immutable records, nothing rolled.
 
 One node type per operator, so the roller (engine/dice.py) and the exact odds
 (odds/) can each walk the tree with a plain `match`. `str(node)` prints canonical
@@ -13,13 +13,12 @@ never recurses deeper than the parentheses do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from crux_cli.core.record import Record, field
 
 COMPARISONS = (">=", "<=", ">", "<", "=")
 
 
-@dataclass(frozen=True)
-class Compare:
+class Compare(Record):
     """A face test such as `>=5`; `=` is printed bare (`rr1`, not `rr=1`)."""
 
     op: str  # one of COMPARISONS
@@ -43,8 +42,7 @@ class Compare:
 
 # -- dice ------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(Record):
     """`NdS`: N dice of S faces 1..S (`d%` is read as `1d100`)."""
 
     count: int
@@ -62,8 +60,7 @@ class Dice:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True)
-class D66:
+class D66(Record):
     """`Nd66`: N d66 values, each two d6 read as tens and ones (11..66)."""
 
     count: int
@@ -80,8 +77,7 @@ class D66:
         return f"{self.count}d66"
 
 
-@dataclass(frozen=True)
-class Fudge:
+class Fudge(Record):
     """`NdF`: N Fudge dice, each −1, 0 or +1."""
 
     count: int
@@ -101,8 +97,7 @@ class Fudge:
 BaseDice = Dice | D66 | Fudge
 
 
-@dataclass(frozen=True)
-class Reroll:
+class Reroll(Record):
     """`rrT` (again until the face no longer matches) or `roT` (once), on each die as it is rolled."""
 
     dice: BaseDice
@@ -114,8 +109,7 @@ class Reroll:
         return f"{self.dice}{'ro' if self.once else 'rr'}{self.when}"
 
 
-@dataclass(frozen=True)
-class Explode:
+class Explode(Record):
     """`!` (on the top face), `!>=T`, or compounding `!!`: a die that matches rolls again."""
 
     dice: BaseDice | Reroll
@@ -131,8 +125,7 @@ class Explode:
         return f"{'!!' if self.compound else '!'}{when}"
 
 
-@dataclass(frozen=True)
-class Keep:
+class Keep(Record):
     """`khN` / `klN` (`kN` = `khN`): keep the N highest or lowest dice, drop the rest."""
 
     dice: BaseDice | Reroll | Explode
@@ -144,8 +137,7 @@ class Keep:
         return f"{self.dice}{'kh' if self.highest else 'kl'}{self.count}"
 
 
-@dataclass(frozen=True)
-class Drop:
+class Drop(Record):
     """`dhN` / `dlN`: drop the N highest or lowest dice, keep the rest."""
 
     dice: BaseDice | Reroll | Explode
@@ -157,8 +149,7 @@ class Drop:
         return f"{self.dice}{'dh' if self.highest else 'dl'}{self.count}"
 
 
-@dataclass(frozen=True)
-class Successes:
+class Successes(Record):
     """`NdS>=T`: the value is how many kept dice pass the test, not their sum."""
 
     dice: BaseDice | Reroll | Explode | Keep | Drop
@@ -184,8 +175,7 @@ def base_of(term: DiceTerm) -> BaseDice:
 
 # -- arithmetic ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Number:
+class Number(Record):
     value: int
     pos: int = field(default=0, compare=False)
 
@@ -193,8 +183,7 @@ class Number:
         return str(self.value)
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(Record):
     """`( expr )`: kept so canonical notation shows the parentheses the user wrote."""
 
     expr: Expr
@@ -204,8 +193,7 @@ class Group:
         return f"({self.expr})"
 
 
-@dataclass(frozen=True)
-class Labelled:
+class Labelled(Record):
     """`term [fire]`: a label on the term right before it (dice, number or group)."""
 
     expr: Expr
@@ -216,8 +204,7 @@ class Labelled:
         return f"{self.expr} [{self.label}]"
 
 
-@dataclass(frozen=True)
-class Negate:
+class Negate(Record):
     """Unary minus (runs of signs are folded while parsing: `--2` is `2`)."""
 
     operand: Expr
@@ -227,8 +214,7 @@ class Negate:
         return f"-{self.operand}"
 
 
-@dataclass(frozen=True)
-class Product:
+class Product(Record):
     """`a * b / c`: left to right; `/` floors toward minus infinity (−7/2 = −4)."""
 
     first: Expr
@@ -239,8 +225,7 @@ class Product:
         return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
 
 
-@dataclass(frozen=True)
-class Sum:
+class Sum(Record):
     """`a + b - c`: left to right."""
 
     first: Expr
@@ -256,8 +241,7 @@ Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum
 
 # -- statements ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Record):
     """`[roll] [Nx] EXPR`: a dice expression, rolled `repeat` times (each its own answer)."""
 
     expr: Expr
@@ -270,8 +254,7 @@ class Roll:
 
 
 
-@dataclass(frozen=True)
-class Countdown:
+class Countdown(Record):
     """`CdS`: a countdown die; on a 1 it shrinks one size (d8 → d6), and a 1 on Cd4 ends it."""
 
     sides: int

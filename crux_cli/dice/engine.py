@@ -9,18 +9,17 @@ every die comes from the `Roller`, which counts it against the dice limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
 
-@dataclass(frozen=True)
-class Die:
+class Die(Record):
     """One die as rolled. `kept` is False both for dice dropped by keep/drop and for rerolled faces."""
 
     value: int
@@ -37,42 +36,36 @@ class Die:
         return not self.rerolled
 
 
-@dataclass(frozen=True)
-class RolledDice:
+class RolledDice(Record):
     term: ast.DiceTerm
     dice: tuple[Die, ...]
     value: int  # the kept dice added up, or the number of successes
 
 
-@dataclass(frozen=True)
-class RolledNumber:
+class RolledNumber(Record):
     node: ast.Number
     value: int
 
 
-@dataclass(frozen=True)
-class RolledGroup:
+class RolledGroup(Record):
     node: ast.Group
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True)
-class RolledLabel:
+class RolledLabel(Record):
     node: ast.Labelled
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True)
-class RolledNegate:
+class RolledNegate(Record):
     node: ast.Negate
     inner: Rolled
     value: int
 
 
-@dataclass(frozen=True)
-class RolledChain:
+class RolledChain(Record):
     """A rolled Sum or Product: the operands in order with their operators."""
 
     node: ast.Sum | ast.Product
@@ -84,19 +77,17 @@ class RolledChain:
 Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | RolledChain
 
 
-@dataclass(frozen=True)
-class DiceResult:
+class DiceResult(Record):
     kind: ClassVar[str] = "dice"
     statement: ast.Roll
     rolled: Rolled
-    total: int = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "total", self.rolled.value)
+    @property
+    def total(self) -> int:
+        return self.rolled.value
 
 
-@dataclass(frozen=True)
-class CountdownResult:
+class CountdownResult(Record):
     """One roll of a countdown die: a 1 shrinks it one size, and a 1 on the smallest ends it."""
 
     kind: ClassVar[str] = "countdown"
@@ -178,8 +169,7 @@ def least_dice(expr: ast.Expr) -> int:
 
 # -- dice ------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DicePlan:
+class DicePlan(Record):
     """A dice term's modifiers unpacked: what the roller does for each die."""
 
     base: ast.BaseDice
@@ -231,7 +221,7 @@ def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
     if plan.keep is not None:
         dice = keep_or_drop(dice, plan.keep)
     if plan.target is not None:
-        dice = [replace(d, success=plan.target.test(d.value)) if d.kept else d for d in dice]
+        dice = [d.replace(success=plan.target.test(d.value)) if d.kept else d for d in dice]
         return RolledDice(term, tuple(dice), sum(1 for d in dice if d.success))
     return RolledDice(term, tuple(dice), sum(d.value for d in dice if d.kept))
 
@@ -276,7 +266,7 @@ def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
     drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
     order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
     dropped = set(order[:drop_count])
-    return [replace(d, kept=False) if i in dropped else d for i, d in enumerate(dice)]
+    return [d.replace(kept=False) if i in dropped else d for i, d in enumerate(dice)]
 
 
 # -- statements ------------------------------------------------------------------------------------
