@@ -1,4 +1,4 @@
-"""The installed `crux` command as a user runs it: arguments, stdin, JSON, seeds, errors, exit codes."""
+"""The `crux` command: arguments, stdin, JSON, seeds, errors, exit codes (in this process, and as a real one)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import subprocess
 import sys
 
 import pytest
-from conftest import run_crux
+from conftest import crux_here, run_crux
 
 
 def test_a_statement_as_one_argument_or_several_is_the_same():
-    one = run_crux("--seed", "4", "DEX +2b -1B")
-    many = run_crux("--seed", "4", "DEX", "+2b", "-1B")
+    one = crux_here("--seed", "4", "DEX +2b -1B")
+    many = crux_here("--seed", "4", "DEX", "+2b", "-1B")
     assert one.returncode == 0 and one.stdout == many.stdout and one.stdout.startswith("DEX +2b -1B: ")
 
 
 def test_options_may_follow_the_statement():
-    before = run_crux("--seed", "9", "--json", "save WIL adv")
-    after = run_crux("save", "WIL", "adv", "--json", "--seed", "9")
+    before = crux_here("--seed", "9", "--json", "save WIL adv")
+    after = crux_here("save", "WIL", "adv", "--json", "--seed", "9")
     assert before.stdout == after.stdout and json.loads(before.stdout)["kind"] == "save"
 
 
@@ -30,13 +30,13 @@ def test_python_dash_m_runs_the_same_command():
 
 def test_seed_repeats_a_run_exactly_and_differs_between_seeds():
     batch = "DEX +1b\n" * 30
-    a, b = run_crux("--seed", "7", "-", stdin=batch), run_crux("--seed", "7", "-", stdin=batch)
-    c = run_crux("--seed", "8", "-", stdin=batch)
+    a, b = crux_here("--seed", "7", "-", stdin=batch), crux_here("--seed", "7", "-", stdin=batch)
+    c = crux_here("--seed", "8", "-", stdin=batch)
     assert a.stdout == b.stdout and a.stdout != c.stdout
 
 
 def test_json_carries_the_notation_fields():
-    record = json.loads(run_crux("--seed", "3", "--json", "DEX +2b -1B grit").stdout)
+    record = json.loads(crux_here("--seed", "3", "--json", "DEX +2b -1B grit").stdout)
     assert {"input", "kind", "rules", "seed", "attribute", "net", "dice", "kept", "outcome", "grit"} <= set(record)
     assert record["kind"] == "test" and record["rules"] == "crux" and record["seed"] == 3
     assert record["kept"] == max(record["dice"]) and len(record["dice"]) == 3
@@ -44,38 +44,38 @@ def test_json_carries_the_notation_fields():
 
 
 def test_attack_json_fields():
-    record = json.loads(run_crux("--seed", "5", "--json", "atk 2d8+3 heavy rushed").stdout)
+    record = json.loads(crux_here("--seed", "5", "--json", "atk 2d8+3 heavy rushed").stdout)
     assert {"primary", "dice", "explosions", "flat", "armour", "outcome", "damage", "grit"} <= set(record)
     assert len(record["primary"]["dice"]) == 2 and record["primary"]["kept"] == min(record["primary"]["dice"])
     assert record["armour"] == "heavy" and record["flat"] == 3
 
 
 def test_save_and_initiative_json_add_their_fields():
-    save = json.loads(run_crux("--json", "save WIL").stdout)
-    init = json.loads(run_crux("--json", "init").stdout)
+    save = json.loads(crux_here("--json", "save WIL").stdout)
+    init = json.loads(crux_here("--json", "init").stdout)
     assert save["effect"] in ("full effect", "partial", "resisted") and init["actions"] in (1, 2, 3)
 
 
 def test_stdin_batch_gives_one_result_per_line():
-    result = run_crux("--json", "-", stdin="DEX +1b\natk d8+2 medium\n\n# a comment line\nsave STR\n")
+    result = crux_here("--json", "-", stdin="DEX +1b\natk d8+2 medium\n\n# a comment line\nsave STR\n")
     kinds = [json.loads(line)["kind"] for line in result.stdout.splitlines()]
     assert result.returncode == 0 and kinds == ["test", "attack", "save"]
 
 
 def test_piped_stdin_with_no_arguments_is_batch_mode():
-    result = run_crux(stdin="DEX\ninit\n")
+    result = crux_here(stdin="DEX\ninit\n")
     assert result.returncode == 0 and len(result.stdout.splitlines()) == 2
 
 
 def test_a_bad_line_is_reported_with_its_number_and_the_batch_goes_on():
-    result = run_crux("-", stdin="DEX\nsave XYZ\ninit\n")
+    result = crux_here("-", stdin="DEX\nsave XYZ\ninit\n")
     assert result.returncode == 2
     assert len(result.stdout.splitlines()) == 2
     assert "line 2:" in result.stderr and "unknown attribute 'XYZ'" in result.stderr
 
 
 def test_several_statements_on_a_line_and_a_comment():
-    result = run_crux("--json", "DEX; save WIL # before the door")
+    result = crux_here("--json", "DEX; save WIL # before the door")
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["kind"] for r in records] == ["test", "save"] and records[0]["comment"] == "before the door"
 
@@ -88,7 +88,7 @@ def test_several_statements_on_a_line_and_a_comment():
     ("DEX +2x", "does not take '+2x'", 4),
 ])
 def test_errors_echo_the_input_with_a_caret_and_a_hint(statement, words, column):
-    result = run_crux(statement)
+    result = crux_here(statement)
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert words in lines[0] and lines[1] == "  " + statement
@@ -97,14 +97,14 @@ def test_errors_echo_the_input_with_a_caret_and_a_hint(statement, words, column)
 
 
 def test_usual_mistakes_get_hints():
-    assert "write +2b for 2 boons or -2B for 2 banes" in run_crux("DEX -2b").stderr
-    assert "STR, DEX, INT and WIL" in run_crux("save XYZ").stderr
-    assert "did you mean 'dex'" in run_crux("DXE +1b").stderr
+    assert "write +2b for 2 boons or -2B for 2 banes" in crux_here("DEX -2b").stderr
+    assert "STR, DEX, INT and WIL" in crux_here("save XYZ").stderr
+    assert "did you mean 'dex'" in crux_here("DXE +1b").stderr
 
 
 @pytest.mark.parametrize("junk", ["\x01\x02", "\u202e1d6", "\ufeffDEX", "DEX\u200b"])
 def test_junk_characters_are_refused_without_a_traceback(junk):
-    result = run_crux(junk)
+    result = crux_here(junk)
     assert result.returncode == 2 and "Traceback" not in result.stderr and result.stderr.strip()
 
 
@@ -115,40 +115,40 @@ def test_junk_bytes_on_stdin_are_refused_per_line():
 
 
 def test_an_empty_statement_is_refused():
-    result = run_crux("")
+    result = crux_here("")
     assert result.returncode == 2 and "empty" in result.stderr
 
 
 def test_unknown_options_are_usage_errors():
-    result = run_crux("DEX", "--sed", "3")
+    result = crux_here("DEX", "--sed", "3")
     assert result.returncode == 2 and "no such option" in result.stderr.lower()
 
 
 def test_unknown_rule_set_is_refused():
-    result = run_crux("--rules", "nope", "DEX")
+    result = crux_here("--rules", "nope", "DEX")
     assert result.returncode == 2 and "no rule set called 'nope'" in result.stderr
 
 
 def test_rules_list_names_each_rule_set():
-    result = run_crux("--rules", "list")
+    result = crux_here("--rules", "list")
     assert result.returncode == 0 and result.stdout.startswith("crux ")
 
 
 def test_crux_rules_from_the_environment():
-    assert run_crux("DEX", env={"CRUX_RULES": "nope"}).returncode == 2
-    assert run_crux("DEX", env={"CRUX_RULES": "crux"}).returncode == 0
+    assert crux_here("DEX", env={"CRUX_RULES": "nope"}).returncode == 2
+    assert crux_here("DEX", env={"CRUX_RULES": "crux"}).returncode == 0
 
 
 def test_version_and_help():
-    assert run_crux("--version").stdout.startswith("crux ")
-    shown = run_crux("--help").stdout
+    assert crux_here("--version").stdout.startswith("crux ")
+    shown = crux_here("--help").stdout
     for example in ("DEX +2b -1B grit", "save WIL adv", "init", "atk 2d8+3 heavy rushed", "man crux"):
         assert example in shown
 
 
 def test_no_colour_when_piped_and_none_with_no_color():
-    assert "\x1b[" not in run_crux("DEX").stdout
-    assert "\x1b[" not in run_crux("--no-color", "DEX").stdout
+    assert "\x1b[" not in crux_here("DEX").stdout
+    assert "\x1b[" not in crux_here("--no-color", "DEX").stdout
 
 
 def test_a_one_shot_roll_never_imports_prompt_toolkit():

@@ -290,6 +290,7 @@ UNIQUE = [("crux --ru", "<--rules>"), ("crux sa", "<save>"), ("crux --rules=cr",
           ("crux --completion fi", "<--completion><fish>")]
 
 
+@pytest.mark.slow  # a real interactive shell (pexpect)
 def test_tab_in_an_interactive_bash(folder: Path) -> None:
     session = interactive([shell_path("bash"), "--norc", "--noprofile", "-i"],
                           f"source '{SCRIPTS['bash']}'", folder)
@@ -298,6 +299,7 @@ def test_tab_in_an_interactive_bash(folder: Path) -> None:
     session.close()
 
 
+@pytest.mark.slow  # a real interactive shell (pexpect)
 def test_tab_in_an_interactive_zsh(folder: Path) -> None:
     functions = folder / "zfunc"
     functions.mkdir()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from crux_cli.render.jsonl import line
 from crux_cli.render.text import answer_line
 from crux_cli.running.read import read
 from crux_cli.running.runner import Answer
+
+pytestmark = pytest.mark.slow  # property-based: hundreds of generated examples per test
 
 CRUX = rulesets.load("crux")
 VALID = ["4d6kh3", "roll 2d20kl1 + 5 [fire]", "d66", "6x 4d6kh3", "d6!", "Cd8", "(2d4+1)*3", "d%", "5d6dl2",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_crux
+from conftest import crux_here
 
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.core.style import PLAIN, Palette
@@ -88,14 +88,14 @@ def test_json_for_countdowns_names_the_next_die():
 
 
 def test_installed_crux_gives_one_json_object_per_repetition():
-    result = run_crux("--seed", "2", "--json", "6x 4d6kh3")
+    result = crux_here("--seed", "2", "--json", "6x 4d6kh3")
     objects = [json.loads(text) for text in result.stdout.splitlines()]
     assert result.returncode == 0 and [o["index"] for o in objects] == [1, 2, 3, 4, 5, 6]
     assert all(3 <= o["total"] <= 18 and len(o["terms"][0]["dice"]) == 4 for o in objects)
 
 
 def test_installed_crux_repeat_option():
-    result = run_crux("--seed", "2", "--repeat", "3", "DEX +1b")
+    result = crux_here("--seed", "2", "--repeat", "3", "DEX +1b")
     assert result.returncode == 0 and [text.split(":")[0] for text in result.stdout.splitlines()] == [
         "DEX +1b #1", "DEX +1b #2", "DEX +1b #3"]
 
@@ -103,5 +103,5 @@ def test_installed_crux_repeat_option():
 def test_installed_crux_reads_the_issue_examples():
     for text in ["4d6kh3", "roll 2d20kl1 + 5 [fire]", "d66", "6x 4d6kh3", "d6!", "Cd8",
                  "(2d4+1)*3 # torch damage"]:
-        result = run_crux("--seed", "1", text)
+        result = crux_here("--seed", "1", text)
         assert result.returncode == 0 and result.stdout.strip() and not result.stderr, text

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import gen_completions
+from conftest import crux_here, gen_completions
 
 from crux_cli import rulesets as rules
 from crux_cli.core.errors import CruxError
@@ -89,8 +89,7 @@ def test_page_renders_with_man(page: Path) -> None:
 
 def help_options(path: tuple[str, ...]) -> set[str]:
     """The long and short options listed by `crux … --help`."""
-    result = subprocess.run([sys.executable, "-m", "crux_cli", *path[1:], "--help"], capture_output=True,
-                            text=True, check=False)
+    result = crux_here(*path[1:], "--help")
     assert result.returncode == 0, result.stderr
     options = result.stdout.split("Options:", 1)[1]
     options = re.split(r"^\S", options, maxsplit=1, flags=re.M)[0]  # up to the next heading
@@ -244,6 +243,7 @@ def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("examples")
 
 
+@pytest.mark.slow  # a shell and a crux process per example
 @pytest.mark.parametrize("example", COMMANDS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
 def test_command_example_runs(example: Example, examples_folder: Path) -> None:
     if example.expect.startswith("not run"):
@@ -289,9 +289,8 @@ def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_pat
     documented = (json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
                   | json_items(section(NOTATION_PAGE, "DICE EXPRESSIONS")))
     sheet = tmp_path / "wren.toml"
-    made = subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(sheet), "--name", "Wren",
-                           "--attr", "DEX=+2/1", "--attack", "d8", "--hp", "12", "--hit-dice", "2"],
-                          capture_output=True, text=True, check=False)
+    made = crux_here("sheet", "new", str(sheet), "--name", "Wren", "--attr", "DEX=+2/1", "--attack", "d8",
+                     "--hp", "12", "--hit-dice", "2")
     assert made.returncode == 0, made.stderr
     without, with_sheet = rolled_fields(rules_name, None), rolled_fields(rules_name, sheet)
     assert without, f"no example of {rules_name} could be rolled"

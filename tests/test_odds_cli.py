@@ -1,15 +1,15 @@
-"""`crux odds` as a user runs it: the installed command, its text and its JSON."""
+"""`crux odds` as a user runs it: the command, its text and its JSON."""
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
 
-from conftest import run_crux
+from conftest import crux_here
 
 
 def odds_json(*args: str) -> dict:
-    result = run_crux("--json", "odds", *args)
+    result = crux_here("--json", "odds", *args)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     return json.loads(result.stdout)
@@ -26,7 +26,7 @@ def test_the_acceptance_values() -> None:
 
 
 def test_text_has_fractions_percentages_and_bars() -> None:
-    result = run_crux("odds", "DEX +2b")
+    result = crux_here("odds", "DEX +2b")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "DEX +2b: exact odds"
@@ -44,7 +44,7 @@ def test_an_attack_with_at_least() -> None:
     assert Fraction(record["leftover"]["p"]) == Fraction(1, 64) * Fraction(1, 8) ** 14
     total = sum(Fraction(v["p"]) for v in record["distribution"].values())
     assert total + Fraction(record["leftover"]["p"]) == 1
-    text = run_crux("odds", "atk 2d8+3 heavy rushed", "--at-least", "10").stdout
+    text = crux_here("odds", "atk 2d8+3 heavy rushed", "--at-least", "10").stdout
     assert "  P(damage ≥ 10) ≈ 1.56%" in text
     assert "  leftover 3.6e-15: exploding chains longer than 14 re-rolls are not counted" in text
 
@@ -55,14 +55,14 @@ def test_initiative_and_ambush() -> None:
 
 
 def test_at_least_needs_a_distribution() -> None:
-    result = run_crux("odds", "--at-least", "3", "DEX +1b")
+    result = crux_here("odds", "--at-least", "3", "DEX +1b")
     assert result.returncode == 2
     assert result.stdout == ""
     assert "--at-least counts damage or totals, which test odds do not have" in result.stderr
 
 
 def test_mistakes_are_explained_without_a_traceback() -> None:
-    result = run_crux("odds", "DEX +2B")
+    result = crux_here("odds", "DEX +2B")
     assert result.returncode == 2
     assert result.stdout == ""
     assert "^" in result.stderr and "Traceback" not in result.stderr
@@ -81,7 +81,7 @@ def test_dice_expressions() -> None:
 
 
 def test_dice_text_and_countdown() -> None:
-    text = run_crux("odds", "2d20kl1+5", "--at-least", "15").stdout
+    text = crux_here("odds", "2d20kl1+5", "--at-least", "15").stdout
     assert "  P(total ≥ 15) = 121/400 ≈ 30.25%" in text
     assert "  mean total = 487/40 ≈ 12.18" in text
     countdown = odds_json("Cd4")
@@ -89,7 +89,7 @@ def test_dice_text_and_countdown() -> None:
 
 
 def test_a_divisor_that_can_be_zero_is_refused_with_a_caret() -> None:
-    result = run_crux("odds", "d6/(d3-1)")
+    result = crux_here("odds", "d6/(d3-1)")
     assert result.returncode == 2
     assert "the divisor can be 0" in result.stderr
     assert "  d6/(d3-1)\n     ^" in result.stderr

@@ -98,6 +98,7 @@ def test_odds_match_every_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> No
     assert odds.mean == sum(t * p for t, p in totals.items())
 
 
+@pytest.mark.slow  # enumerates every roll of up to 14 faces
 @pytest.mark.parametrize("text", ["2d4rr<2", "2d3rr1!", "d4rr>=3kh1 + d2", "2d3rr3!kh1"])
 def test_rerolls_that_may_go_on_are_bounded_by_every_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """`rr` can roll on without end: the rolls finished within 14 faces count at most the exact

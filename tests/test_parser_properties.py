@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.running.read import parse_statement
+
+pytestmark = pytest.mark.slow  # property-based: hundreds of generated examples per test
 
 CRUX = rulesets.load("crux")
 VALID = ["DEX +2b -1B grit", "save WIL adv", "init ambush", "atk 2d8+3 heavy rushed", "test risky",

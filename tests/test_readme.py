@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a shell and a crux process per example
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 

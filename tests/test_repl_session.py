@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import crux_here
 from prompt_toolkit.document import Document
 
 from crux_cli.core.rng import ScriptedSource
@@ -21,7 +20,8 @@ STATEMENTS = ["DEX +2b -1B grit", "save WIL adv", "init", "atk 2d8+3 heavy rushe
 
 
 def one_shot(*args: str) -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "crux_cli", *args], capture_output=True, text=True, check=True)
+    done = crux_here(*args)
+    assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
 
@@ -196,8 +196,8 @@ def test_statements_before_a_bad_one_still_print() -> None:
 
 def new_sheet(folder: Path) -> str:
     path = folder / "aria.toml"
-    subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", str(path), "--name", "Aria", "--attr",
-                    "DEX=+1/1", "--hp", "12", "--no-ask"], check=True, capture_output=True)
+    assert crux_here("sheet", "new", str(path), "--name", "Aria", "--attr", "DEX=+1/1", "--hp", "12",
+                     "--no-ask").returncode == 0
     return str(path)
 
 
@@ -219,7 +219,7 @@ def test_the_toolbar_follows_a_sheet_changed_elsewhere(tmp_path: Path) -> None:
     path = new_sheet(tmp_path)
     session = scripted()
     session.handle(f"/load {path}")
-    subprocess.run([sys.executable, "-m", "crux_cli", "--sheet", path, "damage 3"], check=True, capture_output=True)
+    assert crux_here("--sheet", path, "damage 3").returncode == 0  # as another crux command would
     session.handle("/seed")  # any line: the session looks at the sheet after each one
     assert session.hero is not None and session.hero.hp == 9
 

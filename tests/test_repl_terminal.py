@@ -11,6 +11,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+pytestmark = pytest.mark.slow  # real pseudo-terminals (pexpect) and processes
+
 PROMPT = "crux> "
 UP = "\x1b[A"
 

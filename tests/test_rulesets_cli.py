@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
+from conftest import crux_here
 
 from crux_cli.rulesets.stepdice.engine import compare
 
 
 def crux(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k != "CRUX_RULES"}
-    environment.update(NO_COLOR="1", **(env or {}))
-    return subprocess.run([sys.executable, "-m", "crux_cli", *args], input=stdin, capture_output=True,
-                          text=True, env=environment, timeout=60)
+    return crux_here(*args, stdin=stdin, env={"NO_COLOR": "1", **(env or {})})
 
 
 ISSUE_EXAMPLES = [

@@ -13,6 +13,8 @@ from crux_cli.core.rng import Roller, seeded
 from crux_cli.core.ruleset import Context
 from crux_cli.running.read import parse_statement, read
 
+pytestmark = pytest.mark.slow  # property-based: hundreds of generated examples per test
+
 VALID = {
     "stepdice": ["save d8 vs d6 enhanced", "save STR d4 vs 5 impaired", "step d8 down 2", "death marked",
                  "attack d6 d8 armor 1 grit 3 str d8", "atk 2d6 enhanced armor 5 str 0"],

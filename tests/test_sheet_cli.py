@@ -1,11 +1,11 @@
-"""Character sheets from the installed `crux` command: making one, rolling with one, keeping
-Grit, HP, Wounds and conditions on it, refusing bad ones, and many processes at once.
+"""Character sheets from the `crux` command: making one, rolling with one, keeping Grit, HP,
+Wounds and conditions on it, refusing bad ones (in this process), and many processes at once
+(the installed console script, as players run it).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import crux_here
 
 from crux_cli.state.sheet import parse_sheet
 from crux_cli.state.store import load_hero
@@ -27,10 +28,7 @@ def test_crux_is_installed_beside_the_test_python() -> None:
 
 def crux(*args: str, sheet: Path | None = None, stdin: str | None = None,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    command = [str(CRUX), *(["--sheet", str(sheet)] if sheet else []), *args]
-    environment = {k: v for k, v in os.environ.items() if k not in ("CRUX_SHEET", "NO_COLOR")}
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, env={**environment, **(env or {})},
-                          timeout=60)
+    return crux_here(*(["--sheet", str(sheet)] if sheet else []), *args, stdin=stdin, env=env)
 
 
 def roll_json(*args: str, sheet: Path) -> dict:

@@ -15,6 +15,8 @@ import pytest
 from crux_cli.core.rng import seeded
 from crux_cli.running.runner import Runner
 
+pytestmark = pytest.mark.slow  # statistical: thousands of rolls per case
+
 CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 5: 20.52}  # chi-square quantiles at 0.999 by degrees of freedom
 ROLLS = 6000
 BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
