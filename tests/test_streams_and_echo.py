@@ -60,6 +60,7 @@ def test_a_closed_stderr_does_not_stop_a_roll():
     assert r.returncode == 0 and r.stdout.startswith("DEX: ")
 
 
+@pytest.mark.slow  # a real process, a timed signal, and a batch of 50,000 lines if the signal comes late
 def test_ctrl_c_exits_130_as_crux_1_documents():
     p = subprocess.Popen([*command(), "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)

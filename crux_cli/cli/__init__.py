@@ -51,6 +51,7 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
+RULE_SET_NAME, SHEET_FILE = RuleSetName(), SheetFile()  # one of each for every command that takes them
 REPL = "crux.repl"  # ctx.meta key: the function that runs the interactive session, given by `main`
 ReplStarter = Callable[[Settings], int]
 LAZY_COMMANDS = {"sheet": ("crux_cli.cli.sheet", "sheet_group")}  # name -> (module, click command)
@@ -63,11 +64,11 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Seed the dice: the same seed repeats a run exactly."),
         click.option("--json", "json", is_flag=True, default=None,
                      help="One JSON object per statement (JSON Lines), for scripts."),
-        click.option("--rules", type=RuleSetName(), default=None, envvar="CRUX_RULES", metavar="NAME",
+        click.option("--rules", type=RULE_SET_NAME, default=None, envvar="CRUX_RULES", metavar="NAME",
                      help="Rule set to use (default crux); '--rules list' names them all."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
                      help="No colour, even on a terminal (NO_COLOR works too)."),
-        click.option("--sheet", type=SheetFile(), default=None, envvar="CRUX_SHEET", metavar="FILE",
+        click.option("--sheet", type=SHEET_FILE, default=None, envvar="CRUX_SHEET", metavar="FILE",
                      help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
                           "and conditions are kept on it (CRUX_SHEET works too)."),
         click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",

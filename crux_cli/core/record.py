@@ -40,8 +40,12 @@ class Record:
     _compared: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, mutable: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if mutable:  # settings that options fill in one by one: attributes may be set, and no hash
+            cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign,assignment]
+            cls.__hash__ = None  # type: ignore[assignment]
         fields, compared, defaults = list(cls._fields), list(cls._compared), dict(cls._defaults)
         for name, annotation in inspect.get_annotations(cls).items():  # this class's own, as strings
             if str(annotation).startswith(("ClassVar", "typing.ClassVar")):

@@ -9,7 +9,6 @@ highlighting, help and colours all ask this value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
     from crux_cli.odds.result import Odds
 
 
-@dataclass
-class Context:
+class Context(Record):
     """What one statement runs with: the dice, the hero (when the rule set keeps one), the text typed."""
 
     roller: Roller

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from crux_cli import rulesets
@@ -41,6 +40,8 @@ def visible(text: str) -> str:
 
 
 def width(text: str) -> int:
+    import unicodedata  # only errors are measured: an answer line never pays for the table
+
     """Terminal columns: wide (East Asian) characters take two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 

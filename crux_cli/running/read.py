@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -29,20 +30,31 @@ def is_dice(text: str, word: str, rules: RuleSet) -> bool:
     return word not in rules.keywords and (word == "" or DICE_START.match(text) is not None)
 
 
-def read(text: str, rules: RuleSet) -> tuple[RuleSet, Any]:
-    """The handler that answers one statement (the rule set, or generic dice) and its syntax tree."""
+def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
+    """The handler that answers one statement (the rule set, or generic dice) and its syntax tree.
+
+    `rules` may be a function giving the rule set: a statement that starts with no word (a
+    number, a sign, a bracket: `4d6kh3`) is generic dice in every rule set, so it is never asked.
+    """
     check_input(text)
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
                         hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")
     word = first_word(text)
-    if word in rules.keywords:
-        return rules, rules.parse(text, word)
-    if is_dice(text, word, rules):
-        from crux_cli.dice.handler import DICE
+    if not word:
+        return dice(text, word)
+    active = rules() if callable(rules) else rules
+    if word in active.keywords:
+        return active, active.parse(text, word)
+    if is_dice(text, word, active):
+        return dice(text, word)
+    raise unknown_statement(text, word, active)
 
-        return DICE, DICE.parse(text, word)
-    raise unknown_statement(text, word, rules)
+
+def dice(text: str, word: str) -> tuple[RuleSet, Any]:
+    from crux_cli.dice.handler import DICE
+
+    return DICE, DICE.parse(text, word)
 
 
 def parse_statement(text: str, rules: RuleSet) -> Any:

@@ -50,16 +50,32 @@ class Runner:
                  source: RandomSource | None = None, hero: Hero | None = None,
                  sheet: str | None = None, repeat: int = 1) -> None:
         self.rules_name = rulesets.check(rules)
-        self.rules: RuleSet = rulesets.load(rules)
+        # loaded when a statement first needs it: `crux 4d6kh3` is generic dice and never does
+        self.loaded: RuleSet | None = None if rules in rulesets.BUILT_IN else rulesets.load(rules)
         self.seed = seed
         self.source = source if source is not None else seeded(seed)
         self.hero = hero
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
 
+    @property
+    def rules(self) -> RuleSet:
+        """The active rule set."""
+        if self.loaded is None:
+            self.loaded = rulesets.load(self.rules_name)
+        return self.loaded
+
     def use_rules(self, name: str) -> None:
         self.rules_name = rulesets.check(name)
-        self.rules = rulesets.load(name)
+        self.loaded = rulesets.load(name)
+
+    def read(self, text: str) -> tuple[RuleSet, Any]:
+        """What answers `text` (the rule set, or generic dice) and its syntax tree."""
+        return read(text, lambda: self.rules)
+
+    def is_active(self, handler: RuleSet) -> bool:
+        """Is `handler` the active rule set (not generic dice)? Never loads it."""
+        return handler is self.loaded
 
     def execute(self, line: str) -> list[Answer]:
         """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
@@ -80,12 +96,12 @@ class Runner:
         statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
         printing a million dice.
         """
-        handler, statement = read(text, self.rules)
+        handler, statement = self.read(text)
         inner = getattr(statement, "repeat", 1)
         if inner * self.repeat > MAX_REPEAT:
             raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        name = "" if handler is self.rules else handler.name
+        name = "" if self.is_active(handler) else handler.name
         indexed = inner * self.repeat > 1
         roller = Roller(self.source)
         out = []
@@ -98,10 +114,10 @@ class Runner:
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
-        if self.sheet is not None and handler is self.rules and self.rules.keeps_state:
+        if self.sheet is not None and self.is_active(handler) and self.rules.keeps_state:
             return self.roll_on_sheet(statement, roller, text, self.sheet)
         result = self.run(handler, statement, Context(roller, self.current_hero(), text))
-        if self.hero is not None and handler is self.rules:  # a hero held in memory carries Grit and HP along
+        if self.hero is not None and self.is_active(handler):  # a hero held in memory carries Grit and HP along
             self.hero = self.apply(result, self.hero)
         return result, None
 
@@ -146,7 +162,7 @@ class Runner:
 
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
         """
-        handler, statement = read(text, self.rules)
+        handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
@@ -157,5 +173,5 @@ class Runner:
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
-        name = "" if handler is self.rules else handler.name
+        name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name)

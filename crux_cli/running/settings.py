@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
     from crux_cli.running.runner import Runner
 
 
-@dataclass
-class Settings:
+class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's start-up pays for none
     """Options given before or after the statement; the later one wins."""
 
     seed: int | None = None

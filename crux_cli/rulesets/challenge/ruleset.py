@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.result import Odds
 from crux_cli.rulesets.challenge import engine, words
 from crux_cli.rulesets.challenge import grammar as notation
-from crux_cli.rulesets.challenge import odds as exact
 from crux_cli.rulesets.challenge.compiler import compile_statement
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "challenge"
 SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
@@ -32,6 +33,8 @@ def run(statement: notation.ChallengeStatement, ctx: Context) -> Any:
 
 
 def odds(statement: notation.ChallengeStatement, ctx: Context | None = None) -> Odds:
+    from crux_cli.rulesets.challenge import odds as exact
+
     request = compile_statement(statement)
     match request:
         case engine.ActionRequest():

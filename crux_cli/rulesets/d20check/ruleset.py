@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.result import Odds
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
-from crux_cli.rulesets.d20check import odds as exact
 from crux_cli.rulesets.d20check.compiler import compile_statement
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "d20check"
 SUMMARY = "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
@@ -29,6 +30,8 @@ def run(statement: notation.D20CheckStatement, ctx: Context) -> engine.CheckResu
 
 
 def odds(statement: notation.D20CheckStatement, ctx: Context | None = None) -> Odds:
+    from crux_cli.rulesets.d20check import odds as exact
+
     request = compile_statement(statement)
     if isinstance(request, engine.CheckRequest):
         return exact.check_odds(request)

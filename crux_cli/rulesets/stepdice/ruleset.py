@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.result import Odds
 from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
-from crux_cli.rulesets.stepdice import odds as exact
 from crux_cli.rulesets.stepdice.compiler import compile_statement
+
+if TYPE_CHECKING:
+    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "stepdice"
 SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
@@ -34,6 +35,8 @@ def run(statement: notation.StepDiceStatement, ctx: Context) -> Any:
 
 
 def odds(statement: notation.StepDiceStatement, ctx: Context | None = None) -> Odds:
+    from crux_cli.rulesets.stepdice import odds as exact
+
     request = compile_statement(statement)
     match request:
         case engine.SaveRequest():
