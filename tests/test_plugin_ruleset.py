@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -179,8 +180,9 @@ def test_the_repl_plays_it_and_switches_to_it(coinflip: Path) -> None:
 
 @pytest.mark.slow
 def test_installed_with_pip_the_crux_command_sees_it(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(PLUGIN)],
+    site, source = tmp_path / "site", tmp_path / "coinflip-src"
+    shutil.copytree(PLUGIN, source)  # pip builds in the folder it is given: not in the checkout
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
                    check=True, capture_output=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if k not in ("CRUX_RULES", "CRUX_SHEET")}
     env.update(NO_COLOR="1", PYTHONPATH=str(site))

@@ -6,17 +6,16 @@ them (`crux_cli.render.odds_text`, `crux_cli.render.odds_json`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.odds.dist import Dist
 
 Rows = tuple[tuple[str, Fraction], ...]
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Record):
     """A named side table, e.g. the kept die's face or the Grit gained."""
 
     key: str  # its name in JSON: "kept", "effect", "actions", "grit_gained", "minion"...
@@ -24,14 +23,12 @@ class Table:
     rows: Rows
 
 
-@dataclass(frozen=True)
-class AtLeast:
+class AtLeast(Record):
     k: int
     p: Fraction
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(Record):
     kind: str  # "test", "save", "initiative", "attack", "dice"...
     outcomes: Rows  # outcome name -> probability, in reading order
     tables: tuple[Table, ...] = ()
@@ -55,7 +52,7 @@ def with_at_least(odds: Odds, k: int) -> Odds:
         raise CruxError(f"--at-least counts damage or totals, which {odds.kind} odds do not have",
                         hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
     p = sum((p for value, p in odds.distribution if value >= k), Fraction(0))
-    return replace(odds, at_least=AtLeast(k, p))
+    return odds.replace(at_least=AtLeast(k, p))
 
 
 def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:
