@@ -168,12 +168,21 @@ def test_spells_cost_one_to_three():
     assert e.active().actions == 0
 
 
-def test_unused_actions_expire_when_the_round_ends():
+def test_a_reaction_spends_an_action_left_from_your_own_last_turn_in_every_round():
+    """Seed §6.2: "Each reaction costs 1 action from your unused actions this turn. If you have no actions
+    left, you cannot react." One ruling for every round: what you left unused on your own last turn (in
+    round 1, from initiative) waits for reactions until your next turn begins."""
     e = fight.start(setup(), {"Wren": 3, "Bram": 3}).encounter
-    for _ in range(4):  # Bram, goblin, rats, then Wren in round 2
+    e = fight.act(e, "move").encounter  # Wren keeps 2
+    for _ in range(4):  # Bram (keeps 3), goblin, rats, then Wren in round 2
         e = fight.next_turn(e).encounter
-    assert (e.round, e.find("Bram").actions) == (2, 0)
-    with pytest.raises(CruxError, match="no actions left"):
-        fight.react(e, "Bram", "defend")  # Bram's round-1 actions are gone; his turn has not come
+    assert (e.round, e.find("Bram").actions) == (2, 3)
+    e = fight.react(e, "Bram", "defend").encounter  # round 2, before his turn: from his round-1 leftovers
+    assert e.find("Bram").actions == 2
     e = fight.next_turn(e).encounter
-    assert (e.active().name, e.active().actions) == ("Bram", 3)
+    assert (e.active().name, e.active().actions) == ("Bram", 3)  # his turn: 3 fresh, nothing banked
+    for _ in range(2):
+        e = fight.next_turn(e).encounter  # goblin: Wren has what she left on her round-2 turn (all 3)
+    assert e.find("Wren").actions == 3
+    e = fight.react(e, "Wren", "defend").encounter  # a hero reacts to an enemy, in round 2
+    assert e.find("Wren").actions == 2

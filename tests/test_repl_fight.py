@@ -89,9 +89,9 @@ def test_a_three_round_fight(tmp_path: Path):
     said(session, "atk Wren")
     assert load_hero(sheet).hp == 4
 
-    out = said(session, "next")  # round 2: everyone's unused actions expired; Wren has 3 again
+    out = said(session, "next")  # round 2: Wren has 3 again; Bram keeps his unused action to react with
     assert "round 2" in out
-    assert ledger(session)["Wren"] == (3, 0, ()) and ledger(session)["Bram"] == (0, 0, ())
+    assert ledger(session)["Wren"] == (3, 0, ()) and ledger(session)["Bram"] == (1, 0, ())
 
     out = said(session, "atk goblin")
     assert "crit" in out and session.fight.encounter.find("goblin").down

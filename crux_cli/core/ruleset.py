@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from crux_cli.core.record import Record, field
 
@@ -26,6 +26,41 @@ class Context(Record):
     roller: Roller
     hero: Any = None
     text: str = ""  # the statement as typed, for error positions found after parsing
+
+
+class FightRunner(Protocol):
+    """What a fight needs of a runner: answer one statement as its hero, and say who that hero is now."""
+
+    sheet: str | None
+
+    def answer(self, text: str) -> Any: ...
+
+    def current_hero(self) -> Any: ...
+
+
+class FightHost(Protocol):
+    """What a rule set's fight words ask of the session that runs them (`repl.session.Session`).
+
+    A rule set may not import the running, state or REPL layers above it, so a fight gets its
+    runners, rendering, files and its own ending through this.
+    """
+
+    palette: Palette
+
+    @property
+    def runner(self) -> FightRunner: ...  # the session's own runner: the loaded sheet, if any
+
+    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> FightRunner: ...
+
+    def render(self, answer: Any) -> str: ...
+
+    def read_hero(self, path: str) -> Any: ...
+
+    def save_encounter(self, path: str, encounter: Any, sheets: dict[str, str]) -> None: ...
+
+    def load_encounter(self, path: str) -> tuple[Any, dict[str, str]]: ...
+
+    def end_fight(self) -> None: ...
 
 
 def no_words(keyword: str) -> tuple[str, ...] | None:

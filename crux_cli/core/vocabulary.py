@@ -27,7 +27,7 @@ RATING_RANGE = (-3, 3)
 MODIFIER_RANGE = (-10, 20)
 MAX_HP = 100_000
 MAX_HIT_DICE = 100
-MAX_WOUND_CAP = 100
+MAX_WOUND_CAP = 6  # seed §9.2: "6 Wounds = death (or a lower cap for a grittier game)": only lowered
 
 
 def canonical_attribute(name: str) -> str | None:

@@ -102,7 +102,7 @@ def help_(session: "Session", call: Invocation) -> list[str]:
     if topic == "notation":
         return notation_help(session)
     if topic == "fight":
-        return fight_help()
+        return fight_help(session)
     if topic:
         found = find(topic)
         if found is None:
@@ -119,11 +119,12 @@ def help_(session: "Session", call: Invocation) -> list[str]:
     return lines
 
 
-def fight_help() -> list[str]:
-    """The fight words, as the fight module documents them (its docstring's indented lines)."""
-    from crux_cli.repl import fight
-
-    words = [line[4:] for line in (fight.__doc__ or "").splitlines() if line.startswith("    ")]
+def fight_help(session: "Session") -> list[str]:
+    """The fight words, as the rule set's fight module documents them (its docstring's indented lines)."""
+    fights = session.fights()
+    if fights is None:
+        return [f"the {session.rules_name} rules have no fights: /rules crux has them"]
+    words = [line[4:] for line in (fights.__doc__ or "").splitlines() if line.startswith("    ")]
     return ["an encounter: `fight` starts one, and these words run it until `end`:", *words]
 
 
@@ -200,6 +201,9 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
     if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
         raise call.error(f"'{name}' is already a statement word", name, "pick another name")
+    if key in session.fight_words(fighting=True) or find(key) is not None:
+        what = "a fight word" if find(key) is None else f"a session command ({PREFIX}{find(key).name})"
+        raise call.error(f"'{name}' is already {what}", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)
         said = f"alias {name} forgotten"

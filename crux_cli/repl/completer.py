@@ -22,12 +22,6 @@ def session_words(kind: str) -> tuple[str, ...]:
     return {kinds.COUNTDOWN: ("add", "clear")}.get(kind, ())
 
 
-def fight_words(fighting: bool) -> tuple[str, ...]:
-    from crux_cli.repl import fight
-
-    return (*fight.ALWAYS, *(fight.DURING if fighting else ()))
-
-
 def is_sheet_or_folder(path: str) -> bool:
     return path.endswith(".toml") or os.path.isdir(path)
 
@@ -38,6 +32,13 @@ class CruxCompleter(Completer):
         self.paths = PathCompleter(expanduser=True, file_filter=is_sheet_or_folder)
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        fight = self.session.fight.complete(document.text_before_cursor) if self.session.fight else None
+        if fight is not None:  # names, reaction kinds and files in a fight line, already matched to the word
+            start = -len(fight.word)
+            yield from (Completion(w, start_position=start, display_meta=meta) for w, meta in fight.candidates)
+            if fight.paths:
+                yield from self.paths.get_completions(Document(fight.word), complete_event)
+            return
         suggestion = kinds.suggest(document.text_before_cursor, self.session.runner.rules)
         for kind in suggestion.kinds:
             if kind == kinds.PATH:
@@ -51,7 +52,7 @@ class CruxCompleter(Completer):
         if kind == kinds.STATEMENT:
             yield from ((w, "") for w in words.statement_words(rules))
             yield from self.session.aliases.items()
-            yield from ((w, "fight") for w in fight_words(self.session.fight is not None))
+            yield from ((w, "fight") for w in self.session.fight_words())
         elif kind == kinds.DECLARED:
             yield from ((w, "") for w in rules.following(suggestion.keyword) or ())
         elif kind == kinds.COMMAND:

@@ -14,7 +14,7 @@ import os
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
@@ -22,8 +22,9 @@ from crux_cli.core.style import PLAIN, Palette
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from crux_cli.repl.countdown import Countdown
-    from crux_cli.repl.fight import Fight
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
 
@@ -49,7 +50,7 @@ class Session:
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
         self.aliases_file: Path | None = None  # where /alias keeps them between sessions, when set
-        self.fight: Fight | None = None  # an encounter in progress: its words take precedence (repl.fight)
+        self.fight: Any = None  # an encounter in progress (the rule set's `fights` module): its words come first
         self.done = False
         if self._runner is not None:
             self.refresh_hero()
@@ -79,6 +80,8 @@ class Session:
 
     def handle(self, line: str) -> list[str]:
         """The lines to print for one line typed at the prompt; an error never ends the session."""
+        if "\n" in line or "\r" in line:  # a bracketed paste of several lines: each one, as batch mode does
+            return [said for part in line.splitlines() for said in self.handle(part)]
         if lines.is_blank(line):
             return []
         out: list[str] = []
@@ -96,14 +99,13 @@ class Session:
 
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
-        from crux_cli.repl.fight import Fight
 
         text, comment = lines.split_comment(line)
         for part in lines.split_statements(text):
             statement = self.expand_statement(part)
-            if Fight.claims(statement, self.fight is not None):
-                self.fight = self.fight or Fight(self)
-                out += self.fight.handle(statement)
+            if self.fight_claims(statement):
+                self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
+                out += said
                 continue
             body = lines.odds_body(statement)
             if body is not None:
@@ -117,9 +119,63 @@ class Session:
 
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
-        from crux_cli.repl.fight import Fight
+        statement = lines.last_part(lines.code(line)).strip()
+        fights = self.fights()
+        return fights is not None and fights.claims(statement, self.fight)
 
-        return Fight.claims(lines.last_part(lines.code(line)).strip(), self.fight is not None)
+    # -- fights: the rule set's `fights` module runs them; the session lends it what it needs (FightHost) ----
+
+    def fights(self) -> ModuleType | None:
+        """The active rule set's fight words, or None when it has no fights."""
+        name = self.runner.rules.fights
+        if not name:
+            return None
+        import importlib
+
+        return importlib.import_module(name)
+
+    def fight_claims(self, statement: str) -> bool:
+        """Is `statement` a fight word? Refused in plain words in a rule set without fights."""
+        fights = self.fights()
+        if fights is not None:
+            return bool(fights.claims(statement, self.fight))
+        word = statement.split()[0].lower() if statement.split() else ""
+        stranger = word not in self.runner.rules.keywords  # `atk` is also a stepdice statement
+        if word == "fight" or (self.fight is not None and stranger and self.fight.claims(statement)):
+            raise CruxError(f"the {self.rules_name} rules have no fights", text=statement, position=0,
+                            hint="fights follow the crux rules: /rules crux")
+        return False
+
+    def fight_words(self, fighting: bool | None = None) -> tuple[str, ...]:
+        """Fight words of the active rule set (for completion, colours and alias names): all of them when
+        `fighting`, else those that fit now."""
+        fights = self.fights()
+        now = self.fight is not None if fighting is None else fighting
+        return tuple(fights.words(now)) if fights is not None else ()
+
+    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
+        from crux_cli.running.runner import Runner
+
+        return Runner(rules=self.rules_name, source=self.runner.source, seed=self.runner.seed, sheet=sheet,
+                      hero=hero)
+
+    def read_hero(self, path: str) -> Hero:
+        from crux_cli.state.store import load_hero
+
+        return load_hero(path)
+
+    def save_encounter(self, path: str, encounter: Any, sheets: dict[str, str]) -> None:
+        from crux_cli.state.encounter import save_encounter
+
+        save_encounter(path, encounter, sheets)
+
+    def load_encounter(self, path: str) -> tuple[Any, dict[str, str]]:
+        from crux_cli.state.encounter import load_encounter
+
+        return load_encounter(path)
+
+    def end_fight(self) -> None:
+        self.fight = None
 
     def error(self, error: CruxError) -> list[str]:
         from crux_cli.render.text import error_lines

@@ -54,6 +54,32 @@ def condition_sources(hero: Hero | None, kind: str, attribute: str | None, melee
     return list(from_conditions(hero, kind, attribute, melee))
 
 
+def refuse_the_dead(hero: Hero | None, text: str) -> None:
+    """The dead roll nothing and earn no Grit (seed §9.2: "6 Wounds = death")."""
+    if hero is not None and hero.dead:
+        raise CruxError(f"{hero.name} is dead: the dead roll no dice", text=text, position=0,
+                        hint="if your table brings them back, set `dead = false` and lower `wounds`")
+
+
+def stance_from_sheet(node: ast.Save, hero: Hero | None, text: str) -> str | None:
+    """The save's stance: the sheet's save types, and an adv/dis typed only where it agrees with them (§4)."""
+    if hero is None:
+        return node.stance
+    on_sheet = "adv" if hero.advantaged_save == node.attribute else \
+        "dis" if hero.disadvantaged_save == node.attribute else None
+    typed = node.stance
+    other = hero.advantaged_save if typed == "adv" else hero.disadvantaged_save
+    if typed and on_sheet != typed and (on_sheet is not None or other is not None):
+        which = "advantaged" if typed == "adv" else "disadvantaged"
+        where = f"{node.attribute} is {hero.name}'s {'advantaged' if on_sheet == 'adv' else 'disadvantaged'} save" \
+            if on_sheet else f"{hero.name}'s {which} save is {other}"
+        raise CruxError(f"'{typed}' contradicts the sheet: {where}", text=text,
+                        position=max(0, text.lower().find(f" {typed}") + 1),
+                        hint="the sheet sets the save types (one advantaged, one disadvantaged); "
+                             "situational help is +1b")
+    return on_sheet or typed
+
+
 def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:
     sources = rating_source(hero, node.attribute) + modifier_sources(node.mods)
     sources += condition_sources(hero, "test", node.attribute, False)
@@ -63,10 +89,7 @@ def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:
 
 
 def save_request(node: ast.Save, hero: Hero | None, text: str) -> PoolRequest:
-    stance = node.stance
-    if stance is None and hero is not None:
-        stance = ("adv" if hero.advantaged_save == node.attribute
-                  else "dis" if hero.disadvantaged_save == node.attribute else None)
+    stance = stance_from_sheet(node, hero, text)
     sources = rating_source(hero, node.attribute)
     if stance:
         sources.append(Source(stance, 1 if stance == "adv" else -1))
@@ -79,6 +102,9 @@ def save_request(node: ast.Save, hero: Hero | None, text: str) -> PoolRequest:
 
 
 def initiative_request(node: ast.Initiative, hero: Hero | None, text: str) -> PoolRequest:
+    if node.ambush and node.mods.grit:
+        raise CruxError("an ambush rolls nothing: there is no roll to spend Grit on", text=text,
+                        position=text.lower().find("grit"), hint="init ambush (3 actions, no roll)")
     sources = rating_source(hero, "DEX") + modifier_sources(node.mods)
     sources += condition_sources(hero, "initiative", "DEX", False)
     return PoolRequest("initiative", "DEX", tuple(sources), node.mods.grit,
@@ -126,10 +152,11 @@ def attack_request(node: ast.Attack, hero: Hero | None, text: str) -> AttackRequ
     sources += condition_sources(hero, "attack", None, not node.ranged)
     return AttackRequest(pool.count, pool.sides, tuple(sources), attack_flat(node, hero, text), node.armour,
                          node.resist, node.vuln, node.minion, node.mods.grit,
-                         grit_before(hero, node.mods.grit, text))
+                         grit_before(hero, node.mods.grit, text), node.mods.position, node.mods.effect)
 
 
 def compile_statement(node: ast.CruxStatement, hero: Hero | None, text: str) -> PoolRequest | AttackRequest:
+    refuse_the_dead(hero, text)
     if isinstance(node, ast.Test):
         return test_request(node, hero, text)
     if isinstance(node, ast.Save):

@@ -11,11 +11,20 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 - Actions are set when initiative is rolled (round 1: 3/2/1 from the roll, 3 for
   enemies and for ambushing heroes) and at the start of each later turn (3). Dazed
   takes 1 from the next turn's actions and then ends; Dying allows 1 action a turn.
-- Reactions are paid from the actions a combatant has left this round (round 1:
-  from initiative, even before their first turn), never on their own turn, each
-  kind once per round. Unused actions expire when the round ends: banking them into
-  the next round is the older copy of the rules (seed 000), at the GM's discretion,
-  not the current one. Help gives the ally +1 Boon on their next roll.
+- Reactions (§6.2, "1 action from your unused actions this turn") spend an action
+  left unused from your own last turn, until your next turn begins; in round 1,
+  before a first turn, the actions from initiative. One ruling for every round: a
+  new round refreshes the kinds used (each once per round), not the actions. At the
+  start of your turn the unused ones are replaced by that turn's actions (never
+  banked: banking is the older copy of the rules, seed 000).
+- Help gives the ally +1 Boon on their next roll: a test, a save or an attack. An
+  action that rolls nothing (move, cast, assess) leaves it waiting.
+- Dying (§9.3, "1 action per turn"): a hero who drops to Dying keeps at most 1 of the
+  actions they have left, at once, so a reaction is capped too.
+- Late joiners: a hero who joins after initiative rolls it for their round-1
+  actions; an enemy gets 3. The one acting keeps the turn.
+- The fight is won when every enemy is down: the ledger counts damage dealt and
+  taken, and who fell, for the summary.
 - Attacks after the first in a turn are rushed: the second +1 Bane, the third +2.
 - A minion group loses one minion to any damaging hit; an area hit that deals damage
   removes as many minions as it catches.
@@ -26,10 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from crux_cli.core.errors import CruxError
+from crux_cli.rulesets.crux.engine import GRIT_MAX
 
 ACTIONS = ("attack", "cast", "move", "assess")
 REACTIONS = {"defend": "Defend", "interpose": "Interpose", "opportunity": "Opportunity Attack", "help": "Help"}
 TURN_ACTIONS = 3
+ENEMY_CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")  # §10.3, §11
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,11 @@ class Combatant:
     dazed: bool = False
     dying: bool = False
     down: bool = False  # out of the fight: dead, at 0 HP, or a group wiped out
+    conditions: tuple[str, ...] = ()  # enemies only (§11): heroes keep theirs on their sheets
+    crits: bool = True  # minions "usually do not crit" (§11): off for a group unless the GM says `crits`
+    grit: int = -1  # enemies: -1 has no Grit (§11); an elite given Grit holds 0..5
+    dealt: int = 0  # damage dealt and taken, for the summary when the fight is won
+    taken: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,27 +113,65 @@ def possessive(name: str) -> str:
 def _join(encounter: Encounter, combatant: Combatant) -> Encounter:
     if any(c.name.lower() == combatant.name.lower() for c in encounter.combatants):
         raise CruxError(f"'{combatant.name}' is already in the fight", hint="give each combatant its own name")
-    return replace(encounter, combatants=(*encounter.combatants, combatant))
+    return _keep_turn(encounter, replace(encounter, combatants=(*encounter.combatants, combatant)))
 
 
-def add_hero(encounter: Encounter, name: str, dying: bool = False) -> Step:
-    step = _join(encounter, Combatant(name, "hero", dying=dying))
-    return Step(step, (f"{name} joins the fight",))
+def _keep_turn(before: Encounter, after: Encounter) -> Encounter:
+    """Heroes come before enemies, so a hero joining mid-fight must not move the turn to someone else."""
+    active = before.active()
+    names = [c.name for c in after.order()]
+    if active is None or active.name not in names:
+        return after
+    return replace(after, turn=names.index(active.name))
+
+
+def add_hero(encounter: Encounter, name: str, dying: bool = False, opening: int = TURN_ACTIONS) -> Step:
+    """A hero joins; after initiative, with `opening` actions (from their own initiative roll)."""
+    hero = Combatant(name, "hero", dying=dying, opening=opening, actions=opening if encounter.started else 0)
+    late = f" with {opening} action{'s' if opening != 1 else ''}" if encounter.started else ""
+    return Step(_join(encounter, hero), (f"{name} joins the fight{late}",))
+
+
+def _late(encounter: Encounter, combatant: Combatant) -> Combatant:
+    return replace(combatant, actions=TURN_ACTIONS) if encounter.started else combatant
 
 
 def add_enemy(encounter: Encounter, name: str, hp: int, armour: str = "unarmoured", resist: bool = False,
-              vuln: bool = False, attack: str = "") -> Step:
+              vuln: bool = False, attack: str = "", grit: int = -1) -> Step:
     if hp < 1:
         raise CruxError("an enemy needs at least 1 HP", hint="minions have no HP: use `minions NAME COUNT`")
-    enemy = Combatant(name, "enemy", hp=hp, hp_max=hp, armour=armour, resist=resist, vuln=vuln, attack=attack)
-    return Step(_join(encounter, enemy), (f"{name} ({hp} HP, {armour}) joins the fight",))
+    enemy = Combatant(name, "enemy", hp=hp, hp_max=hp, armour=armour, resist=resist, vuln=vuln, attack=attack,
+                      grit=grit)
+    gritty = f", Grit {grit}" if grit >= 0 else ""
+    return Step(_join(encounter, _late(encounter, enemy)), (f"{name} ({hp} HP, {armour}{gritty}) joins the fight",))
 
 
-def add_minions(encounter: Encounter, name: str, count: int, armour: str = "unarmoured", attack: str = "") -> Step:
+def add_minions(encounter: Encounter, name: str, count: int, armour: str = "unarmoured", attack: str = "",
+                crits: bool = False) -> Step:
     if count < 1:
         raise CruxError("a minion group needs at least one minion")
-    group = Combatant(name, "enemy", minions=count, armour=armour, attack=attack)
-    return Step(_join(encounter, group), (f"{count} {name} join the fight (minions: any damaging hit kills one)",))
+    group = Combatant(name, "enemy", minions=count, armour=armour, attack=attack, crits=crits)
+    said = f"{count} {name} join the fight (minions: any damaging hit kills one" + \
+        ("; they crit)" if crits else "; their max is a plain hit)")
+    return Step(_join(encounter, _late(encounter, group)), (said,))
+
+
+def remove(encounter: Encounter, name: str) -> Step:
+    """Take a combatant out of the fight (added by mistake); if it was their turn, the next one's begins."""
+    gone = encounter.find(name)
+    active = encounter.active()
+    rest = tuple(c for c in encounter.combatants if c.name != gone.name)
+    after = _keep_turn(encounter, replace(encounter, combatants=rest))
+    said = (f"{gone.name} leaves the fight",)
+    if active is None or active.name != gone.name:
+        return Step(after, said)
+    order = after.order()
+    if not any(not c.down for c in order):
+        return Step(replace(after, round=0, turn=0), (*said, "nobody is left to take a turn"))
+    turn = encounter.turn % len(order) if order else 0
+    while order[turn].down:
+        turn = (turn + 1) % len(order)
+    return _begin_turn(replace(after, turn=turn), said)
 
 
 def start(encounter: Encounter, openings: dict[str, int]) -> Step:
@@ -172,8 +226,8 @@ def next_turn(encounter: Encounter) -> Step:
     else:
         raise CruxError("nobody is left standing to take a turn")
     combatants = encounter.combatants
-    if round_ != encounter.round:  # unused actions expire; reactions refresh
-        combatants = tuple(replace(c, reactions=(), actions=0) for c in combatants)
+    if round_ != encounter.round:  # reaction kinds refresh; unused actions wait for their owner's next turn
+        combatants = tuple(replace(c, reactions=()) for c in combatants)
     return _begin_turn(replace(encounter, combatants=combatants, turn=turn, round=round_), tuple(events))
 
 
@@ -190,8 +244,9 @@ def act(encounter: Encounter, kind: str, cost: int = 1) -> Step:
         raise CruxError(f"{active.name} has {left} left{why}; {kind} needs {cost}",
                         hint="end the turn with `next`")
     rushed = active.attacks if kind == "attack" else 0
-    boons = active.helped
-    after = replace(active, actions=active.actions - cost, attacks=active.attacks + (kind == "attack"), helped=0)
+    boons = active.helped if kind == "attack" else 0  # only a roll takes Help's Boon
+    after = replace(active, actions=active.actions - cost, attacks=active.attacks + (kind == "attack"),
+                    helped=active.helped - boons)
     events = [f"{active.name}: {kind}" + (f" ({cost} actions)" if cost > 1 else "")
               + (f", rushed {rushed}" if rushed else "") + (f", +{boons} Boon from Help" if boons else "")
               + f" · {after.actions} left"]
@@ -225,13 +280,24 @@ def react(encounter: Encounter, name: str, kind: str, ally: str | None = None) -
     return Step(step, tuple(events))
 
 
-def hit_enemy(encounter: Encounter, name: str, damage: int, caught: int = 1) -> Step:
+def take_help(encounter: Encounter, name: str) -> Step:
+    """A test or save by `name` takes the Boons waiting from allies' Help (`boons` says how many)."""
+    roller = encounter.find(name)
+    if not roller.helped:
+        return Step(encounter)
+    said = f"{roller.name}: +{roller.helped} Boon from Help"
+    return Step(encounter.with_combatant(replace(roller, helped=0)), (said,), boons=roller.helped)
+
+
+def hit_enemy(encounter: Encounter, name: str, damage: int, caught: int = 1, by: str | None = None) -> Step:
     """Damage to an enemy (already through its armour); a minion group loses `caught` minions to it."""
     target = encounter.find(name)
     if target.side != "enemy":
         raise CruxError(f"{target.name} is a hero: their damage goes to their sheet")
     if target.down:
         raise CruxError(f"{target.name} is already down")
+    encounter = count_damage(encounter, target.name, damage, by)
+    target = encounter.find(name)
     if target.minions:
         killed = min(caught, target.minions) if damage > 0 else 0
         left = target.minions - killed
@@ -244,7 +310,76 @@ def hit_enemy(encounter: Encounter, name: str, damage: int, caught: int = 1) -> 
     return Step(encounter.with_combatant(after), (said,))
 
 
+def heal_enemy(encounter: Encounter, name: str, amount: int) -> Step:
+    target = encounter.find(name)
+    if target.side != "enemy" or target.minions or target.hp_max == 0:
+        raise CruxError(f"{target.name} has no HP to heal", hint="minions have no HP; heroes heal on their sheets")
+    hp = min(target.hp_max, target.hp + amount)
+    after = replace(target, hp=hp, down=target.down and hp == 0)
+    return Step(encounter.with_combatant(after), (f"{target.name} heals {hp - target.hp}: {hp}/{target.hp_max} HP",))
+
+
+def count_damage(encounter: Encounter, target: str, damage: int, by: str | None) -> Encounter:
+    """Add `damage` to what `target` took and what `by` (when known) dealt, for the summary."""
+    hurt = encounter.find(target)
+    encounter = encounter.with_combatant(replace(hurt, taken=hurt.taken + damage))
+    if by is not None:
+        dealer = encounter.find(by)
+        encounter = encounter.with_combatant(replace(dealer, dealt=dealer.dealt + damage))
+    return encounter
+
+
+def set_conditions(encounter: Encounter, name: str, action: str, names: tuple[str, ...]) -> Step:
+    """`cond add goblin prone`: an enemy's conditions, kept in the ledger (Dazed is its own flag)."""
+    target = encounter.find(name)
+    if target.side != "enemy":
+        raise CruxError(f"{target.name} is a hero: their conditions are on their sheet")
+    for condition in names:
+        if condition not in ENEMY_CONDITIONS:
+            raise CruxError(f"an enemy cannot be {condition}", hint="enemies: " + ", ".join(ENEMY_CONDITIONS))
+    held = (*target.conditions, *(("dazed",) if target.dazed else ()))
+    after = set(held) | set(names) if action == "add" else set(held) - set(names)
+    kept = tuple(c for c in ENEMY_CONDITIONS if c in after and c != "dazed")
+    updated = replace(target, conditions=kept, dazed="dazed" in after)
+    said = f"{target.name}: " + (", ".join(c for c in ENEMY_CONDITIONS if c in after) or "no conditions")
+    return Step(encounter.with_combatant(updated), (said,))
+
+
+def enemy_conditions(combatant: Combatant) -> tuple[str, ...]:
+    return (*combatant.conditions, *(("dazed",) if combatant.dazed else ()))
+
+
+def spend_enemy_grit(encounter: Encounter, name: str, spent: int, gained: int) -> Encounter:
+    """An elite's Grit after a roll (§3: 0..5); enemies without Grit keep none."""
+    enemy = encounter.find(name)
+    if enemy.grit < 0:
+        return encounter
+    return encounter.with_combatant(replace(enemy, grit=max(0, min(GRIT_MAX, enemy.grit - spent + gained))))
+
+
 def set_hero_state(encounter: Encounter, name: str, *, dying: bool, dead: bool, dazed: bool) -> Encounter:
-    """Mirror what a hero's sheet says into the ledger (Dying limits actions; the dead are out)."""
+    """Mirror what a hero's sheet says into the ledger (the dead are out).
+
+    A hero who drops to Dying keeps at most 1 action, at once (§9.3), reactions included.
+    """
     hero = encounter.find(name)
-    return encounter.with_combatant(replace(hero, dying=dying, down=dead, dazed=dazed))
+    actions = min(hero.actions, 1) if dying and not hero.dying else hero.actions
+    return encounter.with_combatant(replace(hero, dying=dying, down=dead, dazed=dazed, actions=actions))
+
+
+def won(encounter: Encounter) -> bool:
+    """Every enemy is down (and there was one to beat)."""
+    enemies = [c for c in encounter.combatants if c.side == "enemy"]
+    return encounter.started and bool(enemies) and all(c.down for c in enemies)
+
+
+def summary(encounter: Encounter, fallen: tuple[str, ...]) -> tuple[str, ...]:
+    """The fight in a few lines: rounds, damage dealt and taken by each side, who fell."""
+    heroes = [c for c in encounter.combatants if c.side == "hero"]
+    rounds = f"{encounter.round} round{'s' if encounter.round != 1 else ''}"
+    lines = [f"the fight is won after {rounds}"]
+    lines += [f"  {c.name}: dealt {c.dealt}, took {c.taken}" for c in heroes]
+    enemies = [c for c in encounter.combatants if c.side == "enemy"]
+    lines.append(f"  enemies: dealt {sum(c.dealt for c in enemies)}, took {sum(c.taken for c in enemies)}")
+    lines.append("  fell: " + (", ".join(fallen) or "nobody"))
+    return tuple(lines)

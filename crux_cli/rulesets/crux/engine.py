@@ -63,6 +63,8 @@ class AttackRequest(Record):
     minion: bool = False
     grit_spent: bool = False
     grit_before: int | None = None
+    position: str | None = None  # narrative labels, carried into the output
+    effect: str | None = None
 
     @property
     def net(self) -> int:
@@ -187,3 +189,19 @@ def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
     killed = damage > 0 if request.minion else None
     return AttackResult(request, primary_dice, primary, explosions, others, "crit" if crit else "hit",
                         dice_total, total, after_armour, damage, killed, grit, tuple(steps))
+
+
+def without_crit(result: AttackResult) -> AttackResult:
+    """The same roll read with its maximum as a plain hit, for attackers who do not crit (minions, §11).
+
+    The explosions are dropped and armour applies as on any hit.
+    """
+    if result.outcome != "crit":
+        return result
+    request = result.request
+    dice_total = result.primary + sum(result.dice)
+    total = dice_total + request.flat
+    after_armour, damage, steps = apply_target(total, dice_total, request, False)
+    killed = damage > 0 if request.minion else None
+    return result.replace(outcome="hit", explosions=(), dice_total=dice_total, total=total,
+                          after_armour=after_armour, damage=damage, killed=killed, steps=tuple(steps))

@@ -95,6 +95,9 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
         parts.append(damage_text(result))
         parts += [f"{step} → {value}" for step, value in result.steps]
     parts += [net_text(request.sources, request.net), grit_text(result.grit)]
+    labels = " ".join(filter(None, [request.position, request.effect]))
+    if labels:
+        parts.append(palette.dim(labels))
     return " · ".join(p for p in parts if p)
 
 
@@ -141,6 +144,8 @@ def attack_json(result: AttackResult) -> dict[str, Any]:
     }
     if request.minion:
         record.update(minion=True, killed=result.killed)
+    if request.position or request.effect:
+        record["labels"] = {"position": request.position, "effect": request.effect}
     return record
 
 

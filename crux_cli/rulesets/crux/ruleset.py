@@ -55,7 +55,12 @@ def apply(result: Any, hero: Hero) -> Hero:
     if isinstance(result, engine.PoolResult | engine.AttackResult):
         from crux_cli.rulesets.crux.grit import apply_grit
 
-        return apply_grit(hero, result.grit)
+        after = apply_grit(hero, result.grit)
+        if isinstance(result, engine.PoolResult) and result.request.kind == "save":
+            from crux_cli.rulesets.crux.wounds import after_strenuous_save
+
+            after = after_strenuous_save(after, result.request.attribute, result.outcome)
+        return after
     return getattr(result, "after", hero)  # a sheet statement's StateChange
 
 

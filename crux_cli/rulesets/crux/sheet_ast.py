@@ -20,6 +20,15 @@ class Damage:
 
 
 @dataclass(frozen=True)
+class Wound:
+    amount: int
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"wound {self.amount}"
+
+
+@dataclass(frozen=True)
 class Heal:
     amount: int
     pos: int = field(default=0, compare=False)
@@ -56,4 +65,4 @@ class Show:
         return "show"
 
 
-SheetStatement = Damage | Heal | Rest | Condition | Show
+SheetStatement = Damage | Wound | Heal | Rest | Condition | Show

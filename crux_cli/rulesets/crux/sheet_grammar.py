@@ -1,4 +1,4 @@
-"""The grammar of sheet statements: `damage 9 crit`, `heal 4`, `rest field 2`, `rest safe`,
+"""The grammar of sheet statements: `damage 9 crit`, `wound 1`, `heal 4`, `rest field 2`, `rest safe`,
 `cond add frightened`, `cond remove prone`, `show`.
 """
 
@@ -16,14 +16,16 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import keyword, not_understood, number, parse_with, tagged
 
 DAMAGE_WORDS = ("damage", "dmg")
+WOUND_WORDS = ("wound",)
 HEAL_WORDS = ("heal",)
 REST_WORDS = ("rest",)
 CONDITION_WORDS = ("cond", "condition", "conditions")
 SHOW_WORDS = ("show",)
-KEYWORDS = frozenset(DAMAGE_WORDS + HEAL_WORDS + REST_WORDS + CONDITION_WORDS + SHOW_WORDS)
+KEYWORDS = frozenset(DAMAGE_WORDS + WOUND_WORDS + HEAL_WORDS + REST_WORDS + CONDITION_WORDS + SHOW_WORDS)
 
 HINTS = {
     "damage": "write damage N, or damage N crit for a critical hit",
+    "wound": "write wound N: Wounds given straight (a failed STR save while Dying is 1)",
     "heal": "write heal N: the HP restored",
     "rest": "write rest field N (spend N Hit Dice) or rest safe",
     "cond": "write cond add NAME or cond remove NAME (prone, grappled, restrained, blinded, frightened, "
@@ -42,6 +44,7 @@ def _grammars() -> dict[str, pp.ParserElement]:
     return {
         "damage": keyword(*DAMAGE_WORDS).suppress() - amount + pp.Optional(tagged(keyword("crit", "critical"),
                                                                                    "crit")),
+        "wound": keyword(*WOUND_WORDS).suppress() - amount,
         "heal": keyword(*HEAL_WORDS).suppress() - amount,
         "rest": keyword(*REST_WORDS).suppress() - (field_rest | safe_rest),
         "cond": keyword(*CONDITION_WORDS).suppress() - action - pp.OneOrMore(name),
@@ -51,7 +54,7 @@ def _grammars() -> dict[str, pp.ParserElement]:
 
 def statement_kind(word: str) -> str:
     word = word.lower()
-    for kind, words in (("damage", DAMAGE_WORDS), ("heal", HEAL_WORDS), ("rest", REST_WORDS),
+    for kind, words in (("damage", DAMAGE_WORDS), ("wound", WOUND_WORDS), ("heal", HEAL_WORDS), ("rest", REST_WORDS),
                         ("cond", CONDITION_WORDS)):
         if word in words:
             return kind
@@ -67,6 +70,8 @@ def fold(kind: str, words: list[Any], text: str) -> ast.SheetStatement:
 
     if kind == "damage":
         return ast.Damage(_value(words, "amount"), _value(words, "crit") is not None)
+    if kind == "wound":
+        return ast.Wound(_value(words, "amount"))
     if kind == "heal":
         return ast.Heal(_value(words, "amount"))
     if kind == "rest":

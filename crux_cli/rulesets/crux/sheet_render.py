@@ -58,6 +58,8 @@ def headline(change: StateChange) -> str:
         return f"field rest: d{change.before.hit_die} [{', '.join(map(str, change.rolls))}]"
     if change.kind == "rest safe":
         return "safe rest"
+    if change.kind == "wound":
+        return f"{change.amount} Wound{'s' if change.amount != 1 else ''}"
     return ""  # conditions: the events say it all
 
 
@@ -128,7 +130,7 @@ def to_json(change: StateChange) -> dict[str, Any]:
     The values after the change are in the answer's `sheet` field (`sheet_json`).
     """
     record: dict[str, Any] = {"kind": change.kind}
-    if change.kind == "damage":
+    if change.kind in ("damage", "wound"):
         record.update(amount=change.amount, crit=change.crit, wounds_gained=change.wounds_gained)
     elif change.kind == "heal":
         record.update(amount=change.amount, hp_restored=change.hp_restored)
@@ -159,7 +161,11 @@ def sheet_suffix(answer: Any, palette: Palette) -> str:
         return ""  # a sheet statement already says what it changed
     before, after = answer.sheet.before, answer.sheet.after
     grit = f"Grit {before.grit} → {after.grit}" if before.grit != after.grit else f"Grit {after.grit}"
-    return f"{palette.bold(after.name)}: {grit}"
+    wounds = ""
+    if after.wounds != before.wounds:  # a failed STR save while Dying (§9.3)
+        wounds = " · " + palette.paint(f"failed STR save while Dying: Wounds {before.wounds} → {after.wounds}"
+                                       + (" · dead" if after.dead else ""), "failure")
+    return f"{palette.bold(after.name)}: {grit}{wounds}"
 
 
 def sheet_json(answer_sheet: Any) -> dict[str, Any]:

@@ -30,6 +30,8 @@ def run_sheet_statement(node: ast.SheetStatement, hero: Hero | None, roller: Rol
 def _run(node: ast.SheetStatement, hero: Hero, roller: Roller) -> wounds.StateChange:
     if isinstance(node, ast.Damage):
         return wounds.damage(hero, node.amount, node.crit)
+    if isinstance(node, ast.Wound):
+        return wounds.wound(hero, node.amount)
     if isinstance(node, ast.Heal):
         return wounds.heal(hero, node.amount)
     if isinstance(node, ast.Rest):

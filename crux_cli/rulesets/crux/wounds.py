@@ -104,6 +104,22 @@ def damage(hero: Hero, amount: int, crit: bool = False) -> StateChange:
     return StateChange("damage", hero, after, tuple(events), amount, crit)
 
 
+def wound(hero: Hero, count: int) -> StateChange:
+    """`wound N`: Wounds the GM gives straight (a failed STR save while Dying: 1, §9.3); the cap is death."""
+    _require_amount(count, "wound")
+    _refuse_dead(hero, "a Wound")
+    events: list[str] = []
+    after = _add_wounds(hero, count, events)
+    return StateChange("wound", hero, after, tuple(events), count)
+
+
+def after_strenuous_save(hero: Hero, attribute: str | None, outcome: str) -> Hero:
+    """Seed §9.3: "Strenuous actions may force a STR save; on failure you gain 1 extra Wound" (while Dying)."""
+    if attribute != "STR" or outcome != "failure" or not hero.dying or hero.dead:
+        return hero
+    return _add_wounds(hero, 1, [])
+
+
 def _restore(hero: Hero, amount: int, events: list[str]) -> Hero:
     """HP up to the maximum; back above 0 ends Dying."""
     hp = min(hero.hp_max, hero.hp + amount)
