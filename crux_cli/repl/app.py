@@ -39,7 +39,8 @@ def create_prompt(session: Session, history: History, no_color: bool = False, in
         auto_suggest=AutoSuggestFromHistory(),
         completer=CruxCompleter(session),
         complete_while_typing=False,  # Tab asks; dice lines are short and a menu would cover the output
-        lexer=CruxLexer(lambda: session.runner.rules, lambda: frozenset(session.aliases), session.claims),
+        lexer=CruxLexer(lambda: session.runner.rules, lambda: frozenset(session.aliases), session.claims,
+                        session.fight_marks),
         bottom_toolbar=create_toolbar(session),
         style=create_style(),
         color_depth=ColorDepth.DEPTH_1_BIT if no_color else None,

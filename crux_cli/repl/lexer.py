@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.document import Document
@@ -51,10 +52,12 @@ def tokens(patterns: tuple[tuple[str, str], ...] = ()) -> re.Pattern[str]:
 Fragments = list[tuple[str, str]]
 
 
-def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), judge: bool = True) -> Fragments:
+def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), judge: bool = True,
+              marked: Mapping[str, str] = MappingProxyType({})) -> Fragments:
     """(style, text) pairs covering `text`: the lexer's answer for one line.
 
-    With `judge` false (a line another reader claims, such as a fight word) no word is marked as an error.
+    With `judge` false (a line another reader claims, such as a fight word) no word is marked as an error;
+    `marked` styles words of the moment (lower case): fight words, the combatants' names.
     """
     if text.lstrip().startswith("/"):
         return _command_line(text)
@@ -63,7 +66,8 @@ def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), 
     at = 0
     for match in tokens(rules.patterns).finditer(text):
         out.append(("", text[at:match.start()]))
-        out.append((_style(match, rules, aliases), match.group()))
+        word = match.group().lower()
+        out.append((marked[word] if word in marked else _style(match, rules, aliases), match.group()))
         at = match.end()
     out.append(("", text[at:]))
     return _mark(out, error) if error else [f for f in out if f[1]]
@@ -146,10 +150,12 @@ class CruxLexer(Lexer):
     """
 
     def __init__(self, rules: Callable[[], RuleSet], aliases: Callable[[], frozenset[str]],
-                 claimed: Callable[[str], bool] = lambda line: False) -> None:
+                 claimed: Callable[[str], bool] = lambda line: False,
+                 marked: Callable[[], Mapping[str, str]] = dict) -> None:
         self.rules = rules
         self.aliases = aliases
         self.claimed = claimed
+        self.marked = marked  # fight words and names, which change as a fight goes
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
         rows = document.lines
@@ -159,6 +165,6 @@ class CruxLexer(Lexer):
                 return []  # an empty prompt needs no rule set: start-up stays quick
             text = rows[number]
             return fragments(text, self.rules(), self.aliases(),  # type: ignore[return-value]
-                             judge=not self.claimed(text))
+                             judge=not self.claimed(text), marked=self.marked())
 
         return line

@@ -153,6 +153,15 @@ class Session:
         now = self.fight is not None if fighting is None else fighting
         return tuple(fights.words(now)) if fights is not None else ()
 
+    def fight_marks(self) -> dict[str, str]:
+        """Styles for the lexer: fight words as keywords, each word of a combatant's name as a name."""
+        if self._runner is None:
+            return {}
+        marks = {word: "class:keyword" for word in self.fight_words()}
+        if self.fight is not None:
+            marks.update({part.lower(): "class:name" for name in self.fight.names() for part in name.split()})
+        return marks
+
     def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
         from crux_cli.running.runner import Runner
 

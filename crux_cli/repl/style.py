@@ -15,6 +15,7 @@ STYLES = {
     "label": "ansibrightblack",
     "comment": "ansibrightblack italic",
     "alias": "ansicyan underline",
+    "name": "ansigreen bold",  # a combatant's name in a fight line
     "command": "ansimagenta bold",
     "error": "bg:ansired ansiwhite",
     "bottom-toolbar": "noreverse bg:#262626 #bcbcbc",

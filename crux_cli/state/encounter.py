@@ -17,7 +17,7 @@ from crux_cli.rulesets.crux.encounter import Combatant, Encounter
 from crux_cli.state.store import locked, read_text, resolve, write_atomically
 
 FORMAT = 1
-HEADER = "# A crux encounter: resume it with `/load` in the REPL (`crux repl`). Written by crux; edit with care.\n"
+HEADER = "# A crux encounter: resume it with `load FILE` in the REPL (`crux repl`). Written by crux; edit with care.\n"
 
 
 def encounter_text(encounter: Encounter, sheets: dict[str, str]) -> str:
