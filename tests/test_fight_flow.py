@@ -8,6 +8,7 @@ from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from test_repl_fight import make_sheet, refused, said
 
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.completer import CruxCompleter
@@ -15,7 +16,6 @@ from crux_cli.repl.session import Session
 from crux_cli.repl.toolbar import toolbar_fragments
 from crux_cli.running.runner import Runner
 from crux_cli.state.store import load_hero
-from test_repl_fight import make_sheet, refused, said
 
 FACES = [
     6, 3,  # initiative: Bram 6 (3 actions), Harker 3 (2 actions)

@@ -1,0 +1,73 @@
+"""A four-round fight through a real pseudo-terminal (pexpect) and the installed `crux` command: a bracketed
+paste of prepared lines, Tab completion of names with spaces, acting for someone whose turn it is not, a prone
+enemy, Help on a save, a hero dropping to Dying mid-turn, minions, and the summary when it is won."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pexpect
+import pytest
+from test_repl_fight import make_sheet
+from test_repl_terminal import PROMPT, environ, start  # noqa: F401  (environ is a fixture)
+
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+
+
+def say(child: pexpect.spawn, line: str, *answers: str) -> None:
+    """Send a line at the prompt, see its answers, and wait for the next prompt."""
+    child.sendline(line)
+    for answer in answers:
+        child.expect_exact(answer)
+    child.expect_exact(PROMPT)
+
+
+def tab(child: pexpect.spawn, typed: str, completed: str, rest: str, *answers: str) -> None:
+    """Type `typed`, press Tab and see `completed` appear, then finish the line with `rest`."""
+    child.send(typed + "\t")
+    child.expect_exact(completed)
+    say(child, rest, *answers)
+
+
+@pytest.mark.slow
+def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+    sheet = make_sheet(tmp_path, "Bram Ironfoot", hp=30, hp_max=30)
+    child = start(environ, "repl", "--seed", "3")
+    say(child, f"/load {sheet}", "Bram Ironfoot loaded")
+    say(child, "fight", "Bram Ironfoot joins the fight")
+    # a block of prepared lines, pasted at once, runs line by line
+    child.send(f'{PASTE_START}hero "Old Man Harker"\nenemy goblin hp 40 atk d4\nminions rats 2 atk d4{PASTE_END}')
+    say(child, "", "Old Man Harker joins the fight", "goblin (40 HP, unarmoured) joins the fight",
+        "their max is a plain hit")
+    say(child, "init ambush", "round 1", "Bram Ironfoot's turn: 3 actions")
+
+    # round 1
+    tab(child, "cond add gob", "goblin", " prone", "goblin: prone")
+    tab(child, "atk gob", "goblin", "", "goblin is prone: +1 Boon to a melee attack against them")
+    tab(child, "react Old", '"Old Man Harker"', " help Bram", "Bram Ironfoot has +1 Boon on their next roll")
+    say(child, "next", "Old Man Harker's turn")
+    say(child, "save Bram STR", "Bram Ironfoot: +1 Boon from Help", "Bram Ironfoot: save STR help:")
+    say(child, "next", "goblin's turn")
+    say(child, "next", "rats' turn")
+    say(child, "next", "round 2")
+
+    # round 2: Bram drops to Dying in the middle of his turn
+    say(child, "move", "2 left")
+    say(child, "damage Bram 99", "Bram Ironfoot drops to Dying: 1 action left")
+    for _ in range(3):
+        say(child, "next")
+    say(child, "next", "round 3")
+    for _ in range(3):
+        say(child, "next")
+    say(child, "next", "round 4")
+
+    # round 4: the GM finishes the enemies off; the fight says it is won
+    say(child, "heal Old 1", "Old Man Harker: heal 1")
+    say(child, "damage goblin 40", "goblin takes 40: 0/40 HP · down")
+    say(child, "damage rats 1", "1 of rats killed, 1 left")
+    say(child, "damage rats 1", "the fight is won after 4 rounds", "fell: Bram Ironfoot, goblin, rats")
+    say(child, "status", "no fight is running")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
