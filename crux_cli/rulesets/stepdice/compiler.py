@@ -18,7 +18,7 @@ def compile_statement(statement: ast.StepDiceStatement) -> Request:
             return engine.StepRequest(statement.die, statement.steps)
         case ast.Attack():
             return engine.AttackRequest(statement.dice, statement.armor, statement.grit, statement.strength,
-                                        statement.enhanced, statement.impaired)
+                                        statement.enhanced, statement.impaired, statement.attribute)
         case ast.Death():
             return engine.DeathRequest(statement.marked)
     raise TypeError(f"not a step-dice statement: {statement!r}")

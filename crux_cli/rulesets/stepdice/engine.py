@@ -22,7 +22,9 @@ SAVE_OUTCOMES = ("win", "tie", "lose")
 ATTACK_OUTCOMES = ("deflected", "dodged", "direct")
 # The Critical Damage save against Direct Damage: win, tie, lose; and lethal when STR is already 0.
 CONSEQUENCES = {"win": "minor", "tie": "critical", "lose": "incapacitated"}
-CONSEQUENCE_ORDER = ("minor", "critical", "incapacitated", "dead")
+# Direct Damage to an attribute already at zero: "Death for STR. Paralysis for DEX. Catatonia for WIL."
+AT_ZERO = {"STR": "dead", "DEX": "paralysed", "WIL": "catatonic"}
+CONSEQUENCE_ORDER = ("minor", "critical", "incapacitated", "dead", "paralysed", "catatonic")
 DEATH_OUTCOMES = ("taken", "deal", "return")
 DEATH_TEXT = {  # the seed's words
     "taken": "You are taken across the Black River by Death.",
@@ -141,9 +143,10 @@ class AttackRequest(Record):
     dice: tuple[int, ...]  # sides of each attack die
     armor: int = 0  # as given; the rules cap it at ARMOR_MAX
     grit: int = 0  # the target's Grit before the attack
-    strength: int | None = None  # the target's STR die, for the Critical Damage save
+    strength: int | None = None  # the die of the attribute hit, for the Critical Damage save
     enhanced: bool = False
     impaired: bool = False
+    attribute: str = "STR"  # where Direct Damage goes: STR by default, DEX or WIL (seed 002)
 
     @property
     def mode(self) -> str:
@@ -188,11 +191,11 @@ def attack_outcome(damage: int, direct: int) -> str:
     return "direct" if direct else "dodged"
 
 
-def critical_damage(save: SaveResult) -> tuple[str, int]:
-    """What the Critical Damage save means, and the STR die after it."""
+def critical_damage(save: SaveResult, attribute: str = "STR") -> tuple[str, int]:
+    """What the Critical Damage save means, and the attribute's die after it."""
     strength = save.request.die
     if strength == 0:
-        return "dead", 0  # Critical Damage with STR already at zero is lethal
+        return AT_ZERO[attribute], 0  # Direct Damage at zero dice: death, paralysis or catatonia
     consequence = CONSEQUENCES[save.outcome]
     return consequence, strength if consequence == "minor" else step(strength, -1)
 
@@ -206,7 +209,7 @@ def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
     save = consequence = strength_after = None
     if direct and request.strength is not None:
         save = roll_save(roller, SaveRequest(request.strength, target=direct))
-        consequence, strength_after = critical_damage(save)
+        consequence, strength_after = critical_damage(save, request.attribute)
     return AttackResult(request, rolls, highest, armor, damage, grit_lost, request.grit - grit_lost, direct,
                         attack_outcome(damage, direct), save, consequence, strength_after)
 

@@ -3,7 +3,7 @@
 ```
 save [STR|DEX|WIL] DIE [vs N | vs DIE] [enhanced] [impaired]
 step DIE up|down [N]
-attack|atk DICE... [enhanced] [impaired] [armor A] [grit G] [str DIE]
+attack|atk DICE... [enhanced] [impaired] [armor A] [grit G] [str|dex|wil DIE]
 death [marked]
 ```
 DIE is a die on the track (0, d4, d6, d8, d10, d12); attack DICE are any `dS`
@@ -35,7 +35,8 @@ TRACK_HINT = "the step-dice track is 0, d4, d6, d8, d10, d12"
 HINTS = {
     "save": "a save takes a die (d4 … d12, or 0), then vs N or vs a die, enhanced, impaired",
     "step": "write step d8 up, step d8 down 2",
-    "attack": "an attack takes dice (d6 d8 or 2d6), enhanced, impaired, armor A, grit G, str DIE",
+    "attack": "an attack takes dice (d6 d8 or 2d6), enhanced, impaired, armor A, grit G, str DIE "
+              "(or dex DIE, wil DIE: the attribute its Direct Damage goes to)",
     "death": "write death, or death marked",
 }
 
@@ -77,14 +78,16 @@ class Attack(Record):
     impaired: bool = False
     armor: int = 0
     grit: int = 0
-    strength: int | None = None
+    strength: int | None = None  # the die of the attribute the Direct Damage goes to
+    attribute: str = "STR"  # STR by default; DEX or WIL for entangling or psychic harm (seed 002)
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
         dice = " ".join(f"d{s}" for s in self.dice)
+        target = f"{self.attribute.lower()} {die_name(self.strength)}" if self.strength is not None else ""
         return join_words("attack", dice, _modes(self.enhanced, self.impaired),
                      f"armor {self.armor}" if self.armor else "", f"grit {self.grit}" if self.grit else "",
-                     f"str {die_name(self.strength)}" if self.strength is not None else "")
+                     target)
 
 
 class Death(Record):
@@ -162,7 +165,9 @@ def fold_step(words: list[Word], text: str) -> Step:
 
 @functools.cache
 def _attack_grammar() -> pp.ParserElement:
-    strength = keyword("str", "strength").suppress() - _track_die("strength")
+    strength = (keyword("str", "strength").suppress() - _track_die("strength")
+                | keyword("dex", "dexterity").suppress() - _track_die("dexterity")
+                | keyword("wil", "will", "willpower").suppress() - _track_die("willpower"))
     word = (strength | counted("armor", "armor", "armour") | counted("grit", "grit") | _modes_grammar()
             | pool("dice"))
     return keyword(*ATTACK_WORDS).suppress() + pp.ZeroOrMore(word)
@@ -180,8 +185,13 @@ def fold_attack(words: list[Word], text: str) -> Attack:
     flags = said_once(words, ("enhanced", "impaired"), text)
     armor = single(words, "armor", text, "a target has one armor score (at most 3)")
     grit = single(words, "grit", text, "a target has one Grit score")
-    strength = single(words, "strength", text, "a target has one STR die")
-    return Attack(dice, flags["enhanced"], flags["impaired"], armor or 0, grit or 0, strength)
+    targets = [w for w in words if w[0] in ("strength", "dexterity", "willpower")]
+    if len(targets) > 1:
+        raise CruxError("Direct Damage goes to one attribute: give one of str, dex or wil", text=text,
+                        position=word_start(text, targets[1][2]))
+    attribute = {"strength": "STR", "dexterity": "DEX", "willpower": "WIL"}[targets[0][0]] if targets else "STR"
+    strength = targets[0][1] if targets else None
+    return Attack(dice, flags["enhanced"], flags["impaired"], armor or 0, grit or 0, strength, attribute)
 
 
 @functools.cache

@@ -53,17 +53,18 @@ def attack_odds(request: rules.AttackRequest) -> Odds:
         if outcome != "direct" or request.strength is None:
             chances[outcome] = chances.get(outcome, Fraction(0)) + p
             continue
-        for consequence, q in consequence_chances(request.strength, direct).items():
+        for consequence, q in consequence_chances(request.strength, direct, request.attribute).items():
             chances[consequence] = chances.get(consequence, Fraction(0)) + p * q
     order = rules.ATTACK_OUTCOMES if request.strength is None else (*rules.ATTACK_OUTCOMES[:2],
-                                                                    *rules.CONSEQUENCE_ORDER)
+                                                                    *rules.CONSEQUENCE_ORDER[:3],
+                                                                    rules.AT_ZERO[request.attribute])
     return make_odds("attack", ordered(order, chances), damages, "damage")
 
 
-def consequence_chances(strength: int, direct: int) -> dict[str, Fraction]:
-    """The Critical Damage save (STR vs the Direct Damage), read as its consequence."""
+def consequence_chances(strength: int, direct: int, attribute: str = "STR") -> dict[str, Fraction]:
+    """The Critical Damage save (the attribute's die vs the Direct Damage), read as its consequence."""
     if strength == 0:
-        return {"dead": Fraction(1)}
+        return {rules.AT_ZERO[attribute]: Fraction(1)}
     saves = save_chances(rules.SaveRequest(strength, target=direct))
     return {rules.CONSEQUENCES[outcome]: p for outcome, p in saves.items() if p}
 

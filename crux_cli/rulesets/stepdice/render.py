@@ -14,6 +14,8 @@ CONSEQUENCE_TEXT = {
     "critical": "Critical Damage, but upright",
     "incapacitated": "Critical Damage and incapacitated",
     "dead": "lethal: Critical Damage with STR already at 0",
+    "paralysed": "paralysis: Direct Damage with DEX already at 0",
+    "catatonic": "catatonia: Direct Damage with WIL already at 0",
 }
 
 
@@ -69,20 +71,24 @@ def attack_text(result: engine.AttackResult, palette: Palette) -> str:
         parts.append(f"Grit {request.grit} → {result.grit_left}")
     if result.save is not None:
         save = result.save
-        rolled = "no roll (STR 0)" if save.automatic else rolls_text(save.rolls)
-        strength = f", STR {die_name(request.strength or 0)} → {die_name(result.strength_after or 0)}" \
+        name = request.attribute
+        rolled = f"no roll ({name} 0)" if save.automatic else rolls_text(save.rolls)
+        strength = f", {name} {die_name(request.strength or 0)} → {die_name(result.strength_after or 0)}" \
             if result.strength_after != request.strength else ""
-        parts.append(f"STR save {rolled} vs {save.target}: {palette.outcome(save.outcome, COLOURS)} → "
+        parts.append(f"{name} save {rolled} vs {save.target}: {palette.outcome(save.outcome, COLOURS)} → "
                      f"{CONSEQUENCE_TEXT[result.consequence or 'minor']}{strength}")
     elif result.direct:
-        parts.append(f"make a STR save vs {result.direct} (add str DIE to roll it)")
+        parts.append(f"make a STR save vs {result.direct} (add str DIE to roll it; dex or wil DIE when the "
+                     "harm goes there)")
     return " · ".join(parts)
 
 
 def death_text(result: engine.DeathResult, palette: Palette) -> str:
     marked = " · already Marked by Death: a deal on 2–6" if result.request.marked else ""
+    back = {"deal": " · if you accept: back to life, now Marked by Death",
+            "return": " · back to life, now Marked by Death"}.get(result.outcome, "")
     return f"{palette.outcome(result.outcome, DEATH_COLOURS)} ({palette.bold(str(result.roll))}) · " \
-           f"{result.text}{marked}"
+           f"{result.text}{marked}{back}"
 
 
 def describe(result: Any, palette: Palette) -> str:
@@ -124,7 +130,8 @@ def to_json(result: Any) -> dict[str, Any]:
             return attack_json(result)
         case engine.DeathResult():
             return {"kind": "death", "marked": result.request.marked, "dice": [result.roll],
-                    "kept": result.roll, "outcome": result.outcome, "text": result.text}
+                    "kept": result.roll, "outcome": result.outcome, "text": result.text,
+                    "marked_after": result.outcome != "taken"}
     raise TypeError(f"not a step-dice result: {result!r}")
 
 
@@ -140,5 +147,6 @@ def attack_json(result: engine.AttackResult) -> dict[str, Any]:
         "save": save_json(result.save) if result.save is not None else None,
         "consequence": result.consequence,
         "str": die_name(request.strength) if request.strength is not None else None,
+        "attribute": request.attribute,
         "str_after": die_name(result.strength_after) if result.strength_after is not None else None,
     }
