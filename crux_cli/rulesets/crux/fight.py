@@ -426,9 +426,9 @@ class Fight:
         mine, banes = self.hindered(attacker, melee)
         statement = self.attack_statement(attacker, target, rest, step, net - banes)
         answer = self.roll(attacker, statement)
+        spent = self.step(step)  # the action is spent once the dice are rolled; an elite's Grit follows
         answer, said = self.as_enemy(attacker, answer)
         rolled = self.host.render(answer.replace(input=f"{attacker.name} → {target.name}: {statement}"))
-        spent = self.step(step)
         damage, crit = answer.result.damage, answer.result.outcome == "crit"
         return [*notes, *why, *mine, rolled, *said, *spent,
                 *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
@@ -487,7 +487,7 @@ class Fight:
                 raise CruxError(f"{attacker.name} has no attack dice", hint=f"atk \"{target.name}\" d6, or give "
                                 f"enemies dice when they join: enemy {attacker.name} hp N atk d6")
             words.append(attacker.attack)
-        words += rest
+        words += sorted(rest, key=lambda w: not POOL.fullmatch(w))  # the dice first, as the grammar has them
         if step.rushed:
             words.append(f"rushed {step.rushed}")
         if step.boons:
