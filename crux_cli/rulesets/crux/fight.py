@@ -190,7 +190,7 @@ def claims(line: str, fight: Fight | None) -> bool:
         return True
     if word not in ACTING:
         return False
-    return fight.encounter.started or fight.acting_for(line) is not None
+    return fight.encounter.started or fight.names_someone(line)
 
 
 class Fight:
@@ -224,15 +224,14 @@ class Fight:
         handler = getattr(self, f"do_{word}")
         return handler(line, words)  # type: ignore[no-any-return]
 
-    def acting_for(self, line: str) -> ledger.Combatant | None:
-        """The combatant a statement names (`save Bram STR`, `cond add goblin prone`), None when it names none."""
+    def names_someone(self, line: str) -> bool:
+        """Does a statement name a combatant (`save Bram STR`, `cond add goblin prone`), or try to?"""
         words = tokens(line)[1:]
         at = 1 if first(line)[0] in ("cond", "condition", "conditions") else 0
         try:
-            taken = take_name(self.encounter, words, line, at)
+            return take_name(self.encounter, words, line, at) is not None
         except CruxError:
-            return None
-        return taken[0] if taken else None
+            return True  # an ambiguous name: the fight says which ones it could be
 
     # -- setting up -----------------------------------------------------------------------------
 
