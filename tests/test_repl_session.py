@@ -252,7 +252,7 @@ def test_a_fight_takes_its_words_until_it_ends() -> None:
     session.handle("hero Bram")
     assert session.handle("init")[0] == "Bram: init: 3 actions (5)"
     text = "".join(piece for _, piece in toolbar_fragments(session))
-    assert "fight round 1, Bram's turn" in text
+    assert "▶ Bram  3 actions" in text and "round 1" in text  # the active combatant, not the loaded hero
     assert session.claims("atk goblin d8+1") and not session.claims("/seed 3")
     attack = session.handle("atk goblin d8+1")
     assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"

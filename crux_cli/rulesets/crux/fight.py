@@ -168,7 +168,7 @@ def words(fighting: bool) -> tuple[str, ...]:
 def run(line: str, fight: Fight | None, host: FightHost) -> tuple[Fight | None, list[str]]:
     """Answer a fight line (one `claims` took): the fight in progress afterwards (None once it ends)."""
     word, _ = first(line)
-    if fight is None and word == "load":
+    if word == "load" and (fight is None or fight.over):  # resuming a saved fight
         fight = Fight(host)
     elif word in ALWAYS:
         fight = fight or Fight(host)
@@ -651,9 +651,10 @@ class Fight:
         head = f"round {self.encounter.round}, {ledger.possessive(active.name)} turn" if active else \
             "initiative not rolled yet"
         out = [*notes, head]
+        width = max([12, *(len(c.name) for c in self.encounter.combatants)])
         for c in self.encounter.order():
             mark = "▶" if active is not None and c.name == active.name else " "
-            out.append(f"{mark} {self.status_line(c)}")
+            out.append(f"{mark} {self.status_line(c, width)}")
         return out
 
     def health(self, c: ledger.Combatant) -> str:
@@ -669,11 +670,11 @@ class Fight:
         base = f"{c.minions} standing" if c.minions or c.hp_max == 0 else f"HP {c.hp}/{c.hp_max} · {c.armour}"
         return base + grit + (" · " + ", ".join(held) if held else "")
 
-    def status_line(self, c: ledger.Combatant) -> str:
+    def status_line(self, c: ledger.Combatant, width: int = 12) -> str:
         reactions = f" · reacted: {', '.join(c.reactions)}" if c.reactions else ""
         helped = f" · +{c.helped} Boon waiting" if c.helped else ""
         state = "down" if c.down else f"{c.actions} action{'s' if c.actions != 1 else ''}"
-        return f"{c.name:12} {state:10} {self.health(c)}{reactions}{helped}"
+        return f"{c.name:{width}} {state:10} {self.health(c)}{reactions}{helped}"
 
     def do_save(self, line: str, words: list[Token]) -> list[str]:
         import os
