@@ -51,7 +51,8 @@ def test_every_rule_set_is_registered_with_the_shared_shape() -> None:
     ("stepdice", "attack d8", (5,), "5 Direct Damage · highest 5 of d8 5 · make a STR save vs 5 "
                                     "(add str DIE to roll it)"),
     ("stepdice", "death marked", (5,), "deal (5) · Death offers you a deal. If you accept the terms, return to "
-                                       "life. · already Marked by Death: a deal on 2–6"),
+                                       "life. · already Marked by Death: a deal on 2–6 · if you accept: back to "
+                                       "life, now Marked by Death"),
     ("d20check", "check 4 trained favored", (9, 3), "pass (12 vs 12) · d20 9 + d6 3 favored = 12 · "
                                                     "Difficulty 12 = 20 − 2×4 trained"),
     ("d20check", "check 0 hindered", (20, 6), "crit (14 vs 20) · a natural 20: +1 Luck · d20 20 − d6 6 hindered "
@@ -93,7 +94,7 @@ def test_stepdice_attack_json() -> None:
         "save": {"kind": "save", "die": "d4", "mode": "normal", "vs": 4, "dice": [4],
                  "rolls": [{"die": "d4", "face": 4}], "kept": 4, "opposing": None, "target": 4,
                  "outcome": "tie", "automatic": False},
-        "consequence": "critical", "str": "d4", "str_after": "0",
+        "consequence": "critical", "str": "d4", "str_after": "0", "attribute": "STR",
     }
 
 

@@ -78,8 +78,7 @@ def attack_text(result: engine.AttackResult, palette: Palette) -> str:
         parts.append(f"{name} save {rolled} vs {save.target}: {palette.outcome(save.outcome, COLOURS)} → "
                      f"{CONSEQUENCE_TEXT[result.consequence or 'minor']}{strength}")
     elif result.direct:
-        parts.append(f"make a STR save vs {result.direct} (add str DIE to roll it; dex or wil DIE when the "
-                     "harm goes there)")
+        parts.append(f"make a STR save vs {result.direct} (add str DIE to roll it)")
     return " · ".join(parts)
 
 
