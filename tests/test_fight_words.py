@@ -61,6 +61,7 @@ def test_tab_offers_the_combatants_standing_first_with_their_hp() -> None:
                                                ("opportunity", "Opportunity Attack"), ("help", "Help")]
     assert offered(session, "react Bram h") == [("help", "Help")]
     assert offered(session, "react Bram help r") == [("rats", "2 standing")]
+    assert offered(session, "save Bram ") == [("STR", ""), ("DEX", ""), ("INT", ""), ("WIL", "")]
 
 
 def test_tab_offers_files_after_hero_save_and_load(tmp_path: Path) -> None:
@@ -99,6 +100,9 @@ def test_a_combatant_added_by_mistake_is_removed() -> None:
     assert [c.name for c in session.fight.encounter.order()] == ["Wren", "Bram", "goblin"]
     out = said(session, "remove Wren")  # her turn: it passes to the next
     assert "Bram's turn" in out and session.fight.encounter.active().name == "Bram"
+    said(session, "next")
+    out = said(session, "remove goblin")  # the last in the order: a new round begins
+    assert "round 2" in out and session.fight.encounter.active().name == "Bram"
 
 
 def test_a_late_joiner_rolls_initiative_and_the_turn_stays_put() -> None:

@@ -165,13 +165,10 @@ def remove(encounter: Encounter, name: str) -> Step:
     said = (f"{gone.name} leaves the fight",)
     if active is None or active.name != gone.name:
         return Step(after, said)
-    order = after.order()
-    if not any(not c.down for c in order):
+    if not any(not c.down for c in after.order()):
         return Step(replace(after, round=0, turn=0), (*said, "nobody is left to take a turn"))
-    turn = encounter.turn % len(order) if order else 0
-    while order[turn].down:
-        turn = (turn + 1) % len(order)
-    return _begin_turn(replace(after, turn=turn), said)
+    passed = next_turn(replace(after, turn=encounter.turn - 1))  # from the one before: a new round if it was last
+    return Step(passed.encounter, (*said, *passed.events))
 
 
 def start(encounter: Encounter, openings: dict[str, int]) -> Step:

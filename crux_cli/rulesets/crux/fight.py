@@ -724,7 +724,18 @@ class Fight:
                                else pairs)
         if word in NAMED and not after:
             return Completions(typed, self.name_candidates(typed), paths=word == "save")
+        if word == "save" and self.only_a_name(text, after):  # `save Bram ` → the attribute
+            from crux_cli.rulesets.crux.hero import ATTRIBUTES
+
+            return Completions(typed, tuple((a, "") for a in ATTRIBUTES if a.lower().startswith(typed.lower())))
         return None
+
+    def only_a_name(self, text: str, words: list[Token]) -> bool:
+        try:
+            taken = take_name(self.encounter, words, text)
+        except CruxError:
+            return False
+        return taken is not None and taken[1] == len(words)
 
     def reaction_candidates(self, text: str, after: list[Token], typed: str) -> tuple[tuple[str, str], ...]:
         """After `react NAME`: the kinds of reaction; after `react NAME help`: the ally."""
