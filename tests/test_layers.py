@@ -32,12 +32,7 @@ TOP = ("cli", "repl")  # the two faces: the same level, and strangers to each ot
 BELOW_ALL, ABOVE_ALL = "crux_cli", "__main__"
 
 # Imports allowed against the order for now, each with the issue that removes it.
-KNOWN_EXCEPTIONS = {
-    # Issue 14 moves the fight words to rulesets/crux/fight.py (being done elsewhere, so left out
-    # here). Today the module breaks no rule, but it builds runners (running/), which a rule set's
-    # folder may not import: the move has to drop that. Remove this line when the file moves.
-    "crux_cli.repl.fight",
-}
+KNOWN_EXCEPTIONS: set[str] = set()  # none: the fight words live in rulesets/crux/fight.py (issue 14)
 
 
 @dataclass(frozen=True)

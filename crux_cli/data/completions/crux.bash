@@ -67,7 +67,7 @@ _crux_option_values() {
 # The first words of the statements of rule set $1.
 _crux_statement_words() {
     case $1 in
-        crux) echo "atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will" ;;
+        crux) echo "atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will wound" ;;
         stepdice) echo "atk attack death roll save step" ;;
         d20check) echo "check damage dmg roll" ;;
         challenge) echo "action fortune resist resistance roll" ;;

@@ -107,7 +107,7 @@ end
 function __crux_statement_words --argument-names rules
     switch $rules
         case crux
-            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will
+            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will wound
         case stepdice
             echo atk attack death roll save step
         case d20check
