@@ -58,11 +58,11 @@ def read_text(path: Path, shown: str, what: str = "sheet", *, follow: bool = Tru
         hint = "create one with: crux sheet new " + shown if what == "sheet" else None
         raise SheetError(f"no such {what}", path=shown, hint=hint) from None
     except NotAFile as error:
-        raise SheetError(f"is {error.kind}, not a {what}", path=shown,
-                         hint=f"crux reads a {what} only from a regular file") from None
+        raise SheetError(f"is {error.kind}, not {article(what)}", path=shown,
+                         hint=f"crux reads {article(what)} only from a regular file") from None
     except TooLarge:
-        raise SheetError(f"is larger than 1 MB: too large to be a {what}", path=shown,
-                         hint=f"crux reads at most {MAX_FILE_BYTES:,} bytes of a {what}") from None
+        raise SheetError(f"is larger than 1 MB: too large to be {article(what)}", path=shown,
+                         hint=f"crux reads at most {MAX_FILE_BYTES:,} bytes of {article(what)}") from None
     except OSError as error:
         raise SheetError(f"cannot read the {what}: {error.strerror}", path=shown) from None
     try:
@@ -70,6 +70,10 @@ def read_text(path: Path, shown: str, what: str = "sheet", *, follow: bool = Tru
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise SheetError(f"the {what} is not UTF-8 text", path=shown, line=line) from None
+
+
+def article(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
 
 
 def load_hero(path: str | os.PathLike[str]) -> Hero:
@@ -141,7 +145,7 @@ def existing_file(target: Path, shown: str, what: str) -> os.stat_result | None:
     except OSError as error:
         raise SheetError(f"cannot write the {what}: {error.strerror}", path=shown) from None
     if not stat.S_ISREG(status.st_mode):
-        raise SheetError(f"{NotAFile(status.st_mode).strerror}: crux will not replace it with a {what}",
+        raise SheetError(f"{NotAFile(status.st_mode).strerror}: crux will not replace it with {article(what)}",
                          path=shown)
     writable = os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
     if not writable or not status.st_mode & 0o222:  # a file nobody may write stays so, even for root
