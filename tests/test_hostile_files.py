@@ -317,3 +317,170 @@ def test_a_temporary_file_that_cannot_be_made_is_a_plain_refusal(tmp_path: Path,
     with pytest.raises(SheetError, match="cannot write the sheet: No space left"), sheet_transaction(sheet) as tx:
         tx.save(tx.hero.with_changes(hp=3))
     assert load_hero(sheet).hp == 10
+
+
+# --- the data folder: history and aliases ----------------------------------------------------------
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    folder = tmp_path / "data" / "crux"
+    folder.mkdir(parents=True, mode=0o700)
+    return folder
+
+
+def a_users_file(tmp_path: Path, name: str = ".bashrc") -> Path:
+    target = tmp_path / name
+    target.write_text("export PATH=$HOME/bin:$PATH\n")
+    target.chmod(0o644)
+    return target
+
+
+@pytest.mark.parametrize("make", ["symlink", "hard link", "fifo"])
+def test_a_history_that_is_not_crux_own_file_is_never_chmod_ed_or_appended_to(tmp_path: Path, data: Path,
+                                                                             make: str) -> None:
+    from prompt_toolkit.history import InMemoryHistory
+
+    from crux_cli.repl.history import open_history
+
+    bashrc = a_users_file(tmp_path)
+    history = data / "history"
+    if make == "symlink":
+        history.symlink_to(bashrc)
+    elif make == "hard link":
+        os.link(bashrc, history)
+    else:
+        os.mkfifo(history)
+    kept, warning = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
+    assert isinstance(kept, InMemoryHistory) and warning is not None and "history is not kept" in warning
+    kept.append_string("DEX +1b")
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o644
+    assert bashrc.read_text() == "export PATH=$HOME/bin:$PATH\n"
+
+
+def test_a_history_that_cannot_be_appended_mid_session_is_said_once(tmp_path: Path, data: Path) -> None:
+    from crux_cli.repl.history import KeptHistory, open_history
+
+    kept, warning = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
+    assert isinstance(kept, KeptHistory) and warning is None
+    kept.append_string("DEX")
+    (data / "history").unlink()
+    (data / "history").symlink_to(a_users_file(tmp_path))  # swapped for a link mid-session
+    for line in ("save WIL", "init", "atk d8"):
+        kept.append_string(line)
+    warnings = kept.take_warnings()
+    assert len(warnings) == 1 and "history is no longer kept" in warnings[0] and "symbolic link" in warnings[0]
+    assert kept.take_warnings() == [] and kept.get_strings()[-1] == "atk d8"  # still kept in memory
+    assert (tmp_path / ".bashrc").read_text() == "export PATH=$HOME/bin:$PATH\n"
+
+
+def test_the_session_prints_a_history_failure_once_and_goes_on(tmp_path: Path) -> None:
+    from test_repl_pipe import CTRL_D, drive
+
+    from crux_cli.repl.history import KeptHistory
+
+    broken = tmp_path / "history"
+    broken.mkdir()  # neither readable nor appendable as a history file
+    _, lines = drive("DEX\r", "init\r", "save WIL\r", CTRL_D, history=KeptHistory(broken))
+    assert sum("history is no longer kept" in line for line in lines) == 1
+    assert [line.split(":")[0] for line in lines if not line.startswith("history")] == ["DEX", "init", "save WIL"]
+
+
+def test_a_long_history_is_cut_to_its_last_entries(tmp_path: Path, data: Path) -> None:
+    from crux_cli.repl.history import HISTORY_LIMIT, KEEP_BYTES, KEEP_ENTRIES, KeptHistory, open_history
+
+    history = data / "history"
+    entry = "\n# 2026-11-23 12:00:00.000000\n+atk d8+2 heavy # entry {}\n"
+    with history.open("w") as file:
+        file.write("".join(entry.format(number) for number in range(60_000)))
+    history.chmod(0o600)
+    assert history.stat().st_size > HISTORY_LIMIT
+    start = time.monotonic()
+    kept, warning = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
+    strings = list(kept.load_history_strings())
+    took = time.monotonic() - start
+    assert warning is None and isinstance(kept, KeptHistory)
+    assert history.stat().st_size <= KEEP_BYTES and stat.S_IMODE(history.stat().st_mode) == 0o600
+    assert len(strings) == KEEP_ENTRIES
+    assert strings[0] == "atk d8+2 heavy # entry 59999" and strings[-1] == "atk d8+2 heavy # entry 50000"
+    assert took < 1, took
+
+
+def test_a_history_cut_in_the_middle_of_an_entry_keeps_whole_entries(tmp_path: Path, data: Path) -> None:
+    from crux_cli.repl.history import KEEP_BYTES, open_history
+
+    history = data / "history"
+    long_entry = "\n# 2026-11-23\n" + "".join(f"+line {n} of a long multi-line entry\n" for n in range(80_000))
+    history.write_text(long_entry + "\n# 2026-11-24\n+DEX\n+# two lines\n")
+    history.chmod(0o600)
+    kept, _ = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
+    assert list(kept.load_history_strings()) == ["DEX\n# two lines"]
+    assert history.stat().st_size <= KEEP_BYTES
+
+
+def test_aliases_never_write_through_a_link_left_in_the_data_folder(tmp_path: Path, data: Path) -> None:
+    from crux_cli.repl.session import Session
+    from crux_cli.running.runner import Runner
+
+    notes = a_users_file(tmp_path, "notes.txt")
+    (data / "aliases.tmp").symlink_to(notes)  # the old fixed temporary name
+    session = Session(Runner(seed=1))
+    session.aliases_file = data / "aliases"
+    assert session.handle("/alias sneak = DEX +1b") == ["sneak = DEX +1b"]
+    assert notes.read_text() == "export PATH=$HOME/bin:$PATH\n"
+    assert "sneak = DEX +1b" in (data / "aliases").read_text()
+
+    (data / "aliases").unlink()
+    (data / "aliases").symlink_to(notes)
+    said = session.handle("/alias loud = STR +2b")
+    assert said[0] == "loud = STR +2b" and "symbolic link" in said[1]
+    assert notes.read_text() == "export PATH=$HOME/bin:$PATH\n" and (data / "aliases").is_symlink()
+
+
+def test_a_linked_aliases_file_is_not_read_at_the_start(tmp_path: Path, data: Path) -> None:
+    from crux_cli.repl.app import keep_aliases_in
+    from crux_cli.repl.session import Session
+    from crux_cli.running.runner import Runner
+
+    (data / "aliases").symlink_to(a_users_file(tmp_path, "secrets.txt"))
+    session = Session(Runner(seed=1))
+    warnings = keep_aliases_in(session, data / "aliases")
+    assert len(warnings) == 1 and "symbolic link" in warnings[0] and session.aliases == {}
+
+
+def test_two_sessions_at_once_keep_each_others_aliases(data: Path) -> None:
+    from crux_cli.repl.aliases import load_aliases
+    from crux_cli.repl.session import Session
+    from crux_cli.running.runner import Runner
+
+    first, second = Session(Runner(seed=1)), Session(Runner(seed=1))
+    first.aliases_file = second.aliases_file = data / "aliases"
+    first.handle("/alias sneak = DEX +1b")
+    second.handle("/alias loud = STR +2b")  # loaded before `sneak` was kept
+    first.handle("/alias quiet = WIL")
+    assert load_aliases(data / "aliases") == {"sneak": "DEX +1b", "loud": "STR +2b", "quiet": "WIL"}
+    assert "loud" in first.aliases and "sneak" in second.aliases
+    second.handle("/alias sneak =")
+    assert load_aliases(data / "aliases") == {"loud": "STR +2b", "quiet": "WIL"}
+
+
+ALIAS_WRITER = """
+import sys
+from pathlib import Path
+from crux_cli.repl.aliases import update_aliases
+for n in range(int(sys.argv[3])):
+    update_aliases(Path(sys.argv[1]), {f"a{sys.argv[2]}x{n}": "DEX"})
+"""
+
+
+@pytest.mark.slow
+def test_many_processes_adding_aliases_at_once_lose_none(data: Path) -> None:
+    from crux_cli.repl.aliases import load_aliases
+
+    processes, each = 8, 10
+    writers = [subprocess.Popen([sys.executable, "-c", ALIAS_WRITER, str(data / "aliases"), str(p), str(each)])
+               for p in range(processes)]
+    assert [writer.wait(timeout=60) for writer in writers] == [0] * processes
+    assert len(load_aliases(data / "aliases")) == processes * each
+    assert stat.S_IMODE((data / "aliases").stat().st_mode) == 0o600
+    assert sorted(p.name for p in data.iterdir()) == [".aliases.lock", "aliases"]
