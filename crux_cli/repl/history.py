@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -25,7 +24,7 @@ from crux_cli.state.files import open_regular
 HISTORY_LIMIT = 2_000_000  # bytes: past this the history is cut when a session starts
 KEEP_ENTRIES = 10_000  # the entries kept when it is cut...
 KEEP_BYTES = 1_000_000  # ...from at most its last megabyte
-ENTRY_START = re.compile(rb"(?=\n# )")  # FileHistory writes "\n# <time>\n+line\n" per entry
+ENTRY_START = b"\n# "  # FileHistory writes "\n# <time>\n+line\n" per entry
 
 
 def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -90,10 +89,9 @@ def read_tail(path: Path, size: int) -> tuple[bytes, bool]:
 
 def whole_entries(data: bytes, complete: bool) -> list[bytes]:
     """The entries in `data`, each from its "\\n# time" line; a first one cut in half is dropped."""
-    entries = [entry for entry in ENTRY_START.split(data) if entry]
-    if not complete and entries and not entries[0].startswith(b"\n# "):
-        entries = entries[1:]
-    return entries
+    before, *entries = data.split(ENTRY_START)
+    whole = [ENTRY_START + entry for entry in entries]
+    return [before, *whole] if complete and before.strip() else whole
 
 
 def trim_history(path: Path) -> None:
@@ -129,11 +127,14 @@ class KeptHistory(FileHistory):
         except OSError as error:
             self.stop(error)
             return []
-        strings = []
+        strings, lines = [], []
         for entry in whole_entries(data, complete):
-            lines = [line[1:] for line in entry.decode("utf-8", errors="replace").split("\n") if line[:1] == "+"]
+            for line in entry.decode("utf-8", errors="replace").split("\n"):
+                if line[:1] == "+":
+                    lines.append(line[1:])
             if lines:
                 strings.append("\n".join(lines))
+                lines = []
         return reversed(strings)
 
     def store_string(self, string: str) -> None:
