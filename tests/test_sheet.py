@@ -154,8 +154,8 @@ def test_bad_sheets_are_refused_with_file_line_and_reason(text: str, line: int, 
 
 
 def test_a_refusal_never_echoes_a_huge_value_back() -> None:
-    error = refused('name = "W"\n[attack]\ndie = "' + "x" * 100_000 + '"\n')
-    assert len(error.message) < 200
+    for text in ('name = "W"\n[attack]\ndie = "' + "x" * 100_000 + '"\n', "[status]\ngrit = " + "9" * 4000 + "\n"):
+        assert len(refused(text).message) < 200
 
 
 def test_comments_inside_a_multi_line_conditions_list_survive_a_change() -> None:

@@ -161,7 +161,7 @@ class _SheetReader:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(keys, f"`{keys[-1]}` must be a whole number, not {brief(value)}")
         if not low <= value <= high:
-            raise self.fail(keys, f"`{keys[-1]}` is {value}; it must be from {low} to {high}")
+            raise self.fail(keys, f"`{keys[-1]}` is {brief(value)}; it must be from {low} to {high}")
         return value
 
     def flag(self, table: Mapping[str, Any], keys: tuple[str, ...]) -> bool:
