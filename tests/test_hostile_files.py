@@ -484,3 +484,104 @@ def test_many_processes_adding_aliases_at_once_lose_none(data: Path) -> None:
     assert len(load_aliases(data / "aliases")) == processes * each
     assert stat.S_IMODE((data / "aliases").stat().st_mode) == 0o600
     assert sorted(p.name for p in data.iterdir()) == [".aliases.lock", "aliases"]
+
+
+# --- malformed encounter files through a real terminal ----------------------------------------------
+
+SAVED_FIGHT = """# A crux encounter
+format = 2
+round = 2
+turn = 1
+
+[[combatant]]
+name = "Bram"
+side = "hero"
+opening = 2
+actions = 1
+reactions = ["help"]
+
+[[combatant]]
+name = "goblin"
+side = "enemy"
+hp = 4
+hp_max = 7
+armour = "heavy"
+resist = true
+attack = "d6"
+actions = 3
+attacks = 1
+
+[[combatant]]
+name = "rats"
+side = "enemy"
+minions = 3
+attack = "d4"
+helped = 1
+"""
+ODD_VALUES = ['5', '-1', '"x"', 'inf', 'nan', '-inf', 'true', '[]', '[1, "a"]', '{}', '{ a = 1 }', '"hero"',
+              '"enemy"', '99999999999999999999', '""', '"d6; DEX"', '1.5', '"Bram"', '["help", "help"]',
+              '"\\u0000"', '"\\u001b[31m"', '2026-11-23', '"heavy"', '0', '3', '4', "'''multi\nline'''",
+              "9" * 5000]
+
+
+def mangled(text: str, chooser) -> str:
+    """`text` with one to three random changes: a value swapped, a line dropped or doubled, a cut."""
+    lines = text.split("\n")
+    for _ in range(chooser.randint(1, 3)):
+        where = chooser.randrange(len(lines))
+        change = chooser.choice(["value", "value", "value", "drop", "double", "cut", "noise", "comment", "comment",
+                                 "comment"])
+        if change == "comment":  # a hand edit crux must still accept
+            lines.insert(where, chooser.choice(["# the goblin fled", "", "   "]))
+        elif change == "value" and "=" in lines[where]:
+            lines[where] = lines[where].split("=")[0] + "= " + chooser.choice(ODD_VALUES)
+        elif change == "drop":
+            del lines[where]
+        elif change == "double":
+            lines.insert(where, lines[where])
+        elif change == "cut":
+            lines = [*lines[:where], lines[where][: chooser.randrange(len(lines[where]) + 1)]]
+        else:
+            lines.insert(where, "".join(chooser.choice("[]{}=\"'# x1\t") for _ in range(chooser.randint(1, 8))))
+        if not lines:
+            lines = [""]
+    return "\n".join(lines)
+
+
+@pytest.mark.slow
+def test_hundreds_of_malformed_encounter_files_end_no_terminal_session(tmp_path: Path) -> None:
+    import random
+
+    import pexpect
+
+    chooser = random.Random(17)
+    environment = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color",
+                   "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    sessions, loads, outcomes = 4, 60, {"loaded": 0, "refused": 0}
+    for number in range(sessions):
+        child = pexpect.spawn(str(CRUX), ["repl", "--seed", "1"], env=environment, encoding="utf-8", timeout=15,
+                              dimensions=(30, 200), cwd=str(tmp_path))
+        child.expect_exact("crux> ")
+        seen = []
+        for load in range(loads):
+            name = f"fight-{number}-{load}.toml"
+            (tmp_path / name).write_text(mangled(SAVED_FIGHT, chooser))
+            for line in (f"load {name}", "status", "next", "atk goblin d6"):
+                child.sendline(line)
+            child.sendline(f"/seed {load + 1000}")  # its answer marks the end of those lines' output
+            child.expect_exact(f"seed: {load + 1000}")
+            seen.append(child.before)
+        child.sendline("DEX +2b")
+        child.expect("DEX \\+2b: (success|partial|failure)")
+        child.expect_exact("crux> ")
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        said = "".join(seen)
+        assert "internal error" not in said and "Traceback" not in said
+        loaded = said.count("fight loaded from")
+        outcomes["loaded"] += loaded
+        outcomes["refused"] += loads - loaded
+    assert outcomes["refused"] > 100 and outcomes["loaded"] > 10, outcomes  # both kinds were really tried
+    print(f"\n{sessions} sessions, {sessions * loads} mangled encounter files: {outcomes}")
