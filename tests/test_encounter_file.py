@@ -1,12 +1,18 @@
-"""An encounter saved and resumed is the same encounter."""
+"""An encounter saved and resumed is the same encounter; a broken file is refused, never half loaded."""
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux import encounter as fight
-from crux_cli.state.encounter import load_encounter, save_encounter
+from crux_cli.state.encounter import load_encounter, parse_encounter, save_encounter
 
 
 def a_fight() -> fight.Encounter:
@@ -21,12 +27,46 @@ def a_fight() -> fight.Encounter:
     return fight.hit_enemy(e, "rats", 3).encounter
 
 
-def test_save_and_resume_give_the_same_state(tmp_path):
+def test_save_and_resume_give_the_same_state(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "fight.toml"
-    sheets = {"Wren": "wren.toml"}
-    save_encounter(path, a_fight(), sheets)
-    assert load_encounter(path) == (a_fight(), sheets)
+    save_encounter(path, a_fight(), {"Wren": "wren.toml"})
+    assert load_encounter(path) == (a_fight(), {"Wren": str(tmp_path.resolve() / "wren.toml")})
     assert path.read_text().startswith("# A crux encounter")
+
+
+def test_sheets_are_kept_relative_to_the_encounter_file_not_to_the_folder_crux_ran_in(tmp_path, monkeypatch):
+    campaign, elsewhere = tmp_path / "campaign", tmp_path / "elsewhere"
+    (campaign / "heroes").mkdir(parents=True)
+    elsewhere.mkdir()
+    monkeypatch.chdir(campaign)
+    save_encounter("fight.toml", a_fight(), {"Wren": "heroes/wren.toml"})
+    assert 'sheet = "heroes/wren.toml"' in (campaign / "fight.toml").read_text()
+    monkeypatch.chdir(elsewhere)  # resumed from another folder: still the same sheet
+    _, sheets = load_encounter("../campaign/fight.toml")
+    assert Path(sheets["Wren"]).resolve() == (campaign / "heroes" / "wren.toml").resolve()
+
+
+def test_an_older_file_keeps_its_paths_as_they_were_written(tmp_path):
+    path = tmp_path / "fight.toml"
+    path.write_text("format = 1\nround = 0\nturn = 0\n[[combatant]]\nname = 'Wren'\nside = 'hero'\n"
+                    "sheet = 'wren.toml'\n")
+    assert load_encounter(path)[1] == {"Wren": "wren.toml"}
+
+
+def test_an_encounter_file_is_private_to_its_owner(tmp_path):
+    path = tmp_path / "fight.toml"
+    save_encounter(path, a_fight(), {})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_errors_about_an_encounter_file_call_it_one(tmp_path):
+    with pytest.raises(SheetError, match="no such encounter file") as caught:
+        load_encounter(tmp_path / "missing.toml")
+    assert "sheet" not in caught.value.message and "sheet new" not in (caught.value.hint or "")
+    os.mkfifo(tmp_path / "pipe.toml")
+    with pytest.raises(SheetError, match=r"is a named pipe \(FIFO\), not an encounter file"):
+        load_encounter(tmp_path / "pipe.toml")
 
 
 def test_a_resumed_fight_goes_on_the_same_way(tmp_path):
@@ -55,3 +95,105 @@ def test_a_broken_file_is_refused(tmp_path):
         load_encounter(path)
     with pytest.raises(SheetError, match="no such"):
         load_encounter(tmp_path / "missing.toml")
+
+
+GOOD = """format = 2
+round = 1
+turn = 0
+
+[[combatant]]
+name = "Wren"
+side = "hero"
+sheet = "wren.toml"
+
+[[combatant]]
+name = "goblin"
+side = "enemy"
+hp = 7
+hp_max = 7
+armour = "heavy"
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "reason"),
+    [
+        ("format = 2\nround = 0\nturn = 0\ncombatant = 5\n", 4, "`combatant` must be a list of [[combatant]]"),
+        ("format = 2\ncombatant = [1, 2]\n", 2, "`combatant` must be a list of [[combatant]]"),
+        ("format = 2\n[[combatant]]\nside = 'hero'\n", 2, "a combatant has no `name`"),
+        ("format = 2\n[[x]]\nname = 'Wren'\n", 2, "unknown key `x`"),
+        ("round = 1\n", None, "not a crux encounter file"),
+        (("round = 1", "round = \"x\""), 2, "`round` must be a whole number, not 'x'"),
+        (("round = 1", "round = inf"), 2, "`round` must be a whole number, not inf"),
+        (("round = 1", "round = -1"), 2, "`round` is -1"),
+        (("round = 1", "round = 1.5"), 2, "must be a whole number"),
+        (("name = \"Wren\"", "name = 5"), 6, "`name` must be a text"),
+        (("name = \"Wren\"\n", ""), 5, "a combatant has no `name`"),
+        (("side = \"enemy\"", "side = \"dragon\""), 12, "`side` must be one of hero, enemy"),
+        (("hp = 7", "hp = \"lots\""), 13, "`hp` must be a whole number, not 'lots'"),
+        (("hp = 7", "hp = 8"), 13, "`hp` is 8; it must be from 0 to 7"),
+        (("name = \"goblin\"", "name = \"wren\""), 11, "two combatants are named 'wren'"),
+        (("turn = 0", "turn = 2"), 3, "turn 2 is not a combatant's"),
+        (("armour = \"heavy\"", "armour = 3"), 15, "`armour` must be one of"),
+        (("armour = \"heavy\"", "reactions = [\"dance\"]"), 15, "`reactions` must list"),
+        (("armour = \"heavy\"", "actions = 9"), 15, "`actions` is 9; it must be from 0 to 3"),
+        (("armour = \"heavy\"", "down = \"yes\""), 15, "`down` must be true or false"),
+        (("armour = \"heavy\"", "attack = \"d6; DEX\""), 15, "`attack` must be dice"),
+        (("armour = \"heavy\"", "sheet = \"goblin.toml\""), 15, "only a hero has a sheet"),
+        (("sheet = \"wren.toml\"", "sheet = \"wren\\u0000.toml\""), 8, "`sheet` must be a text"),
+        (("sheet = \"wren.toml\"", "sheet = 7"), 8, "`sheet` must be a text"),
+        (("format = 2", "format = 3"), 1, "not a crux encounter file"),
+        (("format = 2", "format = true"), 1, "not a crux encounter file"),
+        (("round = 1", "round = 1\ncolour = \"red\""), 3, "unknown key `colour`"),
+        (("round = 1", "round = " + "9" * 5000), None, "a number too long"),
+    ],
+)
+def test_a_malformed_encounter_file_is_refused_with_line_and_reason(tmp_path, change, line, reason):
+    path = tmp_path / "fight.toml"
+    if isinstance(change, str):
+        path.write_text(change)
+    else:
+        old, new = change
+        assert old in GOOD
+        path.write_text(GOOD.replace(old, new, 1))
+    with pytest.raises(SheetError) as caught:
+        load_encounter(path)
+    assert reason in caught.value.message
+    assert caught.value.path == str(path) and caught.value.line == line, caught.value.message
+
+
+def test_the_good_file_of_those_tests_loads(tmp_path):
+    path = tmp_path / "fight.toml"
+    path.write_text(GOOD)
+    encounter, sheets = load_encounter(path)
+    assert [c.name for c in encounter.combatants] == ["Wren", "goblin"] and encounter.round == 1
+    assert sheets == {"Wren": os.path.join(tmp_path.resolve(), "wren.toml")}
+
+
+VALUES = st.one_of(st.integers(-2**70, 2**70), st.floats(allow_nan=True), st.booleans(),
+                   st.text(max_size=12), st.lists(st.integers(-3, 3), max_size=3),
+                   st.sampled_from(["hero", "enemy", "heavy", "help", "inf", "nan", "d6", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from(["round", "turn", "format", "name", "side", "hp", "hp_max", "armour", "resist",
+                            "minions", "attack", "opening", "actions", "attacks", "reactions", "helped",
+                            "dazed", "dying", "down", "sheet", "combatant", "bogus"]),
+       value=VALUES, where=st.integers(0, 2))
+def test_any_one_field_changed_loads_or_is_refused_never_crashes(key, value, where):
+    import tomlkit
+
+    document = tomlkit.parse(GOOD)
+    table = document if where == 0 or key in ("round", "turn", "format") else document["combatant"][where - 1]
+    try:
+        table[key] = value
+    except (TypeError, ValueError):  # a value TOML cannot hold
+        return
+    try:
+        encounter, _, _ = parse_encounter(tomlkit.dumps(document), "fight.toml")
+    except SheetError as error:
+        assert error.message.startswith("fight.toml")
+        return
+    for combatant in encounter.combatants:  # what loaded is what the ledger works with
+        assert isinstance(combatant.name, str) and isinstance(combatant.hp, int)
+    assert encounter.order() is not None and (encounter.active() is None or encounter.combatants)

@@ -146,3 +146,38 @@ def test_dazed_costs_an_action_and_then_ends(tmp_path: Path):
     said(session, "init ambush")
     assert ledger(session)["Wren"][0] == 2  # three from the ambush, less one for Dazed
     assert "dazed" not in load_hero(sheet).conditions
+
+
+@pytest.mark.parametrize("broken", [
+    "format = 2\ncombatant = 5\n", "format = 2\nround = 'x'\n", "format = 2\nround = inf\n",
+    "format = 2\n[[combatant]]\nname = 5\nside = 'hero'\n", "format = 2\n[[combatant]]\nside = 'hero'\n",
+    "format = 2\n[[combatant]]\nname = 'orc'\nside = 'enemy'\nhp = 'lots'\n",
+    "format = 2\n[[combatant]]\nname = 'orc'\nside = 'enemy'\n[[combatant]]\nname = 'Orc'\nside = 'enemy'\n",
+])
+def test_loading_a_malformed_encounter_file_is_refused_and_the_session_goes_on(tmp_path: Path, broken: str):
+    path = tmp_path / "fight.toml"
+    path.write_text(broken)
+    session = Session(Runner(source=ScriptedSource([])))
+    out = refused(session, f"load {path}")
+    assert str(path) in out and "internal error" not in out
+    assert session.fight is None or not session.fight.encounter.combatants
+    assert said(session, "fight").startswith("a fight begins")
+
+
+def test_a_fight_saved_in_one_folder_resumes_with_the_same_sheets_from_another(tmp_path: Path, monkeypatch):
+    campaign, elsewhere = tmp_path / "campaign", tmp_path / "elsewhere"
+    campaign.mkdir()
+    elsewhere.mkdir()
+    make_sheet(campaign)
+    monkeypatch.chdir(campaign)
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, "fight")
+    said(session, "hero wren.toml")
+    said(session, "enemy goblin hp 7")
+    said(session, "save fight.toml")
+    monkeypatch.chdir(elsewhere)
+    make_sheet(elsewhere)  # a different Wren here must not take the damage
+    resumed = Session(Runner(source=ScriptedSource([])))
+    said(resumed, "load ../campaign/fight.toml")
+    said(resumed, "damage Wren 3")
+    assert load_hero(campaign / "wren.toml").hp == 7 and load_hero(elsewhere / "wren.toml").hp == 10

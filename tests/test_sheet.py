@@ -139,6 +139,10 @@ def refused(text: str) -> SheetError:
         ('name = "W"\n\n[status]\ngrit = = 2\n', 4, "not valid TOML"),
         ('name = "W\n', 1, "not valid TOML"),
         ('[status]\ngrit = 1\n[status]\n', 3, "not valid TOML"),
+        ('name = "W"\n[attack]\ndie = "d' + "9" * 5000 + '"\n', 3, "must be a die like"),  # no int() of it
+        ('name = "W"\n[status]\ngrit = ' + "9" * 5000 + "\n", 3, "a number too long"),
+        ('name = "W"\n[status]\nconditions = ' + "[" * 10_000 + "]" * 10_000 + "\n", 3, "nested too deeply"),
+        ('name = "W"\n[status]\nconditions = ' + "[{a=" * 5_000 + "1" + "}]" * 5_000 + "\n", 3, "nested too"),
     ],
 )
 def test_bad_sheets_are_refused_with_file_line_and_reason(text: str, line: int, reason: str) -> None:
@@ -147,6 +151,21 @@ def test_bad_sheets_are_refused_with_file_line_and_reason(text: str, line: int, 
     assert error.line == line, error.message
     assert reason in error.message
     assert error.message.startswith(f"wren.toml:{line}: ")
+
+
+def test_a_refusal_never_echoes_a_huge_value_back() -> None:
+    for text in ('name = "W"\n[attack]\ndie = "' + "x" * 100_000 + '"\n', "[status]\ngrit = " + "9" * 4000 + "\n"):
+        assert len(refused(text).message) < 200
+
+
+def test_comments_inside_a_multi_line_conditions_list_survive_a_change() -> None:
+    text = ('name = "W"\n[status]\nconditions = [\n  "prone",  # tripped by the goblin\n'
+            '  # the dazed one wears off next turn\n  "dazed",\n]\ngrit = 1  # mine\n')
+    before = parse_sheet(text)
+    written = update_sheet_text(text, before, before.with_changes(conditions=("prone", "frightened")))
+    assert '"prone",  # tripped by the goblin' in written
+    assert "# the dazed one wears off next turn" in written and "grit = 1  # mine" in written
+    assert parse_sheet(written).conditions == ("prone", "frightened")
 
 
 def test_a_refusal_gives_a_hint_naming_what_is_allowed() -> None:
@@ -175,7 +194,7 @@ def test_attribute_specs_for_sheet_new(spec: str, name: str, attribute: Attribut
 @pytest.mark.parametrize(
     ("spec", "reason"),
     [("STR", "cannot read"), ("LCK=1/1", "unknown attribute"), ("STR=1/4", "outside -3..+3"),
-     ("STR=+99/0", "outside")],
+     ("STR=+99/0", "outside"), ("STR=" + "9" * 5000, "cannot read"), ("STR=1/" + "9" * 5000, "cannot read")],
 )
 def test_bad_attribute_specs_are_refused(spec: str, reason: str) -> None:
     with pytest.raises(CruxError, match=reason):

@@ -91,7 +91,9 @@ def test_sheet_new_never_overwrites_and_refuses_bad_flags(wren: Path) -> None:
     assert done.returncode == 2 and "already exists" in done.stderr
     assert wren.read_bytes() == before
     for flags, reason in ((["--attr", "LCK=1/1"], "unknown attribute"), (["--attr", "STR=1/5"], "-3..+3"),
-                          (["--attack", "d1"], "is not a die"), (["--adv", "DEX", "--dis", "dex"], "both")):
+                          (["--attack", "d1"], "is not a die"), (["--adv", "DEX", "--dis", "dex"], "both"),
+                          (["--attack", "d" + "9" * 5000], "is not a die"),
+                          (["--hit-die", "9" * 5000 + "d8"], "is not a die")):
         done = crux("sheet", "new", str(wren.with_name("x.toml")), "--name", "X", *flags)
         assert done.returncode == 2 and reason in done.stderr and "Traceback" not in done.stderr
         assert not wren.with_name("x.toml").exists()

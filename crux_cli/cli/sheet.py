@@ -6,6 +6,7 @@ group only creates and checks the files.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -62,8 +63,9 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     from crux_cli.state.sheet import new_sheet_text, parse_attribute_spec
     from crux_cli.state.store import create_sheet
 
-    if Path(file).exists():
-        raise CruxError(f"{file} already exists", hint="choose another file name; crux never overwrites a sheet")
+    if os.path.lexists(file):  # a dangling symbolic link too: its target would be made somewhere else
+        what = "is a symbolic link" if os.path.islink(file) else "already exists"
+        raise CruxError(f"{file} {what}", hint="choose another file name; crux never overwrites a sheet")
     answers = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged, "attack_die": attack_die,
                "attack_attribute": attack_attribute, "hp": hp, "hit_dice": hit_dice, "hit_die": hit_die}
     stats = dict(parse_attribute_spec(spec) for spec in attributes)
@@ -135,7 +137,7 @@ def attribute_option(value: str | None, option: str) -> str | None:
 
 def parse_die(text: str, option: str, single: bool = False) -> tuple[int, int]:
     """`d8` → (1, 8); `2d6` → (2, 6); refused with the option's name when it is not a die."""
-    match = re.fullmatch(r"\s*(\d*)\s*[dD]\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*(\d{0,9})\s*[dD]\s*(\d{1,9})\s*", text)  # int() refuses thousands of digits
     count, sides = (int(match.group(1) or 1), int(match.group(2))) if match else (0, 0)
     if not match or not 2 <= sides <= 10_000 or not 1 <= count <= (1 if single else 100):
         example = "d8" if single else "d8 or 2d6"

@@ -76,6 +76,8 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
             continue
         for text in session.handle(line):
             say(text + "\n")
+        for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
+            say(warning + "\n")
     return 0
 
 

@@ -210,7 +210,7 @@ def alias(session: "Session", call: Invocation) -> list[str]:
     else:
         session.aliases[key] = session.expand_statement(body)  # an alias of an alias is spelled out now
         said = f"{key} = {session.aliases[key]}"
-    warning = session.keep_aliases()
+    warning = session.keep_alias(key, session.aliases.get(key))
     return [said, warning] if warning else [said]
 
 

@@ -1,12 +1,30 @@
-"""The history file: in the user's data directory, readable by the user alone."""
+"""The history file: in the user's data directory, readable by the user alone, and kept small.
+
+Everything in the data folder is crux's own: a history or aliases file that is a
+symbolic link (to ~/.bashrc, say), a FIFO or another user's file is refused, never
+followed, chmod-ed or appended to. The history is cut to its last entries when it
+grows past a size, so an old history never slows a session's start, and a
+history that can no longer be written mid-session is said once, then the session
+goes on without it.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Mapping
+import stat
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+from crux_cli.core.errors import CruxError
+from crux_cli.state.files import open_regular
+
+HISTORY_LIMIT = 2_000_000  # bytes: past this the history is cut when a session starts
+KEEP_ENTRIES = 10_000  # the entries kept when it is cut...
+KEEP_BYTES = 1_000_000  # ...from at most its last megabyte
+ENTRY_START = b"\n# "  # FileHistory writes "\n# <time>\n+line\n" per entry
 
 
 def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -17,19 +35,144 @@ def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "crux"
 
 
+def private_dir(folder: Path) -> None:
+    """Make `folder` (mode 0700) if it is missing, and close it to others if it is the user's own."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        status = os.fstat(descriptor)
+        if status.st_uid != os.geteuid():
+            raise PermissionError(errno.EPERM, "the folder belongs to another user")
+        if stat.S_IMODE(status.st_mode) != 0o700:
+            os.fchmod(descriptor, 0o700)
+    finally:
+        os.close(descriptor)
+
+
 def private_file(path: Path) -> Path:
-    """Create `path` (and its directory) private to the user: rolls and sheet names are nobody else's."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(path.parent, 0o700)
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
-    os.chmod(path, 0o600)
+    """Create `path` (and its directory) private to the user: rolls and sheet names are nobody else's.
+
+    Never through a symbolic link, and only a regular file of the user's own with
+    one name: the mode is changed on the descriptor opened, not on whatever the
+    name points to.
+    """
+    private_dir(path.parent)
+    descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600, follow=False)
+    try:
+        status = os.fstat(descriptor)
+        if status.st_uid != os.geteuid():
+            raise PermissionError(errno.EPERM, "the file belongs to another user")
+        if status.st_nlink > 1:
+            raise PermissionError(errno.EPERM, "the file has other names (hard links)")
+        if stat.S_IMODE(status.st_mode) != 0o600:
+            os.fchmod(descriptor, 0o600)
+    finally:
+        os.close(descriptor)
     return path
+
+
+def read_tail(path: Path, size: int) -> tuple[bytes, bool]:
+    """The last `size` bytes of the history, and whether they are the whole file."""
+    descriptor = open_regular(path, os.O_RDONLY, follow=False)
+    try:
+        length = os.fstat(descriptor).st_size
+        start = max(0, length - size)
+        os.lseek(descriptor, start, os.SEEK_SET)
+        chunks, left = [], length - start
+        while left > 0 and (chunk := os.read(descriptor, left)):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks), start == 0
+    finally:
+        os.close(descriptor)
+
+
+def whole_entries(data: bytes, complete: bool) -> list[bytes]:
+    """The entries in `data`, each from its "\\n# time" line; a first one cut in half is dropped."""
+    before, *entries = data.split(ENTRY_START)
+    whole = [ENTRY_START + entry for entry in entries]
+    return [before, *whole] if complete and before.strip() else whole
+
+
+def trim_history(path: Path) -> None:
+    """Cut the history to its last entries when it has grown past HISTORY_LIMIT, replacing it whole."""
+    if os.lstat(path).st_size <= HISTORY_LIMIT:
+        return
+    from crux_cli.state.store import write_atomically
+
+    data, complete = read_tail(path, KEEP_BYTES)
+    kept = b"".join(whole_entries(data, complete)[-KEEP_ENTRIES:])
+    write_atomically(path, kept.decode("utf-8", errors="replace"), str(path), what="history", new_mode=0o600)
+
+
+class KeptHistory(FileHistory):
+    """prompt-toolkit's history file, opened without following links, read from its tail, written once wrong.
+
+    A line that cannot be appended (the disk is full, the file was replaced by a
+    link) stops the appending and leaves one warning in `warnings` for the session
+    to print; the session keeps its history in memory.
+    """
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(str(path))
+        self.path = path
+        self.warnings: list[str] = []
+        self.broken = False
+
+    def load_history_strings(self) -> Iterable[str]:
+        try:
+            data, complete = read_tail(self.path, HISTORY_LIMIT)
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            self.stop(error)
+            return []
+        strings, lines = [], []
+        for entry in whole_entries(data, complete):
+            for line in entry.decode("utf-8", errors="replace").split("\n"):
+                if line[:1] == "+":
+                    lines.append(line[1:])
+            if lines:
+                strings.append("\n".join(lines))
+                lines = []
+        return reversed(strings)
+
+    def store_string(self, string: str) -> None:
+        if self.broken:
+            return
+        import datetime
+
+        entry = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
+        data = entry.encode("utf-8", errors="replace")
+        try:
+            descriptor = open_regular(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600, follow=False)
+            try:
+                while data:
+                    data = data[os.write(descriptor, data):]
+            finally:
+                os.close(descriptor)
+        except OSError as error:
+            self.stop(error)
+
+    def stop(self, error: OSError) -> None:
+        self.broken = True
+        self.warnings.append(f"history is no longer kept: {self.path}: {error.strerror}")
+
+    def take_warnings(self) -> list[str]:
+        said, self.warnings = self.warnings, []
+        return said
 
 
 def open_history(environ: Mapping[str, str] = os.environ) -> tuple[History, str | None]:
     """The session's history, and a warning when it cannot be kept on disk (the session goes on)."""
     path = data_dir(environ) / "history"
     try:
-        return FileHistory(str(private_file(path))), None
+        private_file(path)
     except OSError as error:
         return InMemoryHistory(), f"history is not kept this time: {path}: {error.strerror}"
+    try:
+        trim_history(path)
+    except (OSError, CruxError) as error:  # still kept: only its last part is ever read
+        reason = error.strerror if isinstance(error, OSError) else error.message
+        return KeptHistory(path), f"the history could not be cut to its last entries: {reason}"
+    return KeptHistory(path), None

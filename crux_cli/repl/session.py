@@ -216,16 +216,21 @@ class Session:
         parts = [self.expand_statement(part) for part in lines.split_statements(text)]
         return "; ".join(parts) + (f" # {comment}" if comment else "")
 
-    def keep_aliases(self) -> str | None:
-        """Save the aliases for the next session; a warning when they cannot be written (they still work now)."""
+    def keep_alias(self, name: str, body: str | None) -> str | None:
+        """Keep a new alias (or forget one, body None) for the next session; a warning when that fails.
+
+        The kept file may hold aliases another session made meanwhile: they join this session too.
+        """
         if self.aliases_file is None:
             return None
-        from crux_cli.repl.aliases import save_aliases
+        from crux_cli.repl.aliases import update_aliases
 
         try:
-            save_aliases(self.aliases_file, self.aliases)
+            self.aliases = {**update_aliases(self.aliases_file, {name: body}), **self.aliases}
         except OSError as error:
             return f"the aliases are not kept for next time: {self.aliases_file}: {error.strerror}"
+        except CruxError as error:
+            return f"the aliases are not kept for next time: {error.message}"
         return None
 
     def expand_statement(self, text: str) -> str:

@@ -47,8 +47,14 @@ TABLE_KEYS: dict[str, tuple[str, ...]] = {
 # Hero fields crux changes by itself, and where they live in the sheet.
 WRITABLE = ("grit", "hp", "wounds", "dying", "dead", "hit_dice", "conditions")
 
-DICE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*$", re.IGNORECASE)
+DICE = re.compile(r"^\s*(\d{0,9})\s*d\s*(\d{1,9})\s*$", re.IGNORECASE)  # digits capped: int() has a limit
 SYNTAX_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def brief(value: Any, width: int = 40) -> str:
+    """`value` as the sheet would show it, cut short: an error never echoes a megabyte back."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -65,7 +71,26 @@ def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
         reason = SYNTAX_POSITION.sub("", message)
         raise SheetError(f"not valid TOML: {reason[:1].lower()}{reason[1:]}", path=path, line=line,
                          hint="check the quotes, brackets and `key = value` form on that line") from None
+    except ValueError:  # Python refuses to convert an integer of thousands of digits
+        raise SheetError("a number too long to be on a sheet", path=path, line=line_of_long_number(text),
+                         hint="numbers on a sheet have a few digits") from None
+    except RecursionError:
+        raise SheetError("arrays or tables nested too deeply to be a sheet", path=path,
+                         line=line_of_deep_nesting(text), hint="a sheet nests a table in a table at most") from None
     return _SheetReader(text, path).hero(data)
+
+
+def line_of_long_number(text: str) -> int | None:
+    match = re.search(r"\d{100}", text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def line_of_deep_nesting(text: str) -> int | None:
+    """The first line opening many arrays or tables (nesting spread over many lines has no one line)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.count("[") + line.count("{") >= 32:
+            return number
+    return None
 
 
 @dataclass
@@ -134,15 +159,15 @@ class _SheetReader:
                 low: int, high: int) -> int:
         value = table.get(keys[-1], default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(keys, f"`{keys[-1]}` must be a whole number, not {value!r}")
+            raise self.fail(keys, f"`{keys[-1]}` must be a whole number, not {brief(value)}")
         if not low <= value <= high:
-            raise self.fail(keys, f"`{keys[-1]}` is {value}; it must be from {low} to {high}")
+            raise self.fail(keys, f"`{keys[-1]}` is {brief(value)}; it must be from {low} to {high}")
         return value
 
     def flag(self, table: Mapping[str, Any], keys: tuple[str, ...]) -> bool:
         value = table.get(keys[-1], False)
         if not isinstance(value, bool):
-            raise self.fail(keys, f"`{keys[-1]}` must be true or false, not {value!r}")
+            raise self.fail(keys, f"`{keys[-1]}` must be true or false, not {brief(value)}")
         return value
 
     def attribute_name(self, value: Any, keys: tuple[str, ...], optional: bool) -> str | None:
@@ -150,7 +175,7 @@ class _SheetReader:
             return None
         name = canonical_attribute(value) if isinstance(value, str) else None
         if name is None:
-            raise self.fail(keys, f"unknown attribute {value!r}", hint="attributes: " + ", ".join(ATTRIBUTES))
+            raise self.fail(keys, f"unknown attribute {brief(value)}", hint="attributes: " + ", ".join(ATTRIBUTES))
         return name
 
     def attributes(self, table: dict[str, Any]) -> dict[str, Attribute]:
@@ -192,7 +217,7 @@ class _SheetReader:
         sides = int(match.group(2)) if match else 0
         example = '"d8"' if single else '"d8" or "2d6"'
         if not match or not 2 <= sides <= MAX_SIDES or not 1 <= count <= (1 if single else 100):
-            raise self.fail(keys, f"`{keys[-1]}` must be a die like {example}, not {value!r}")
+            raise self.fail(keys, f"`{keys[-1]}` must be a die like {example}, not {brief(value)}")
         return count, sides
 
     def attack(self, table: dict[str, Any]) -> tuple[int, int, str | None]:
@@ -230,7 +255,7 @@ class _SheetReader:
                 raise self.fail(keys, "Dying is kept apart from the other conditions",
                                 hint="set `dying = true` in [status] instead")
             if name not in CONDITIONS:
-                raise self.fail(keys, f"unknown condition {item!r}",
+                raise self.fail(keys, f"unknown condition {brief(item)}",
                                 hint="conditions: " + ", ".join(CONDITIONS))
             if name not in found:
                 found.append(name)
@@ -296,8 +321,24 @@ def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
     status = document["status"]
     for name in changed:
         value = getattr(after, name)
-        status[name] = list(value) if name == "conditions" else value  # type: ignore[index]
+        current = status.get(name)  # type: ignore[union-attr]
+        if name == "conditions" and isinstance(current, list):
+            update_list(current, value)
+        else:
+            status[name] = list(value) if name == "conditions" else value  # type: ignore[index]
     return tomlkit.dumps(document)
+
+
+def update_list(items: list[Any], wanted: tuple[str, ...]) -> None:
+    """Make the TOML array `items` hold `wanted`, in place: the comments on the items that stay are kept."""
+    kept = []
+    for index in reversed(range(len(items))):
+        name = str(items[index]).strip().lower()
+        if name in wanted:
+            kept.append(name)
+        else:
+            del items[index]
+    items.extend(name for name in wanted if name not in kept)
 
 
 # --- new sheets ----------------------------------------------------------------------------------
@@ -305,7 +346,7 @@ def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
 
 def parse_attribute_spec(spec: str) -> tuple[str, Attribute]:
     """`STR=+2/1` → STR with modifier +2 and Boon/Bane rating +1 (`DEX=1` sets the modifier only)."""
-    match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d+)\s*(?:/\s*([+-]?\d+))?\s*", spec)
+    match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d{1,9})\s*(?:/\s*([+-]?\d{1,9}))?\s*", spec)
     hint = "write ATTR=MODIFIER/RATING, like STR=+2/1 or DEX=-1/0"
     if not match:
         raise CruxError(f"cannot read the attribute {spec!r}", hint=hint)

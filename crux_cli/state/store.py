@@ -4,11 +4,18 @@
   file (`.NAME.lock` beside the sheet) is held from the read to the write, so
   two `crux --sheet` runs spending Grit never both start from the same value.
   The lock is on a sidecar, not on the sheet, because the sheet's inode is
-  replaced by every write.
+  replaced by every write. It is opened read-only (`flock` needs no more), so a
+  lock file made by one player never locks out another in a shared folder; when
+  it cannot be made at all (a read-only folder) the sheet is still read, and
+  only a statement that would change it is refused.
 - A write goes to a temporary file in the sheet's directory, is flushed and
-  fsynced, takes the sheet's file mode, and is renamed over the sheet with
-  `os.replace` (atomic); the directory is then fsynced. A reader, or a process
-  killed at any moment, sees the old sheet or the new one, never half of one.
+  fsynced, takes the sheet's mode, owner, group and ACL, and is renamed over
+  the sheet with `os.replace` (atomic); the directory is then fsynced. A
+  reader, or a process killed at any moment, sees the old sheet or the new
+  one, never half of one.
+- Only a regular file, writable by whoever runs crux, with one name, is ever
+  replaced: a device, a FIFO or a sheet shared through a hard link is refused
+  (see `files.py`), as is one whose owner crux could not keep.
 - A sheet that does not parse or breaks a rule is refused with its line and
   reason before anything is written, so it stays exactly as the player left it.
 """
@@ -18,9 +25,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import glob
 import os
+import re
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,29 +36,44 @@ from pathlib import Path
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, open_regular, read_regular
 from crux_cli.state.sheet import parse_sheet, update_sheet_text
+
+ACL = "system.posix_acl_access"
+TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
 
 
 def resolve(path: str | os.PathLike[str]) -> Path:
     """The real file behind `path`: writing through a symlink must replace its target, not the link."""
+    if "\0" in os.fspath(path):
+        raise SheetError("a file name cannot hold a NUL character", path=repr(os.fspath(path)))
     return Path(os.path.realpath(os.fspath(path)))
 
 
-def read_text(path: Path, shown: str) -> str:
+def read_text(path: Path, shown: str, what: str = "sheet", *, follow: bool = True) -> str:
+    """The UTF-8 text of the regular file at `path`; `what` names it in the refusals ("sheet")."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, follow=follow)
     except FileNotFoundError:
-        raise SheetError("no such sheet", path=shown,
-                         hint="create one with: crux sheet new " + shown) from None
-    except IsADirectoryError:
-        raise SheetError("is a directory, not a sheet", path=shown) from None
+        hint = "create one with: crux sheet new " + shown if what == "sheet" else None
+        raise SheetError(f"no such {what}", path=shown, hint=hint) from None
+    except NotAFile as error:
+        raise SheetError(f"is {error.kind}, not {article(what)}", path=shown,
+                         hint=f"crux reads {article(what)} only from a regular file") from None
+    except TooLarge:
+        raise SheetError(f"is larger than 1 MB: too large to be {article(what)}", path=shown,
+                         hint=f"crux reads at most {MAX_FILE_BYTES:,} bytes of {article(what)}") from None
     except OSError as error:
-        raise SheetError(f"cannot read the sheet: {error.strerror}", path=shown) from None
+        raise SheetError(f"cannot read the {what}: {error.strerror}", path=shown) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise SheetError("the sheet is not UTF-8 text", path=shown, line=line) from None
+        raise SheetError(f"the {what} is not UTF-8 text", path=shown, line=line) from None
+
+
+def article(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
 
 
 def load_hero(path: str | os.PathLike[str]) -> Hero:
@@ -63,14 +86,23 @@ def lock_path(sheet: Path) -> Path:
     return sheet.with_name(f".{sheet.name}.lock")
 
 
+def open_lock(sheet: Path) -> int:
+    """A read-only descriptor on the sheet's lock file, made (0666 less the umask) when missing.
+
+    `flock` works on a read-only descriptor, so anyone who may read the lock file
+    may lock it: the first player to roll does not lock out the others.
+    """
+    return open_regular(lock_path(sheet), os.O_RDONLY | os.O_CREAT, 0o666, follow=False)
+
+
 @contextlib.contextmanager
-def locked(sheet: Path, shown: str) -> Iterator[None]:
-    """Hold the sheet's exclusive lock (waiting for it) for the body of the `with`."""
+def locked(sheet: Path, shown: str, what: str = "sheet") -> Iterator[None]:
+    """Hold the file's exclusive lock (waiting for it) for the body of the `with`."""
     try:
-        descriptor = os.open(lock_path(sheet), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        descriptor = open_lock(sheet)
     except OSError as error:
-        raise SheetError(f"cannot lock the sheet: {error.strerror}", path=shown,
-                         hint="crux needs to create a lock file in the sheet's folder") from None
+        raise SheetError(f"cannot lock the {what}: {lock_path(sheet).name} {lock_problem(error)}", path=shown,
+                         hint=f"crux needs to make a lock file in the {what}'s folder") from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
@@ -78,8 +110,19 @@ def locked(sheet: Path, shown: str) -> Iterator[None]:
         os.close(descriptor)  # closing releases the lock
 
 
+def lock_problem(error: OSError) -> str:
+    return error.strerror if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
+
+
+def warn(message: str) -> None:
+    """A problem after the change was made: said on the standard error, never as a failure."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"crux: warning: {message}\n")
+        sys.stderr.flush()
+
+
 def fsync_directory(directory: Path) -> None:
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(descriptor)
     except OSError as error:  # some file systems cannot fsync a directory; the rename is still atomic
@@ -89,33 +132,100 @@ def fsync_directory(directory: Path) -> None:
         os.close(descriptor)
 
 
-def write_atomically(sheet: Path, text: str, shown: str, *, exclusive: bool = False) -> None:
-    """Put `text` at `sheet` all at once: temp file, fsync, rename (or link, to refuse an existing file)."""
+def existing_file(target: Path, shown: str, what: str) -> os.stat_result | None:
+    """The status of the file a write would replace (None when there is none), or a refusal.
+
+    A rename would get past the file's own mode, split a file with several names
+    into two, and replace a device or a FIFO with a file: none of that is allowed.
+    """
     try:
-        mode = stat.S_IMODE(sheet.stat().st_mode)
+        status = os.lstat(target)
     except FileNotFoundError:
-        mode = 0o666 & ~current_umask()
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{sheet.name}.", suffix=".tmp", dir=sheet.parent)
+        return None
+    except OSError as error:
+        raise SheetError(f"cannot write the {what}: {error.strerror}", path=shown) from None
+    if not stat.S_ISREG(status.st_mode):
+        raise SheetError(f"{NotAFile(status.st_mode).strerror}: crux will not replace it with {article(what)}",
+                         path=shown)
+    writable = os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
+    if not writable or not status.st_mode & 0o222:  # a file nobody may write stays so, even for root
+        raise SheetError(f"the {what} is read-only: crux will not change it", path=shown,
+                         hint="make it writable for you (chmod), or roll without --sheet"
+                         if what == "sheet" else "make it writable for you (chmod)")
+    if status.st_nlink > 1:
+        raise SheetError(f"the {what} has {status.st_nlink} names (hard links): replacing it would split them",
+                         path=shown, hint=f"give the {what} a file of its own (cp), then use that")
+    return status
+
+
+def keep_owner(descriptor: int, status: os.stat_result, shown: str, what: str) -> None:
+    """Give the new file the old one's owner and group: a change by root leaves the owner's sheet theirs."""
+    mine = os.fstat(descriptor)
+    if (mine.st_uid, mine.st_gid) == (status.st_uid, status.st_gid):
+        return
     try:
+        os.fchown(descriptor, status.st_uid, status.st_gid)
+    except PermissionError:
+        raise SheetError(f"crux cannot keep the {what}'s owner and group, so it will not replace it",
+                         path=shown, hint=f"a write replaces the {what} with a new file: let its owner "
+                         "roll on it, or copy it (cp) and use the copy") from None
+
+
+def keep_acl(descriptor: int, target: Path) -> None:
+    """Copy the old file's access ACL, if it has one (the mode alone would lose it)."""
+    if not hasattr(os, "getxattr"):
+        return
+    try:
+        acl = os.getxattr(target, ACL, follow_symlinks=False)
+    except OSError:  # no ACL, or a file system without them
+        return
+    os.setxattr(descriptor, ACL, acl)
+
+
+def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
+                     new_mode: int | None = None) -> None:
+    """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
+
+    A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
+    its mode, owner, group and ACL.
+    """
+    status = None if exclusive else existing_file(target, shown, what)
+    if status is not None:
+        mode = stat.S_IMODE(status.st_mode)
+    else:
+        mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
+    temporary = None
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
             file.write(text)
             file.flush()
+            if status is not None:
+                keep_owner(file.fileno(), status, shown, what)
             os.fchmod(file.fileno(), mode)
+            if status is not None:
+                keep_acl(file.fileno(), target)
             os.fsync(file.fileno())
         if exclusive:
-            os.link(temporary, sheet)  # fails if the sheet exists: never overwrite one by surprise
-            os.unlink(temporary)
+            os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:
-            os.replace(temporary, sheet)
-        fsync_directory(sheet.parent)
+            os.replace(temporary, target)
+            temporary = None
     except FileExistsError:
-        raise SheetError("the sheet already exists", path=shown,
+        raise SheetError(f"the {what} already exists", path=shown,
                          hint="choose another file name, or remove that one first") from None
     except OSError as error:
-        raise SheetError(f"cannot write the sheet: {error.strerror}", path=shown) from None
+        raise SheetError(f"cannot write the {what}: {error.strerror}", path=shown,
+                         hint=f"crux writes a new copy beside the {what} and renames it: "
+                         "the folder must be writable and have room") from None
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+        if temporary is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+    try:
+        fsync_directory(target.parent)
+    except OSError as error:  # the rename is done: the change is made, and a retry would make it twice
+        warn(f"{shown}: the {what} was written, but its folder could not be synced to disk: {error.strerror}")
 
 
 def current_umask() -> int:
@@ -126,12 +236,17 @@ def current_umask() -> int:
 
 @dataclass
 class SheetTransaction:
-    """One locked read-modify-write of a sheet: read `hero`, then `save` the changed hero."""
+    """One locked read-modify-write of a sheet: read `hero`, then `save` the changed hero.
+
+    `unlocked` says why the lock could not be taken (a read-only folder): the sheet
+    is then read all the same, and only a save that changes it is refused.
+    """
 
     path: Path
     shown: str
     text: str
     hero: Hero
+    unlocked: str | None = None
 
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
@@ -139,9 +254,9 @@ class SheetTransaction:
         if text == self.text:
             return
         parse_sheet(text, self.shown)  # never write a sheet crux itself would refuse
-        if not self.path.stat().st_mode & stat.S_IWUSR:  # a rename would get past the file's own mode
-            raise SheetError("the sheet is read-only: crux will not change it", path=self.shown,
-                             hint="make it writable (chmod u+w), or roll without --sheet")
+        if self.unlocked is not None:
+            raise SheetError(f"cannot change the sheet: {self.unlocked}", path=self.shown,
+                             hint="crux needs to make a lock file in the sheet's folder to change the sheet")
         write_atomically(self.path, text, self.shown)
         self.text, self.hero = text, hero
 
@@ -151,24 +266,47 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
     """Lock the sheet, read and check it, and let the body change it; the lock is held until the end."""
     shown = os.fspath(path)
     sheet = resolve(path)
-    with locked(sheet, shown):
-        remove_leftovers(sheet)
+    try:
+        descriptor: int | None = open_lock(sheet)
+        unlocked = None
+    except OSError as error:  # reading needs no lock: writes are atomic renames
+        descriptor, unlocked = None, f"{lock_path(sheet).name} {lock_problem(error)}"
+    try:
+        if descriptor is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            remove_leftovers(sheet)
         text = read_text(sheet, shown)
-        yield SheetTransaction(sheet, shown, text, parse_sheet(text, shown))
+        yield SheetTransaction(sheet, shown, text, parse_sheet(text, shown), unlocked)
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)  # closing releases the lock
 
 
 def remove_leftovers(sheet: Path) -> None:
-    """Delete temporary files of writers killed before their rename (only lock holders write them)."""
-    for leftover in sheet.parent.glob(f".{glob.escape(sheet.name)}.*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
+    """Delete temporary files of writers killed before their rename (only lock holders write them).
+
+    The name is matched exactly: `.x.y.toml.abcd1234.tmp` is sheet `x.y.toml`'s, not sheet `x`'s.
+    """
+    leftover = re.compile(rf"\.{re.escape(sheet.name)}\.{TEMPORARY_NAME}\.tmp")
+    with contextlib.suppress(OSError), os.scandir(sheet.parent) as entries:
+        for entry in entries:
+            if leftover.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def create_sheet(path: str | os.PathLike[str], text: str) -> Hero:
-    """Write a new sheet, refusing to replace an existing file; the text must be a valid sheet."""
+    """Write a new sheet, refusing to replace an existing file; the text must be a valid sheet.
+
+    The name itself is never followed: a dangling symbolic link is an existing
+    name, not a way to create its target somewhere else.
+    """
     shown = os.fspath(path)
     hero = parse_sheet(text, shown)
-    sheet = resolve(path)
+    if os.path.lexists(shown):
+        raise SheetError("the sheet already exists" + (" (a symbolic link)" if os.path.islink(shown) else ""),
+                         path=shown, hint="choose another file name, or remove that one first")
+    sheet = resolve(os.path.dirname(shown) or ".") / os.path.basename(shown)
     with locked(sheet, shown):
         write_atomically(sheet, text, shown, exclusive=True)
     return hero
