@@ -44,6 +44,9 @@ class Session:
         self.palette = palette
         self.json = json
         self.aliases: dict[str, str] = {}
+        self.config_aliases: dict[str, str] = {}  # from the config file: not written to the aliases file
+        self.failed: set[str] = set()  # lines refused this session: not offered back as suggestions
+        self.pager: Callable[[list[str]], None] | None = None  # how the REPL shows output (/pager switches it)
         self.recent: deque[Answer] = deque(maxlen=RECENT)
         self.countdowns: list[Countdown] = []
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
@@ -91,6 +94,7 @@ class Session:
                 self.answer(line, out)
         except CruxError as error:
             out += self.error(error)
+            self.failed.add(line.strip())
         self.refresh_hero()
         return out
 
@@ -158,7 +162,8 @@ class Session:
         from crux_cli.repl.aliases import save_aliases
 
         try:
-            save_aliases(self.aliases_file, self.aliases)
+            save_aliases(self.aliases_file, {name: body for name, body in self.aliases.items()
+                                             if self.config_aliases.get(name) != body})
         except OSError as error:
             return f"the aliases are not kept for next time: {self.aliases_file}: {error.strerror}"
         return None
