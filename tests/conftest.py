@@ -17,6 +17,15 @@ ROOT = Path(__file__).resolve().parent.parent
 CRUX = Path(sys.executable).parent / "crux"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """No test reads the developer's crux config or writes one into their home (subprocesses included)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
+        patch.delenv("CRUX_CONFIG", raising=False)
+        yield
+
+
 def roll(statement: str, faces: list[int], hero: Hero | None = None, rules: str = "crux"):
     """Answer one statement with these faces, in order; every face must be used."""
     source = ScriptedSource(faces)

@@ -95,9 +95,8 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     warm_up_after_first_draw(prompt, session)
     show = Screen(say, terminal, config.pager)
     session.pager = show
-    say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
-    for warning in warnings:
-        say(warning + "\n")
+    show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
+          *warnings])
     while not session.done:
         try:
             line = prompt.prompt()
@@ -151,7 +150,7 @@ def new_session(settings: Any, palette: Palette) -> Session:
     """
     if settings.sheet is not None:
         return Session(make_runner(settings), palette, settings.json)
-    rules = settings.rules or DEFAULT
+    rules = settings.rules or settings.default_rules or DEFAULT  # --rules, else the config file's
     rulesets.check(rules)  # refused before the prompt appears, in the runner's words
     return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
 
