@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import check_input
+from crux_cli.core.grammar import check_input, typographic
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -32,6 +32,7 @@ def is_dice(text: str, word: str, rules: RuleSet) -> bool:
 def read(text: str, rules: RuleSet) -> tuple[RuleSet, Any]:
     """The handler that answers one statement (the rule set, or generic dice) and its syntax tree."""
     check_input(text)
+    text = typographic(text)  # − and × pasted from crux's own output read as - and *
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
                         hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")
