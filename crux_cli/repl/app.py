@@ -93,8 +93,8 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
         warnings += first_use(config)
     prompt = create_prompt(session, history, no_color, input, output, config)
     warm_up_after_first_draw(prompt, session)
-    show = Screen(say, terminal, config.pager)
-    session.pager = show
+    session.paging = config.pager
+    show = Screen(say, terminal, lambda: session.paging)
     show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
           *warnings])
     while not session.done:
@@ -111,10 +111,10 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
 class Screen:
     """Prints a turn's lines: wrapped at word boundaries to the terminal, paged when taller than it."""
 
-    def __init__(self, say: Callable[[str], Any], terminal: bool, pager: bool | str) -> None:
+    def __init__(self, say: Callable[[str], Any], terminal: bool, paging: Callable[[], bool | str]) -> None:
         self.say = say
         self.terminal = terminal
-        self.pager = pager
+        self.paging = paging  # the session's setting now (/pager switches it)
 
     def __call__(self, lines: list[str]) -> None:
         import shutil
@@ -126,7 +126,7 @@ class Screen:
         columns, rows = shutil.get_terminal_size()
         if self.terminal:
             lines = [part for line in lines for part in wrap(line, columns)]
-        command = pager_command(self.pager) if self.terminal else None
+        command = pager_command(self.paging()) if self.terminal else None
         if command is not None and len(lines) >= rows - 1 and page("\n".join(lines) + "\n", command):
             return
         self.say("".join(text + "\n" for text in lines))

@@ -46,7 +46,7 @@ class Session:
         self.aliases: dict[str, str] = {}
         self.config_aliases: dict[str, str] = {}  # from the config file: not written to the aliases file
         self.failed: set[str] = set()  # lines refused this session: not offered back as suggestions
-        self.pager: Callable[[list[str]], None] | None = None  # how the REPL shows output (/pager switches it)
+        self.paging: bool | str = True  # tall output through a pager: the config's `pager`, switched by /pager
         self.recent: deque[Answer] = deque(maxlen=RECENT)
         self.countdowns: list[Countdown] = []
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
