@@ -14,6 +14,9 @@ import pyte
 import pytest
 from test_repl_terminal import PROMPT, crux_command, leave
 
+from crux_cli.core.errors import CruxError
+from crux_cli.running.runner import Runner
+
 UP = "\x1b[A"
 ESC = "\x1b"
 F4 = "\x1bOS"
@@ -196,7 +199,10 @@ def test_hints_wrap_at_word_boundaries_to_the_terminal(environ: dict[str, str], 
     lines = [line.rstrip() for line in shown.screen.display[first:] if line.strip() and "crux>" not in line]
     assert len(lines) >= 2 and all(len(line) <= 60 for line in lines)
     words = " ".join(line.strip() for line in lines).split()
-    assert "(boons)," in words and "great" in words  # no word cut in two
+    with pytest.raises(CruxError) as refused:
+        Runner().execute("save WIL avd")
+    hint = ["hint:", *(refused.value.hint or "").split()]
+    assert words[words.index("hint:"):] == hint  # every word whole, none cut in two
     assert leave_now(child) == 0
 
 
