@@ -4,7 +4,7 @@ As a library (`man crux-python`):
 
     >>> import crux_cli
     >>> print(crux_cli.roll("DEX +2b", seed=3))
-    DEX +2b: success (5) · 3d6 keep highest [2, 5, 5]
+    DEX +2b: success (5) · 3d6 keep highest [2, 5, 5] · net +2: +2 boons
     >>> crux_cli.odds("DEX +2b").outcomes["success"]
     Fraction(19, 27)
 

@@ -131,3 +131,23 @@ def test_reading_no_config_costs_the_one_shot_path_no_toml_import() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           env={**os.environ, "CRUX_CONFIG": "/nonexistent/config.toml"})
     assert done.stdout.splitlines()[-1] == "False"
+
+
+def test_the_readme_example_is_a_config_crux_takes(tmp_path: Path) -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Preferences"):]
+    example = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert example is not None
+    loaded = config(tmp_path, example.group(1))
+    assert loaded.problem is None and loaded.edit_mode == "vi" and "smite" in loaded.aliases
+
+
+def test_sheet_statements_get_did_you_mean_too() -> None:
+    from crux_cli.core.errors import CruxError
+    from crux_cli.running.runner import Runner
+
+    with pytest.raises(CruxError) as caught:
+        Runner().execute("rest feild 2")
+    assert (caught.value.hint or "").startswith("did you mean 'field'?")
