@@ -46,13 +46,13 @@ def test_the_commented_defaults_read_as_the_defaults(tmp_path: Path) -> None:
 
 def test_every_key_is_read(tmp_path: Path) -> None:
     loaded = config(tmp_path, 'rules = "challenge"\nsheet = "~/wren.toml"\ntheme = "mono"\nedit-mode = "vi"\n'
-                              'pager = "less -RS"\ntoolbar = ["seed", "rules"]\n[colors]\nsuccess = "#ff8700 bold"\n'
+                              'pager = "less -RS"\ntoolbar = ["seed", "rules"]\n[colors]\ngood = "#ff8700 bold"\n'
                               '[aliases]\nSmite = "atk 2d8+3 heavy"\n')
     assert loaded.problem is None
     assert (loaded.rules, loaded.theme, loaded.edit_mode, loaded.pager, loaded.toolbar) == (
         "challenge", "mono", "vi", "less -RS", ("seed", "rules"))
     assert loaded.sheet == os.path.expanduser("~/wren.toml")
-    assert dict(loaded.colors) == {"success": "#ff8700 bold"} and dict(loaded.aliases) == {"smite": "atk 2d8+3 heavy"}
+    assert dict(loaded.colors) == {"good": "#ff8700 bold"} and dict(loaded.aliases) == {"smite": "atk 2d8+3 heavy"}
 
 
 @pytest.mark.parametrize(("text", "where", "reason"), [
@@ -60,8 +60,8 @@ def test_every_key_is_read(tmp_path: Path) -> None:
     ('theme = "mon"\n', ":1:", "did you mean 'mono'?"),
     ('edit-mode = "vim"\n', ":1:", "did you mean 'vi'?"),
     ('rules = "stepdic"\n', ":1:", "did you mean 'stepdice'?"),
-    ('\n[colors]\nsucess = "ansigreen"\n', ":3:", "did you mean 'success'?"),
-    ('\n[colors]\nsuccess = "gren"\n', ":3:", "'gren' is neither a colour"),
+    ('\n[colors]\nprompy = "ansigreen"\n', ":3:", "did you mean 'prompt'?"),
+    ('\n[colors]\ngood = "gren"\n', ":3:", "'gren' is neither a colour"),
     ('pager = 3\n', ":1:", "pager is true, false or a command"),
     ('[aliases]\n"two words" = "DEX"\n', ":2:", "cannot be an alias name"),
     ('rules = "crux\n', ":1:", ""),
@@ -113,9 +113,9 @@ def test_styles_become_escape_codes_without_prompt_toolkit() -> None:
     assert sgr("#ff8700 underline") == "4;38;2;255;135;0"
     with pytest.raises(ValueError):
         sgr("gren")
-    palette = Palette(True, output_codes("default", {"success": "ansiblue underline"}))
-    assert palette.paint("success", "success") == "\x1b[4;34msuccess\x1b[0m"
-    assert palette.paint("hit", "hit") == "\x1b[4;34mhit\x1b[0m"  # every outcome of the success kind
+    palette = Palette(True, output_codes("default", {"good": "ansiblue underline"}))
+    assert palette.paint("success", "good") == "\x1b[4;34msuccess\x1b[0m"
+    assert palette.outcome("hit", {"hit": "good"}) == "\x1b[4;34mhit\x1b[0m"  # every good outcome of a rule set
 
 
 def test_without_colour_suggestions_and_bad_words_keep_an_attribute() -> None:

@@ -263,7 +263,7 @@ CONFIG = """\
 theme = "bright"
 edit-mode = "vi"
 [colors]
-success = "ansiblue underline"
+good = "ansiblue underline"
 prompt = "ansimagenta underline"
 [aliases]
 smite = "atk 2d8+3 heavy"
