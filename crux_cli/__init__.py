@@ -1,3 +1,80 @@
-"""crux: a scriptable dice language for tabletop role-playing games."""
+"""crux: a scriptable dice language for tabletop role-playing games.
+
+As a library (`man crux-python`):
+
+    >>> import crux_cli
+    >>> print(crux_cli.roll("DEX +2b", seed=3))
+    DEX +2b: success (5) · 3d6 keep highest [2, 5, 5] · net +2: +2 boons
+    >>> crux_cli.odds("DEX +2b").outcomes["success"]
+    Fraction(19, 27)
+
+The API's names are loaded on first use (module `__getattr__`), so `crux` on the command
+line does not pay for them, and importing crux_cli never imports click or prompt-toolkit.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
 
 __version__ = "0.1.0"
+
+API = ("roll", "rolls", "odds", "Session", "RollResult", "OddsResult", "CruxError", "LimitError", "SheetError",
+       "format_error")
+__all__ = ["__version__", *API]
+
+
+def __getattr__(name: str) -> Any:
+    if name in API:
+        from crux_cli import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'crux_cli' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *API])
+
+
+class _OddsEntry:
+    """`crux_cli.odds`: call it for exact odds (`crux_cli.api.odds`); its attributes are the subpackage's.
+
+    `crux_cli/odds/` is a subpackage too, and importing a subpackage binds it on its parent,
+    which would hide the function once anything had imported `crux_cli.odds.…`. So the name
+    answers both: called, it is the API; read from (`crux_cli.odds.dist`, `import
+    crux_cli.odds.result as r`), it is the subpackage.
+    """
+
+    def __call__(self, text: str, *, rules: str | None = None, sheet: str | None = None,
+                 at_least: int | None = None) -> Any:
+        from crux_cli.api import odds
+
+        return odds(text, rules=rules, sheet=sheet, at_least=at_least)
+
+    def __getattr__(self, name: str) -> Any:
+        import importlib
+
+        package = importlib.import_module("crux_cli.odds")
+        if not hasattr(package, name) and not name.startswith("_"):
+            importlib.import_module(f"crux_cli.odds.{name}")  # a submodule not imported yet
+        return getattr(package, name)
+
+    def __repr__(self) -> str:
+        return "<function crux_cli.odds (and the subpackage crux_cli.odds)>"
+
+
+class _Package(types.ModuleType):
+    """The module's class: a property keeps `crux_cli.odds` the entry above whatever is imported."""
+
+    @property
+    def odds(self) -> _OddsEntry:
+        return ODDS
+
+    @odds.setter
+    def odds(self, subpackage: types.ModuleType) -> None:
+        pass  # the import system binding the subpackage: it stays in sys.modules['crux_cli.odds']
+
+
+ODDS = _OddsEntry()
+sys.modules[__name__].__class__ = _Package

@@ -27,6 +27,15 @@ CRUX = Path(sys.executable).parent / "crux"
 UNSET_FOR_TESTS = ("CRUX_RULES", "CRUX_SHEET", "NO_COLOR")  # a clean environment: no colour unless asked
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """No test reads the developer's crux config or writes one into their home (subprocesses included)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
+        patch.delenv("CRUX_CONFIG", raising=False)
+        yield
+
+
 def roll(statement: str, faces: list[int], hero: Hero | None = None, rules: str = "crux"):
     """Answer one statement with these faces, in order; every face must be used."""
     source = ScriptedSource(faces)

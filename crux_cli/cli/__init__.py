@@ -114,6 +114,17 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     return settings
 
 
+def read_config() -> Any:
+    """The user's config file; one that cannot be used is reported (path, line, reason) and left aside."""
+    from crux_cli.running.config import load_config
+
+    config = load_config()
+    if config.problem:
+        sys.stderr.write(f"crux: warning: the config file is not used: {config.problem}\n"
+                         "  crux runs with the defaults until it is fixed\n")
+    return config
+
+
 def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
     """`--completion SHELL`: print the completion script shipped in the package and exit (imports no grammar)."""
     if shell is None or ctx.resilient_parsing:
@@ -144,7 +155,7 @@ def crux(ctx: click.Context, **options: Any) -> None:
     'crux repl'), open the interactive session.
     """
     ctx.meta[REPL] = ctx.obj  # what `main` was given to start a session with (None: no session here)
-    ctx.obj = Settings()
+    ctx.obj = Settings.from_config(read_config())
     settings = settings_of(ctx, options)
     if ctx.invoked_subcommand is None:
         if is_terminal(sys.stdin) and is_terminal(sys.stdout):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,31 +89,71 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     if hero.advantaged_save and hero.advantaged_save == hero.disadvantaged_save:
         raise CruxError(f"{hero.advantaged_save} cannot be both the advantaged and the disadvantaged save")
     create_sheet(file, new_sheet_text(hero))
-    click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {file} 'DEX +1b'")
+    click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {shlex.quote(file)} 'DEX +1b'")
 
 
 def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:
-    """Prompt for every value the flags left out (the attributes as MOD/RATING)."""
+    """Prompt for every value the flags left out; each question says its format, and a bad answer is
+    asked again (with the reason) rather than ending the command and losing the answers before it."""
     from crux_cli.core.vocabulary import ATTRIBUTES
     from crux_cli.state.sheet import parse_attribute_spec
 
-    prompts: list[tuple[str, str, Any, Any]] = [  # (answer, question, default, type), after the attributes
-        ("advantaged", "Advantaged save (STR, DEX, INT, WIL or none)", "none", str),
-        ("disadvantaged", "Disadvantaged save", "none", str),
-        ("attack_die", "Attack die", "d6", str),
-        ("attack_attribute", "Attack attribute (or none)", "none", str),
-        ("hp", "Maximum HP", 10, click.IntRange(1, MAX_HP)),
-        ("hit_dice", "Hit Dice", 1, click.IntRange(0, 100)),
-        ("hit_die", "Hit Die", "d8", str),
-    ]
     answers["name"] = answers["name"] or click.prompt("Name", default=default_name)
     for attribute in ATTRIBUTES:
         if attribute not in stats:
-            spec = click.prompt(f"{attribute} modifier/rating", default="0/0")
-            stats[attribute] = parse_attribute_spec(f"{attribute}={spec}")[1]
-    for key, prompt, default, kind in prompts:
+            stats[attribute] = ask(f"{attribute} modifier/rating (e.g. +2/1, -1/0)", "0/0",
+                                   lambda text, a=attribute: parse_attribute_spec(f"{a}={text}")[1])
+    questions: list[tuple[str, str, Any, Callable[[str], Any]]] = [  # (answer, question, default, check)
+        ("advantaged", "Advantaged save (STR, DEX, INT, WIL or none)", "none",
+         lambda text: attribute_answer(text, "the advantaged save")),
+        ("disadvantaged", "Disadvantaged save (STR, DEX, INT, WIL or none)", "none",
+         lambda text: other_than(attribute_answer(text, "the disadvantaged save"), answers["advantaged"])),
+        ("attack_die", "Attack die (e.g. d8 or 2d6)", "d6", lambda text: die_answer(text, "the attack die")),
+        ("attack_attribute", "Attack attribute added to damage (STR, DEX, INT, WIL or none)", "none",
+         lambda text: attribute_answer(text, "the attack attribute")),
+        ("hp", f"Maximum HP (1-{MAX_HP})", "10", lambda text: whole_number(text, 1, MAX_HP)),
+        ("hit_dice", "Hit Dice (0-100)", "1", lambda text: whole_number(text, 0, 100)),
+        ("hit_die", "Hit Die (e.g. d8)", "d8", lambda text: die_answer(text, "the Hit Die", single=True)),
+    ]
+    for key, question, default, check in questions:
         if answers[key] is None:
-            answers[key] = click.prompt(prompt, default=default, type=kind)
+            answers[key] = ask(question, default, check)
+
+
+def ask(question: str, default: str, check: Callable[[str], Any]) -> Any:
+    """One question, asked until `check` takes the answer; a refusal says why, in crux's words."""
+
+    def checked(text: str) -> Any:
+        try:
+            return check(text)
+        except CruxError as error:
+            raise click.BadParameter(error.message + (f" ({error.hint})" if error.hint else "")) from None
+
+    return click.prompt(question, default=default, value_proc=checked)
+
+
+def attribute_answer(text: str, what: str) -> str:
+    """An attribute's name, or 'none' (kept as the text the flags would take)."""
+    return attribute_option(text, what) or "none"
+
+
+def other_than(answer: str, advantaged: str | None) -> str:
+    """The disadvantaged save, refused at its question when it is the advantaged one too."""
+    chosen = attribute_option(advantaged, "--adv") if advantaged else None
+    if answer != "none" and answer == chosen:
+        raise CruxError(f"{answer} is already the advantaged save", hint="choose another attribute, or none")
+    return answer
+
+
+def die_answer(text: str, what: str, single: bool = False) -> str:
+    parse_die(text, what, single=single)
+    return text.strip()
+
+
+def whole_number(text: str, low: int, high: int) -> int:
+    if not text.strip().isdigit() or not low <= int(text) <= high:
+        raise CruxError(f"'{text.strip()}' is not a whole number from {low} to {high}")
+    return int(text)
 
 
 @sheet_group.command("check")

@@ -7,6 +7,7 @@ pyparsing elements costs start-up time and a one-shot roll needs only one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,20 @@ def check_input(text: str) -> None:
         elif not ch.isprintable() and ch != "\t":
             raise CruxError(f"the input contains an invisible or control character ({_codepoint(ch)})",
                             text=text, position=i, hint="type the statement as plain text")
+
+
+REPEAT_TIMES = re.compile(r"^(\s*\d+)×(?=\s)")  # `6× 4d6kh3` repeats, as `6x 4d6kh3` does
+
+
+def typographic(text: str) -> str:
+    """The characters crux prints, read as their ASCII forms: − (U+2212) as -, × as * (or the x of `6× …`).
+
+    One character for one, so positions in errors still point at what was typed.
+    """
+    if "−" not in text and "×" not in text:
+        return text
+    text = REPEAT_TIMES.sub(lambda m: m.group(1) + "x", text.replace("−", "-"))
+    return text.replace("×", "*")
 
 
 def _codepoint(ch: str) -> str:
@@ -102,8 +117,12 @@ def word_at(text: str, loc: int) -> str:
     return "".join(run)
 
 
-def not_understood(text: str, loc: int, what: str, hint: str | None) -> CruxError:
-    """The common parse error: something at `loc` that the statement does not take."""
+def not_understood(text: str, loc: int, what: str, hint: str | None,
+                   grammar: pp.ParserElement | None = None) -> CruxError:
+    """The common parse error: something at `loc` that the statement does not take.
+
+    Given the grammar, a word it nearly takes is named (`avd` → did you mean 'adv'?).
+    """
     loc = len(text) - len(text[loc:].lstrip())
     word = word_at(text, loc)
     if not word:
@@ -111,7 +130,63 @@ def not_understood(text: str, loc: int, what: str, hint: str | None) -> CruxErro
     if not word.isascii():
         return CruxError(f"'{word[0]}' ({_codepoint(word[0])}) is not part of the notation", text=text,
                          position=loc, hint="use plain ASCII letters, digits and signs")
+    fix = did_you_mean(text, loc, word, grammar) if grammar is not None else None
+    if fix is not None:
+        hint = f"did you mean '{fix}'?" + (f" ({hint})" if hint else "")
     return CruxError(f"{what} does not take '{word}' here", text=text, position=loc, hint=hint)
+
+
+def did_you_mean(text: str, loc: int, word: str, grammar: pp.ParserElement) -> str | None:
+    """A word close to `word` that makes the statement read further, in the case `word` was typed."""
+    import difflib
+
+    candidates = [f"{word}b", f"{word}B"] if re.fullmatch(r"[+-]\d+", word) else []  # DEX +2 → +2b
+    candidates += [in_case_of(word, close) for close in
+                   difflib.get_close_matches(word.lower(), vocabulary(grammar), n=4, cutoff=0.6)]
+    for candidate in candidates:
+        if candidate != word and reads_past(grammar, text[:loc] + candidate + text[loc + len(word):],
+                                            loc + len(candidate)):
+            return candidate
+    return None
+
+
+def in_case_of(typed: str, word: str) -> str:
+    """`word` in the case `typed` was written in: AVD → ADV, Avd → Adv, avd → adv."""
+    if typed.isupper() and any(ch.isalpha() for ch in typed):
+        return word.upper()
+    if typed[:1].isupper():
+        return word[:1].upper() + word[1:].lower()
+    return word.lower()
+
+
+def reads_past(grammar: pp.ParserElement, text: str, end: int) -> bool:
+    """Does `grammar` take all of `text`, or fail only after `end`?"""
+    try:
+        grammar.parse_string(text, parse_all=True)
+    except pp.ParseBaseException as failure:
+        return failure.loc > end
+    except (CruxError, RecursionError):
+        return False
+    return True
+
+
+def vocabulary(grammar: pp.ParserElement) -> list[str]:
+    """The keywords `grammar` matches, lower-cased (found by walking its elements)."""
+    seen: set[int] = set()
+    words: set[str] = set()
+    stack = [grammar]
+    while stack:
+        element = stack.pop()
+        if id(element) in seen:
+            continue
+        seen.add(id(element))
+        if isinstance(element, pp.Keyword | pp.Literal) and element.match.isalpha():
+            words.add(element.match.lower())
+        stack += getattr(element, "exprs", [])
+        inner = getattr(element, "expr", None)
+        if isinstance(inner, pp.ParserElement):
+            stack.append(inner)
+    return sorted(words)
 
 
 def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[Any], str], Any], name: str,
@@ -120,7 +195,7 @@ def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[An
 
     `name` ("a save", "an attack") and `hint` word the error when the grammar does not match.
     """
-    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, name, hint))
+    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, name, hint, grammar))
     try:
         return fold(words, text)
     except CruxError as error:

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory, Suggestion
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
+from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.history import History
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
@@ -28,23 +31,45 @@ from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
 from crux_cli.rulesets import DEFAULT
+from crux_cli.running.config import Config, config_path, write_defaults
 from crux_cli.running.settings import make_runner
 
 
+class SuggestFromGoodLines(AutoSuggestFromHistory):
+    """Suggestions from history, skipping the lines this session refused: a typo is not offered back."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get_suggestion(self, buffer: Buffer, document: Document) -> Suggestion | None:
+        text = document.text.rsplit("\n", 1)[-1]
+        if not text.strip():
+            return None
+        for string in reversed(list(buffer.history.get_strings())):
+            line = string.splitlines()[-1] if string.strip() else ""
+            if line.startswith(text) and line.strip() not in self.session.failed:
+                return Suggestion(line[len(text):])
+        return None
+
+
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
-                  output: Output | None = None) -> PromptSession[str]:
+                  output: Output | None = None, config: Config | None = None) -> PromptSession[str]:
+    config = config or Config()
     return PromptSession(
         message=lambda: [("class:prompt", f"{session.rules_name}> ")],
         history=history,
-        auto_suggest=AutoSuggestFromHistory(),
+        auto_suggest=SuggestFromGoodLines(session),
+        enable_history_search=True,  # Up recalls only the lines that start with what is typed
+        enable_open_in_editor=True,  # Ctrl-X Ctrl-E (Emacs) or v (Vi): the line in $EDITOR
         completer=CruxCompleter(session),
         complete_while_typing=False,  # Tab asks; dice lines are short and a menu would cover the output
         lexer=CruxLexer(lambda: session.runner.rules, lambda: frozenset(session.aliases), session.claims,
                         session.fight_marks),
-        bottom_toolbar=create_toolbar(session),
-        style=create_style(),
+        bottom_toolbar=create_toolbar(session, config.toolbar),
+        style=create_style(config.theme, config.colors, no_color),
         color_depth=ColorDepth.DEPTH_1_BIT if no_color else None,
         key_bindings=create_key_bindings(),
+        editing_mode=EditingMode.VI if config.edit_mode == "vi" else EditingMode.EMACS,
         input=input,
         output=output,
     )
@@ -54,31 +79,70 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
              history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
     terminal = output is None and sys.stdout.isatty()
-    palette = Palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
+    config = getattr(settings, "config", None) or Config()
+    no_color = settings.no_color or bool(os.environ.get("NO_COLOR"))
+    palette = settings.palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
     session = new_session(settings, palette)
+    session.aliases = dict(config.aliases)
+    session.config_aliases = dict(config.aliases)
     say = write or _stdout
     warnings: list[str] = []
     if history is None:  # a real session: history and aliases live in the user's data directory
         history, warning = open_history()
         warnings += [warning] if warning else []
         warnings += keep_aliases_in(session, data_dir() / "aliases")
-    prompt = create_prompt(session, history, settings.no_color, input, output)
+        warnings += first_use(config)
+    prompt = create_prompt(session, history, no_color, input, output, config)
     warm_up_after_first_draw(prompt, session)
-    say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
-    for warning in warnings:
-        say(warning + "\n")
+    session.paging = config.pager
+    show = Screen(say, terminal, lambda: session.paging)
+    show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
+          *warnings])
     while not session.done:
         try:
             line = prompt.prompt()
         except EOFError:
             break
-        except KeyboardInterrupt:  # only when a terminal sends SIGINT outside the key binding
+        except KeyboardInterrupt:  # Ctrl-C: the line stays on screen with ^C, and a new prompt follows
             continue
-        for text in session.handle(line):
-            say(text + "\n")
+        show(session.handle(line))
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
     return 0
+
+
+class Screen:
+    """Prints a turn's lines: wrapped at word boundaries to the terminal, paged when taller than it."""
+
+    def __init__(self, say: Callable[[str], Any], terminal: bool, paging: Callable[[], bool | str]) -> None:
+        self.say = say
+        self.terminal = terminal
+        self.paging = paging  # the session's setting now (/pager switches it)
+
+    def __call__(self, lines: list[str]) -> None:
+        import shutil
+
+        from crux_cli.repl.pager import page, pager_command, wrap
+
+        if not lines:
+            return
+        columns, rows = shutil.get_terminal_size()
+        if self.terminal:
+            lines = [part for line in lines for part in wrap(line, columns)]
+        command = pager_command(self.paging()) if self.terminal else None
+        if command is not None and len(lines) >= rows - 1 and page("\n".join(lines) + "\n", command):
+            return
+        self.say("".join(text + "\n" for text in lines))
+
+
+def first_use(config: Config) -> list[str]:
+    """On the first session, the commented defaults are written where crux looks for them (like pgcli)."""
+    if os.environ.get("CRUX_CONFIG") or config.path is not None:
+        return [] if not config.problem else [f"the config file is not used: {config.problem}"]
+    path = config_path()
+    if config.problem or not write_defaults(path):
+        return [f"the config file is not used: {config.problem}"] if config.problem else []
+    return [f"wrote the commented defaults to {path}: edit them to change the rule set, colours, keys…"]
 
 
 def new_session(settings: Any, palette: Palette) -> Session:
@@ -89,7 +153,7 @@ def new_session(settings: Any, palette: Palette) -> Session:
     """
     if settings.sheet is not None:
         return Session(make_runner(settings), palette, settings.json)
-    rules = settings.rules or DEFAULT
+    rules = settings.rules or settings.default_rules or DEFAULT  # --rules, else the config file's
     rulesets.check(rules)  # refused before the prompt appears, in the runner's words
     return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
 
@@ -99,7 +163,7 @@ def keep_aliases_in(session: Session, path: Path) -> list[str]:
     from crux_cli.repl.aliases import load_aliases
 
     try:
-        session.aliases = load_aliases(path)
+        session.aliases = {**session.aliases, **load_aliases(path)}
     except OSError as error:
         return [f"the aliases of earlier sessions cannot be read: {path}: {error.strerror}"]
     session.aliases_file = path

@@ -184,6 +184,20 @@ def seed(session: "Session", call: Invocation) -> list[str]:
     return [f"seed: {value}" if value is not None else "no seed: the dice are fresh"]
 
 
+@command("pager", "[on|off]")
+def pager(session: "Session", call: Invocation) -> list[str]:
+    """Page output taller than the terminal through $PAGER or less -R (on), or print it all (off).
+
+    The config file's `pager` sets how a session starts.
+    """
+    choice = call.args.strip().lower()
+    if choice not in ("", "on", "off"):
+        raise call.error(f"'{call.args}' is neither on nor off", call.args, f"{PREFIX}pager off")
+    if choice:
+        session.paging = (session.paging if session.paging is not False else True) if choice == "on" else False
+    return ["pager: off" if session.paging is False else "pager: on (output taller than the terminal is paged)"]
+
+
 @command("alias", "[NAME = STATEMENT]")
 def alias(session: "Session", call: Invocation) -> list[str]:
     """Name a statement: after `/alias blast = roll 8d6`, typing `blast +2` rolls `roll 8d6 +2`.

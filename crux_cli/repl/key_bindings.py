@@ -1,7 +1,9 @@
-"""Keys beyond prompt-toolkit's Emacs defaults (which already give Ctrl-R search and → for suggestions)."""
+"""Keys beyond prompt-toolkit's defaults (which already give Ctrl-R search, → for suggestions,
+Ctrl-X Ctrl-E in Emacs mode and `v` in Vi mode to edit the line in $EDITOR)."""
 
 from __future__ import annotations
 
+from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.filters import completion_is_selected, has_completions
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -10,13 +12,22 @@ def create_key_bindings() -> KeyBindings:
     bindings = KeyBindings()
 
     @bindings.add("c-c")
-    def _clear_line(event: KeyPressEvent) -> None:
-        """Ctrl-C clears the line, as in a shell; the session goes on (Ctrl-D leaves)."""
-        event.current_buffer.reset()
+    def _abandon_line(event: KeyPressEvent) -> None:
+        """Ctrl-C abandons the line, as in a shell: it stays on screen with ^C, and a new prompt follows."""
+        buffer = event.current_buffer
+        buffer.cursor_position = len(buffer.text)
+        buffer.insert_text("^C", fire_event=False)
+        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
 
     @bindings.add("enter", filter=has_completions & completion_is_selected)
     def _take_completion(event: KeyPressEvent) -> None:
         """Enter on a highlighted completion takes it rather than rolling a half-typed line."""
         event.current_buffer.complete_state = None
+
+    @bindings.add("f4")
+    def _switch_edit_mode(event: KeyPressEvent) -> None:
+        """F4 switches between Emacs and Vi keys, as in pgcli and ptpython."""
+        app = event.app
+        app.editing_mode = EditingMode.EMACS if app.editing_mode == EditingMode.VI else EditingMode.VI
 
     return bindings

@@ -45,6 +45,9 @@ class Session:
         self.palette = palette
         self.json = json
         self.aliases: dict[str, str] = {}
+        self.config_aliases: dict[str, str] = {}  # from the config file: not written to the aliases file
+        self.failed: set[str] = set()  # lines refused this session: not offered back as suggestions
+        self.paging: bool | str = True  # tall output through a pager: the config's `pager`, switched by /pager
         self.recent: deque[Answer] = deque(maxlen=RECENT)
         self.countdowns: list[Countdown] = []
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
@@ -94,6 +97,7 @@ class Session:
                 self.answer(line, out)
         except CruxError as error:
             out += self.error(error)
+            self.failed.add(line.strip())
         self.refresh_hero()
         return out
 
@@ -226,7 +230,8 @@ class Session:
         from crux_cli.repl.aliases import update_aliases
 
         try:
-            self.aliases = {**update_aliases(self.aliases_file, {name: body}), **self.aliases}
+            kept = None if body is not None and self.config_aliases.get(name) == body else body  # the config has it
+            self.aliases = {**update_aliases(self.aliases_file, {name: kept}), **self.aliases}
         except OSError as error:
             return f"the aliases are not kept for next time: {self.aliases_file}: {error.strerror}"
         except CruxError as error:

@@ -1,32 +1,31 @@
 """The bottom toolbar: what matters now — rule set, the hero (as the rule set shows it), the seed, countdowns.
 
 In a fight it shows the active combatant instead (actions, HP, conditions), as the fight
-module describes them. Each part has a rank; when the terminal is narrow the parts of the
-highest rank go first, so the line is never cut off in the middle of what matters.
+module describes them. Its parts, and their order, are the config file's `toolbar`. Each part
+has a rank; when the terminal is narrow the parts of the highest rank go first, so the line is
+never cut off in the middle of what matters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from crux_cli.repl.session import Session
+from crux_cli.running.config import TOOLBAR_PARTS
 
 Fragments = list[tuple[str, str]]
 Part = tuple[int, Fragments]  # (rank: 0 is kept longest, the fragments)
-HINT = "   /help · Ctrl-D leaves "
+HINT = "   /help · F4 vi/emacs · Ctrl-D leaves "
 
 
-def toolbar_fragments(session: Session, width: int | None = None) -> Fragments:
-    """The toolbar's fragments; with `width`, the lowest-ranked parts are left out until they fit."""
-    parts = [(2, [("class:toolbar.key", " rules "), ("class:toolbar.value", session.rules_name)])]
-    parts += fight_parts(session) if session.fight is not None else hero_parts(session)
-    if session.seed is not None:
-        parts.append((3, [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))]))
-    if session.countdowns:
-        parts.append((2, [("class:toolbar.key", "  countdowns "),
-                          ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))]))
-    parts.append((4, [("class:toolbar.hint", HINT)]))
-    return fit(parts, width)
+def toolbar_fragments(session: Session, width: int | None = None,
+                      parts: Sequence[str] = TOOLBAR_PARTS) -> Fragments:
+    """The parts the config's `toolbar` names, in its order; with `width`, the lowest-ranked parts are
+    left out until the rest fit."""
+    chosen: list[Part] = []
+    for name in parts:
+        chosen += PARTS[name](session)
+    return fit(chosen, width) or [("class:toolbar", " ")]
 
 
 def fit(parts: list[Part], width: int | None) -> Fragments:
@@ -42,8 +41,14 @@ def length(parts: list[Part]) -> int:
     return sum(len(text) for _, fragments in parts for _, text in fragments)
 
 
-def hero_parts(session: Session) -> list[Part]:
-    """The hero's name, then what the rule set shows of them (`RuleSet.status`), a part per key and value."""
+def rules_part(session: Session) -> list[Part]:
+    return [(2, [("class:toolbar.key", " rules "), ("class:toolbar.value", session.rules_name)])]
+
+
+def hero_part(session: Session) -> list[Part]:
+    """The hero's name, then what the rule set shows of them (`RuleSet.status`); in a fight, the fight's."""
+    if session.fight is not None:
+        return []  # the fight part shows the active combatant instead
     hero = session.hero
     if hero is None:
         return [(1, [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")])]
@@ -59,8 +64,10 @@ def hero_parts(session: Session) -> list[Part]:
     return parts
 
 
-def fight_parts(session: Session) -> list[Part]:
+def fight_part(session: Session) -> list[Part]:
     """The fight's own (rank, key, value) parts: who acts now, their actions, HP and conditions."""
+    if session.fight is None:
+        return []
     out: list[Part] = []
     for rank, key, value in session.fight.toolbar():
         pieces = [("class:toolbar.key", f"  {key} ")] if key else [("class:toolbar", "  ")]
@@ -68,10 +75,33 @@ def fight_parts(session: Session) -> list[Part]:
     return out
 
 
-def create_toolbar(session: Session) -> Callable[[], Fragments]:
+def seed_part(session: Session) -> list[Part]:
+    if session.seed is None:
+        return []
+    return [(3, [("class:toolbar.key", "  seed "), ("class:toolbar.value", str(session.seed))])]
+
+
+def countdowns_part(session: Session) -> list[Part]:
+    if not session.countdowns:
+        return []
+    return [(2, [("class:toolbar.key", "  countdowns "),
+                 ("class:toolbar.value", " ".join(f"d{c.sides}" for c in session.countdowns))])]
+
+
+def help_part(session: Session) -> list[Part]:
+    return [(4, [("class:toolbar.hint", HINT)])]
+
+
+PARTS: dict[str, Callable[[Session], list[Part]]] = {
+    "rules": rules_part, "hero": hero_part, "seed": seed_part, "fight": fight_part,
+    "countdowns": countdowns_part, "help": help_part,
+}
+
+
+def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Callable[[], Fragments]:
     def draw() -> Fragments:
         from prompt_toolkit.application import get_app
 
-        return toolbar_fragments(session, get_app().output.get_size().columns)
+        return toolbar_fragments(session, get_app().output.get_size().columns, parts)
 
     return draw

@@ -20,7 +20,7 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
     from crux_cli.running.settings import make_runner
 
     try:
-        output.answers(make_runner(settings).execute(text))
+        output.answers(make_runner(settings).execute(with_aliases(settings, text)))
     except CruxError as error:
         output.error(error)
     return 2 if output.failures else 0
@@ -48,7 +48,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         if is_blank(line):
             continue
         try:
-            output.answers(runner.execute(line), line=number)
+            output.answers(runner.execute(with_aliases(settings, line)), line=number)
         except CruxError as error:
             output.error(error, f"line {number}: ")
     return 2 if output.failures else 0
@@ -58,9 +58,19 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(text, at_least=at_least)
+        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least)
     except CruxError as error:
         output.error(error)
         return 2
     output.odds(answer)
     return 0
+
+
+def with_aliases(settings: Settings, text: str) -> str:
+    """The line with the config file's aliases spelled out (`smite goblin` → `atk 2d8+3 heavy goblin`)."""
+    aliases = settings.aliases
+    if not aliases:
+        return text
+    from crux_cli.running.config import expand_aliases
+
+    return expand_aliases(text, aliases)

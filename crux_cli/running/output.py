@@ -18,14 +18,14 @@ class Output:
 
     def __init__(self, settings: Settings, stdout: TextIO | None = None, stderr: TextIO | None = None,
                  environ: Mapping[str, str] | None = None) -> None:
-        from crux_cli.core.style import Palette, wants_colour
+        from crux_cli.core.style import wants_colour
 
         self.stdout = stdout if stdout is not None else sys.stdout
         self.stderr = stderr if stderr is not None else sys.stderr
         environ = environ if environ is not None else os.environ
         self.json = settings.json
-        self.palette = Palette(wants_colour(self.stdout.isatty(), settings.no_color, environ))
-        self.error_palette = Palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
+        self.palette = settings.palette(wants_colour(self.stdout.isatty(), settings.no_color, environ))
+        self.error_palette = settings.palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
         self.failures = 0
 
     def answers(self, answers: Iterable[Any], line: int | None = None) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import check_input
+from crux_cli.core.grammar import check_input, typographic
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -37,6 +37,7 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
     number, a sign, a bracket: `4d6kh3`) is generic dice in every rule set, so it is never asked.
     """
     check_input(text)
+    text = typographic(text)  # − and × pasted from crux's own output read as - and *
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
                         hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
+    from crux_cli.core.style import Palette
+    from crux_cli.running.config import Config
     from crux_cli.running.runner import Runner
 
 
@@ -19,6 +21,28 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
     no_color: bool = False
     sheet: str | None = None
     repeat: int = 1
+    config: Config | None = None  # the user's config file: default rule set and sheet, colours, aliases
+
+    @classmethod
+    def from_config(cls, config: Config) -> Settings:
+        """Settings that start from the config file's defaults; options given later win."""
+        return cls(sheet=config.sheet, config=config)
+
+    @property
+    def default_rules(self) -> str | None:
+        return self.config.rules if self.config is not None else None
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        return dict(self.config.aliases) if self.config is not None else {}
+
+    def palette(self, enabled: bool) -> Palette:
+        """The palette of the config's theme and colours (the built-in one without a config)."""
+        from crux_cli.core.style import Palette, output_codes
+
+        if self.config is None or not enabled:
+            return Palette(enabled)
+        return Palette(enabled, output_codes(self.config.theme, self.config.colors))
 
     def update(self, options: dict[str, Any]) -> None:
         for name, value in options.items():
@@ -30,16 +54,16 @@ def make_runner(settings: Settings) -> Runner:
     """The runner for these settings: the rule set asked for, else the one the sheet names."""
     from crux_cli.running.runner import Runner
 
-    return Runner(rules=settings.rules or sheet_rules(settings.sheet), seed=settings.seed, sheet=settings.sheet,
-                  repeat=settings.repeat)
+    return Runner(rules=settings.rules or sheet_rules(settings.sheet, settings.default_rules), seed=settings.seed,
+                  sheet=settings.sheet, repeat=settings.repeat)
 
 
-def sheet_rules(sheet: str | None) -> str:
-    """The rule set a sheet names (its `rules` key), used when no --rules is given."""
+def sheet_rules(sheet: str | None, default: str | None = None) -> str:
+    """The rule set a sheet names (its `rules` key), used when no --rules is given; else the config's, else crux."""
     if sheet is None:
         from crux_cli.rulesets import DEFAULT
 
-        return DEFAULT
+        return default or DEFAULT
     from crux_cli.state.store import load_hero
 
     return load_hero(sheet).rules

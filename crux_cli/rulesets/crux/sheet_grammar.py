@@ -101,6 +101,6 @@ def _condition_names(words: list[Any], text: str) -> tuple[str, ...]:
 def parse(text: str, word: str) -> ast.SheetStatement:
     """Parse a sheet statement whose first word is `word` (one of KEYWORDS)."""
     kind = statement_kind(word)
-    words = parse_with(_grammars()[kind], text,
-                       lambda s, loc: not_understood(s, loc, f"'{kind}'", HINTS[kind]))
+    grammar = _grammars()[kind]
+    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, f"'{kind}'", HINTS[kind], grammar))
     return fold(kind, words, text)

@@ -1,0 +1,248 @@
+"""The user's lasting preferences: `$XDG_CONFIG_HOME/crux/config.toml` (or `$CRUX_CONFIG`).
+
+Keys are named like the command-line options (`rules`, `sheet`); the rest are the
+session's habits (theme and colours, edit mode, pager, toolbar) and aliases, which
+the one-shot command honours too. The file is read with tomllib only when it exists,
+so a roll without one pays for a `stat`. A file crux cannot use is reported with its
+path, line and reason, and crux goes on with the defaults: a typo never stops a game.
+The REPL writes the commented defaults on first use (`write_defaults`), never over a file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+EDIT_MODES = ("emacs", "vi")
+TOOLBAR_PARTS = ("rules", "hero", "seed", "fight", "countdowns", "help")
+ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+DEFAULTS_TEXT = """\
+# crux configuration: lasting preferences (written once by crux; edit freely).
+# The command line wins over this file: `crux --rules stepdice …` whatever `rules` says.
+# A line crux cannot use is reported with its line number, and crux starts with the defaults.
+
+# The rule set used when no --rules, CRUX_RULES or sheet names one: crux, stepdice, d20check, challenge.
+# rules = "crux"
+
+# A character sheet to play with when no --sheet or CRUX_SHEET is given.
+# sheet = "~/games/wren.toml"
+
+# Colours: a theme (default, mono, bright), and overrides per token in [colors] below.
+# theme = "default"
+
+# Editing keys at the prompt: "emacs" or "vi" (F4 switches while you type).
+# edit-mode = "emacs"
+
+# Output taller than the terminal (odds tables, /help) goes through a pager:
+# true uses $PAGER, else `less -R`; a command such as "less -RS"; false prints it all.
+# pager = true
+
+# What the bottom toolbar shows, in order: rules, hero, seed, fight, countdowns, help.
+# toolbar = ["rules", "hero", "seed", "fight", "countdowns", "help"]
+
+# Colours of single tokens, as prompt-toolkit styles ("ansigreen bold", "#ff8700 underline", "bg:ansiblue").
+# Tokens: good, mixed, bad, crit (outcomes: success, partial, failure, hit, miss…), dim, bold, error,
+# hint, caret, prompt, attribute, dice, bonus, penalty (+2b, -1B), keyword, number, label, comment, alias,
+# command, suggestion, bad-word.
+[colors]
+# good = "ansigreen bold"
+
+# Aliases work at the prompt and on the command line: `crux smite goblin` rolls `atk 2d8+3 heavy goblin`.
+[aliases]
+# smite = "atk 2d8+3 heavy"
+# sneak = "DEX +1b"
+"""
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the file says, each value checked; `Config()` is the defaults."""
+
+    path: Path | None = None
+    rules: str | None = None
+    sheet: str | None = None
+    theme: str = "default"
+    colors: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    edit_mode: str = "emacs"
+    pager: bool | str = True
+    toolbar: tuple[str, ...] = TOOLBAR_PARTS
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    problem: str | None = None  # why the file was not used (crux then runs with the defaults)
+
+
+class ConfigProblem(Exception):
+    def __init__(self, reason: str, key: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.key = key
+
+
+def config_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """$CRUX_CONFIG, else $XDG_CONFIG_HOME/crux/config.toml (~/.config when unset or relative, as XDG says)."""
+    if environ.get("CRUX_CONFIG"):
+        return Path(os.path.expanduser(environ["CRUX_CONFIG"]))
+    base = environ.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(base) / "crux" / "config.toml"
+
+
+def load_config(environ: Mapping[str, str] = os.environ) -> Config:
+    """The user's config: the defaults when there is no file, or when it cannot be used (see `problem`)."""
+    path = config_path(environ)
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return Config()
+    except OSError as error:
+        return Config(problem=f"{path}: {error.strerror}")
+    text = raw.decode("utf-8", errors="replace")
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return Config(problem=f"{path}{toml_line(str(error))}: {toml_reason(str(error))}")
+    try:
+        return Config(path=path, **checked(data))
+    except ConfigProblem as problem:
+        line = key_line(text, problem.key) if problem.key else None
+        return Config(problem=f"{path}{f':{line}' if line else ''}: {problem.reason}")
+
+
+def toml_line(message: str) -> str:
+    match = re.search(r"line (\d+)", message)
+    return f":{match.group(1)}" if match else ""
+
+
+def toml_reason(message: str) -> str:
+    return re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "not valid TOML"
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The line that sets `key` (its last part, for `colors.success`), for the report."""
+    name = re.escape(key.rpartition(".")[2])
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*[\"']?{name}[\"']?\s*=", line):
+            return number
+    return None
+
+
+def checked(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's values as `Config` fields; ConfigProblem names the first key that is wrong."""
+    from crux_cli.core.style import THEMES, TOKENS
+
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("rules", "sheet"):
+            out[key] = string(key, value)
+        elif key == "theme":
+            out["theme"] = one_of(key, string(key, value), tuple(THEMES))
+        elif key == "edit-mode":
+            out["edit_mode"] = one_of(key, string(key, value), EDIT_MODES)
+        elif key == "pager":
+            if not isinstance(value, bool | str):
+                raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
+            out["pager"] = value
+        elif key == "toolbar":
+            if not isinstance(value, list):
+                raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
+            out["toolbar"] = tuple(one_of(key, string(key, part), TOOLBAR_PARTS) for part in value)
+        elif key == "colors":
+            out["colors"] = MappingProxyType({one_of(f"colors.{k}", k, TOKENS, "token"): style(f"colors.{k}", v)
+                                              for k, v in table(key, value).items()})
+        elif key == "aliases":
+            out["aliases"] = MappingProxyType({alias_name(k): string(f"aliases.{k}", v).strip()
+                                               for k, v in table(key, value).items()})
+        else:
+            raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
+                                                     "colors", "aliases")), key)
+    if "rules" in out:
+        from crux_cli import rulesets
+
+        if not rulesets.exists(out["rules"]):
+            raise ConfigProblem(unknown(out["rules"], "rule set", tuple(rulesets.names())), "rules")
+    if "sheet" in out:
+        out["sheet"] = os.path.expanduser(out["sheet"])
+    return out
+
+
+def string(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigProblem(f"{key} must be a string in quotes, not {value!r}", key)
+    return value
+
+
+def style(key: str, value: Any) -> str:
+    from crux_cli.core.style import sgr
+
+    try:
+        sgr(string(key, value))
+    except ValueError as error:
+        raise ConfigProblem(f"{key}: {error}", key) from None
+    return value
+
+
+def table(key: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigProblem(f"{key} must be a table ([{key}] with name = \"value\" lines)", key)
+    return value
+
+
+def one_of(key: str, value: str, choices: tuple[str, ...], what: str = "") -> str:
+    if value not in choices:
+        raise ConfigProblem(unknown(value, what or f"value of {key}", choices), key)
+    return value
+
+
+def unknown(word: str, what: str, choices: tuple[str, ...]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    tail = f"did you mean '{close[0]}'?" if close else "it may be one of: " + ", ".join(choices)
+    return f"'{word}' is not a {what}: {tail}"
+
+
+def alias_name(name: str) -> str:
+    if not ALIAS_NAME.fullmatch(name):
+        raise ConfigProblem(f"'{name}' cannot be an alias name: use one word of letters", f"aliases.{name}")
+    return name.lower()
+
+
+def write_defaults(path: Path) -> bool:
+    """Write the commented defaults to `path` if nothing is there; True when written (never over a file)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError:
+        return False  # there already (ours or the user's), or not writable: nothing to do
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(DEFAULTS_TEXT)
+    return True
+
+
+def expand_aliases(line: str, aliases: Mapping[str, str]) -> str:
+    """An alias at the start of each `;`-separated statement replaced by its statement.
+
+    `smite goblin` → `atk 2d8+3 heavy goblin`; the `# comment` is kept.
+    """
+    if not aliases:
+        return line
+    text, hash_, comment = line.partition("#")
+    parts = [part.strip() for part in text.split(";")]
+    expanded = [expand_statement(part, aliases) for part in parts]
+    if expanded == parts:
+        return line  # as typed, spaces and all
+    return "; ".join(part for part in expanded if part) + (f" #{comment}" if hash_ else "")
+
+
+def expand_statement(text: str, aliases: Mapping[str, str]) -> str:
+    head, _, rest = text.partition(" ")
+    body = aliases.get(head.lower())
+    return text if body is None else f"{body} {rest}".strip()

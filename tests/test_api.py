@@ -1,0 +1,144 @@
+"""The Python API (crux_cli.api): its page's examples run, and it answers as the command does."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import crux_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "man" / "crux-python.7"
+ESCAPES = {r"\e": "\\", r"\-": "-", r"\&": ""}
+
+
+def unescape(text: str) -> str:
+    for escape, plain in ESCAPES.items():
+        text = text.replace(escape, plain)
+    return text
+
+
+def page_examples() -> str:
+    """Every literal block of the page that holds `>>>` examples, in order, as one doctest."""
+    blocks = re.findall(r"^\.Bd -literal[^\n]*\n(.*?)^\.Ed$", PAGE.read_text(encoding="utf-8"), re.M | re.S)
+    return "\n".join(unescape(block) for block in blocks if ">>>" in block)
+
+
+def test_the_pages_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    examples = page_examples()
+    assert examples.count(">>>") >= 20
+    monkeypatch.chdir(tmp_path)  # the sheet example writes wren.toml here
+    test = doctest.DocTestParser().get_doctest(examples, {}, PAGE.name, str(PAGE), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} of {runner.tries} examples of {PAGE.name} failed (above)"
+
+
+def test_importing_the_api_loads_neither_click_nor_prompt_toolkit() -> None:
+    probe = ("import sys, crux_cli\n"
+             "crux_cli.roll('DEX +2b', seed=3).to_json(); crux_cli.odds('atk 2d8+3')\n"
+             "crux_cli.Session(seed=1).rolls('4d6kh3; save WIL')\n"
+             "print(sorted(m for m in ('click', 'prompt_toolkit') if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_importing_crux_cli_alone_does_not_load_the_api() -> None:
+    probe = "import sys, crux_cli\nprint('crux_cli.api' in sys.modules, 'crux_cli.running.runner' in sys.modules)\n"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False False"
+
+
+STATEMENTS = [("DEX +2b grit", "crux"), ("atk 2d8+3 heavy # goblin", "crux"), ("6x 4d6kh3", "crux"),
+              ("save WIL adv; init", "crux"), ("save d8 vs 5", "stepdice"), ("check 3 trained", "d20check"),
+              ("action 2 adv", "challenge"), ("(2d4+1)*3", "challenge")]
+
+
+@pytest.mark.parametrize(("text", "rules"), STATEMENTS)
+def test_results_print_exactly_what_the_command_prints(text: str, rules: str) -> None:
+    """The API and the CLI share the runner and the renderers, so they cannot drift apart."""
+    results = crux_cli.rolls(text, rules=rules, seed=11)
+    command = [sys.executable, "-m", "crux_cli", "--rules", rules, "--seed", "11"]
+    env = {**os.environ, "NO_COLOR": "1"}
+    plain = subprocess.run([*command, text], capture_output=True, text=True, env=env, check=True)
+    as_json = subprocess.run([*command, "--json", text], capture_output=True, text=True, env=env, check=True)
+    assert [str(r) for r in results] == plain.stdout.splitlines()
+    assert [r.to_json() for r in results] == as_json.stdout.splitlines()
+    assert [r.to_dict() for r in results] == [json.loads(line) for line in as_json.stdout.splitlines()]
+
+
+def test_odds_print_exactly_what_crux_odds_prints() -> None:
+    result = crux_cli.odds("atk 2d8+3", at_least=10)
+    command = [sys.executable, "-m", "crux_cli", "odds", "--at-least", "10", "atk 2d8+3"]
+    env = {**os.environ, "NO_COLOR": "1"}
+    assert str(result) + "\n" == subprocess.run(command, capture_output=True, text=True, env=env).stdout
+    assert result.to_json() + "\n" == subprocess.run([*command, "--json"], capture_output=True, text=True,
+                                                     env=env).stdout
+
+
+def test_a_result_is_immutable_and_its_lists_are_tuples() -> None:
+    r = crux_cli.roll("DEX +2b", seed=3)
+    with pytest.raises(AttributeError):
+        r.outcome = "failure"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        r.fields["outcome"] = "failure"  # type: ignore[index]
+    assert r.dice == (2, 5, 5) and r == crux_cli.roll("DEX +2b", seed=3)
+    assert hash(r) == hash(crux_cli.roll("DEX +2b", seed=3))
+    with pytest.raises(AttributeError, match="no field 'damage'"):
+        _ = r.damage
+
+
+def test_odds_are_exact_fractions_that_sum_to_one() -> None:
+    """Seed 001: 'roll 3d6 keep the highest … 6 success, 4-5 partial, 1-3 failure'; +2 Boons keeps the best of 3."""
+    o = crux_cli.odds("DEX +2b")
+    assert o.outcomes == {"failure": Fraction(1, 27), "partial": Fraction(7, 27), "success": Fraction(19, 27)}
+    assert sum(o.outcomes.values()) == 1 and o.distribution is None
+    with pytest.raises(KeyError, match="no outcome 'hit'"):
+        o.probability("hit")
+
+
+def test_a_session_shares_one_seed_across_statements() -> None:
+    session = crux_cli.Session(seed=4)
+    together = [session.roll("4d6kh3").total for _ in range(3)]
+    assert together == [r.total for r in crux_cli.rolls("3x 4d6kh3", seed=4)]
+
+
+def test_roll_refuses_a_line_with_several_answers() -> None:
+    with pytest.raises(crux_cli.CruxError, match="2 answers") as caught:
+        crux_cli.roll("DEX; DEX")
+    assert caught.value.hint is not None and "rolls()" in caught.value.hint
+
+
+def test_errors_carry_message_position_and_hint() -> None:
+    with pytest.raises(crux_cli.CruxError) as caught:
+        crux_cli.roll("save WIL avd")
+    error = caught.value
+    assert (error.text, error.position) == ("save WIL avd", 9)
+    assert error.message and error.hint
+    assert issubclass(crux_cli.LimitError, crux_cli.CruxError) and issubclass(crux_cli.SheetError, crux_cli.CruxError)
+    with pytest.raises(crux_cli.CruxError, match="no rule set called 'nope'"):
+        crux_cli.roll("DEX", rules="nope")
+
+
+def test_odds_stays_the_function_once_the_odds_subpackage_is_imported() -> None:
+    """crux_cli/odds/ is also a subpackage: importing it must not hide the API's odds()."""
+    import crux_cli.odds.result as result_module
+    from crux_cli.odds.dist import Dist
+
+    assert result_module.Odds.__module__ == "crux_cli.odds.result"
+    assert crux_cli.odds.dist.Dist is Dist
+    assert crux_cli.odds("d6").mean == Fraction(7, 2)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError):
+        _ = crux_cli.rol  # type: ignore[attr-defined]
+    assert {"roll", "odds", "Session", "CruxError"} <= set(dir(crux_cli))

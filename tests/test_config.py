@@ -1,0 +1,153 @@
+"""The config file: where it is, what it may say, how a bad one is reported, and what it costs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crux_cli.core.style import Palette, output_codes, sgr
+from crux_cli.repl.style import repl_styles
+from crux_cli.running.config import (
+    DEFAULTS_TEXT,
+    Config,
+    config_path,
+    expand_aliases,
+    load_config,
+    write_defaults,
+)
+
+
+def config(tmp_path: Path, text: str) -> Config:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_config({"CRUX_CONFIG": str(path)})
+
+
+def test_the_path_follows_xdg_and_crux_config() -> None:
+    assert config_path({"XDG_CONFIG_HOME": "/x", "HOME": "/h"}) == Path("/x/crux/config.toml")
+    assert config_path({"XDG_CONFIG_HOME": "relative", "HOME": "/h"}) == Path("/h/.config/crux/config.toml")
+    assert config_path({"CRUX_CONFIG": "/elsewhere.toml", "XDG_CONFIG_HOME": "/x"}) == Path("/elsewhere.toml")
+
+
+def test_no_file_is_the_defaults(tmp_path: Path) -> None:
+    assert load_config({"CRUX_CONFIG": str(tmp_path / "none.toml")}) == Config()
+
+
+def test_the_commented_defaults_read_as_the_defaults(tmp_path: Path) -> None:
+    loaded = config(tmp_path, DEFAULTS_TEXT)
+    assert loaded.problem is None
+    assert (loaded.rules, loaded.theme, loaded.edit_mode, dict(loaded.aliases)) == (
+        None, "default", "emacs", {})
+
+
+def test_every_key_is_read(tmp_path: Path) -> None:
+    loaded = config(tmp_path, 'rules = "challenge"\nsheet = "~/wren.toml"\ntheme = "mono"\nedit-mode = "vi"\n'
+                              'pager = "less -RS"\ntoolbar = ["seed", "rules"]\n[colors]\ngood = "#ff8700 bold"\n'
+                              '[aliases]\nSmite = "atk 2d8+3 heavy"\n')
+    assert loaded.problem is None
+    assert (loaded.rules, loaded.theme, loaded.edit_mode, loaded.pager, loaded.toolbar) == (
+        "challenge", "mono", "vi", "less -RS", ("seed", "rules"))
+    assert loaded.sheet == os.path.expanduser("~/wren.toml")
+    assert dict(loaded.colors) == {"good": "#ff8700 bold"} and dict(loaded.aliases) == {"smite": "atk 2d8+3 heavy"}
+
+
+@pytest.mark.parametrize(("text", "where", "reason"), [
+    ('rules = "crux"\nrulez = "crux"\n', ":2:", "'rulez' is not a key: did you mean 'rules'?"),
+    ('theme = "mon"\n', ":1:", "did you mean 'mono'?"),
+    ('edit-mode = "vim"\n', ":1:", "did you mean 'vi'?"),
+    ('rules = "stepdic"\n', ":1:", "did you mean 'stepdice'?"),
+    ('\n[colors]\nprompy = "ansigreen"\n', ":3:", "did you mean 'prompt'?"),
+    ('\n[colors]\ngood = "gren"\n', ":3:", "'gren' is neither a colour"),
+    ('pager = 3\n', ":1:", "pager is true, false or a command"),
+    ('[aliases]\n"two words" = "DEX"\n', ":2:", "cannot be an alias name"),
+    ('rules = "crux\n', ":1:", ""),
+])
+def test_a_bad_file_is_reported_with_its_line_and_reason_and_not_used(tmp_path: Path, text: str, where: str,
+                                                                        reason: str) -> None:
+    loaded = config(tmp_path, text)
+    assert loaded.problem is not None and loaded.problem.startswith(f"{tmp_path / 'config.toml'}{where} ")
+    assert reason in loaded.problem
+    assert loaded.rules is None and loaded.theme == "default"  # the defaults
+
+
+def test_the_command_warns_about_a_bad_file_and_rolls_with_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('rules = "challenge"\ntheme = 7\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "crux_cli", "--seed", "3", "DEX +2b"], capture_output=True,
+                          text=True, env={**os.environ, "CRUX_CONFIG": str(path)}, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("DEX +2b: success (5)")  # crux rules, not challenge
+    assert f"{path}:2: theme must be a string" in done.stderr
+
+
+def test_the_config_sets_the_default_rule_set_but_the_command_line_wins(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('rules = "stepdice"\n', encoding="utf-8")
+    env = {**os.environ, "CRUX_CONFIG": str(path)}
+    run = [sys.executable, "-m", "crux_cli", "--seed", "1", "--json"]
+    assert '"rules": "stepdice"' in subprocess.run([*run, "save d8"], capture_output=True, text=True, env=env).stdout
+    done = subprocess.run([*run, "--rules", "crux", "save WIL"], capture_output=True, text=True, env=env)
+    assert '"rules": "crux"' in done.stdout
+
+
+def test_aliases_expand_at_the_start_of_each_statement() -> None:
+    aliases = {"smite": "atk 2d8+3 heavy", "sneak": "DEX +1b"}
+    expanded = expand_aliases("smite rushed; Sneak grit # goblin", aliases)
+    assert expanded == "atk 2d8+3 heavy rushed; DEX +1b grit # goblin"
+    assert expand_aliases("  DEX  +1b", aliases) == "  DEX  +1b"  # untouched when no alias is used
+    assert expand_aliases("smite", {}) == "smite"
+
+
+def test_the_defaults_are_written_once_and_never_over_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "crux" / "config.toml"
+    assert write_defaults(path) and path.read_text(encoding="utf-8") == DEFAULTS_TEXT
+    path.write_text("# mine\n", encoding="utf-8")
+    assert not write_defaults(path) and path.read_text(encoding="utf-8") == "# mine\n"
+
+
+def test_styles_become_escape_codes_without_prompt_toolkit() -> None:
+    assert sgr("bold ansimagenta") == "1;35" and sgr("ansibrightred") == "91" and sgr("bg:ansiblue") == "44"
+    assert sgr("#ff8700 underline") == "4;38;2;255;135;0"
+    with pytest.raises(ValueError):
+        sgr("gren")
+    palette = Palette(True, output_codes("default", {"good": "ansiblue underline"}))
+    assert palette.paint("success", "good") == "\x1b[4;34msuccess\x1b[0m"
+    assert palette.outcome("hit", {"hit": "good"}) == "\x1b[4;34mhit\x1b[0m"  # every good outcome of a rule set
+
+
+def test_without_colour_suggestions_and_bad_words_keep_an_attribute() -> None:
+    styles = repl_styles("default", {"suggestion": "ansired"}, no_color=True)
+    assert "italic" in styles["auto-suggestion"] or "underline" in styles["auto-suggestion"]
+    assert "reverse" in styles["error"]
+
+
+def test_reading_no_config_costs_the_one_shot_path_no_toml_import() -> None:
+    probe = ("import sys\nfrom crux_cli.cli import main\n"
+             "try:\n    main(['--seed', '1', 'DEX', '+1b'])\nexcept SystemExit:\n    pass\n"
+             "print('tomllib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "CRUX_CONFIG": "/nonexistent/config.toml"})
+    assert done.stdout.splitlines()[-1] == "False"
+
+
+def test_the_readme_example_is_a_config_crux_takes(tmp_path: Path) -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Preferences"):]
+    example = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert example is not None
+    loaded = config(tmp_path, example.group(1))
+    assert loaded.problem is None and loaded.edit_mode == "vi" and "smite" in loaded.aliases
+
+
+def test_sheet_statements_get_did_you_mean_too() -> None:
+    from crux_cli.core.errors import CruxError
+    from crux_cli.running.runner import Runner
+
+    with pytest.raises(CruxError) as caught:
+        Runner().execute("rest feild 2")
+    assert (caught.value.hint or "").startswith("did you mean 'field'?")
