@@ -28,7 +28,7 @@ from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
 from crux_cli.rulesets import DEFAULT
-from crux_cli.running.settings import make_runner
+from crux_cli.running.settings import Settings, make_runner
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
@@ -50,7 +50,7 @@ def create_prompt(session: Session, history: History, no_color: bool = False, in
     )
 
 
-def run_repl(settings: Any, *, input: Input | None = None, output: Output | None = None,
+def run_repl(settings: Settings, *, input: Input | None = None, output: Output | None = None,
              history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
     terminal = output is None and sys.stdout.isatty()
@@ -81,7 +81,7 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
     return 0
 
 
-def new_session(settings: Any, palette: Palette) -> Session:
+def new_session(settings: Settings, palette: Palette) -> Session:
     """A session whose runner is built as the one-shot command builds it (make_runner).
 
     Without a sheet, the rule set's name is all the first prompt needs, so the
