@@ -66,8 +66,9 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     if os.path.lexists(file):  # a dangling symbolic link too: its target would be made somewhere else
         what = "is a symbolic link" if os.path.islink(file) else "already exists"
         raise CruxError(f"{file} {what}", hint="choose another file name; crux never overwrites a sheet")
-    answers = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged, "attack_die": attack_die,
-               "attack_attribute": attack_attribute, "hp": hp, "hit_dice": hit_dice, "hit_die": hit_die}
+    answers: dict[str, Any] = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged,
+                               "attack_die": attack_die, "attack_attribute": attack_attribute, "hp": hp,
+                               "hit_dice": hit_dice, "hit_die": hit_die}
     stats = dict(parse_attribute_spec(spec) for spec in attributes)
     if ask if ask is not None else (name is None and sys.stdin.isatty()):
         ask_for_the_rest(answers, stats, default_name=Path(file).stem)

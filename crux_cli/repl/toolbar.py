@@ -8,8 +8,12 @@ highest rank go first, so the line is never cut off in the middle of what matter
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from crux_cli.repl.session import Session
+
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 Fragments = list[tuple[str, str]]
 Part = tuple[int, Fragments]  # (rank: 0 is kept longest, the fragments)
@@ -68,10 +72,10 @@ def fight_parts(session: Session) -> list[Part]:
     return out
 
 
-def create_toolbar(session: Session) -> Callable[[], Fragments]:
-    def draw() -> Fragments:
+def create_toolbar(session: Session) -> Callable[[], StyleAndTextTuples]:
+    def draw() -> StyleAndTextTuples:  # the list type bottom_toolbar takes
         from prompt_toolkit.application import get_app
 
-        return toolbar_fragments(session, get_app().output.get_size().columns)
+        return list(toolbar_fragments(session, get_app().output.get_size().columns))
 
     return draw
