@@ -6,6 +6,7 @@ group only creates and checks the files.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -68,8 +69,9 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     if os.path.lexists(file):  # a dangling symbolic link too: its target would be made somewhere else
         what = "is a symbolic link" if os.path.islink(file) else "already exists"
         raise CruxError(f"{file} {what}", hint="choose another file name; crux never overwrites a sheet")
-    answers = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged, "attack_die": attack_die,
-               "attack_attribute": attack_attribute, "hp": hp, "hit_dice": hit_dice, "hit_die": hit_die}
+    answers: dict[str, Any] = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged,
+                               "attack_die": attack_die, "attack_attribute": attack_attribute, "hp": hp,
+                               "hit_dice": hit_dice, "hit_die": hit_die}
     stats = dict(parse_attribute_spec(spec) for spec in attributes)
     if ask if ask is not None else (name is None and sys.stdin.isatty()):
         ask_for_the_rest(answers, stats, default_name=Path(file).stem)
@@ -92,17 +94,23 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {shlex.quote(file)} 'DEX +1b'")
 
 
+def attribute_value(attribute: str, text: str) -> Any:
+    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be."""
+    from crux_cli.state.sheet import parse_attribute_spec
+
+    return parse_attribute_spec(f"{attribute}={text}")[1]
+
+
 def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:
     """Prompt for every value the flags left out; each question says its format, and a bad answer is
     asked again (with the reason) rather than ending the command and losing the answers before it."""
     from crux_cli.core.vocabulary import ATTRIBUTES
-    from crux_cli.state.sheet import parse_attribute_spec
 
     answers["name"] = answers["name"] or click.prompt("Name", default=default_name)
     for attribute in ATTRIBUTES:
         if attribute not in stats:
             stats[attribute] = ask(f"{attribute} modifier/rating (e.g. +2/1, -1/0)", "0/0",
-                                   lambda text, a=attribute: parse_attribute_spec(f"{a}={text}")[1])
+                                   functools.partial(attribute_value, attribute))
     questions: list[tuple[str, str, Any, Callable[[str], Any]]] = [  # (answer, question, default, check)
         ("advantaged", "Advantaged save (STR, DEX, INT, WIL or none)", "none",
          lambda text: attribute_answer(text, "the advantaged save")),

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import pyparsing as pp
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INPUT, MAX_INTEGER, MAX_NESTING
+
+Tree = TypeVar("Tree")  # the syntax tree a statement's fold builds
 
 pp.ParserElement.set_default_whitespace_chars(" \t")
 
@@ -189,8 +191,8 @@ def vocabulary(grammar: pp.ParserElement) -> list[str]:
     return sorted(words)
 
 
-def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[Any], str], Any], name: str,
-                   hint: str | None) -> Any:
+def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[Any], str], Tree], name: str,
+                   hint: str | None) -> Tree:
     """Parse `text` with one statement's grammar and fold its tagged words into the syntax tree.
 
     `name` ("a save", "an attack") and `hint` word the error when the grammar does not match.

@@ -16,7 +16,7 @@ set of shared methods, so defining a class costs microseconds.
 from __future__ import annotations
 
 import inspect  # already loaded by click: free here
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar, Self, dataclass_transform
 
 _MISSING: Any = object()
 
@@ -39,12 +39,13 @@ class Record:
     _fields: ClassVar[tuple[str, ...]] = ()
     _compared: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # each subclass's fields, set below
 
     def __init_subclass__(cls, mutable: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if mutable:  # settings that options fill in one by one: attributes may be set, and no hash
             cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
-            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign]
             cls.__hash__ = None  # type: ignore[assignment]
         fields, compared, defaults = list(cls._fields), list(cls._compared), dict(cls._defaults)
         for name, annotation in inspect.get_annotations(cls).items():  # this class's own, as strings
@@ -61,7 +62,8 @@ class Record:
             if spec.compare:
                 compared.append(name)
         cls._fields, cls._compared, cls._defaults = tuple(fields), tuple(compared), defaults
-        cls.__match_args__ = cls._fields  # positional patterns: `case Sum(first, rest)`
+        # positional patterns: `case Sum(first, rest)`; mypy refuses any assignment to __match_args__
+        cls.__match_args__ = cls._fields  # type: ignore[misc]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self._fields
@@ -84,7 +86,7 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed, like `dataclasses.replace`."""
         return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
 
@@ -94,7 +96,7 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, *self._key()))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import pyparsing as pp
 
@@ -101,6 +102,7 @@ STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep
 
 def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
     """Base dice and modifiers in any written order, nested in the one order they apply."""
+    base: ast.BaseDice
     base, *mods = toks
     by_stage: dict[str, tuple[Any, int]] = {}
     for stage, fields, where in mods:
@@ -108,7 +110,8 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
             raise CruxError(f"a roll takes one {STAGE_NAMES[stage]}", text=s, position=where,
                             hint="split it into two terms, or use one modifier of each kind")
         by_stage[stage] = (fields, where)
-    term: ast.DiceTerm = base
+    term: ast.DiceTerm  # declared apart from its first value, so mypy narrows it stage by stage
+    term = base
     if "reroll" in by_stage:
         (once, when), where = by_stage["reroll"]
         term = _reroll(base, when, once, s, where)
@@ -149,8 +152,9 @@ def _explode(term: ast.BaseDice | ast.Reroll, when: ast.Compare | None, compound
 
 # -- arithmetic ------------------------------------------------------------------------------------
 
-def _chain(kind: type[ast.Sum] | type[ast.Product]):
+def _chain(kind: type[ast.Sum] | type[ast.Product]) -> Callable[[str, int, pp.ParseResults], ast.Expr]:
     def fold(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
+        first: ast.Expr
         first, *rest = toks
         if not rest:
             return first
@@ -161,7 +165,7 @@ def _chain(kind: type[ast.Sum] | type[ast.Product]):
 
 def _unary(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
     if len(toks) == 1:
-        return toks[0]
+        return cast(ast.Expr, toks[0])
     signs, operand = toks
     signs = signs.replace(" ", "").replace("\t", "")
     if len(signs) > MAX_NESTING:
@@ -172,7 +176,7 @@ def _unary(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
 
 def _labelled(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
     if len(toks) == 1:
-        return toks[0]
+        return cast(ast.Expr, toks[0])
     expr, label = toks
     return ast.Labelled(expr, " ".join(label[1:-1].split()), loc)
 
@@ -216,7 +220,8 @@ def grammar() -> pp.ParserElement:
     modifier.set_parse_action(positioned(_modifier)).leave_whitespace()  # 4d6kh3, not 4d6 kh3
     dice = (base + pp.ZeroOrMore(modifier)).set_parse_action(positioned(_dice_term)).set_name("dice")
 
-    expr = pp.Forward().set_name("expression")
+    expr = pp.Forward()
+    expr.set_name("expression")
     group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
         lambda s, loc, t: ast.Group(t[0], loc)))
     atom = (dice | number | group).set_name("dice, a number or (")
@@ -242,7 +247,8 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
-        return grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
+        tree = grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
+        return cast(ast.DiceStatement, tree)
     except pp.ParseBaseException as failure:
         raise not_understood(text, failure.loc, "a dice expression", HINT) from None
     except RecursionError:

@@ -8,6 +8,7 @@ away, `6!` exploded (the next die was added by it), `14!!(6+6+2)` compounded,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from crux_cli.core.style import BAD, GOOD, MIXED, Palette
@@ -89,7 +90,7 @@ def die_json(die: engine.Die) -> dict[str, Any]:
     return record
 
 
-def walk(rolled: engine.Rolled, label: str | None = None):
+def walk(rolled: engine.Rolled, label: str | None = None) -> Iterator[tuple[engine.Rolled, str | None]]:
     """Every rolled node in reading order, with the label written right after it (if any)."""
     yield rolled, label
     match rolled:

@@ -32,7 +32,7 @@ from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
 from crux_cli.rulesets import DEFAULT
 from crux_cli.running.config import Config, config_path, write_defaults
-from crux_cli.running.settings import make_runner
+from crux_cli.running.settings import Settings, make_runner
 
 
 class SuggestFromGoodLines(AutoSuggestFromHistory):
@@ -75,7 +75,7 @@ def create_prompt(session: Session, history: History, no_color: bool = False, in
     )
 
 
-def run_repl(settings: Any, *, input: Input | None = None, output: Output | None = None,
+def run_repl(settings: Settings, *, input: Input | None = None, output: Output | None = None,
              history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
     terminal = output is None and sys.stdout.isatty()
@@ -145,7 +145,7 @@ def first_use(config: Config) -> list[str]:
     return [f"wrote the commented defaults to {path}: edit them to change the rule set, colours, keys…"]
 
 
-def new_session(settings: Any, palette: Palette) -> Session:
+def new_session(settings: Settings, palette: Palette) -> Session:
     """A session whose runner is built as the one-shot command builds it (make_runner).
 
     Without a sheet, the rule set's name is all the first prompt needs, so the

@@ -215,8 +215,9 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
     if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
         raise call.error(f"'{name}' is already a statement word", name, "pick another name")
-    if key in session.fight_words(fighting=True) or find(key) is not None:
-        what = "a fight word" if find(key) is None else f"a session command ({PREFIX}{find(key).name})"
+    taken = find(key)
+    if key in session.fight_words(fighting=True) or taken is not None:
+        what = "a fight word" if taken is None else f"a session command ({PREFIX}{taken.name})"
         raise call.error(f"'{name}' is already {what}", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)

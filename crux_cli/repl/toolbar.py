@@ -9,9 +9,13 @@ never cut off in the middle of what matters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from crux_cli.repl.session import Session
 from crux_cli.running.config import TOOLBAR_PARTS
+
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 Fragments = list[tuple[str, str]]
 Part = tuple[int, Fragments]  # (rank: 0 is kept longest, the fragments)
@@ -98,10 +102,10 @@ PARTS: dict[str, Callable[[Session], list[Part]]] = {
 }
 
 
-def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Callable[[], Fragments]:
-    def draw() -> Fragments:
+def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Callable[[], StyleAndTextTuples]:
+    def draw() -> StyleAndTextTuples:  # the list type bottom_toolbar takes
         from prompt_toolkit.application import get_app
 
-        return toolbar_fragments(session, get_app().output.get_size().columns, parts)
+        return list(toolbar_fragments(session, get_app().output.get_size().columns, parts))
 
     return draw

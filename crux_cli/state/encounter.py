@@ -90,7 +90,8 @@ class _EncounterReader:
         entries = data.get("combatant", [])
         if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
             raise self.fail("`combatant` must be a list of [[combatant]] tables", top_line(self.text, "combatant"))
-        combatants, sheets = [], {}
+        combatants: list[Combatant] = []
+        sheets: dict[str, str] = {}
         for index, entry in enumerate(entries):
             combatant, sheet = self.combatant(index, entry)
             if any(c.name.lower() == combatant.name.lower() for c in combatants):

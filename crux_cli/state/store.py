@@ -111,7 +111,7 @@ def locked(sheet: Path, shown: str, what: str = "sheet") -> Iterator[None]:
 
 
 def lock_problem(error: OSError) -> str:
-    return error.strerror if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
+    return str(error.strerror) if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
 
 
 def warn(message: str) -> None:

@@ -10,6 +10,7 @@ resist|resistance N
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import pyparsing as pp
 
@@ -82,10 +83,11 @@ def _action_grammar() -> pp.ParserElement:
 
 def _pool_checked(rating_word: Word, extra: int, text: str) -> int:
     """Refuse a pool over the dice limit before anything is rolled or enumerated."""
-    if rating_word[1] + extra > MAX_DICE:
+    rating: int = rating_word[1]
+    if rating + extra > MAX_DICE:
         raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
                          position=word_start(text, rating_word[2]))
-    return rating_word[1]
+    return rating
 
 
 def _rating_word(words: list[Word]) -> Word:
@@ -119,7 +121,7 @@ def fold_resist(words: list[Word], text: str) -> Resist:
     return Resist(_pool_checked(_rating_word(words), 0, text))
 
 
-STATEMENTS = {
+STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Word], str], ChallengeStatement], str]] = {
     "action": (_action_grammar, fold_action, "an action"),
     "fortune": (_fortune_grammar, fold_fortune, "a fortune roll"),
     "resist": (_resist_grammar, fold_resist, "a resistance roll"),

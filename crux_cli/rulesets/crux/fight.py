@@ -31,7 +31,9 @@ import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux.engine import GRIT_MAX
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
@@ -84,7 +86,7 @@ def reserved() -> frozenset[str]:
     from crux_cli.rulesets.crux.ruleset import KEYWORDS
 
     return frozenset(w.lower() for w in (
-        *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *grammar.ARMOUR_WORDS, *grammar.POSITIONS,
+        *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
         *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
         "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all"))
@@ -324,7 +326,7 @@ class Fight:
                 options["attack"] = next(rest, Token("", False, 0)).text
             elif low == "grit":
                 count = next(rest, Token("", False, len(line))).text
-                if not count.isdigit() or int(count) > ledger.GRIT_MAX:
+                if not count.isdigit() or int(count) > GRIT_MAX:
                     raise CruxError("grit needs how much the elite holds: grit 0 to grit 5", text=line,
                                     position=word.at)
                 options["grit"] = int(count)
@@ -474,7 +476,7 @@ class Fight:
         if attacker.side != "enemy":
             return [], 0
         held = ledger.enemy_conditions(attacker)
-        banes = [c for c in ("frightened", "blinded", "restrained") if c in held]
+        banes: list[str] = [c for c in ("frightened", "blinded", "restrained") if c in held]
         banes += ["prone"] if "prone" in held and melee else []
         return [self.host.palette.dim(f"{attacker.name} is {c}: +1 Bane on the attack") for c in banes], len(banes)
 
@@ -523,7 +525,7 @@ class Fight:
         if who.grit < 0:
             result = result.replace(grit=GritChange())
         else:
-            gained = result.grit.gained if who.grit - result.grit.spent < ledger.GRIT_MAX else 0
+            gained = result.grit.gained if who.grit - result.grit.spent < GRIT_MAX else 0
             result = result.replace(grit=GritChange(result.grit.spent, gained))
             self.encounter = ledger.spend_enemy_grit(self.encounter, who.name, result.grit.spent, gained)
         return answer.replace(result=result), said
@@ -725,7 +727,7 @@ class Fight:
         if word in NAMED and not after:
             return Completions(typed, self.name_candidates(typed), paths=word == "save")
         if word == "save" and self.only_a_name(text, after):  # `save Bram ` → the attribute
-            from crux_cli.rulesets.crux.hero import ATTRIBUTES
+            from crux_cli.core.vocabulary import ATTRIBUTES
 
             return Completions(typed, tuple((a, "") for a in ATTRIBUTES if a.lower().startswith(typed.lower())))
         return None

@@ -8,7 +8,7 @@ Each statement's grammar yields a list of tagged words `(tag, value, loc)`;
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pyparsing as pp
@@ -211,7 +211,7 @@ def fold_attack(words: list[Any], text: str) -> ast.Attack:
                       flags["vuln"], flags["minion"], flags["ranged"])
 
 
-STATEMENTS = {
+STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Any], str], ast.CruxStatement]]] = {
     "test": (_test_grammar, fold_test),
     "save": (_save_grammar, fold_save),
     "init": (_init_grammar, fold_init),

@@ -7,9 +7,10 @@ and writes the TOML sheet it comes from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from crux_cli.core.vocabulary import ATTRIBUTES
-from crux_cli.rulesets.crux.engine import GRIT_MAX  # noqa: F401  (re-exported: the sheet validates against it)
+from crux_cli.rulesets.crux.engine import GRIT_MAX as GRIT_MAX  # re-exported: the sheet validates against it
 
 WOUND_CAP = 6
 # Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag.
@@ -50,5 +51,5 @@ class Hero:
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
-    def with_changes(self, **changes: object) -> Hero:
+    def with_changes(self, **changes: Any) -> Hero:
         return replace(self, **changes)

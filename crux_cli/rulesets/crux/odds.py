@@ -53,8 +53,7 @@ def pool_odds(request: PoolRequest) -> Odds:
         faces: tuple[tuple[str, Fraction], ...] = ()
     else:
         kept = kept_die(6, request.net)
-        bands = {band: kept.probability(lambda face, band=band: BANDS[face] == band)
-                 for band in OUTCOME_ORDER}
+        bands = {band: kept.probability(in_band(band)) for band in OUTCOME_ORDER}
         faces = rows([(str(face), p) for face, p in kept.items()])
     tables = [] if request.ambush else [Table("kept", "kept die", faces)]
     if request.kind == "save":
@@ -64,6 +63,11 @@ def pool_odds(request: PoolRequest) -> Odds:
                             rows([(str(INITIATIVE_ACTIONS[b]), p) for b, p in bands.items()])))
     tables.append(_grit_table(kept, request.grit_before))
     return Odds(kind=request.kind, outcomes=rows(bands), tables=tuple(tables))
+
+
+def in_band(band: str) -> Callable[[int], bool]:
+    """Whether a kept face falls in `band` (failure, partial, success)."""
+    return lambda face: BANDS[face] == band
 
 
 def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int | None = None) -> Odds:

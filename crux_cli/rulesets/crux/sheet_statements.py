@@ -44,7 +44,8 @@ def _run(node: ast.SheetStatement, hero: Hero, roller: Roller) -> wounds.StateCh
 def _conditions(hero: Hero, node: ast.Condition) -> wounds.StateChange:
     """`cond add frightened prone`: one change made of each condition's, in order."""
     change = wounds.add_condition if node.action == "add" else wounds.remove_condition
-    after, events = hero, []
+    after = hero
+    events: list[str] = []
     for name in node.names:
         step = change(after, name)
         after, events = step.after, [*events, *step.events]

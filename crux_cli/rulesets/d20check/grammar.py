@@ -9,6 +9,7 @@ damage|dmg NdS [+K|-K] [armor N] [immune] [weak]
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import pyparsing as pp
 
@@ -98,7 +99,7 @@ def fold_damage(words: list[Word], text: str) -> Damage:
     return Damage(dice_count, sides, flat, armor or 0, flags["immune"], flags["weak"])
 
 
-STATEMENTS = {
+STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Word], str], D20CheckStatement], str]] = {
     "check": (_check_grammar, fold_check, "a check"),
     "damage": (_damage_grammar, fold_damage, "damage"),
 }

@@ -13,6 +13,7 @@ or `NdS` (several dice at one target: only the highest counts).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import pyparsing as pp
 
@@ -203,7 +204,7 @@ def fold_death(words: list[Word], text: str) -> Death:
     return Death(single(words, "marked", text, "'marked' is said once") is not None)
 
 
-STATEMENTS = {
+STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Word], str], StepDiceStatement], str]] = {
     "save": (_save_grammar, fold_save, "a save"),
     "step": (_step_grammar, fold_step, "a step"),
     "attack": (_attack_grammar, fold_attack, "an attack"),
