@@ -49,10 +49,10 @@ def entry_line(entry: Mapping[str, Any], palette: Palette = PLAIN) -> str:
 
 def answer_summary(answer: Mapping[str, Any]) -> str:
     """The gist of one answer's JSON: its outcome and total or damage, whatever the rule set names them."""
-    parts = [str(answer[key]) for key in ("outcome", "total", "kept", "actions") if key in answer]
-    if "damage" in answer and answer.get("kind") == "attack":
-        parts.append(f"{answer['damage']} damage")
-    elif "amount" in answer:
+    if answer.get("kind") == "attack" and "damage" in answer:
+        return f"{answer.get('outcome', '')} {answer['damage']} damage".strip()
+    parts = [str(answer[key]) for key in ("outcome", "total", "actions") if key in answer]
+    if "amount" in answer:
         parts.append(f"{answer['amount']} {answer.get('kind', '')}".strip())
     return " ".join(parts) or str(answer.get("kind", ""))
 

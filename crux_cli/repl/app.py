@@ -62,10 +62,11 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
         history, warning = open_history()
         warnings += [warning] if warning else []
         warnings += keep_aliases_in(session, data_dir() / "aliases")
+        warnings += keep_journal(session)
     prompt = create_prompt(session, history, settings.no_color, input, output)
     warm_up_after_first_draw(prompt, session)
     say(palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave") + "\n")
-    for warning in warnings:
+    for warning in warnings + (session.resume_offer() if session.autosave is not None else []):
         say(warning + "\n")
     while not session.done:
         try:
@@ -74,11 +75,29 @@ def run_repl(settings: Any, *, input: Input | None = None, output: Output | None
             break
         except KeyboardInterrupt:  # only when a terminal sends SIGINT outside the key binding
             continue
-        for text in session.handle(line):
-            say(text + "\n")
+        try:
+            for text in session.handle(line):
+                say(text + "\n")
+        except KeyboardInterrupt:  # Ctrl-C while answers print: the session goes on (the line is in history)
+            say("cancelled\n")
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
+    if session.fight is not None and session.autosave is not None and session.autosave.path.exists():
+        say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
     return 0
+
+
+def keep_journal(session: Session) -> list[str]:
+    """Journal this session's rolls and changes, and autosave its fights; a warning when it cannot."""
+    from crux_cli.state.autosave import Autosave
+    from crux_cli.state.journal import Journal
+
+    session.journal = Journal.open()
+    try:
+        session.autosave = Autosave.start(session.journal.session)
+    except OSError as error:
+        return [f"fights are not autosaved this time: {error.filename}: {error.strerror}"]
+    return []
 
 
 def new_session(settings: Any, palette: Palette) -> Session:

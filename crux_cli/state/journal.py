@@ -30,7 +30,6 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,17 +97,20 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
 # -- writing ----------------------------------------------------------------------------------------
 
 
-@dataclass
 class Journal:
-    """Appends lines for one session (a REPL, or one `crux` run) to the journal file."""
+    """Appends lines for one session (a REPL, or one `crux` run) to the journal file.
 
-    path: Path
-    session: str
-    count: int = 0
-    defer_sync: bool = False  # batch mode: fsync once per chunk of answers (see `sync`), not once a line
-    unsynced: bool = False
-    warned: bool = False
-    warnings: list[str] = field(default_factory=list)
+    A plain class, not a dataclass: every roll builds one, and a dataclass costs start-up time.
+    """
+
+    def __init__(self, path: Path, session: str) -> None:
+        self.path = path
+        self.session = session
+        self.count = 0
+        self.defer_sync = False  # batch mode: fsync once per chunk of answers (see `sync`), not once a line
+        self.unsynced = False
+        self.warned = False
+        self.warnings: list[str] = []
 
     @classmethod
     def open(cls, environ: Mapping[str, str] = os.environ) -> Journal:
