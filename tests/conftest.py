@@ -82,6 +82,14 @@ def gen_completions() -> ModuleType:
     return module
 
 
+@pytest.fixture(autouse=True)
+def own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own journal and autosaves: a fight one test leaves is never offered to the next."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    return state
+
+
 @pytest.fixture
 def crux_cmd():
     return run_crux

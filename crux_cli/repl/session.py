@@ -182,7 +182,7 @@ class Session:
         step = steps[-1]
         side = "after" if redo else "before"
         other = "before" if redo else "after"
-        restore_sheets([(change["path"], change[other], change[side]) for change in step.sheets])
+        restore_sheets([(change["path"], change[other], change[side]) for change in step.sheets], step.statement)
         tracking.restore(self, step.after if redo else step.before)
         steps.pop()
         (self.steps.done if redo else self.steps.undone).append(step)

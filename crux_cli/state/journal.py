@@ -292,14 +292,14 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
     target = pending[-1]
     change = change_of(target, real)
     expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
-    restore_sheets([(path, expected, wanted)])
+    restore_sheets([(path, expected, wanted)], str(target.get("statement") or ""))
     entry = journal.append({"kind": word, "who": change.get("who"), "statement": target.get("statement"),
                             "undoes": target["id"], "answers": [],
                             "sheets": [{**change, "before": expected, "after": wanted}]})
     return target, entry
 
 
-def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> None:
+def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], statement: str = "") -> None:
     """Set each sheet's values from `expected` to `wanted`, all or none.
 
     Every sheet is locked (in one order, so two undos never wait on each other) and
@@ -318,7 +318,8 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]]) ->
             hero = parse_sheet(text, shown)
             differs = describe_difference(sheet_values(hero), expected)
             if differs:
-                raise SheetError(f"changed since: {differs}", path=shown,
+                since = f" `{statement}`" if statement else ""
+                raise SheetError(f"changed since{since}: {differs}", path=shown,
                                  hint="another crux, or an edit, changed it after that; crux leaves it as it is")
             plans.append((real, shown, text, hero, hero.with_changes(**hero_values(wanted))))
         for real, shown, text, hero, after in plans:
