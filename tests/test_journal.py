@@ -139,7 +139,7 @@ def test_log_json_lists_the_rolls_and_changes(sheet: Path) -> None:
     only = run_crux("log", "--json", "--sheet", str(sheet)).stdout.splitlines()
     assert len(only) == 1
     text = run_crux("log").stdout
-    assert "damage 2" in text and "Ann: hp 12 → 10" in text
+    assert "damage 2" in text and "Ann: HP 12 → 10" in text
 
 
 def test_log_is_a_lazy_command_a_roll_never_imports(own_state_dir: Path) -> None:
@@ -175,7 +175,7 @@ def test_undo_takes_back_a_damage_and_redo_makes_it_again(sheet: Path) -> None:
     assert sheet.read_bytes() == before
     say(session, "/redo")
     assert load_hero(sheet).hp == 7
-    assert say(session, "/undo", "/undo") == ["took back: damage 5", "  Ann: hp 7 → 12",
+    assert say(session, "/undo", "/undo") == ["took back: damage 5", "  Ann: HP 7 → 12",
                                               "nothing to undo in this session"]
 
 

@@ -143,14 +143,13 @@ def redo_command(file: str) -> None:
 
 
 def undo_or_redo(file: str, redo: bool) -> None:
-    from crux_cli.render.log import change_summary, local_time
+    from crux_cli.render.log import change_summary
     from crux_cli.state.journal import Journal, undo_sheet
 
     journal = Journal.open()
     target, entry = undo_sheet(journal, file, redo=redo)
     done = "made again" if redo else "took back"
-    click.echo(f"{file}: {done} `{target.get('statement')}` of {local_time(str(target.get('time')))} "
-               f"({change_summary(entry['sheets'][0])})")
+    click.echo(f"{file}: {done} `{target.get('statement')}` · {change_summary(entry['sheets'][0])}")
     for warning in journal.take_warnings():
         click.echo(f"crux: warning: {warning}", err=True)
 

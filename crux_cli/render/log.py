@@ -57,9 +57,15 @@ def answer_summary(answer: Mapping[str, Any]) -> str:
     return " ".join(parts) or str(answer.get("kind", ""))
 
 
+LABELS = {"hp": "HP", "grit": "Grit", "wounds": "Wounds", "dying": "Dying", "dead": "Dead", "hit_dice": "Hit Dice",
+          "conditions": "conditions"}
+
+
 def change_summary(change: Mapping[str, Any]) -> str:
+    """'Ann: HP 12 → 7, Dying no → yes': a sheet change as the answers word it."""
     before, after = change.get("before", {}), change.get("after", {})
-    moves = ", ".join(f"{name} {show(before.get(name))} → {show(after.get(name))}" for name in after)
+    moves = ", ".join(f"{LABELS.get(name, name)} {show(before.get(name))} → {show(after.get(name))}"
+                      for name in after)
     return f"{change.get('who', '')}: {moves}"
 
 
