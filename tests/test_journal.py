@@ -297,3 +297,24 @@ def test_a_state_dir_relative_to_nothing_is_home(monkeypatch: pytest.MonkeyPatch
     assert state_dir({"XDG_STATE_HOME": "relative", "HOME": "/h"}) == Path("/h/.local/state/crux")
     assert state_dir({"XDG_STATE_HOME": "/x", "HOME": "/h"}) == Path("/x/crux")
     assert os.fspath(state_dir({"HOME": "/h"})) == "/h/.local/state/crux"
+
+
+def test_a_fight_word_cut_short_by_a_kill_is_undone_at_resume(sheet: Path) -> None:
+    from crux_cli.state.autosave import Autosave, left_fights
+    from crux_cli.state.encounter import load_encounter
+
+    session = session_on(sheet)
+    session.autosave = Autosave.start(session.journal.session)
+    fight(session)
+    ledger, hp = session.fight.encounter, load_hero(sheet).hp
+    session.note_fight_word()  # a word begins ...
+    session.fight.runners["Ann"].answer("damage 4")  # ... writes the hero's sheet ...
+    assert load_hero(sheet).hp == hp - 4
+    session.autosave.close()  # ... and the process dies before the fight file is written
+    left = left_fights()
+    assert len(left) == 1 and load_hero(sheet).hp == hp  # the half-done word is undone
+    assert load_encounter(left[0].path)[0] == ledger
+    resumed = session_on(sheet)
+    resumed.pending = None
+    assert any("fight loaded" in line for line in resumed.fight_word(f"load {left[0].path}"))
+    assert resumed.fight.encounter == ledger

@@ -261,13 +261,29 @@ class Session:
     def fight_word(self, statement: str) -> list[str]:
         """Run one fight word (tracked, like any statement); a file it saves or loads is this session's now."""
         out: list[str] = []
-        with self.tracked(statement, out):
-            self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
-            out += said
+        self.note_fight_word()
+        try:
+            with self.tracked(statement, out):
+                self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
+                out += said
+        finally:
+            if self.autosave is not None:
+                self.autosave.end()  # the word is whole: in the sheets, the autosave and the journal
         word, _, rest = statement.partition(" ")
         if word.lower() in ("save", "load") and rest.strip():
             self.saved_to.add(os.path.realpath(os.path.expanduser(rest.strip())))
         return out
+
+    def note_fight_word(self) -> None:
+        """Before a fight word: note the fight and sheets as they are, so a kill mid-word is undone at resume."""
+        if self.autosave is None:
+            return
+        from crux_cli.repl import tracking
+
+        fight = self.fight
+        with contextlib.suppress(OSError, CruxError):  # the word still runs; only recovery from a crash is lost
+            self.autosave.begin(fight.encounter if fight is not None else None,
+                                dict(getattr(fight, "sheets", {}) or {}), tracking.take(self).sheets)
 
     def answered(self, line: str, run: Callable[[], list[str]]) -> list[str]:
         """The lines of `run()`, its error shown in their place: for answers to a question."""

@@ -329,6 +329,14 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], st
                 write_atomically(real, new_text, shown)
 
 
+def put_sheet_values(path: str, values: Mapping[str, Any]) -> None:
+    """Set a sheet's kept values to `values`, whatever it holds now (recovering a word cut short)."""
+    from crux_cli.state.store import sheet_transaction
+
+    with sheet_transaction(path) as sheet:
+        sheet.save(sheet.hero.with_changes(**hero_values(values)))
+
+
 def hero_values(values: Mapping[str, Any]) -> dict[str, Any]:
     return {name: tuple(value) if isinstance(value, list) else value for name, value in values.items()}
 
