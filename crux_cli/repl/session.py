@@ -324,6 +324,9 @@ class Session:
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         statement = lines.last_part(lines.code(line)).strip()
+        word = statement.split(" ", 1)[0].lower()
+        if word in ("undo", "redo") or (word == "save!" and self.fight is not None):
+            return True  # the session's own words, read before the rule set's
         fights = self.fights()
         return fights is not None and fights.claims(statement, self.fight)
 
