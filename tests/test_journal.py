@@ -318,3 +318,32 @@ def test_a_fight_word_cut_short_by_a_kill_is_undone_at_resume(sheet: Path) -> No
     resumed.pending = None
     assert any("fight loaded" in line for line in resumed.fight_word(f"load {left[0].path}"))
     assert resumed.fight.encounter == ledger
+
+
+def test_a_batch_fed_line_by_line_answers_each_line_before_the_next_arrives() -> None:
+    """Answers are held back for one fsync only while more input is already waiting."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "crux_cli", "--seed", "1", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, bufsize=1)
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write("d6\n")
+    child.stdin.flush()
+    assert child.stdout.readline().startswith("d6: ")  # shown while stdin is still open
+    child.stdin.write("d8\n")
+    child.stdin.close()
+    assert child.stdout.readline().startswith("d8: ")
+    assert child.wait(timeout=30) == 0
+
+
+def test_log_in_the_session_shows_its_rolls_and_changes(sheet: Path) -> None:
+    session = session_on(sheet)
+    say(session, "damage 2", "DEX +1b", "undo")
+    log = say(session, "/log")
+    assert log[0].startswith("-- session ")
+    assert "damage 2" in log[1] and "Ann: HP 12 → 10" in log[1]
+    assert "DEX +1b: " in log[2]
+    assert "undo of `damage 2`" in log[3] and "Ann: HP 10 → 12" in log[3]
+    assert say(session, "/log fight") == ["nothing in the journal matches"]
+    assert "does not take 'x'" in "\n".join(say(session, "/log x"))

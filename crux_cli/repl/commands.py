@@ -307,7 +307,7 @@ def log(session: "Session", call: Invocation) -> list[str]:
     count = next((int(w) for w in words if w.isdigit()), 20)
     chosen = select(read_entries(session.journal.path), fight="fight" in words,
                     session=None if "all" in words else session.journal.session)
-    return log_lines(chosen[-count:] if count else [], session.palette) or ["nothing in the journal yet"]
+    return log_lines(chosen[-count:] if count else [], session.palette) or ["nothing in the journal matches"]
 
 
 @command("quit", aliases=("exit", "q"))
