@@ -491,7 +491,7 @@ def _mtime(path: str) -> int | None:
 def summary_of(encounter: Any) -> str:
     active = encounter.active() if encounter.started else None
     names = ", ".join(c.name for c in encounter.combatants)
-    where = f"round {encounter.round}, {active.name}'s turn" if active is not None else "before initiative"
+    where = f"round {encounter.round}, {active.name}'s turn" if active is not None else "not begun yet"
     return f"{where}: {names}"
 
 
