@@ -110,8 +110,6 @@ function __crux_option_values --argument-names path option
             echo words crux stepdice d20check challenge list
         case 'crux _statement --sheet'
             echo files
-        case 'crux log --sheet'
-            echo files
         case 'crux odds --rules'
             echo words crux stepdice d20check challenge list
         case 'crux odds --sheet'
