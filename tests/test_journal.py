@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import run_crux
+from conftest import crux_here
 
 from crux_cli.repl.session import Session
 from crux_cli.running.settings import Settings, make_runner
@@ -19,7 +19,7 @@ from crux_cli.state.store import load_hero
 @pytest.fixture
 def sheet(tmp_path: Path) -> Path:
     path = tmp_path / "ann.toml"
-    assert run_crux("sheet", "new", str(path), "--name", "Ann", "--hp", "12", stdin="").returncode == 0
+    assert crux_here("sheet", "new", str(path), "--name", "Ann", "--hp", "12", stdin="").returncode == 0
     return path
 
 
@@ -31,7 +31,7 @@ def journal_lines(state: Path) -> list[dict]:
 
 
 def test_each_roll_is_one_private_json_line(own_state_dir: Path) -> None:
-    result = run_crux("--seed", "3", "DEX +1b; 4d6kh3")
+    result = crux_here("--seed", "3", "DEX +1b; 4d6kh3")
     assert result.returncode == 0
     lines = journal_lines(own_state_dir)
     assert [line["statement"] for line in lines] == ["DEX +1b", "4d6kh3"]
@@ -55,7 +55,7 @@ def test_a_torn_last_line_is_skipped_and_the_next_line_starts_fresh(tmp_path: Pa
 def test_a_journal_that_cannot_be_written_is_a_warning_not_a_lost_roll(tmp_path: Path) -> None:
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be")
-    result = run_crux("d6", env={"XDG_STATE_HOME": str(blocked)})
+    result = crux_here("d6", env={"XDG_STATE_HOME": str(blocked)})
     assert result.returncode == 0 and result.stdout.startswith("d6: ")
     assert "warning: the journal is not kept" in result.stderr
 
@@ -70,7 +70,7 @@ def test_since_reads_relative_and_local_times() -> None:
 
 
 def test_a_line_whose_second_part_fails_still_shows_the_damage(sheet: Path) -> None:
-    result = run_crux("--sheet", str(sheet), "damage 5; bogus")
+    result = crux_here("--sheet", str(sheet), "damage 5; bogus")
     assert result.returncode == 2
     assert result.stdout.startswith("damage 5: 5 damage · HP 12 → 7")
     assert "'bogus' is not a statement" in result.stderr
@@ -79,14 +79,14 @@ def test_a_line_whose_second_part_fails_still_shows_the_damage(sheet: Path) -> N
 
 def test_repeat_that_runs_out_of_grit_shows_the_rolls_that_spent_it(sheet: Path) -> None:
     sheet.write_text(sheet.read_text().replace("grit = 0", "grit = 2"))
-    result = run_crux("--sheet", str(sheet), "--repeat", "3", "INT grit")
+    result = crux_here("--sheet", str(sheet), "--repeat", "3", "INT grit")
     assert result.returncode == 2
     assert result.stdout.count("INT grit #") == 2  # the two rolls that spent Grit, then the refusal
     assert load_hero(sheet).grit < 2
 
 
 def test_json_batch_gives_one_line_per_input_line_errors_included() -> None:
-    result = run_crux("--json", "-", stdin="DEX +1b\nsave XYZ\n4d6kh3\n")
+    result = crux_here("--json", "-", stdin="DEX +1b\nsave XYZ\n4d6kh3\n")
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 2 and len(records) == 3
     assert records[1] == {"input": "save XYZ", "line": 2,
@@ -100,45 +100,45 @@ def test_json_batch_gives_one_line_per_input_line_errors_included() -> None:
 
 def test_sheet_undo_takes_back_the_last_change_byte_for_byte(sheet: Path) -> None:
     before = sheet.read_bytes()
-    run_crux("--sheet", str(sheet), "damage 3")
-    result = run_crux("sheet", "undo", str(sheet))
+    crux_here("--sheet", str(sheet), "damage 3")
+    result = crux_here("sheet", "undo", str(sheet))
     assert result.returncode == 0 and "took back `damage 3`" in result.stdout
     assert sheet.read_bytes() == before
-    assert run_crux("sheet", "redo", str(sheet)).returncode == 0
+    assert crux_here("sheet", "redo", str(sheet)).returncode == 0
     assert load_hero(sheet).hp == 9
 
 
 def test_repeated_undo_goes_further_back(sheet: Path) -> None:
-    run_crux("--sheet", str(sheet), "damage 1")
-    run_crux("--sheet", str(sheet), "damage 2")
-    run_crux("sheet", "undo", str(sheet))
+    crux_here("--sheet", str(sheet), "damage 1")
+    crux_here("--sheet", str(sheet), "damage 2")
+    crux_here("sheet", "undo", str(sheet))
     assert load_hero(sheet).hp == 11
-    run_crux("sheet", "undo", str(sheet))
+    crux_here("sheet", "undo", str(sheet))
     assert load_hero(sheet).hp == 12
-    result = run_crux("sheet", "undo", str(sheet))
+    result = crux_here("sheet", "undo", str(sheet))
     assert result.returncode == 2 and "nothing to undo" in result.stderr
 
 
 def test_undo_never_clobbers_a_change_made_since(sheet: Path) -> None:
-    run_crux("--sheet", str(sheet), "damage 3")  # HP 12 → 9
+    crux_here("--sheet", str(sheet), "damage 3")  # HP 12 → 9
     sheet.write_text(sheet.read_text().replace("hp = 9", "hp = 4"))  # the GM edits it by hand
     edited = sheet.read_bytes()
-    result = run_crux("sheet", "undo", str(sheet))
+    result = crux_here("sheet", "undo", str(sheet))
     assert result.returncode == 2
     assert "changed since `damage 3`: HP is 4, not 9" in result.stderr
     assert sheet.read_bytes() == edited
 
 
 def test_log_json_lists_the_rolls_and_changes(sheet: Path) -> None:
-    run_crux("--sheet", str(sheet), "damage 2")
-    run_crux("DEX +1b")
-    lines = [json.loads(line) for line in run_crux("log", "--json").stdout.splitlines()]
+    crux_here("--sheet", str(sheet), "damage 2")
+    crux_here("DEX +1b")
+    lines = [json.loads(line) for line in crux_here("log", "--json").stdout.splitlines()]
     assert [line["statement"] for line in lines] == ["damage 2", "DEX +1b"]
     assert lines[0]["sheets"] == [{"path": str(sheet.resolve()), "who": "Ann", "before": {"hp": 12},
                                    "after": {"hp": 10}}]
-    only = run_crux("log", "--json", "--sheet", str(sheet)).stdout.splitlines()
+    only = crux_here("log", "--json", "--sheet", str(sheet)).stdout.splitlines()
     assert len(only) == 1
-    text = run_crux("log").stdout
+    text = crux_here("log").stdout
     assert "damage 2" in text and "Ann: HP 12 → 10" in text
 
 
@@ -146,7 +146,7 @@ def test_log_is_a_lazy_command_a_roll_never_imports(own_state_dir: Path) -> None
     from crux_cli.cli import LAZY_COMMANDS
 
     assert LAZY_COMMANDS["log"] == ("crux_cli.cli.log", "log_command")
-    probe = run_crux("--help")
+    probe = crux_here("--help")
     assert "log" in probe.stdout
 
 
@@ -182,7 +182,7 @@ def test_undo_takes_back_a_damage_and_redo_makes_it_again(sheet: Path) -> None:
 def test_undo_is_refused_when_another_process_changed_the_sheet(sheet: Path) -> None:
     session = session_on(sheet)
     say(session, "damage 5")
-    run_crux("--sheet", str(sheet), "heal 2")  # someone else, meanwhile
+    crux_here("--sheet", str(sheet), "heal 2")  # someone else, meanwhile
     out = say(session, "undo")
     assert "changed since `damage 5`: HP is 9, not 7" in "\n".join(out)
     assert load_hero(sheet).hp == 9
@@ -268,7 +268,7 @@ def test_the_journal_keeps_the_fight_words_with_the_ledger(sheet: Path, own_stat
     assert attack["answers"][0]["input"] == "Ann → ogre: atk"
     assert attack["fight"]["after"]["combatants"][0]["actions"] < attack["fight"]["before"]["combatants"][0][
         "actions"]
-    fight_rolls = run_crux("log", "--json", "--fight").stdout.splitlines()
+    fight_rolls = crux_here("log", "--json", "--fight").stdout.splitlines()
     assert any('"Ann → ogre: atk' in line for line in fight_rolls)
     assert any('"init"' in line for line in fight_rolls)
 
