@@ -221,9 +221,9 @@ class Session:
         word, rest = word.lower(), rest.strip()
         if word in ("save", "save!") and self.fight is not None and is_file(rest):
             return self.guard_save(rest, forced=word == "save!")
-        if self.fight is None or not self.fight.encounter.combatants:
-            return None
-        if word == "fight" and rest.lower() != "new":
+        if self.fight is None or not self.fight.encounter.combatants or getattr(self.fight, "over", False):
+            return None  # nothing running to lose (a won fight is over; `fight on` goes on with it)
+        if word == "fight" and rest.lower() not in ("new", "on"):
             return self.ask(f"a fight is running ({summary_of(self.fight.encounter)}): start a new one? "
                             "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
         if word == "load" and is_file(rest):
