@@ -13,6 +13,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -21,6 +22,9 @@ import pytest
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.running.runner import Runner
+
+# Every crux a test runs keeps its journal and autosaves here, never in the user's own state directory.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="crux-test-state-")
 
 ROOT = Path(__file__).resolve().parent.parent
 CRUX = Path(sys.executable).parent / "crux"
@@ -85,6 +89,14 @@ def gen_completions() -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(autouse=True)
+def own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own journal and autosaves: a fight one test leaves is never offered to the next."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    return state
 
 
 @pytest.fixture

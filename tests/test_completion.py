@@ -175,7 +175,7 @@ CASES = [
     ("crux --sheet he", ["hero.toml"]),
     ("crux --json --sheet notes.txt DEX --sheet ", ["hero.toml", "notes.txt"]),
     ("crux sh", ["sheet", "show"]),
-    ("crux sheet ", ["check", "new"]),
+    ("crux sheet ", ["check", "new", "redo", "undo"]),
     ("crux sheet new --attack", ["--attack", "--attack-attr"]),
     ("crux sheet new ", ["hero.toml", "notes.txt"]),
     ("crux sheet check no", ["notes.txt"]),

@@ -54,6 +54,7 @@ def test_example(block: int, command: str, expected: str, block_directories: dic
     env = dict(os.environ, NO_COLOR="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     for name in ("CRUX_RULES", "CRUX_SHEET"):
         env.pop(name, None)
+    env["XDG_STATE_HOME"] = str(block_directories[block] / ".state")  # one journal per block, as for one user
     result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
                             cwd=block_directories[block])
     assert (result.stdout + result.stderr).rstrip("\n") == expected

@@ -18,7 +18,7 @@ function __crux_command --argument-names path
             set -g __crux_options --seed --json --rules --no-color --sheet --repeat --completion --version -h --help
             set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --sheet --repeat --completion
-            set -g __crux_subcommands odds repl sheet
+            set -g __crux_subcommands log odds repl sheet
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
@@ -28,6 +28,14 @@ function __crux_command --argument-names path
             set -g __crux_valued --seed --rules --sheet --repeat
             set -g __crux_subcommands
             set -g __crux_argument statement
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux log'
+            set -g __crux_options --json --since --sheet --fight --session -n --last --no-color -h --help
+            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'No colour, even on a terminal.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --since --sheet --session -n --last
+            set -g __crux_subcommands
+            set -g __crux_argument ''
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
@@ -50,7 +58,7 @@ function __crux_command --argument-names path
             set -g __crux_options -h --help
             set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued
-            set -g __crux_subcommands check new
+            set -g __crux_subcommands check new redo undo
             set -g __crux_argument ''
             set -g __crux_argument_words
             set -g __crux_fallback ''
@@ -66,6 +74,22 @@ function __crux_command --argument-names path
             set -g __crux_options --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap --ask --no-ask -h --help
             set -g __crux_helps 'The hero\'s name (default: asked, or the file\'s name).' 'ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)' 'The advantaged save type (+1 Boon).' 'The disadvantaged save type (+1 Bane).' 'The attack die, e.g. d8 or 2d6 (default d6).' 'The attribute added to damage.' 'Maximum HP (default 10).' 'Hit Dice (default 1).' 'The Hit Die, e.g. d8 (default d8).' 'Wounds that mean death (default 6).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap
+            set -g __crux_subcommands
+            set -g __crux_argument files
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet redo'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
+            set -g __crux_subcommands
+            set -g __crux_argument files
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux sheet undo'
+            set -g __crux_options -h --help
+            set -g __crux_helps 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued
             set -g __crux_subcommands
             set -g __crux_argument files
             set -g __crux_argument_words

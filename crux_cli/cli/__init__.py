@@ -54,7 +54,10 @@ STATEMENT_COMMAND = "_statement"
 RULE_SET_NAME, SHEET_FILE = RuleSetName(), SheetFile()  # one of each for every command that takes them
 REPL = "crux.repl"  # ctx.meta key: the function that runs the interactive session, given by `main`
 ReplStarter = Callable[[Settings], int]
-LAZY_COMMANDS = {"sheet": ("crux_cli.cli.sheet", "sheet_group")}  # name -> (module, click command)
+LAZY_COMMANDS = {  # name -> (module, click command)
+    "sheet": ("crux_cli.cli.sheet", "sheet_group"),
+    "log": ("crux_cli.cli.log", "log_command"),
+}
 
 
 def common_options(command: Callable[..., Any]) -> Callable[..., Any]:

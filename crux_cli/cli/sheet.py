@@ -34,7 +34,7 @@ ATTRIBUTE_HELP = "ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating 
 
 @click.group("sheet")
 def sheet_group() -> None:
-    """Character sheets: crux sheet new FILE, crux sheet check FILE.
+    """Character sheets: crux sheet new FILE, crux sheet check FILE, crux sheet undo FILE.
 
     \b
     Then play with it: crux --sheet FILE 'DEX +1b grit', or export CRUX_SHEET=FILE.
@@ -172,6 +172,36 @@ def check_command(file: str) -> None:
 
     hero = load_hero(file)
     click.echo(f"{file}: a valid sheet for {hero.name}")
+
+
+@sheet_group.command("undo")
+@click.argument("file", type=click.Path(dir_okay=False))
+def undo_command(file: str) -> None:
+    """Take back the last change crux made to FILE (as the journal has it); repeat to go further back.
+
+    Refused, leaving FILE as it is, when the sheet no longer holds what that change
+    wrote: someone changed it since, and crux says what.
+    """
+    undo_or_redo(file, redo=False)
+
+
+@sheet_group.command("redo")
+@click.argument("file", type=click.Path(dir_okay=False))
+def redo_command(file: str) -> None:
+    """Make again the last change `crux sheet undo` took back from FILE."""
+    undo_or_redo(file, redo=True)
+
+
+def undo_or_redo(file: str, redo: bool) -> None:
+    from crux_cli.render.log import change_summary
+    from crux_cli.state.journal import Journal, undo_sheet
+
+    journal = Journal.open()
+    target, entry = undo_sheet(journal, file, redo=redo)
+    done = "made again" if redo else "took back"
+    click.echo(f"{file}: {done} `{target.get('statement')}` · {change_summary(entry['sheets'][0])}")
+    for warning in journal.take_warnings():
+        click.echo(f"crux: warning: {warning}", err=True)
 
 
 def attribute_option(value: str | None, option: str) -> str | None:

@@ -92,12 +92,13 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
         warnings += [warning] if warning else []
         warnings += keep_aliases_in(session, data_dir() / "aliases")
         warnings += first_use(config)
+        warnings += keep_journal(session)
     prompt = create_prompt(session, history, no_color, input, output, config)
     warm_up_after_first_draw(prompt, session)
     session.paging = config.pager
     show = Screen(say, terminal, lambda: session.paging)
     show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
-          *warnings])
+          *warnings, *(session.resume_offer() if session.autosave is not None else [])])
     while not session.done:
         try:
             line = prompt.prompt()
@@ -105,9 +106,14 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
             break
         except KeyboardInterrupt:  # Ctrl-C: the line stays on screen with ^C, and a new prompt follows
             continue
-        show(session.handle(line))
+        try:
+            show(session.handle(line))
+        except KeyboardInterrupt:  # Ctrl-C while answers print: the session goes on (the line is in history)
+            say("cancelled\n")
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
+    if session.fight is not None and session.autosave is not None and session.autosave.path.exists():
+        say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
     return 0
 
 
@@ -143,6 +149,19 @@ def first_use(config: Config) -> list[str]:
     if config.problem or not write_defaults(path):
         return [f"the config file is not used: {config.problem}"] if config.problem else []
     return [f"wrote the commented defaults to {path}: edit them to change the rule set, colours, keys…"]
+
+
+def keep_journal(session: Session) -> list[str]:
+    """Journal this session's rolls and changes, and autosave its fights; a warning when it cannot."""
+    from crux_cli.state.autosave import Autosave
+    from crux_cli.state.journal import Journal
+
+    session.journal = Journal.open()
+    try:
+        session.autosave = Autosave.start(session.journal.session)
+    except OSError as error:
+        return [f"fights are not autosaved this time: {error.filename}: {error.strerror}"]
+    return []
 
 
 def new_session(settings: Settings, palette: Palette) -> Session:

@@ -76,6 +76,13 @@ def names() -> list[str]:
     return sorted([*COMMANDS, *(a for c in COMMANDS.values() for a in c.aliases)])
 
 
+def changes_state(line: str) -> bool:
+    """Does this command change what the journal keeps (so `undo` can take it back)? Only /countdown does."""
+    name = line[line.index(PREFIX) + len(PREFIX):].partition(" ")[0]
+    found = find(name)
+    return found is not None and found.name == "countdown"
+
+
 def run_command(session: "Session", line: str) -> list[str]:
     start = line.index(PREFIX) + len(PREFIX)
     name, _, args = line[start:].partition(" ")
@@ -125,7 +132,11 @@ def fight_help(session: "Session") -> list[str]:
     if fights is None:
         return [f"the {session.rules_name} rules have no fights: /rules crux has them"]
     words = [line[4:] for line in (fights.__doc__ or "").splitlines() if line.startswith("    ")]
-    return ["an encounter: `fight` starts one, and these words run it until `end`:", *words]
+    return ["an encounter: `fight` starts one, and these words run it until `end`:", *words,
+            "save! FILE.toml             replace an earlier save without asking (never a sheet)",
+            "fight new                   start a new fight without asking first",
+            "undo | redo                 take back the last word, sheets and ledger together; make it again",
+            "the fight is saved after every word; a fight left by a crash is offered at the next start"]
 
 
 def notation_help(session: "Session") -> list[str]:
@@ -231,7 +242,7 @@ def alias(session: "Session", call: Invocation) -> list[str]:
 
 @command("history", "[N]")
 def history(session: "Session", call: Invocation) -> list[str]:
-    """Show the last N rolls of this session (10 when N is not given)."""
+    """Show the last N rolls of this session, a fight's included (10 when N is not given)."""
     try:
         count = int(call.args) if call.args else 10
     except ValueError:
@@ -277,6 +288,45 @@ def countdown(session: "Session", call: Invocation) -> list[str]:
     session.countdowns = [t.after for t in ticks if t.after is not None]
     return [session.palette.paint(str(t), BAD if t.after is None else "dim" if t.face != 1 else MIXED)
             for t in ticks]
+
+
+@command("undo")
+def undo(session: "Session", call: Invocation) -> list[str]:
+    """Take back the last change: a sheet statement, a roll that spent or earned Grit, a fight word.
+
+    The sheets and the fight go back together; repeat to go further back. `undo` alone works too.
+    A sheet changed since by another crux (or by hand) is left as it is, and crux says what changed.
+    """
+    return session.undo()
+
+
+@command("redo")
+def redo(session: "Session", call: Invocation) -> list[str]:
+    """Make again the last change `undo` took back (until a new change is made)."""
+    return session.undo(redo=True)
+
+
+@command("log", "[all] [fight] [N]")
+def log(session: "Session", call: Invocation) -> list[str]:
+    """Show the rolls and changes of this session from the journal (`all`: every session's).
+
+    `fight` keeps a fight's words and rolls; N shows the last N (20 when not given). `crux log` does it
+    from the shell, with --json, --since, --sheet and --fight.
+    """
+    from crux_cli.render.log import log_lines
+    from crux_cli.state.journal import read_entries, select
+
+    words = call.args.lower().split()
+    unknown = [w for w in words if w not in ("all", "fight") and not w.isdigit()]
+    if unknown:
+        raise call.error(f"/log does not take '{unknown[0]}'", unknown[0], f"{PREFIX}log, {PREFIX}log all 50, "
+                         f"{PREFIX}log fight")
+    if session.journal is None:
+        return ["this session keeps no journal"]
+    count = next((int(w) for w in words if w.isdigit()), 20)
+    chosen = select(read_entries(session.journal.path), fight="fight" in words,
+                    session=None if "all" in words else session.journal.session)
+    return log_lines(chosen[-count:] if count else [], session.palette) or ["nothing in the journal matches"]
 
 
 @command("quit", aliases=("exit", "q"))

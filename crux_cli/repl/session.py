@@ -12,13 +12,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import PLAIN, Palette
+from crux_cli.repl.tracking import Steps
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from crux_cli.repl.countdown import Countdown
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
+    from crux_cli.state.autosave import Autosave
+    from crux_cli.state.journal import Journal
 
 RECENT = 100  # rolls kept for /history
 
@@ -55,6 +58,12 @@ class Session:
         self.aliases_file: Path | None = None  # where /alias keeps them between sessions, when set
         self.fight: Any = None  # an encounter in progress (the rule set's `fights` module): its words come first
         self.done = False
+        self.journal: Journal | None = None  # where rolls and changes are kept (a real session sets it)
+        self.autosave: Autosave | None = None  # where the running fight is saved after every word
+        self.steps = Steps()  # what `undo` and `redo` take back and make again
+        self.pending: Callable[[str], list[str]] | None = None  # a question waiting for its answer
+        self.saved_to: set[str] = set()  # fight files this session wrote or loaded: replaced without asking
+        self._rendered: list[Answer] | None = None  # the answers shown by the statement being tracked
         if self._runner is not None:
             self.refresh_hero()
 
@@ -83,6 +92,9 @@ class Session:
 
     def handle(self, line: str) -> list[str]:
         """The lines to print for one line typed at the prompt; an error never ends the session."""
+        if self.pending is not None:
+            answer, self.pending = self.pending, None
+            return answer(line)
         if "\n" in line or "\r" in line:  # a bracketed paste of several lines: each one, as batch mode does
             return [said for part in line.splitlines() for said in self.handle(part)]
         if lines.is_blank(line):
@@ -90,14 +102,25 @@ class Session:
         out: list[str] = []
         try:
             if line.lstrip().startswith("/"):
-                from crux_cli.repl.commands import run_command
+                from crux_cli.repl.commands import changes_state, run_command
 
-                out = run_command(self, line)
+                if changes_state(line):
+                    with self.tracked(line.strip(), out):
+                        out += run_command(self, line)
+                else:
+                    out = run_command(self, line)
             else:
                 self.answer(line, out)
         except CruxError as error:
             out += self.error(error)
             self.failed.add(line.strip())
+        except KeyboardInterrupt:  # Ctrl-C while a statement works: that statement stops, the session stays
+            out.append("cancelled")
+        except Exception as error:  # a bug in crux must not end an evening's session: say it and go on
+            if os.environ.get("CRUX_DEBUG"):
+                raise
+            out.append(self.palette.paint(f"crux: internal error: {type(error).__name__}: {error}", "error"))
+            out.append("  this is a bug in crux; the session goes on (CRUX_DEBUG=1 shows the traceback)")
         self.refresh_hero()
         return out
 
@@ -107,23 +130,212 @@ class Session:
         text, comment = lines.split_comment(line)
         for part in lines.split_statements(text):
             statement = self.expand_statement(part)
-            if self.fight_claims(statement):
-                self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
-                out += said
-                continue
             body = lines.odds_body(statement)
             if body is not None:
                 from crux_cli.running.output import odds_lines
 
                 out += odds_lines(self.runner.odds(body.strip()), self.palette, self.json)
                 continue
-            answers = self.runner.answers(statement, comment)
-            self.recent.extend(answers)
-            out += [self.render(answer) for answer in answers]
+            head, _, rest = statement.partition(" ")
+            if head.lower() in ("undo", "redo") and not rest.strip():
+                out += self.undo(redo=head.lower() == "redo")
+                continue
+            asked = self.guard(statement)
+            if asked is not None:
+                out += asked
+                continue
+            if self.fight_claims(statement):
+                out += self.fight_word(statement)
+                continue
+            with self.tracked(statement, out):
+                for answer in self.runner.each_answer(statement, comment):
+                    out.append(self.render(answer))
+
+    # -- the journal, undo and the fight's safety ------------------------------------------------------
+
+    @contextlib.contextmanager
+    def tracked(self, statement: str, out: list[str]) -> Iterator[None]:
+        """Note what `statement` changes: journal it, make it one undo step, autosave the fight.
+
+        Done even when the statement fails half-way or Ctrl-C stops it, since what it
+        already wrote to a sheet stays written.
+        """
+        from crux_cli.repl import tracking
+
+        before = tracking.take(self)
+        self._rendered = []
+        try:
+            yield
+        finally:
+            rendered, self._rendered = self._rendered, None
+            self.recent.extend(rendered)
+            after = tracking.take(self)
+            entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered)
+            noted = changed or entry["answers"]  # `status` and errors: not kept
+            entry_id = self.journal.append(entry)["id"] if self.journal is not None and noted else None
+            if changed:
+                self.steps.push(tracking.Step(statement, before, after, sheets, entry_id))
+            if tracking.fight_key(before) != tracking.fight_key(after):
+                out += self.keep_fight()
+            out += self.journal.take_warnings() if self.journal is not None else []
+
+    def undo(self, redo: bool = False) -> list[str]:
+        """Take back the last change (or make again the last one taken back): sheets and fight together."""
+        from crux_cli.repl import tracking
+        from crux_cli.state.journal import restore_sheets
+
+        steps = self.steps.undone if redo else self.steps.done
+        word = "redo" if redo else "undo"
+        if not steps:
+            return [f"nothing to {word}" + ("" if redo else " in this session")]
+        step = steps[-1]
+        side = "after" if redo else "before"
+        other = "before" if redo else "after"
+        restore_sheets([(change["path"], change[other], change[side]) for change in step.sheets], step.statement)
+        tracking.restore(self, step.after if redo else step.before)
+        steps.pop()
+        (self.steps.done if redo else self.steps.undone).append(step)
+        if self.journal is not None:
+            self.journal.append({"kind": word, "who": None, "statement": step.statement, "undoes": step.entry_id,
+                                 "answers": [], "sheets": [{**c, "before": c[other], "after": c[side]}
+                                                           for c in step.sheets]})
+        self.sheet_mtime = None
+        out = [f"{'made again' if redo else 'took back'}: {step.statement}"]
+        from crux_cli.render.log import change_summary
+
+        out += [self.palette.dim("  " + change_summary({**c, "before": c[other], "after": c[side]}))
+                for c in step.sheets]
+        if tracking.fight_key(step.before) != tracking.fight_key(step.after):
+            out += self.keep_fight()
+        return out
+
+    def keep_fight(self) -> list[str]:
+        """Autosave the fight after a change to it (the file goes when the fight is over)."""
+        if self.autosave is None:
+            return []
+        fight = self.fight
+        try:
+            if fight is None:
+                self.autosave.clear()
+            else:
+                self.autosave.save(fight.encounter, getattr(fight, "sheets", {}))
+        except (OSError, CruxError) as error:
+            reason = error.strerror if isinstance(error, OSError) else error.message
+            return [f"the fight is not autosaved: {self.autosave.path}: {reason}"]
+        return []
+
+    def guard(self, statement: str) -> list[str] | None:
+        """Ask before a fight word replaces a running fight or writes over a file (None: nothing to ask)."""
+        word, _, rest = statement.strip().partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word in ("save", "save!") and self.fight is not None and is_file(rest):
+            return self.guard_save(rest, forced=word == "save!")
+        if self.fight is None or not self.fight.encounter.combatants or getattr(self.fight, "over", False):
+            return None  # nothing running to lose (a won fight is over; `fight on` goes on with it)
+        if word == "fight" and rest.lower() not in ("new", "on"):
+            return self.ask(f"a fight is running ({summary_of(self.fight.encounter)}): start a new one? "
+                            "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
+        if word == "load" and is_file(rest):
+            return self.ask(f"a fight is running ({summary_of(self.fight.encounter)}): replace it with {rest}? "
+                            "(y/N; `undo` brings this one back)", statement)
+        return None
+
+    def guard_save(self, path: str, forced: bool) -> list[str]:
+        """`save FILE` never writes over what is not a crux encounter, nor over an older save without asking."""
+        from crux_cli.state.encounter import load_encounter
+
+        real = os.path.realpath(os.path.expanduser(path))
+        if os.path.lexists(real) and real not in self.saved_to:
+            try:
+                load_encounter(real)
+            except CruxError as error:
+                raise CruxError(f"{path} is not a crux encounter: crux will not write over it",
+                                hint=f"save to another file name ({error.message})") from None
+            if not forced:
+                return self.ask(f"{path} holds an earlier fight: replace it? (y/N; `save! {path}` does not ask)",
+                                f"save {path}")
+        return self.fight_word(f"save {path}")
+
+    def ask(self, question: str, statement: str) -> list[str]:
+        """Put a y/N question; `y` or `yes` then runs `statement` as a fight word, anything else leaves it."""
+
+        def answer(line: str) -> list[str]:
+            if line.strip().lower() not in ("y", "yes"):
+                return ["left as it was"]
+            return self.answered(line, lambda: self.fight_word(statement))
+
+        self.pending = answer
+        return [question]
+
+    def fight_word(self, statement: str) -> list[str]:
+        """Run one fight word (tracked, like any statement); a file it saves or loads is this session's now."""
+        out: list[str] = []
+        self.note_fight_word()
+        try:
+            with self.tracked(statement, out):
+                self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
+                out += said
+        finally:
+            if self.autosave is not None:
+                self.autosave.end()  # the word is whole: in the sheets, the autosave and the journal
+        word, _, rest = statement.partition(" ")
+        if word.lower() in ("save", "load") and rest.strip():
+            self.saved_to.add(os.path.realpath(os.path.expanduser(rest.strip())))
+        return out
+
+    def note_fight_word(self) -> None:
+        """Before a fight word: note the fight and sheets as they are, so a kill mid-word is undone at resume."""
+        if self.autosave is None:
+            return
+        from crux_cli.repl import tracking
+
+        fight = self.fight
+        with contextlib.suppress(OSError, CruxError):  # the word still runs; only recovery from a crash is lost
+            self.autosave.begin(fight.encounter if fight is not None else None,
+                                dict(getattr(fight, "sheets", {}) or {}), tracking.take(self).sheets)
+
+    def answered(self, line: str, run: Callable[[], list[str]]) -> list[str]:
+        """The lines of `run()`, its error shown in their place: for answers to a question."""
+        try:
+            return run()
+        except CruxError as error:
+            return self.error(error)
+
+    def resume_offer(self) -> list[str]:
+        """At start: the newest fight left by a session that ended or was killed is offered for resuming."""
+        from crux_cli.state.autosave import left_fights
+        from crux_cli.state.encounter import load_encounter
+
+        left = left_fights(self.autosave.path if self.autosave is not None else None)
+        if not left:
+            return []
+        for other in left[1:]:  # offered at a later start
+            os.close(other.alive)
+        newest = left[0]
+        try:
+            encounter, _ = load_encounter(newest.path)
+        except CruxError:
+            return [f"a fight was left that does not read: kept as {newest.set_aside()}"]
+
+        def answer(line: str) -> list[str]:
+            if line.strip().lower() in ("n", "no"):
+                kept = newest.set_aside()
+                return [f"the fight is kept in {kept}: `load {kept}` resumes it"]
+            out = self.answered(line, lambda: self.fight_word(f"load {newest.path}"))
+            if self.fight is not None:
+                newest.forget()
+            return out
+
+        self.pending = answer
+        return [f"a fight was left running ({summary_of(encounter)}): resume it? (Y/n; "
+                "n keeps it as a file to load later)"]
 
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         statement = lines.last_part(lines.code(line)).strip()
+        word = statement.split(" ", 1)[0].lower()
+        if word in ("undo", "redo") or (word == "save!" and self.fight is not None):
+            return True  # the session's own words, read before the rule set's
         fights = self.fights()
         return fights is not None and fights.claims(statement, self.fight)
 
@@ -196,6 +408,8 @@ class Session:
         return error_lines(error, self.palette)
 
     def render(self, answer: Answer) -> str:
+        if self._rendered is not None:  # a statement being tracked: its answers go to the journal and /history
+            self._rendered.append(answer)
         if self.json:
             from crux_cli.render.jsonl import line
 
@@ -282,3 +496,15 @@ def _mtime(path: str) -> int | None:
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
+
+
+def summary_of(encounter: Any) -> str:
+    active = encounter.active() if encounter.started else None
+    names = ", ".join(c.name for c in encounter.combatants)
+    where = f"round {encounter.round}, {active.name}'s turn" if active is not None else "not begun yet"
+    return f"{where}: {names}"
+
+
+def is_file(word: str) -> bool:
+    """A fight file named in `save`/`load` (the fight words take .toml files)."""
+    return word.lower().endswith(".toml")

@@ -1,7 +1,9 @@
 """The ways of running without a prompt: one statement line, a batch from a stream, odds.
 
 Each returns the exit status (0 all answered, 2 any refused) rather than exiting, so the
-faces decide how to leave and tests can call them in-process.
+faces decide how to leave and tests can call them in-process. Every answer is written
+to the journal and printed as soon as its statement is done, so a line whose later part
+is refused still shows what the earlier parts did to the sheet.
 """
 
 from __future__ import annotations
@@ -13,23 +15,34 @@ from crux_cli.core.lines import is_blank
 
 if TYPE_CHECKING:
     from crux_cli.running.output import Output
+    from crux_cli.running.runner import Runner
     from crux_cli.running.settings import Settings
 
 
-def run_one(settings: Settings, text: str, output: Output) -> int:
+def journaled_runner(settings: Settings) -> Runner:
+    """The settings' runner, writing each answer to the user's journal before it is shown."""
     from crux_cli.running.settings import make_runner
+    from crux_cli.state.journal import Journal
 
+    runner = make_runner(settings)
+    runner.journal = Journal.open()
+    return runner
+
+
+def run_one(settings: Settings, text: str, output: Output) -> int:
+    runner = None
     try:
-        output.answers(make_runner(settings).execute(with_aliases(settings, text)))
+        runner = journaled_runner(settings)
+        for answer in runner.each(with_aliases(settings, text)):
+            output.answers([answer])
     except CruxError as error:
         output.error(error)
+    warn_about_journal(runner, output)
     return 2 if output.failures else 0
 
 
 def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     """One statement per line; a bad line is reported with its number and the batch goes on."""
-    from crux_cli.running.settings import make_runner
-
     if stream is None or getattr(stream, "closed", False):
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
@@ -37,21 +50,62 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     if hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
     try:
-        runner = make_runner(settings)
+        runner = journaled_runner(settings)
     except CruxError as error:
         output.error(error)
         return 2
+    runner.journal.defer_sync = True
+    held: list[tuple[int, list[Any]]] = []  # (input line, its answers) not shown yet
+
+    def show() -> None:  # the journal is on disk before the answers it holds are shown
+        runner.journal.sync()
+        for number, answers in held:
+            output.answers(answers, line=number)
+        held.clear()
+
     for number, raw in enumerate(stream, 1):
         line = raw.rstrip("\r\n")
         if number == 1:
             line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-        if is_blank(line):
-            continue
-        try:
-            output.answers(runner.execute(with_aliases(settings, line)), line=number)
-        except CruxError as error:
-            output.error(error, f"line {number}: ")
+        if not is_blank(line):
+            answered: list[Any] = []
+            held.append((number, answered))
+            try:
+                # kept one by one: a later refusal keeps the earlier ones
+                for answer in runner.each(with_aliases(settings, line)):
+                    answered.append(answer)
+            except CruxError as error:
+                show()
+                output.refused(error, number, line)
+        if len(held) >= CHUNK or waiting(stream):
+            show()
+    show()
+    warn_about_journal(runner, output)
     return 2 if output.failures else 0
+
+
+CHUNK = 256  # input lines whose answers are held back for one fsync of the journal when more input is already there
+
+
+def waiting(stream: Any) -> bool:
+    """Would the next line have to wait (a person or program typing)? Then show what is answered now."""
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False  # an in-memory stream: everything is there already
+    import select
+
+    try:
+        return not select.select([descriptor], [], [], 0)[0]
+    except (OSError, ValueError):
+        return True
+
+
+def warn_about_journal(runner: Runner | None, output: Output) -> None:
+    """Say once, at the end, when the journal could not be written (the answers stand)."""
+    if runner is not None and runner.journal is not None:
+        for warning in runner.journal.take_warnings():
+            output.warning(warning)
 
 
 def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None) -> int:

@@ -57,6 +57,22 @@ class Output:
         self.stderr.flush()
 
 
+    def refused(self, error: CruxError, number: int, text: str) -> None:
+        """A batch line refused: the error on stderr and, with --json, a JSON line on stdout in its place."""
+        self.error(error, f"line {number}: ")
+        if self.json:
+            from crux_cli.render.jsonl import dumps
+
+            record = {"input": text, "line": number,
+                      "error": {"message": error.message, "position": error.position, "hint": error.hint}}
+            self.stdout.write(dumps(record) + "\n")
+            self.stdout.flush()
+
+    def warning(self, message: str) -> None:
+        self.stderr.write(f"crux: warning: {message}\n")
+        self.stderr.flush()
+
+
 def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
     """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
     if as_json:

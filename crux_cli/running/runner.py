@@ -8,6 +8,7 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -57,6 +58,7 @@ class Runner:
         self.hero = hero
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
+        self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
 
     @property
     def rules(self) -> RuleSet:
@@ -79,17 +81,25 @@ class Runner:
 
     def execute(self, line: str) -> list[Answer]:
         """Answer every statement of one line (`;`-separated, with an optional `# comment`)."""
+        return list(self.each(line))
+
+    def each(self, line: str) -> Iterator[Answer]:
+        """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
         text, comment = split_comment(line)
         parts = split_statements(text)
         if len(parts) > MAX_STATEMENTS:  # refused before any is rolled: limits hold per line, not only per statement
             raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
                              hint="put them on separate lines: crux - reads one statement per line")
-        return [answer for part in parts for answer in self.answers(part, comment)]
+        for part in parts:
+            yield from self.each_answer(part, comment)
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
 
     def answers(self, text: str, comment: str | None = None) -> list[Answer]:
+        return list(self.each_answer(text, comment))
+
+    def each_answer(self, text: str, comment: str | None = None) -> Iterator[Answer]:
         """One statement's answers: one, or one per repetition (`6x EXPR` times --repeat).
 
         All the repetitions share one roller, so the dice limit covers them together: a repeated
@@ -104,12 +114,13 @@ class Runner:
         name = "" if self.is_active(handler) else handler.name
         indexed = inner * self.repeat > 1
         roller = Roller(self.source)
-        out = []
         for number in range(1, inner * self.repeat + 1):
             result, sheet = self.roll(handler, statement, roller, text)
-            out.append(Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
-                              number if indexed else None))
-        return out
+            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
+                            number if indexed else None)
+            if self.journal is not None:
+                self.journal.answered(answer)
+            yield answer
 
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:

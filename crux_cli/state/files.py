@@ -88,3 +88,15 @@ def read_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, *, f
         return b"".join(chunks)
     finally:
         os.close(descriptor)
+
+
+def fsync_directory(directory: str | os.PathLike[str]) -> None:
+    """Make a rename or a new name in `directory` durable (its entry is on disk, not only the file)."""
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(descriptor)
+    except OSError as error:  # some file systems cannot fsync a directory; the rename is still atomic
+        if error.errno not in (errno.EINVAL, errno.ENOTSUP):
+            raise
+    finally:
+        os.close(descriptor)

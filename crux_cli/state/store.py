@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
 import re
@@ -36,7 +35,7 @@ from pathlib import Path
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
-from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, open_regular, read_regular
+from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, fsync_directory, open_regular, read_regular
 from crux_cli.state.sheet import parse_sheet, update_sheet_text
 
 ACL = "system.posix_acl_access"
@@ -119,17 +118,6 @@ def warn(message: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         sys.stderr.write(f"crux: warning: {message}\n")
         sys.stderr.flush()
-
-
-def fsync_directory(directory: Path) -> None:
-    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        os.fsync(descriptor)
-    except OSError as error:  # some file systems cannot fsync a directory; the rename is still atomic
-        if error.errno not in (errno.EINVAL, errno.ENOTSUP):
-            raise
-    finally:
-        os.close(descriptor)
 
 
 def existing_file(target: Path, shown: str, what: str) -> os.stat_result | None:

@@ -11,13 +11,18 @@ _crux_command() {
         "crux")
             options="--seed --json --rules --no-color --sheet --repeat --completion --version -h --help"
             valued=" --seed --rules --sheet --repeat --completion "
-            subcommands="odds repl sheet"
+            subcommands="log odds repl sheet"
             argument="statement" argument_words="" fallback="_statement" ;;
         "crux _statement")
             options="--seed --json --rules --no-color --sheet --repeat -h --help"
             valued=" --seed --rules --sheet --repeat "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
+        "crux log")
+            options="--json --since --sheet --fight --session -n --last --no-color -h --help"
+            valued=" --since --sheet --session -n --last "
+            subcommands=""
+            argument="" argument_words="" fallback="" ;;
         "crux odds")
             options="--seed --json --rules --no-color --sheet --repeat --at-least -h --help"
             valued=" --seed --rules --sheet --repeat --at-least "
@@ -31,7 +36,7 @@ _crux_command() {
         "crux sheet")
             options="-h --help"
             valued="  "
-            subcommands="check new"
+            subcommands="check new redo undo"
             argument="" argument_words="" fallback="" ;;
         "crux sheet check")
             options="-h --help"
@@ -41,6 +46,16 @@ _crux_command() {
         "crux sheet new")
             options="--name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap --ask --no-ask -h --help"
             valued=" --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap "
+            subcommands=""
+            argument="files" argument_words="" fallback="" ;;
+        "crux sheet redo")
+            options="-h --help"
+            valued="  "
+            subcommands=""
+            argument="files" argument_words="" fallback="" ;;
+        "crux sheet undo")
+            options="-h --help"
+            valued="  "
             subcommands=""
             argument="files" argument_words="" fallback="" ;;
     esac

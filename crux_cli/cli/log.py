@@ -1,0 +1,45 @@
+"""`crux log`: the rolls and changes kept in the journal, for people or (with --json) as its lines."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("log")
+@click.option("--json", "as_json", is_flag=True, help="The journal's own JSON lines, one per roll or change.")
+@click.option("--since", metavar="WHEN", help="From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.")
+@click.option("--sheet", metavar="FILE", help="Only what touched this sheet.")
+@click.option("--fight", is_flag=True, help="Only the words and rolls of fights.")
+@click.option("--session", metavar="ID", help="Only one session ('last' for the latest).")
+@click.option("-n", "--last", "last", type=click.IntRange(1), metavar="N", help="Only the last N entries.")
+@click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal.")
+def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
+                last: int | None, no_color: bool) -> None:
+    """Show the rolls and changes of every session (the journal in $XDG_STATE_HOME/crux).
+
+    \b
+    Each line: the time, who rolled, the statement and its answer; changes show what
+    they did to a sheet. `crux sheet undo FILE` takes a sheet's last change back.
+    """
+    import os
+    import sys
+
+    from crux_cli.core.style import Palette, wants_colour
+    from crux_cli.render.log import log_lines
+    from crux_cli.state.journal import iter_lines, read_entries, select, since_stamp
+
+    entries = read_entries()
+    if session == "last":
+        session = entries[-1]["session"] if entries else None
+    chosen = select(entries, session=session, since=since_stamp(since) if since else None,
+                    sheet=os.path.expanduser(sheet) if sheet else None, fight=fight)
+    if last is not None:
+        chosen = chosen[-last:]
+    if as_json:
+        for line in iter_lines(chosen):
+            click.echo(line)
+        return
+    palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ)))
+    for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if not entries else
+                                               "nothing in the journal matches"]:
+        click.echo(line)

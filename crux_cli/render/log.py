@@ -1,0 +1,77 @@
+"""The journal read back for people: one line per entry (time, who, statement, answer), for `crux log` and `/log`.
+
+Entries are the plain dictionaries of the journal's JSON lines (see state.journal), so this
+module needs nothing from the state layer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from crux_cli.core.style import PLAIN, Palette
+
+
+def local_time(stamp: str) -> str:
+    """'2026-11-23T17:02:03.123Z' as local 'YYYY-MM-DD HH:MM:SS' (the stamp itself when it does not read)."""
+    try:
+        seconds = time.mktime(time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    except ValueError:
+        return stamp
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+
+
+def log_lines(entries: Iterable[Mapping[str, Any]], palette: Palette = PLAIN) -> list[str]:
+    lines = []
+    session = None
+    for entry in entries:
+        if entry.get("session") != session:
+            session = entry.get("session")
+            lines.append(palette.dim(f"-- session {session}"))
+        lines.append(entry_line(entry, palette))
+    return lines
+
+
+def entry_line(entry: Mapping[str, Any], palette: Palette = PLAIN) -> str:
+    kind = entry.get("kind", "")
+    who = entry.get("who") or ""
+    head = f"{local_time(str(entry.get('time', '')))}  {who:10.10} "
+    statement = entry.get("statement") or ""
+    if kind in ("undo", "redo"):
+        body = f"{kind} of `{statement}` ({entry.get('undoes')})"
+    else:
+        answers = [answer_summary(answer) for answer in entry.get("answers", ())]
+        body = statement + (": " + " · ".join(a for a in answers if a) if any(answers) else "")
+    changes = "; ".join(change_summary(change) for change in entry.get("sheets", ()))
+    return palette.dim(head) + body + (palette.dim(f"  [{changes}]") if changes else "")
+
+
+def answer_summary(answer: Mapping[str, Any]) -> str:
+    """The gist of one answer's JSON: its outcome and total or damage, whatever the rule set names them."""
+    if answer.get("kind") == "attack" and "damage" in answer:
+        return f"{answer.get('outcome', '')} {answer['damage']} damage".strip()
+    parts = [str(answer[key]) for key in ("outcome", "total", "actions") if key in answer]
+    if "amount" in answer:
+        parts.append(f"{answer['amount']} {answer.get('kind', '')}".strip())
+    return " ".join(parts) or str(answer.get("kind", ""))
+
+
+LABELS = {"hp": "HP", "grit": "Grit", "wounds": "Wounds", "dying": "Dying", "dead": "Dead", "hit_dice": "Hit Dice",
+          "conditions": "conditions"}
+
+
+def change_summary(change: Mapping[str, Any]) -> str:
+    """'Ann: HP 12 → 7, Dying no → yes': a sheet change as the answers word it."""
+    before, after = change.get("before", {}), change.get("after", {})
+    moves = ", ".join(f"{LABELS.get(name, name)} {show(before.get(name))} → {show(after.get(name))}"
+                      for name in after)
+    return f"{change.get('who', '')}: {moves}"
+
+
+def show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
