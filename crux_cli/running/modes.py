@@ -63,23 +63,24 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
             output.answers(answers, line=number)
         held.clear()
 
-    for number, raw in enumerate(stream, 1):
-        line = raw.rstrip("\r\n")
-        if number == 1:
-            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-        if not is_blank(line):
-            answered: list[Any] = []
-            held.append((number, answered))
-            try:
-                # kept one by one: a later refusal keeps the earlier ones
-                for answer in runner.each(with_aliases(settings, line)):
-                    answered.append(answer)
-            except CruxError as error:
+    with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
+        for number, raw in enumerate(stream, 1):
+            line = raw.rstrip("\r\n")
+            if number == 1:
+                line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
+            if not is_blank(line):
+                answered: list[Any] = []
+                held.append((number, answered))
+                try:
+                    # kept one by one: a later refusal keeps the earlier ones
+                    for answer in runner.each(with_aliases(settings, line)):
+                        answered.append(answer)
+                except CruxError as error:
+                    show()
+                    output.refused(error, number, line)
+            if len(held) >= CHUNK or waiting(stream):
                 show()
-                output.refused(error, number, line)
-        if len(held) >= CHUNK or waiting(stream):
-            show()
-    show()
+        show()
     warn_about_journal(runner, output)
     return 2 if output.failures else 0
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    import threading
+
     from crux_cli.core.errors import CruxError
     from crux_cli.core.style import Palette
     from crux_cli.running.settings import Settings
+
+
+FLUSH_INTERVAL = 0.2  # seconds a batch's answer may wait in the buffer when stdout is not a terminal
 
 
 class Output:
@@ -27,23 +33,73 @@ class Output:
         self.palette = settings.palette(wants_colour(self.stdout.isatty(), settings.no_color, environ))
         self.error_palette = settings.palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
         self.failures = 0
+        self._render: Callable[[Any, int | None], str] | None = None
+        self._lock: threading.Lock | None = None  # set while a batch buffers its answers
 
     def answers(self, answers: Iterable[Any], line: int | None = None) -> None:
         """Write answers; `line` is the batch line they came from (a field of each JSON object)."""
+        render = self._render or self._choose_renderer()
+        self._write("".join([render(answer, line) + "\n" for answer in answers]))
+
+    def _write(self, text: str) -> None:
+        """To stdout: flushed at once, or left in the buffer for the batch's flusher (under its lock)."""
+        if self._lock is None:
+            self.stdout.write(text)
+            self.stdout.flush()
+            return
+        with self._lock:
+            self.stdout.write(text)
+
+    def _choose_renderer(self) -> Callable[[Any, int | None], str]:
+        """Text or JSON Lines, decided once for the whole run rather than per answer."""
         if self.json:
             from crux_cli.render.jsonl import line as json_line
 
-            def render(answer: Any) -> str:
-                return json_line(answer, line)
+            self._render = json_line
         else:
             from crux_cli.render.text import answer_line
 
-            def render(answer: Any) -> str:
-                return answer_line(answer, self.palette)
+            palette = self.palette
 
-        for answer in answers:
-            self.stdout.write(render(answer) + "\n")
-        self.stdout.flush()
+            def text_line(answer: Any, line: int | None) -> str:
+                return answer_line(answer, palette)
+
+            self._render = text_line
+        return self._render
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Answers of a batch stay in the stream's buffer rather than being flushed line by line.
+
+        A flush per line is a write to the pipe per line, most of what a cached statement costs.
+        A terminal still sees each line at once; otherwise a helper thread flushes what is waiting
+        every FLUSH_INTERVAL seconds (so a consumer reading the pipe as lines come still sees them
+        while crux waits for more input), and the end of the batch flushes the rest.
+        """
+        if self.stdout.isatty():
+            yield
+            return
+        import threading
+
+        self._lock = lock = threading.Lock()
+        stop = threading.Event()
+        flusher = threading.Thread(target=self._flush_every, args=(stop, lock), name="crux-flush", daemon=True)
+        flusher.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            flusher.join()
+            self._lock = None
+            self.stdout.flush()
+
+    def _flush_every(self, stop: threading.Event, lock: threading.Lock) -> None:
+        while not stop.wait(FLUSH_INTERVAL):
+            with lock:
+                try:
+                    self.stdout.flush()
+                except (OSError, ValueError):  # the reader went away: the batch's own flush reports it
+                    return
 
     def odds(self, answer: Any) -> None:
         self.stdout.write("\n".join(odds_lines(answer, self.palette, self.json)) + "\n")
@@ -53,6 +109,9 @@ class Output:
         from crux_cli.render.text import error_lines
 
         self.failures += 1
+        if self._lock is not None:  # answers before the error come before it where both go to one file
+            with self._lock:
+                self.stdout.flush()
         self.stderr.write("\n".join(error_lines(error, self.error_palette, where)) + "\n")
         self.stderr.flush()
 
@@ -65,8 +124,7 @@ class Output:
 
             record = {"input": text, "line": number,
                       "error": {"message": error.message, "position": error.position, "hint": error.hint}}
-            self.stdout.write(dumps(record) + "\n")
-            self.stdout.flush()
+            self._write(dumps(record) + "\n")
 
     def warning(self, message: str) -> None:
         self.stderr.write(f"crux: warning: {message}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +31,36 @@ def is_dice(text: str, word: str, rules: RuleSet) -> bool:
     return word not in rules.keywords and (word == "" or DICE_START.match(text) is not None)
 
 
+# Syntax trees are immutable and a statement's tree depends only on its text and rule set, so a batch
+# that repeats a few dozen statements parses each once. Bounded, so a million different lines stay flat.
+CACHE_SIZE = 4096
+_cache: OrderedDict[tuple[str, str], tuple[RuleSet | None, RuleSet, Any]] = OrderedDict()
+
+
 def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
     """The handler that answers one statement (the rule set, or generic dice) and its syntax tree.
 
     `rules` may be a function giving the rule set: a statement that starts with no word (a
     number, a sign, a bracket: `4d6kh3`) is generic dice in every rule set, so it is never asked.
     """
+    if CACHE_SIZE <= 0:
+        return read_uncached(text, rules)
+    # Keyed on the resolved rule set's name; a statement with no word reads the same in every rule set.
+    active = (rules() if callable(rules) else rules) if first_word(text) else None
+    key = (active.name if active is not None else "", text)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is active:
+        _cache.move_to_end(key)
+        return hit[1], hit[2]
+    handler, statement = read_uncached(text, rules if active is None else active)
+    _cache[key] = (active, handler, statement)
+    if len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return handler, statement
+
+
+def read_uncached(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
+    """`read` without the cache: the input check and the grammar, every time."""
     check_input(text)
     text = typographic(text)  # − and × pasted from crux's own output read as - and *
     if not text.strip():

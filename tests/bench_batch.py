@@ -1,0 +1,137 @@
+"""Benchmark, run on demand (pytest does not collect it): crux's batch mode against a d20 loop.
+
+    python tests/bench_batch.py [--runs R] [--sizes 10000,100000] [--memory [LINES]]
+
+Whole processes, as a script that pipes statements would run them: `crux --seed 1 - < lines`
+(text, then `--json`) against a Python process that runs Avrae's `d20.roll(line)` and `str()` over
+the same number of lines (see D20_LOOP). Each crux line is paired with the d20 line that rolls the
+same dice (tests/batch_lines.py: a net +N Crux test is `(N+1)d6kh1`, an attack's primary die
+explodes as `1dSeS`), since d20 has no Boons, saves or primary dice.
+
+Two mixes: `realistic`, 40 distinct statements (tests, saves, initiative, attacks, dice) repeated
+in a fixed shuffled order; `all-different`, every line a statement of its own. The runs of each
+case alternate (crux text, crux JSON, d20), and each time is the child's CPU time (user + system,
+from wait4), the fair measure on a machine others share; wall time is printed alongside. The
+ratio is d20's time over crux's: 1.0 means as fast, above 1 crux is faster. Goals (issue 15):
+at least 1.0 on the realistic mix, at least 0.5 when every line is different.
+
+`--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
+(goal: at most 40 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import batch_lines
+
+GOALS = {"realistic": 1.0, "all-different": 0.5}
+MIXES: dict[str, Callable[[int], Iterator[batch_lines.Pair]]] = {
+    "realistic": batch_lines.realistic, "all-different": batch_lines.all_different}
+MEMORY_GOAL_MB = 40
+D20_LOOP = """\
+import sys
+import d20
+write = sys.stdout.write
+for line in sys.stdin:
+    write(str(d20.roll(line.strip())) + "\\n")
+"""
+
+
+def crux_command() -> list[str]:
+    script = Path(sys.executable).parent / "crux"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
+
+
+def timed(command: list[str], stdin: Path) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak RSS in KB) of one run of `command` reading `stdin`."""
+    with stdin.open("rb") as source:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors = child.stderr.read().decode() if child.stderr else ""
+        if child.returncode != 0:
+            raise SystemExit(f"{shlex.join(command)} < {stdin} failed ({child.returncode}):\n{errors[:2000]}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
+
+
+def write_lines(folder: Path, mix: str, size: int) -> tuple[Path, Path]:
+    crux_lines, d20_lines = folder / f"crux-{mix}-{size}.txt", folder / f"d20-{mix}-{size}.txt"
+    with crux_lines.open("w") as crux_out, d20_lines.open("w") as d20_out:
+        for crux_line, d20_line in MIXES[mix](size):
+            crux_out.write(crux_line + "\n")
+            d20_out.write(d20_line + "\n")
+    return crux_lines, d20_lines
+
+
+def run_case(folder: Path, mix: str, size: int, runs: int) -> list[bool]:
+    crux_lines, d20_lines = write_lines(folder, mix, size)
+    loop = folder / "d20_loop.py"
+    commands = {
+        "crux text": ([*crux_command(), "--seed", "1", "-"], crux_lines),
+        "crux --json": ([*crux_command(), "--seed", "1", "--json", "-"], crux_lines),
+        "d20 loop": ([sys.executable, str(loop)], d20_lines),
+    }
+    times: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (command, stdin) in commands.items():
+            times[name].append(timed(command, stdin))
+    cpu = {name: statistics.median(t[0] for t in runs_) for name, runs_ in times.items()}
+    wall = {name: statistics.median(t[1] for t in runs_) for name, runs_ in times.items()}
+    print(f"\n{mix}, {size:,} lines, median of {runs} run(s):")
+    for name, (command, stdin) in commands.items():
+        print(f"  {name:12} {cpu[name]:7.2f} s CPU {size / cpu[name]:8,.0f} lines/s  "
+              f"(wall {wall[name]:6.2f} s)   $ {shlex.join(command)} < {stdin.name}")
+    met = []
+    for name in ("crux text", "crux --json"):
+        ratio, wall_ratio = cpu["d20 loop"] / cpu[name], wall["d20 loop"] / wall[name]
+        met.append(ratio >= GOALS[mix])
+        print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {GOALS[mix]}x: "
+              f"{'met' if met[-1] else 'NOT met'}")
+    return met
+
+
+def run_memory(folder: Path, size: int) -> bool:
+    crux_lines, _ = write_lines(folder, "all-different", size)
+    command = [*crux_command(), "--seed", "1", "-"]
+    cpu, wall, peak = timed(command, crux_lines)
+    print(f"\nmemory: {size:,} different lines in {cpu:.1f} s CPU (wall {wall:.1f} s), peak RSS {peak / 1024:.1f} MB"
+          f" (goal at most {MEMORY_GOAL_MB} MB): {'met' if peak / 1024 <= MEMORY_GOAL_MB else 'NOT met'}"
+          f"   $ {shlex.join(command)} < {crux_lines.name}")
+    return peak / 1024 <= MEMORY_GOAL_MB
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs of each case at 10,000 lines (one above)")
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--memory", type=int, nargs="?", const=1_000_000, default=None, metavar="LINES")
+    options = parser.parse_args()
+    print(f"d20 loop ({sys.executable} d20_loop.py):\n" + "\n".join(f"    {line}" for line in D20_LOOP.splitlines()))
+    met = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        (folder / "d20_loop.py").write_text(D20_LOOP)
+        for size in (int(s) for s in options.sizes.split(",")):
+            for mix in MIXES:
+                met += run_case(folder, mix, size, options.runs if size <= 10_000 else 1)
+        if options.memory:
+            met.append(run_memory(folder, options.memory))
+    print(f"\n{'all goals met' if all(met) else 'some goals NOT met'}")
+    return 0 if all(met) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

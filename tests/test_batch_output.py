@@ -1,0 +1,87 @@
+"""Seeded batch output does not change with the parse cache or the batch's buffered output.
+
+tests/golden/ holds the output of main before the throughput work (issue 15): `crux --seed 2026 -`
+and `crux --seed 2026 --json -` over batch_input.txt, 2,439 lines of tests, saves, initiative, attacks,
+dice, repeats, comments and refused statements.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import pytest
+
+from crux_cli.running import read
+from crux_cli.running.modes import run_batch
+from crux_cli.running.output import Output
+from crux_cli.running.settings import Settings
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def batch(json: bool) -> tuple[str, str, int]:
+    settings = Settings(seed=2026, json=json)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with (GOLDEN / "batch_input.txt").open(encoding="utf-8", errors="replace") as lines:
+        status = run_batch(settings, lines, Output(settings, stdout, stderr, environ={}))
+    return stdout.getvalue(), stderr.getvalue(), status
+
+
+@pytest.mark.parametrize("json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("cache_size", [0, read.CACHE_SIZE, 8], ids=["no cache", "cache", "tiny cache"])
+def test_seeded_batch_output_is_what_main_printed(monkeypatch: pytest.MonkeyPatch, json: bool, cache_size: int):
+    monkeypatch.setattr(read, "CACHE_SIZE", cache_size)
+    read._cache.clear()
+    stdout, stderr, status = batch(json)
+    expected = gzip.decompress((GOLDEN / f"batch_{'json' if json else 'text'}.out.gz").read_bytes()).decode()
+    assert stdout == expected
+    assert stderr == (GOLDEN / "batch.err").read_text(encoding="utf-8")
+    assert status == 2  # the input holds refused lines on purpose
+    assert cache_size == 0 or 0 < len(read._cache) <= cache_size
+
+
+def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch):
+    from crux_cli import rulesets
+
+    monkeypatch.setattr(read, "CACHE_SIZE", 100)
+    read._cache.clear()
+    rules = rulesets.load("crux")
+    for n in range(300):
+        read.read(f"d20+{n}", rules)
+    assert len(read._cache) == 100 and ("crux", "d20+299") in read._cache and ("crux", "d20+0") not in read._cache
+
+
+def test_a_cached_statement_is_the_same_tree():
+    from crux_cli import rulesets
+
+    rules = rulesets.load("crux")
+    first = read.read("atk 2d8+3 heavy", rules)
+    assert read.read("atk 2d8+3 heavy", rules)[1] is first[1]
+    assert read.read("atk 2d8+3 heavy", rules) == read.read_uncached("atk 2d8+3 heavy", rules)
+
+
+@pytest.mark.slow
+def test_a_pipe_reader_sees_each_answer_while_crux_waits_for_more_input():
+    """Batch output is buffered when stdout is not a terminal, yet flushed while crux waits for input."""
+    import select
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "crux_cli", "--seed", "1", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdin is not None and child.stdout is not None
+        for statement in ("d20", "DEX +1b"):
+            child.stdin.write(statement + "\n")
+            child.stdin.flush()
+            started = time.monotonic()
+            assert select.select([child.stdout], [], [], 20)[0], f"no answer to {statement!r} while crux waits"
+            assert child.stdout.readline().startswith(f"{statement}: ")
+            assert time.monotonic() - started < 20
+        child.stdin.close()
+        assert child.wait(20) == 0 and child.stdout.read() == ""
+    finally:
+        child.kill()
