@@ -216,8 +216,12 @@ def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
     base = plan.base
     roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
     dice: list[Die] = []
-    for _ in range(base.count):
-        dice += roll_one_die(roller, plan)
+    if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
+        face = plan.face
+        dice = [Die(face(roller)) for _ in range(base.count)]
+    else:
+        for _ in range(base.count):
+            dice += roll_one_die(roller, plan)
     if plan.keep is not None:
         dice = keep_or_drop(dice, plan.keep)
     if plan.target is not None:

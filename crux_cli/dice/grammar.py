@@ -27,6 +27,14 @@ from crux_cli.dice import ast
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
         "statements start with a word such as DEX, save, init or atk")
 COMPARE = r"(?:>=|<=|>|<|=)"
+# the tokens scan.py shares with the grammar
+BASE = r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])"
+MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitively
+            rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
+            rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
+            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)")
+REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
+FAST_PATH = True  # plain statements are read by scan.py; tests turn it off to compare with the grammar
 # pyparsing spends about 20 frames per level of parentheses: 32 levels take ~700 of Python's default
 # 1,000, too close once a REPL is already deep in the stack. The input check bounds the depth, so a
 # fixed ceiling during the parse is safe; a RecursionError is still caught below.
@@ -210,13 +218,9 @@ def _statement(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceStatement:
 def grammar() -> pp.ParserElement:
     number = pp.Regex(r"[0-9]+").set_name("number").set_parse_action(positioned(
         lambda s, loc, t: ast.Number(integer(t[0], s, loc), loc)))
-    base = pp.Regex(r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])").set_name("dice")
+    base = pp.Regex(BASE).set_name("dice")
     base.set_parse_action(positioned(_base_dice))
-    modifier = pp.Regex(
-        r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"
-        rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
-        rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-        rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)", flags=re.IGNORECASE).set_name("modifier")
+    modifier = pp.Regex(MODIFIER, flags=re.IGNORECASE).set_name("modifier")
     modifier.set_parse_action(positioned(_modifier)).leave_whitespace()  # 4d6kh3, not 4d6 kh3
     dice = (base + pp.ZeroOrMore(modifier)).set_parse_action(positioned(_dice_term)).set_name("dice")
 
@@ -232,7 +236,7 @@ def grammar() -> pp.ParserElement:
     expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(positioned(_chain(ast.Sum)))
 
     roll = pp.Suppress(pp.CaselessKeyword("roll"))
-    repeat = pp.Regex(r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)")
+    repeat = pp.Regex(REPEAT)
     repeat.set_parse_action(positioned(_repeat))
     countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
     body = countdown - pp.StringEnd() | expr
@@ -244,6 +248,12 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     check_input(text)
     if not text.strip():
         raise CruxError("the dice expression is empty", text=text, position=0, hint=HINT)
+    if FAST_PATH:
+        from crux_cli.dice.scan import scan
+
+        tree = scan(text)
+        if tree is not None:
+            return tree
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:

@@ -18,6 +18,9 @@ from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, tagg
 from crux_cli.core.grammar_parts import single
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast
+from crux_cli.rulesets.crux.scan import scan
+
+FAST_PATH = True  # plain statements are split by scan.py's regular expressions; tests turn it off to compare
 
 TEST_WORDS = ("test",)
 SAVE_WORDS = ("save",)
@@ -234,7 +237,13 @@ def parse(text: str, keyword_: str) -> ast.CruxStatement:
     """Parse a Crux statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold = STATEMENTS[kind]
-    return parse_and_fold(text, grammar(), fold, _name(kind), HINTS[kind])
+    words = scan(kind, text) if FAST_PATH else None
+    if words is None:
+        return parse_and_fold(text, grammar(), fold, _name(kind), HINTS[kind])
+    try:
+        return fold(words, text)
+    except CruxError as error:
+        raise error.at(text) from None
 
 
 def _name(kind: str) -> str:

@@ -1,0 +1,87 @@
+"""A fast path in front of the dice grammar for the plain shape most lines have: dice terms and
+numbers joined by + - * /, after an optional `roll` and `Nx` (no parentheses, signs, labels or
+countdown dice).
+
+The tokens are the grammar's own regular expressions, and each is handed to the grammar's own
+parse action (`_base_dice`, `_modifier`, `_dice_term`, `_chain`, `_statement`) with the position
+the grammar would give it, so the tree is the grammar's, node for node, positions included. A
+statement the scanner does not read, or one an action refuses, returns None and goes through the
+grammar, which words the error. tests/test_dice_scan.py checks the two against each other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.grammar import integer
+from crux_cli.dice import ast
+from crux_cli.dice import grammar as notation
+
+GAP = re.compile(r"[ \t]*")
+ROLL = re.compile(r"(?i:roll)(?![A-Za-z0-9_$])")
+REPEAT = re.compile(notation.REPEAT)
+BASE = re.compile(notation.BASE)
+MODIFIER = re.compile(notation.MODIFIER, re.IGNORECASE)
+NUMBER = re.compile(r"[0-9]+")
+OPERATOR = re.compile(r"[ \t]*([-+*/])[ \t]*")
+
+
+def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
+    """A dice term with its modifiers (written right after it), or a whole number."""
+    base = BASE.match(text, loc)
+    if base is None:
+        number = NUMBER.match(text, loc)
+        if number is None:
+            return None
+        return ast.Number(integer(number.group(), text, loc), loc), number.end()
+    tokens: list[Any] = [notation._base_dice(text, loc, base.groupdict())]
+    end = base.end()
+    while (modifier := MODIFIER.match(text, end)) is not None and modifier.end() > end:
+        tokens.append(notation._modifier(text, end, modifier.groupdict()))
+        end = modifier.end()
+    return notation._dice_term(text, loc, tokens), end
+
+
+def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
+    """Operands and operators up to the end of the text: products first, then the sum of them."""
+    sum_tokens: list[Any] = []
+    product: list[Any] = []
+    product_start = sum_start = loc
+    while True:
+        found = operand(text, loc)
+        if found is None:
+            return None
+        node, loc = found
+        product.append(node)
+        op = OPERATOR.match(text, loc)
+        if op is None or op.group(1) in "+-":
+            sum_tokens.append(notation._chain(ast.Product)(text, product_start, product))
+            if op is None:
+                return notation._chain(ast.Sum)(text, sum_start, sum_tokens), loc
+            sum_tokens.append(op.group(1))
+            product, product_start = [], op.end()
+        else:
+            product.append(op.group(1))
+        loc = op.end()
+
+
+def scan(text: str) -> ast.DiceStatement | None:
+    """The grammar's tree for a plain dice statement, or None: leave it to the grammar."""
+    if not text.isascii():
+        return None
+    try:
+        start = loc = GAP.match(text).end()
+        prefix: list[Any] = []
+        if (roll := ROLL.match(text, loc)) is not None:
+            loc = GAP.match(text, roll.end()).end()
+        if (repeat := REPEAT.match(text, loc)) is not None:
+            prefix.append(notation._repeat(text, loc, repeat.groupdict()))
+            loc = GAP.match(text, repeat.end()).end()
+        found = expression(text, loc)
+        if found is None or GAP.match(text, found[1]).end() != len(text):
+            return None
+        return notation._statement(text, start, [*prefix, found[0]])
+    except CruxError:
+        return None
