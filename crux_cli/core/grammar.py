@@ -2,23 +2,48 @@
 failures into errors a person can act on.
 
 Grammars are built lazily (one statement's grammar at a time) because building
-pyparsing elements costs start-up time and a one-shot roll needs only one.
+pyparsing elements costs start-up time and a one-shot roll needs only one. pyparsing
+itself is imported on first use, through `pp` below: plain statements are read by the
+scanners (rulesets/crux/scan.py, dice/scan.py) without it, so neither a one-shot roll
+nor the REPL's first answer waits for its import.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-import pyparsing as pp
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INPUT, MAX_INTEGER, MAX_NESTING
 
 Tree = TypeVar("Tree")  # the syntax tree a statement's fold builds
 
-pp.ParserElement.set_default_whitespace_chars(" \t")
+
+class _Pyparsing:
+    """The pyparsing module, imported when a grammar first asks for it, set to skip only spaces and tabs.
+
+    Every grammar module takes `pp` from here rather than importing pyparsing, so the whitespace
+    setting always comes before the first element is built.
+    """
+
+    module: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        module = _Pyparsing.module
+        if module is None:
+            import pyparsing as module
+
+            module.ParserElement.set_default_whitespace_chars(" \t")
+            _Pyparsing.module = module
+        return getattr(module, name)
+
+
+if TYPE_CHECKING:  # checked as the module it stands for
+    import pyparsing as pp
+else:
+    pp = _Pyparsing()
+
 
 def check_input(text: str) -> None:
     """Refuse what no grammar should ever see: too long, too deep, or invisible characters."""

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyparsing as pp
-
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import integer, keyword, number, tagged
+from crux_cli.core.grammar import integer, keyword, number, pp, tagged
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 
 Word = tuple[str, Any, int]

@@ -16,10 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-import pyparsing as pp
-
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import check_input, integer, not_understood
+from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast

@@ -189,11 +189,26 @@ def keep_aliases_in(session: Session, path: Path) -> list[str]:
     return []
 
 
+WARM_GRAMMARS_AFTER = 1.0  # seconds after the first draw
+
+
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
-    """Build the runner and grammars once the first prompt is on screen, while the user starts typing."""
+    """Build the runner once the first prompt is on screen, and the grammars a moment later.
+
+    A plain statement (DEX +1b, atk 2d8+3, 4d6kh3) is read by the scanners without any grammar,
+    so one typed the instant the prompt shows waits only for the runner; the grammars, which
+    errors and rarer statements need, are built once the user has had a moment to type.
+    """
 
     def warm_up(app: Any) -> None:
         prompt.app.after_render -= warm_up
+        session.runner  # noqa: B018  (built now, while the user starts typing)
+        app.create_background_task(warm_grammars())
+
+    async def warm_grammars() -> None:
+        import asyncio
+
+        await asyncio.sleep(WARM_GRAMMARS_AFTER)
         session.warm_up()
 
     prompt.app.after_render += warm_up

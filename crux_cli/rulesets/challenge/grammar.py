@@ -12,10 +12,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import pyparsing as pp
-
 from crux_cli.core.errors import LimitError
-from crux_cli.core.grammar import join_words, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar import join_words, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
 from crux_cli.core.limits import MAX_DICE
 from crux_cli.core.record import Record, field

@@ -11,10 +11,8 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import pyparsing as pp
-
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import single
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast

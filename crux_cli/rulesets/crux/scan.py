@@ -17,11 +17,29 @@ from collections.abc import Callable
 from typing import Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import ATTRIBUTE_NAMES, integer
+from crux_cli.core.grammar import integer
+from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast
 
 Word = tuple[str, Any, int]
 Scanner = Callable[[str, int], tuple[Any, int] | None]  # (text, loc) -> (word or None to skip, end)
+
+class Pattern:
+    """A regular expression compiled when first used: a statement typed the instant the REPL's prompt
+    shows should not wait for the patterns of words it does not use (each costs a few milliseconds)."""
+
+    __slots__ = ("compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        compiled = self.compiled
+        if compiled is None:
+            compiled = self.compiled = re.compile(self.source)
+        return compiled.match(text, pos)
+
 
 GAP = re.compile(r"[ \t]*")
 IDENT = "A-Za-z0-9_$"  # pyparsing's keyword characters: a keyword is not part of a longer word
@@ -34,7 +52,7 @@ def keyword_pattern(*words: str) -> str:
 
 def keyword(tag: str | None, canonical: dict[str, str]) -> Scanner:
     """A keyword word: (tag, canonical spelling, loc), or the bare spelling when `tag` is None."""
-    pattern = re.compile(keyword_pattern(*canonical))
+    pattern = Pattern(keyword_pattern(*canonical))
 
     def scan(text: str, loc: int) -> tuple[Any, int] | None:
         match = pattern.match(text, loc)
@@ -50,15 +68,15 @@ def spellings(canonical: str, *others: str) -> dict[str, str]:
     return {word: canonical for word in (canonical, *others)}
 
 
-ATTRIBUTE = re.compile(keyword_pattern(*ATTRIBUTE_NAMES))
-BOONS = re.compile(r"(?P<sign>[+-])?(?P<count>\d+)?(?P<letter>[bB])(?![A-Za-z0-9_])")
+ATTRIBUTE = Pattern(keyword_pattern(*ATTRIBUTE_NAMES))
+BOONS = Pattern(r"(?P<sign>[+-])?(?P<count>\d+)?(?P<letter>[bB])(?![A-Za-z0-9_])")
 BOON_WORDS = keyword_pattern("boon", "boons", "bane", "banes")
-COUNTED = re.compile(rf"(?:(?P<count>\d+)(?![A-Za-z0-9_])[ \t]*)?(?P<word>{BOON_WORDS})")
-POOL = re.compile(r"(?P<count>\d+)?[dD](?P<sides>\d+)(?![A-Za-z0-9_])")
-FLAT = re.compile(r"[+-]\s*\d+(?![A-Za-z0-9_])")
-BONUS = re.compile(rf"(?P<sign>[+-])[ \t]*(?P<attribute>{keyword_pattern(*ATTRIBUTE_NAMES)})")
-RUSHED = re.compile(rf"{keyword_pattern('rushed')}(?:[ \t]*(?P<count>\d+)(?![A-Za-z0-9_]))?")
-VS_RUSHED = re.compile(rf"(?:{keyword_pattern('vs')}[ \t]*)?{keyword_pattern('rushed')}")
+COUNTED = Pattern(rf"(?:(?P<count>\d+)(?![A-Za-z0-9_])[ \t]*)?(?P<word>{BOON_WORDS})")
+POOL = Pattern(r"(?P<count>\d+)?[dD](?P<sides>\d+)(?![A-Za-z0-9_])")
+FLAT = Pattern(r"[+-]\s*\d+(?![A-Za-z0-9_])")
+BONUS = Pattern(rf"(?P<sign>[+-])[ \t]*(?P<attribute>{keyword_pattern(*ATTRIBUTE_NAMES)})")
+RUSHED = Pattern(rf"{keyword_pattern('rushed')}(?:[ \t]*(?P<count>\d+)(?![A-Za-z0-9_]))?")
+VS_RUSHED = Pattern(rf"(?:{keyword_pattern('vs')}[ \t]*)?{keyword_pattern('rushed')}")
 
 
 def attribute(text: str, loc: int) -> tuple[Word, int] | None:
@@ -134,8 +152,7 @@ MODIFIER: tuple[Scanner, ...] = (
 )
 STANCE = keyword("stance", spellings("adv", "advantaged", "advantage") | spellings("dis", "disadvantaged",
                                                                                      "disadvantage"))
-ARMOUR = keyword("armour", {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium",
-                            "heavy": "heavy"})
+ARMOUR = keyword("armour", ARMOUR_WORDS)
 ATTACK_FLAGS: tuple[Scanner, ...] = (
     keyword("resist", spellings("resist", "resistant", "resistance")),
     keyword("vuln", spellings("vuln", "vulnerable", "vulnerability")),

@@ -7,13 +7,11 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-import pyparsing as pp
-
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux import sheet_ast as ast  # loaded only when a sheet statement is read
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import keyword, not_understood, number, parse_with, tagged
+from crux_cli.core.grammar import keyword, not_understood, number, parse_with, pp, tagged
 
 DAMAGE_WORDS = ("damage", "dmg")
 WOUND_WORDS = ("wound",)

@@ -11,10 +11,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import pyparsing as pp
-
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold
+from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, pp
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.record import Record, field
 

@@ -15,10 +15,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import pyparsing as pp
-
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, tagged
+from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.limits import MAX_DICE
 from crux_cli.core.record import Record, field
