@@ -26,11 +26,13 @@ def record(answer: Any) -> dict[str, Any]:
 
 # Line breaks JSON allows raw inside strings but line-oriented readers (and JavaScript) split on.
 LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"})
+# json.dumps with options builds a new encoder per call; a batch writes one line per answer
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def dumps(obj: dict[str, Any]) -> str:
     """One JSON object on one line, whatever its strings hold."""
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")).translate(LINE_BREAKS)
+    return ENCODER.encode(obj).translate(LINE_BREAKS)
 
 
 def line(answer: Any, number: int | None = None) -> str:
