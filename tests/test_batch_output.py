@@ -85,3 +85,24 @@ def test_a_pipe_reader_sees_each_answer_while_crux_waits_for_more_input():
         assert child.wait(20) == 0 and child.stdout.read() == ""
     finally:
         child.kill()
+
+
+@pytest.mark.slow
+def test_memory_stays_flat_in_a_long_batch(tmp_path: Path):
+    """Peak RSS stays under 40 MB (issue 15): lines stream through, and the parse cache is bounded,
+    so by 30,000 different lines (several times the cache) memory is where a million lines leave it."""
+    import os
+    import subprocess
+    import sys
+
+    from batch_lines import all_different
+
+    lines = tmp_path / "lines.txt"
+    lines.write_text("".join(f"{statement}\n" for statement, _ in all_different(30_000)))
+    with lines.open("rb") as source:
+        child = subprocess.Popen([sys.executable, "-m", "crux_cli", "--seed", "1", "-"], stdin=source,
+                                 stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 0
+    assert usage.ru_maxrss / 1024 <= 40, f"peak RSS {usage.ru_maxrss / 1024:.1f} MB"
