@@ -1,6 +1,6 @@
 """Seeded batch output does not change with the parse cache or the batch's buffered output.
 
-tests/golden/ holds the output of main before the throughput work (issue 15): `crux --seed 2026 -`
+tests/golden/ holds the output of main (e4de11a) before the throughput work (issue 15): `crux --seed 2026 -`
 and `crux --seed 2026 --json -` over batch_input.txt, 2,439 lines of tests, saves, initiative, attacks,
 dice, repeats, comments and refused statements.
 """
