@@ -36,6 +36,8 @@ def scrub(line: str) -> str:
 
 def visible(text: str) -> str:
     """The input as it can be echoed safely: control and format characters shown as '?'."""
+    if text.isprintable():  # nearly always: one C-level check rather than a join per character
+        return text
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
