@@ -1,8 +1,9 @@
 """Seeded batch output does not change with the parse cache or the batch's buffered output.
 
-tests/golden/ holds the output of main (e4de11a) before the throughput work (issue 15): `crux --seed 2026 -`
-and `crux --seed 2026 --json -` over batch_input.txt, 2,439 lines of tests, saves, initiative, attacks,
-dice, repeats, comments and refused statements.
+tests/golden/ holds the output of main before the throughput work (issue 15; batch.err regenerated from
+main at 476fc7e, whose hint names 'wound'): `crux --seed 2026 -` and `crux --seed 2026 --json -` over
+batch_input.txt, 2,439 lines of tests, saves, initiative, attacks, dice, repeats, comments and refused
+statements.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from crux_cli.core.errors import CruxError
 from crux_cli.running import read
 from crux_cli.running.modes import run_batch
 from crux_cli.running.output import Output
@@ -60,6 +62,31 @@ def test_a_cached_statement_is_the_same_tree():
     first = read.read("atk 2d8+3 heavy", rules)
     assert read.read("atk 2d8+3 heavy", rules)[1] is first[1]
     assert read.read("atk 2d8+3 heavy", rules) == read.read_uncached("atk 2d8+3 heavy", rules)
+
+
+def test_the_cache_keys_on_the_rule_set_a_callable_gives(monkeypatch: pytest.MonkeyPatch):
+    """The runner passes `lambda: self.rules`: the key is the resolved rule set's name, and a statement with
+    no word (generic dice in every rule set) is read without asking for the rule set at all."""
+    from crux_cli import rulesets
+
+    monkeypatch.setattr(read, "CACHE_SIZE", 100)
+    read._cache.clear()
+    crux, stepdice = rulesets.load("crux"), rulesets.load("stepdice")
+    active = [crux]
+    asked: list[str] = []
+
+    def current() -> object:
+        asked.append(active[0].name)
+        return active[0]
+
+    assert read.read("STR +1b", current)[0] is crux and ("crux", "STR +1b") in read._cache
+    active[0] = stepdice  # where STR is no statement: crux's cached tree must not answer
+    with pytest.raises(CruxError, match="not a statement or attribute of the stepdice rules"):
+        read.read("STR +1b", current)
+    assert read.read("d20", current)[0].name == "dice" and ("stepdice", "d20") in read._cache
+    asked.clear()
+    assert read.read("4d6kh3", current) == read.read("4d6kh3", current) and asked == []
+    assert ("", "4d6kh3") in read._cache
 
 
 @pytest.mark.slow
