@@ -31,7 +31,8 @@ CRUX_HEADS = {"test": ["DEX", "str", "Will", "test", "TEST", "test DEX"], "save"
               "init": ["init", "initiative"], "atk": ["atk", "attack", "ATK 2d8", "atk 2d8+3", "atk d6", "atk 3d10-1"]}
 DICE_TERMS = ["d6", "2d6", "D20", "4d6kh3", "4d6KL1", "3d6!", "3d6!!", "d%", "4dF", "d66", "2d66", "8d6>=5", "4d6rr1",
               "4d6ro<2", "3d6!>=5", "0d6", "d0", "5", "0", "12", "1000000000000", "1001d6", "d20kh", "4d6dl1", "6d6k3",
-              "2d6rr<=6", "d1!", "3d6kh3rr1", "4d6k", "x", "(2d4)", "-3", "d6[fire]", "Cd8", "d6 kh1"]
+              "2d6rr<=6", "d1!", "3d6kh3rr1", "4d6k", "x", "(2d4)", "( 2d4+1 )", "(d6*(2+d4))", "(3d6", "()", "-3",
+              "d6[fire]", "Cd8", "d6 kh1"]
 DICE_OPERATORS = ["+", "-", "*", "/", " + ", " - ", "\t*\t", " / ", "++", ""]
 DICE_PREFIXES = ["", "roll ", "ROLL ", "6x ", "roll 3x ", "3X", "1001x ", "0x ", "rolld6"]
 
@@ -90,7 +91,8 @@ def test_plain_statements_take_the_fast_path():
     assert crux_scan.scan("save", "save DEX adv vs rushed") is not None
     assert crux_scan.scan("test", "DEX +2b -1B grit risky") is not None
     assert dice_scan.scan("roll 6x 4d6kh3 + 2d6!*3 - 1") is not None
-    assert dice_scan.scan("(2d6)") is None and dice_scan.scan("-d6") is None  # the grammar's
+    assert dice_scan.scan("(2d4+1)*3") is not None and dice_scan.scan("( (d6) )") is not None
+    assert dice_scan.scan("(2d6") is None and dice_scan.scan("-d6") is None  # the grammar's
 
 
 def corpus_and_golden_lines() -> list[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """A fast path in front of the dice grammar for the plain shape most lines have: dice terms and
-numbers joined by + - * /, after an optional `roll` and `Nx` (no parentheses, signs, labels or
-countdown dice).
+numbers joined by + - * / and grouped in parentheses, after an optional `roll` and `Nx` (no signs,
+labels or countdown dice).
 
 The tokens are the grammar's own regular expressions, and each is handed to the grammar's own
 parse action (`_base_dice`, `_modifier`, `_dice_term`, `_chain`, `_statement`) with the position
@@ -26,10 +26,17 @@ BASE = re.compile(notation.BASE)
 MODIFIER = re.compile(notation.MODIFIER, re.IGNORECASE)
 NUMBER = re.compile(r"[0-9]+")
 OPERATOR = re.compile(r"[ \t]*([-+*/])[ \t]*")
+OPEN = re.compile(r"\([ \t]*")
+CLOSE = re.compile(r"[ \t]*\)")
 
 
 def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
-    """A dice term with its modifiers (written right after it), or a whole number."""
+    """A dice term with its modifiers (written right after it), a whole number, or `( expression )`."""
+    if (opened := OPEN.match(text, loc)) is not None:
+        found = expression(text, opened.end())
+        if found is None or (closed := CLOSE.match(text, found[1])) is None:
+            return None
+        return ast.Group(found[0], loc), closed.end()
     base = BASE.match(text, loc)
     if base is None:
         number = NUMBER.match(text, loc)
