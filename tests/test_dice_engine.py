@@ -265,3 +265,17 @@ def test_one_parse_rolls_differently_each_time():
     roller = Roller(seeded(3))
     totals = {engine.roll_statement(roller, statement).total for _ in range(20)}
     assert len(totals) > 3
+
+
+def test_a_seeded_roller_draws_the_faces_randint_would():
+    """Roller.die skips randint for a plain Random; a seed must still give the faces it always gave."""
+    import random
+
+    for seed in range(20):
+        roller, reference = Roller(seeded(seed)), random.Random(seed)
+        for sides in [1, 2, 3, 6, 7, 20, 100, 1000, 4097, 10_000] * 10:
+            assert roller.die(sides) == reference.randint(1, sides)
+    limited = Roller(seeded(1), limit=3)
+    limited.dice(3, 6)
+    with pytest.raises(LimitError):
+        limited.die(6)

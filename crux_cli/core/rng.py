@@ -58,6 +58,9 @@ class Roller:
         self.source = source
         self.limit = limit
         self.rolled = 0
+        # A plain seeded Random draws `randint(1, n)` as `1 + _randbelow(n)`: calling that directly gives the
+        # same faces in the same order and skips two layers of argument checks, a few percent of a batch.
+        self.below = source._randbelow if type(source) is random.Random else None  # type: ignore[attr-defined]
 
     def reserve(self, count: int) -> None:
         """Refuse up front when `count` more dice would pass the limit."""
@@ -71,8 +74,11 @@ class Roller:
         """One die of `sides` faces, 1..sides."""
         if sides > MAX_SIDES:
             raise LimitError(f"a die may have at most {MAX_SIDES:,} sides")
-        self.reserve(1)
+        if self.rolled >= self.limit:
+            self.reserve(1)
         self.rolled += 1
+        if self.below is not None and sides > 0:
+            return self.below(sides) + 1
         return self.source.randint(1, sides)
 
     def dice(self, count: int, sides: int) -> list[int]:
