@@ -32,15 +32,17 @@ class _Pyparsing:
     def __getattr__(self, name: str) -> Any:
         module = _Pyparsing.module
         if module is None:
-            import pyparsing as module
+            import pyparsing
 
-            module.ParserElement.set_default_whitespace_chars(" \t")
-            _Pyparsing.module = module
+            pyparsing.ParserElement.set_default_whitespace_chars(" \t")
+            module = _Pyparsing.module = pyparsing
         return getattr(module, name)
 
 
 if TYPE_CHECKING:  # checked as the module it stands for
-    import pyparsing as pp
+    import pyparsing
+
+    pp = pyparsing
 else:
     pp = _Pyparsing()
 

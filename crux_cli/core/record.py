@@ -68,13 +68,13 @@ class Record:
         cls.__match_args__ = cls._fields  # type: ignore[misc]
         cls._made = 0
         if "__init__" not in cls.__dict__:  # its own generic __init__, never a parent's specialised one
-            cls.__init__ = _generic_init  # type: ignore[misc]
+            cls.__init__ = _generic_init  # type: ignore[method-assign]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
         cls._made += 1
         if cls._made == SPECIALISE_AFTER and cls.__dict__.get("__init__") is _generic_init:
-            cls.__init__ = _specialised_init(cls)  # type: ignore[misc]
+            cls.__init__ = _specialised_init(cls)  # type: ignore[method-assign]
         names = self._fields
         if len(args) > len(names):
             raise TypeError(f"{cls.__name__} takes {len(names)} arguments, not {len(args)}")

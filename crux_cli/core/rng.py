@@ -8,7 +8,7 @@ exactly; a scripted source lets tests decide every face.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from crux_cli.core.errors import LimitError
@@ -60,7 +60,8 @@ class Roller:
         self.rolled = 0
         # A plain seeded Random draws `randint(1, n)` as `1 + _randbelow(n)`: calling that directly gives the
         # same faces in the same order and skips two layers of argument checks, a few percent of a batch.
-        self.below = source._randbelow if type(source) is random.Random else None  # type: ignore[attr-defined]
+        self.below: Callable[[int], int] | None = (
+            source._randbelow if type(source) is random.Random else None)  # type: ignore[attr-defined]
 
     def reserve(self, count: int) -> None:
         """Refuse up front when `count` more dice would pass the limit."""

@@ -16,8 +16,11 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import integer
-from crux_cli.dice import ast
-from crux_cli.dice import grammar as notation
+from crux_cli.dice import ast, grammar
+
+# The grammar's parse actions are typed for pyparsing's ParseResults; the scanner hands them a dict of the
+# same named groups or a list of the same tokens, which is all they read, so they are called untyped here.
+notation: Any = grammar
 
 GAP = re.compile(r"[ \t]*")
 ROLL = re.compile(r"(?i:roll)(?![A-Za-z0-9_$])")
@@ -28,6 +31,12 @@ NUMBER = re.compile(r"[0-9]+")
 OPERATOR = re.compile(r"[ \t]*([-+*/])[ \t]*")
 OPEN = re.compile(r"\([ \t]*")
 CLOSE = re.compile(r"[ \t]*\)")
+
+
+def past_gap(text: str, loc: int) -> int:
+    """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
+    gap = GAP.match(text, loc)
+    return gap.end() if gap is not None else loc
 
 
 def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
@@ -79,16 +88,17 @@ def scan(text: str) -> ast.DiceStatement | None:
     if not text.isascii():
         return None
     try:
-        start = loc = GAP.match(text).end()
+        start = loc = past_gap(text, 0)
         prefix: list[Any] = []
         if (roll := ROLL.match(text, loc)) is not None:
-            loc = GAP.match(text, roll.end()).end()
+            loc = past_gap(text, roll.end())
         if (repeat := REPEAT.match(text, loc)) is not None:
             prefix.append(notation._repeat(text, loc, repeat.groupdict()))
-            loc = GAP.match(text, repeat.end()).end()
+            loc = past_gap(text, repeat.end())
         found = expression(text, loc)
-        if found is None or GAP.match(text, found[1]).end() != len(text):
+        if found is None or past_gap(text, found[1]) != len(text):
             return None
-        return notation._statement(text, start, [*prefix, found[0]])
+        statement: ast.DiceStatement = notation._statement(text, start, [*prefix, found[0]])
+        return statement
     except CruxError:
         return None

@@ -45,6 +45,12 @@ GAP = re.compile(r"[ \t]*")
 IDENT = "A-Za-z0-9_$"  # pyparsing's keyword characters: a keyword is not part of a longer word
 
 
+def past_gap(text: str, loc: int) -> int:
+    """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
+    gap = GAP.match(text, loc)
+    return gap.end() if gap is not None else loc
+
+
 def keyword_pattern(*words: str) -> str:
     spelled = "|".join(sorted(words, key=len, reverse=True))
     return rf"(?<![{IDENT}])(?i:{spelled})(?![{IDENT}])"
@@ -131,7 +137,7 @@ def rushed(text: str, loc: int) -> tuple[Word, int] | None:
         return None
     if match["count"]:
         return ("rushed", integer(match["count"], text, loc), loc), match.end()
-    return ("rushed", 1, loc), GAP.match(text, match.end()).end()  # the grammar's missing number ends past the gap
+    return ("rushed", 1, loc), past_gap(text, match.end())  # the grammar's missing number ends past the gap
 
 
 def vs_rushed(text: str, loc: int) -> tuple[Word, int] | None:
@@ -180,17 +186,17 @@ def head(kind: str, text: str, loc: int) -> tuple[list[Any], int] | None:
         if found is None:
             word = attribute(text, loc)
             return ([word[0]], word[1]) if word else None
-        after = attribute(text, GAP.match(text, found[1]).end())
+        after = attribute(text, past_gap(text, found[1]))
         return ([found[0], after[0]], after[1]) if after else ([found[0]], found[1])
     if kind == "save":
         found = SAVE_HEAD(text, loc)
-        word = attribute(text, GAP.match(text, found[1]).end()) if found else None
+        word = attribute(text, past_gap(text, found[1])) if found else None
         return ([word[0]], word[1]) if word else None
     found = (INIT_HEAD if kind == "init" else ATTACK_HEAD)(text, loc)
     if found is None:
         return None
     if kind == "atk":
-        dice = pool(text, GAP.match(text, found[1]).end())
+        dice = pool(text, past_gap(text, found[1]))
         if dice is not None:
             return [dice[0]], dice[1]
     return [], found[1]
@@ -201,14 +207,14 @@ def scan(kind: str, text: str) -> list[Any] | None:
     if not text.isascii():
         return None
     try:
-        start = head(kind, text, GAP.match(text).end())
+        start = head(kind, text, past_gap(text, 0))
         if start is None:
             return None
         words, loc = start
         scanners = WORDS[kind]
         end = len(text)
         while True:
-            before, loc = loc, GAP.match(text, loc).end()
+            before, loc = loc, past_gap(text, loc)
             if loc == end:
                 return words
             for scanner in scanners:
