@@ -37,7 +37,7 @@ from crux_cli.odds.dist import (
     keep_work,
     percentile,
 )
-from crux_cli.odds.result import Odds, rows
+from crux_cli.odds.result import Distribution, Odds, rows
 
 KEEPS = ("kh", "kl", "dh", "dl")
 
@@ -216,5 +216,5 @@ def countdown_odds(sides: int) -> Odds:
     one = face.probability(lambda f: f == 1)
     change = "ends" if sides == COUNTDOWN_SIZES[0] else "shrinks"
     return Odds(kind="countdown", outcomes=rows({"holds": 1 - one, change: one}),
-                distribution=tuple(face.items()), label="face", mean=face.mean())
+                distribution=Distribution.of(face), label="face", mean=face.mean())
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from crux_cli.core.errors import LimitError
-from crux_cli.odds.result import Odds, Table
+from crux_cli.odds.result import Distribution, Odds, Table
 
 Weights = dict[int, Fraction]
 
@@ -27,7 +27,7 @@ def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Weights | 
         return Odds(kind, tuple(outcomes.items()), tables)
     pairs = tuple(sorted(distribution.items()))
     mean = sum((value * p for value, p in pairs), Fraction(0))
-    return Odds(kind, tuple(outcomes.items()), tables, pairs, label, mean)
+    return Odds(kind, tuple(outcomes.items()), tables, Distribution.from_pairs(pairs), label, mean)
 
 
 def die_weights(sides: int) -> Weights:

@@ -16,7 +16,7 @@ from math import ceil
 
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Odds
+from crux_cli.odds.result import Distribution, Odds
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -62,6 +62,9 @@ def bar(share: float, width: int) -> str:
 
 
 def fraction(p: Fraction) -> str:
+    """The exact fraction when it is short enough to read ("" otherwise, without writing out a long one)."""
+    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 4 * FRACTION_CHARS:
+        return ""
     text = str(p)
     return text if len(text) <= FRACTION_CHARS else ""
 
@@ -88,7 +91,7 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     return "\n".join(lines)
 
 
-def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, palette: Palette) -> str:
+def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
     if not distribution:
         return ""
     rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
@@ -102,33 +105,35 @@ def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, palette
     return "\n".join(lines)
 
 
-def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Fraction]]:
-    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row."""
-    values = [value for value, _ in distribution]
-    probabilities = [p for _, p in distribution]
-    start, low_tail = 0, Fraction(0)
-    while start < len(values) - 1 and low_tail + probabilities[start] <= TAIL:
-        low_tail += probabilities[start]
+def _group(distribution: Distribution) -> list[tuple[str, Fraction]]:
+    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row.
+
+    One pass over the integer weights; a Fraction is made only for each row shown.
+    """
+    values, weights, denominator = distribution.values, distribution.weights, distribution.denominator
+    tail = denominator * TAIL.numerator  # a tail of weight w is thin while w * TAIL.denominator <= tail
+    start, low_tail = 0, 0
+    while start < len(values) - 1 and (low_tail + weights[start]) * TAIL.denominator <= tail:
+        low_tail += weights[start]
         start += 1
-    stop, high_tail = len(values), Fraction(0)
-    while stop - 1 > start and high_tail + probabilities[stop - 1] <= TAIL:
-        high_tail += probabilities[stop - 1]
+    stop, high_tail = len(values), 0
+    while stop - 1 > start and (high_tail + weights[stop - 1]) * TAIL.denominator <= tail:
+        high_tail += weights[stop - 1]
         stop -= 1
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
-    bins: dict[int, Fraction] = {}
-    for value, p in zip(values[start:stop], probabilities[start:stop], strict=True):
-        key = (value - low) // width
-        bins[key] = bins.get(key, Fraction(0)) + p
+    bins = [0] * ((high - low) // width + 1)
+    for value, weight in zip(values[start:stop], weights[start:stop], strict=True):
+        bins[(value - low) // width] += weight
     rows: list[tuple[str, Fraction]] = []
     if low_tail:
-        rows.append((f"< {low}", low_tail))
-    for key in range((high - low) // width + 1):
+        rows.append((f"< {low}", Fraction(low_tail, denominator)))
+    for key, weight in enumerate(bins):
         first = low + key * width
         last = min(first + width - 1, high)
-        rows.append((str(first) if first == last else f"{first}–{last}", bins.get(key, Fraction(0))))
+        rows.append((str(first) if first == last else f"{first}–{last}", Fraction(weight, denominator)))
     if high_tail:
-        rows.append((f"> {high}", high_tail))
+        rows.append((f"> {high}", Fraction(high_tail, denominator)))
     return rows
 
 

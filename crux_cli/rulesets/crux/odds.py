@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.odds.dist import Dist, constant, default_depth, die, mix
-from crux_cli.odds.result import AtLeast, Odds, Table, rows
+from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
     INITIATIVE_ACTIONS,
@@ -115,7 +115,7 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         kind="attack",
         outcomes=outcomes,
         tables=tuple(tables),
-        distribution=tuple(damage_dist.items()),
+        distribution=Distribution.of(damage_dist),
         label="damage",
         mean=damage_dist.mean(),
         leftover=leftover,
