@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from math import gcd, lcm, log2
+from itertools import accumulate
+from math import comb, gcd, lcm, log2
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
@@ -559,14 +560,13 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
     return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
-def keep_work(outcomes: int, span: int, total: int, count: int, keep: int) -> float:
-    """Machine words `_keep_highest` touches, roughly: for each outcome and kept count, about
-    `keep` shifts and sums of packed polynomials of keep*span+1 slots of count*log2(total+1) bits.
+def keep_work(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
+    """Machine words the keep of `keep` of `count` copies touches, roughly (see `_keep_highest`).
     Keeps that take a shortcut (none, one, all) cost nothing here."""
     keep = min(keep, count)
-    if keep <= 1 or keep >= count:
+    if keep <= 1 or keep >= count or len(single) == 1:
         return 0.0
-    return outcomes * keep * keep / 2 * (keep * span + 1) * count * log2(total + 1) / 64
+    return min(cost for cost, _ in _keep_methods(single, count, keep, score))
 
 
 def check_keep_work(work: float) -> None:
@@ -574,8 +574,139 @@ def check_keep_work(work: float) -> None:
         raise _too_big()
 
 
+def _keep_methods(single: Dist, count: int, keep: int,
+                  score: Score | None) -> list[tuple[float, Callable[[], Dist]]]:
+    """The ways to work out a keep that apply here, each with its cost in machine words.
+
+    Every weight of the answer fits in count * log2(total + 1) bits, so each operation on one
+    coefficient costs about that many bits over 64.
+    """
+    words = count * log2(single.total + 1) / 64 + 1
+    outcomes = len(single)
+    if score is None and _uniform_run(single):
+        # k*k*outcomes/2 sparse terms, and k prefix sums over k*outcomes coefficients
+        return [(1.5 * keep * keep * outcomes * words, lambda: _keep_uniform(single, count, keep))]
+    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
+    span = max(values) - min(values)
+    placing = outcomes * keep * keep / 2 * (keep * span + 1) * words
+    product = max(1.0, ((span + 1) * words / 2) ** 0.585)  # a Karatsuba product by a span-long factor
+    threshold = outcomes * keep * (keep * span + 1) * words * product
+    return [(placing, lambda: _keep_by_placing(single, count, keep, values)),
+            (threshold, lambda: _keep_by_threshold(single, count, keep, values))]
+
+
 def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
-    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count.
+    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count,
+    by the cheapest method that applies."""
+    cost, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
+    check_keep_work(cost)
+    return method()
+
+
+def _uniform_run(dist: Dist) -> bool:
+    """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
+    return dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist) and len(set(dist.weights)) == 1
+
+
+def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
+    """`_keep_highest` for a uniform run of faces 0..S-1 (shifted): O(keep**2 * S) integer operations.
+
+    Split by the face t of the keep-th highest die: a < keep dice above it, the rest at t or
+    below. The a dice above are a fair sample of faces t+1..S-1, whose generating function is
+    x**(t+1) * (1 - x**m) / (1 - x), m = S-1-t; the kept at t add (keep - a) * t. So the answer is
+
+        sum over a of M_a / (1 - x)**a,   M_a = sum over t of c(t, a) * x**(keep*t + a) * (1 - x**m)**a
+
+    where c(t, a) = comb(count, a) * (the ways for the other count-a dice to put at least keep-a
+    of them on t and the rest below). Each M_a is sparse; the divisions by (1 - x) are prefix
+    sums, done Horner-fashion: R = M_{k-1}; R = M_a + R / (1 - x) for a = k-2 .. 0.
+    """
+    faces, n, k = len(single), count, keep
+    terms: list[dict[int, int]] = [{} for _ in range(k)]  # M_a, sparse: exponent -> coefficient
+    pascal = [[1]]
+    for a in range(1, k):
+        previous = pascal[-1]
+        pascal.append([1, *(previous[i - 1] + previous[i] for i in range(1, a)), 1])
+    choose_a = [comb(n, a) for a in range(k)]
+    for t in range(faces):
+        m = faces - 1 - t
+        for a, ways in enumerate(_ways_from(t, n, k)):
+            if m == 0 and a:
+                break  # nothing lies above the top face
+            coefficient = choose_a[a] * ways
+            row, base = terms[a], k * t + a
+            for i, binomial in enumerate(pascal[a]):
+                exponent = base + m * i
+                row[exponent] = row.get(exponent, 0) + (-coefficient * binomial if i & 1 else coefficient * binomial)
+    result = [0] * (k * faces)  # above every exponent of M_a, and so of each R (the divisions are exact)
+    for a in range(k - 1, -1, -1):
+        if a < k - 1:
+            result = list(accumulate(result))  # divided by (1 - x)
+        for exponent, coefficient in terms[a].items():
+            result[exponent] += coefficient
+    scale = single.weights[0] ** n
+    return _from_dense(k * single.outcomes[0], [c * scale for c in result[:k * (faces - 1) + 1]],
+                       single.denominator ** n)
+
+
+def _ways_from(t: int, n: int, k: int) -> list[int]:
+    """For a = 0 .. k-1: the ways n - a dice (faces of weight 1) put at least k - a of them on
+    face t and the rest below, sum over e >= k - a of comb(n - a, e) * t**(n - a - e).
+
+    That is (t + 1)**(n - a) less P_a = sum over e < k - a, and along a the P_a follow
+    P_a = (t + 1) * P_(a+1) + comb(n - a - 1, k - a - 1) * t**(n - k + 1), from P_k = 0.
+    """
+    return _ways_over(1, t, n, k)
+
+
+def _ways_over(here: int, below: int, n: int, k: int) -> list[int]:
+    """`_ways_from` for a face of weight `here` with total weight `below` under it:
+    sum over e >= k - a of comb(n - a, e) * here**e * below**(n - a - e)."""
+    both = here + below
+    tail = below ** (n - k + 1)
+    partial, binomial, power_here = 0, 1, 1  # P_a, comb(n-a-1, k-a-1), here**(k-a-1)
+    everything = both ** (n - k + 1)  # both**(n - a)
+    ways = [0] * k
+    for a in range(k - 1, -1, -1):
+        partial = both * partial + binomial * power_here * tail
+        ways[a] = everything - partial
+        everything *= both
+        binomial = binomial * (n - a) // (k - a)  # comb(n-a, k-a) from comb(n-a-1, k-a-1)
+        power_here *= here
+    return ways
+
+
+def _keep_by_threshold(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
+    """`_keep_highest` for any die: split by the face t of the keep-th highest die, as
+    `_keep_uniform` does, with the dice above it as powers of a packed polynomial A_t, summed
+    Horner-fashion: sum over a of c(t, a) * A_t**a * x**((keep - a) * value_t), keep products
+    per face."""
+    lo = min(values)
+    span = max(values) - lo
+    slots = keep * span + 1
+    width = _slot_bytes((2 * single.total + 1) ** count)  # bounds every partial sum (see below)
+    _check_size(slots, width)
+    bits = 8 * width
+    result = 0
+    above = 0  # A_t packed: the faces above t, by value
+    below = single.total
+    choose_a = [comb(count, a) for a in range(keep)]
+    for value, weight in zip(reversed(values), reversed(single.weights), strict=True):
+        below -= weight
+        step = bits * (value - lo)
+        ways = _ways_over(weight, below, count, keep)
+        # Horner over a: H = c_(k-1) X; H = H * A + c_a X**(k-a); each c(t, a) * A**a is at most
+        # comb(count, a) * total**count, so every H stays under (2 * total)**count.
+        horner = (choose_a[keep - 1] * ways[keep - 1]) << step
+        for a in range(keep - 2, -1, -1):
+            horner = horner * above + ((choose_a[a] * ways[a]) << (step * (keep - a)))
+        result += horner
+        above += weight << step
+    return _from_dense(keep * lo, _unpack(result, width, slots), single.denominator ** count)
+
+
+def _keep_by_placing(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
+    """`_keep_highest` by placing dice on the faces from the highest down: cheap when few are kept.
 
     Walk the outcomes from the highest down. `placed[c]` is the packed polynomial
     (in the kept sum) of the ways `c < keep` dice have landed on the outcomes seen
@@ -584,10 +715,8 @@ def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = Non
     dice may take any lower outcome, so that branch is finished at once, all j
     at the same shift.
     """
-    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     lo = min(values)
     span = max(values) - lo
-    check_keep_work(keep_work(len(single), span, single.total, count, keep))
     slots = keep * span + 1
     width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
     _check_size(slots, width)

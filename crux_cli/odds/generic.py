@@ -175,8 +175,7 @@ def _keep_in(group: Dist, dice: int, how: str, n: int, score: Score | None) -> D
 
 
 def _work(group: Dist, dice: int, n: int, score: Score | None) -> float:
-    values = [score(o) for o in group.outcomes] if score else group.outcomes
-    return keep_work(len(group), max(values) - min(values), group.total, dice, n)
+    return keep_work(group, dice, n, score)
 
 
 def _all(single: Dist, count: int, score: Score | None) -> Dist:
