@@ -294,6 +294,17 @@ def test_explode_matches_enumeration(sides: int, depth: int, truncate: bool) -> 
     assert single.leftover == expected_leftover
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(small_dists, uniform_runs), st.integers(0, 12), st.integers(0, 6))
+def test_the_total_of_exploding_dice_is_the_sum_of_their_chains(single: Dist, count: int, depth: int) -> None:
+    """`explode_sum` (a closed form in the number of explosions) against summing the chains."""
+    if len(single) == 1:
+        return  # its only face explodes: refused, as `explode` refuses it
+    total = single.explode_sum(count, depth)
+    assert total == single.explode(depth).sum_of(count)
+    assert total.denominator == single.explode(depth).sum_of(count).denominator
+
+
 def test_threshold_explode_and_uneven_dice() -> None:
     five_up = die(6).explode(3, on=lambda f: f >= 5)
     assert probabilities(five_up) == exploded(die(6), 3, lambda f: f >= 5, False)

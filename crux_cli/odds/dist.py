@@ -284,6 +284,26 @@ class Dist:
             chain = _sum_parts(_scale(stopping, chain.denominator), _convolve(exploding, chain))
         return chain
 
+    def explode_sum(self, count: int, depth: int | None = None, *, on: Predicate | None = None,
+                    truncate: bool = False) -> Dist:
+        """The total of `count` dice that explode as `explode` says: `explode(...).sum_of(count)`.
+
+        When one face (above 0) explodes and the chains are cut (no `truncate`), the total is the
+        stopping faces' sum plus that face times the number of explosions k among all
+        the dice, and k has a closed form: the ways are those of (1 + z + ... + z**depth)
+        ** count, each weighted up**k * each**(count*depth - k). So no chain is summed.
+        """
+        top = self.outcomes[-1]
+        on = on or (lambda o: o == top)
+        exploding = self.part(on)
+        stopping = self.part(lambda o: not on(o))
+        if (count == 0 or not exploding.outcomes or not stopping.outcomes or len(exploding) > 1
+                or exploding.outcomes[0] <= 0 or truncate):
+            return self.explode(depth, on=on, count=count, truncate=truncate).sum_of(count)
+        if depth is None:
+            depth = default_depth(Fraction(exploding.total, self.denominator), count)
+        return _exploding_total(stopping, exploding.outcomes[0], exploding.weights[0], count, depth)
+
     def reroll_once(self, on: Predicate) -> Dist:
         """Roll again, once, when the die shows a face `on` picks; the second roll stands."""
         redo = self.part(on).total
@@ -539,6 +559,38 @@ def _sum_parts(a: Dist, b: Dist) -> Dist:
     for o, w in zip(b.outcomes, b.weights, strict=True):
         table[o] = table.get(o, 0) + w
     return _from_map(table, a.denominator)
+
+
+def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int) -> Dist:
+    """`explode_sum` with one exploding `face` of weight `up`: Q, the stopping faces' total of `count`
+    dice, shifted by face * k for k explosions, each weighted ways(k) * up**k * each**(rolls - k)
+    (rolls = count * depth, the most explosions counted).
+
+    Those weights span thousands of bits, nearly all of them the power of `each`. Write a total as
+    low + face * K + r (0 <= r < face): it is reached from Q[r + face * i] with k = K - i, so its
+    weight is each**(rolls - K) times the convolution, over i, of Q[r + face * i] * each**i with
+    ways(k) * up**k, whose terms are short. One packed product per residue r.
+    """
+    each, rolls = stopping.denominator, count * depth
+    stops = stopping.sum_of(count)
+    dense = _dense(stops)
+    power_up, scaled = 1, []  # ways(k) * up**k
+    for ways in _uniform_power(depth, count):
+        scaled.append(ways * power_up)
+        power_up *= up
+    each_powers = [1]
+    for _ in range(rolls + (len(dense) - 1) // face):
+        each_powers.append(each_powers[-1] * each)
+    totals = [0] * (len(dense) + face * rolls)
+    for r in range(min(face, len(dense))):
+        column = [q * each_powers[i] for i, q in enumerate(dense[r::face])]
+        width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
+        slots = len(column) + rolls
+        inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
+        # K <= rolls: times each**(rolls - K); beyond, every term holds each**(K - rolls): divide it out
+        totals[r::face] = [value * each_powers[rolls - k] if k <= rolls else value // each_powers[k - rolls]
+                           for k, value in enumerate(inner)]
+    return _from_dense(stops.outcomes[0], totals, each ** (rolls + count))
 
 
 def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:

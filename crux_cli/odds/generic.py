@@ -79,6 +79,8 @@ def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, 
             depth = default_depth(single.probability(explodes), count)
         if not compound and (keep is not None or score is not None):
             return exploded_dice(count, single, explodes, depth, keep=keep, score=score)
+        if keep is None and score is None:
+            return single.explode_sum(count, depth, on=explodes, truncate=depth >= EXPLOSION_DEPTH)
         single = single.explode(depth, on=explodes, truncate=depth >= EXPLOSION_DEPTH)
     return _kept(single, count, keep, score)
 
