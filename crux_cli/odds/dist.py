@@ -22,16 +22,16 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
-from math import comb, gcd, lcm, log2
+from math import comb, gcd, lcm
+from operator import add, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.odds import cost
+from crux_cli.odds.cost import Shape
 
-# The odds size limit: past these an answer would take more than a second or two, so it is refused.
-MAX_OUTCOMES = 100_000  # distinct values one distribution may have
-MAX_PACKED_BITS = 400_000_000  # size of one packed polynomial (50 MB)
-MAX_PAIRS = 4_000_000  # outcome pairs a sparse binary operation may visit
-MAX_KEEP_WORK = 200_000_000  # machine words a keep-k dynamic programme may touch (about a second)
+# The odds size limit bounds time (crux_cli.odds.cost); each step below predicts its own.
+MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 
@@ -195,15 +195,15 @@ class Dist:
             return Dist((self.outcomes[0] * count,), (self.weights[0] ** count,), self.denominator ** count)
         lo, span = self.outcomes[0], self.outcomes[-1] - self.outcomes[0]
         if _dense_enough(self):
+            cost.check(sum_cost(self, count))
             slots = count * span + 1
-            width = _slot_bytes(self.total ** count)
-            _check_size(slots, width)
             dense = _dense(self)
             if len(set(dense)) == 1:  # NdS: uniform over a run of integers
                 dense = [c * dense[0] ** count for c in _uniform_power(span, count)]
-            elif count >= MILLER_COUNT:
+            elif _by_recurrence(self, count):
                 dense = _power_by_recurrence(dense, count)
             else:
+                width = _slot_bytes(self.total ** count)
                 dense = _unpack(_pack(dense, width) ** count, width, slots)
             return _from_dense(count * lo, dense, self.denominator ** count)
         result, square, n = constant(0), self, count
@@ -218,6 +218,7 @@ class Dist:
     def highest(self, count: int) -> Dist:
         """The highest of `count` copies: P(max <= o) is the cumulative probability to the count-th power."""
         _check_count(count)
+        cost.check(highest_cost(self, count))
         cumulative, previous, weights = 0, 0, []
         for w in self.weights:
             cumulative += w
@@ -405,6 +406,188 @@ def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOV
     return depth
 
 
+# ----- what each step costs, in seconds (crux_cli.odds.cost) ---------------------------------------
+
+
+def shape(dist: Dist) -> Shape:
+    if not dist.outcomes:
+        return Shape(0, 0, dist.denominator.bit_length())
+    low = dist.outcomes[0]
+    return Shape(len(dist), dist.outcomes[-1] - low, dist.denominator.bit_length(), low)
+
+
+def sum_cost(single: Dist, count: int) -> float:
+    """`sum_of(count)`."""
+    if count <= 1 or len(single) <= 1:
+        return 0.0
+    return power_cost(shape(single), count, uniform=len(set(single.weights)) == 1,
+                      dense=_dense_enough(single), total_bits=single.total.bit_length())
+
+
+def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool = True,
+               total_bits: int | None = None) -> float:
+    """`sum_of(count)` of a distribution of this shape: for a dense one, the uniform power, the
+    recurrence or a packed power (as `sum_of` picks); else repeated squaring."""
+    if count <= 1 or single.outcomes <= 1:
+        return 0.0
+    slots = count * single.span + 1
+    bits = count * (single.bits if total_bits is None else total_bits)
+    if not dense:  # repeated squaring: the last convolution is most of it
+        half = sum_shape(single, count // 2)
+        return 2 * convolve_cost(half, half)
+    if uniform:
+        return cost.items(6 * slots, bits)  # half the slots, a few operations each, the scale, the values
+    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits))
+
+
+def sum_shape(single: Shape, count: int) -> Shape:
+    span = single.span * count
+    return Shape(min(span + 1, single.outcomes ** min(count, 8)), span, single.bits * count, single.low * count)
+
+
+def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
+    return cost.items(2 * slots * outcomes, bits)
+
+
+def _pow_cost(slots: int, bits: int) -> float:
+    half = slots * bits / 2
+    return cost.packed(slots, bits) + 2 * cost.product(half, half)
+
+
+def _by_recurrence(single: Dist, count: int) -> bool:
+    slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
+    bits = count * single.total.bit_length()
+    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits)
+
+
+def highest_cost(single: Dist, count: int) -> float:
+    """`highest(count)`: a power of each cumulative weight."""
+    bits = count * single.total.bit_length()
+    return len(single) * (0.7 * cost.product(bits / 2, bits / 2) + cost.items(2, bits))
+
+
+def convolve_cost(a: Shape, b: Shape) -> float:
+    """`a + b` for distributions of these shapes, by the cheapest of the ways that need no more than
+    the shapes to apply (`_convolve` may find a cheaper one)."""
+    bits = a.bits + b.bits
+    if min(a.outcomes, b.outcomes) <= 1:
+        return cost.items(max(a.outcomes, b.outcomes), bits)
+    estimates = [combine_cost(a, b)]
+    short, long = sorted((a, b), key=lambda s: s.outcomes)
+    if long.span + 1 <= 4 * long.outcomes + 16:
+        estimates.append(cost.items(2 * short.outcomes * (long.span + 1), bits) + cost.calls(short.outcomes))
+    if a.span + b.span + 1 <= a.outcomes * b.outcomes + 64:
+        estimates.append(_packed_cost(a, b, bits))
+    return min(estimates)
+
+
+def _packed_cost(a: Shape, b: Shape, width: int) -> float:
+    return cost.packed(a.span + b.span + 1, width) + cost.product((a.span + 1) * width, (b.span + 1) * width)
+
+
+def combine_cost(a: Shape, b: Shape) -> float:
+    """Any operation pair by pair (`_combine`)."""
+    return cost.items(4 * a.outcomes * b.outcomes, a.bits + b.bits)
+
+
+def convolve_shape(a: Shape, b: Shape) -> Shape:
+    span = a.span + b.span
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, a.low + b.low)
+
+
+def combine_shape(a: Shape, b: Shape, operation: Callable[[int, int], int]) -> Shape:
+    """The shape of `operation` pair by pair, from the ends of both ranges (products and quotients
+    of ranges take their extremes at the ends)."""
+    ends = [operation(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
+    span = max(ends) - min(ends)
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, min(ends))
+
+
+def add_dice(dist: Dist, count: int, single: Dist, total: Dist | None = None) -> Dist:
+    """`dist` plus `count` copies of `single` (whose sum is `total`, if it was worked out): when
+    `dist`'s weights are long and `single` is a fair die, a cheap slide per die beats one sum with
+    their total, whose weights would be padded to the longest."""
+    if count == 0:
+        return dist
+    total = single.sum_of(count) if total is None else total
+    slides = slides_cost(shape(dist), count, single)
+    if slides is not None and slides < convolve_estimate(dist, total):
+        for _ in range(count):
+            dist = dist + single
+        return dist
+    return dist + total
+
+
+def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> float:
+    """Seconds `add_dice(dist, count, single, total)` takes."""
+    if count == 0:
+        return 0.0
+    slides = slides_cost(shape(dist), count, single)
+    once = convolve_estimate(dist, total)
+    return once if slides is None else min(slides, once)
+
+
+def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
+    if not base.outcomes or len(single) == 1 or not _uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
+        return None
+    span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
+    return sum(cost.items(3 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+
+
+def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
+    """`keep_highest(count, keep, score)` (or any keep or drop that comes to it)."""
+    keep = min(keep, count)
+    if count == 0 or keep == 0 or len(single) == 1:
+        return 0.0
+    if keep == count:
+        return sum_cost(single.map(score) if score else single, count)
+    if keep == 1:
+        return highest_cost(single, count)
+    return min(estimate for estimate, _ in _keep_methods(single, count, keep, score))
+
+
+def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode(depth, on=on)`: a layered chain is written out; any other is `depth` convolutions."""
+    exploding = single.part(on)
+    size = len(single) * (depth + 1)
+    bits = single.denominator.bit_length() * (depth + 1)
+    if len(exploding) == 1 and not truncate:
+        return cost.items(size, bits)
+    chain = shape(single)
+    total = 0.0
+    for _ in range(depth):
+        total += convolve_cost(shape(exploding), chain)
+        chain = convolve_shape(shape(exploding), chain)
+    return total
+
+
+def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode_sum(count, depth, on=on)`."""
+    exploding = single.part(on)
+    stopping = single.part(lambda o: not on(o))
+    if count == 0 or not exploding.outcomes or not stopping.outcomes:
+        return 0.0
+    if len(exploding) > 1 or exploding.outcomes[0] <= 0 or truncate:
+        chain = Shape(len(single) * (depth + 1), (single.outcomes[-1] - single.outcomes[0] + 1) * (depth + 1),
+                      single.denominator.bit_length() * (depth + 1))
+        return 2 * explode_cost(single, depth, on, truncate) + power_cost(chain, count)
+    face, each, rolls = exploding.outcomes[0], single.denominator, count * depth
+    stops = count * (stopping.outcomes[-1] - stopping.outcomes[0]) + 1
+    column = max(1, stops // face)
+    width = (count * stopping.total.bit_length() + column * each.bit_length()
+             + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
+    out_bits = (rolls + count) * each.bit_length()
+    residue = (cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
+               + cost.calls(30))
+    return (sum_cost(stopping, count) + min(face, stops) * residue
+            + (stops + face * rolls) * cost.product(width, out_bits / 2))
+
+
+def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
+    span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
+    return Shape(span + 1, span, count * (depth + 1) * single.denominator.bit_length(), count * single.outcomes[0])
+
+
 # ----- internals -----------------------------------------------------------------------------------
 
 
@@ -420,17 +603,20 @@ def _check_count(count: int) -> None:
 def _from_map(table: dict[int, int], denominator: int) -> Dist:
     outcomes = tuple(sorted(o for o, w in table.items() if w))
     if len(outcomes) > MAX_OUTCOMES:
-        raise _too_big()
+        raise _too_many(len(outcomes))
     return Dist(outcomes, tuple(table[o] for o in outcomes), denominator)
 
 
+def _too_many(values: int) -> LimitError:
+    return LimitError(f"these exact odds pass the odds size limit: {values:,} values, where the limit is "
+                      f"{MAX_OUTCOMES:,}", hint="ask for fewer dice or fewer sides; rolling it still works")
+
+
 def _from_dense(low: int, dense: list[int], denominator: int) -> Dist:
-    outcomes, weights = [], []
-    for offset, w in enumerate(dense):
-        if w:
-            outcomes.append(low + offset)
-            weights.append(w)
-    return Dist(tuple(outcomes), tuple(weights), denominator)
+    outcomes = tuple(low + offset for offset, w in enumerate(dense) if w)
+    if len(outcomes) > MAX_OUTCOMES:
+        raise _too_many(len(outcomes))
+    return Dist(outcomes, tuple(filter(None, dense)), denominator)
 
 
 def _dense(dist: Dist) -> list[int]:
@@ -449,17 +635,6 @@ def _dense_enough(dist: Dist) -> bool:
 def _slot_bytes(bound: int) -> int:
     """Bytes per packed coefficient when no coefficient exceeds `bound`."""
     return max(1, (bound.bit_length() + 7) // 8)
-
-
-def _check_size(slots: int, width: int) -> None:
-    if slots > MAX_OUTCOMES or slots * width * 8 > MAX_PACKED_BITS:
-        raise _too_big()
-
-
-def _too_big() -> LimitError:
-    return LimitError(f"the exact odds of this statement pass the odds size limit ({MAX_OUTCOMES:,} "
-                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights, or a keep of that "
-                      "much work)", hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
 
 
 def _pack(dense: list[int], width: int) -> int:
@@ -518,28 +693,87 @@ def _power_by_recurrence(dense: list[int], count: int) -> list[int]:
 
 
 def _convolve(a: Dist, b: Dist) -> Dist:
-    """The sum of two independent distributions."""
+    """The sum of two independent distributions, by the cheapest way that applies."""
     if not a.outcomes or not b.outcomes:  # an empty part (every event left over) stays empty
         return Dist((), (), a.denominator * b.denominator)
+    estimate, method = min(_convolve_methods(a, b), key=lambda pair: pair[0])
+    cost.check(estimate)
+    return method()
+
+
+def convolve_estimate(a: Dist, b: Dist) -> float:
+    """Seconds `a + b` takes, by the way `_convolve` will pick."""
+    if not a.outcomes or not b.outcomes:
+        return 0.0
+    return min(estimate for estimate, _ in _convolve_methods(a, b))
+
+
+def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]]:
+    """The ways to add two distributions that apply, each with its cost: a shift when one has a
+    single value, a sliding window when one is a fair die, one scaled copy of the longer per value
+    of the shorter, a packed product when both are dense, else pair by pair."""
+    bits = a.total.bit_length() + b.total.bit_length()
     if len(a) == 1 or len(b) == 1:
-        single, other = (a, b) if len(a) == 1 else (b, a)
-        shift, weight = single.outcomes[0], single.weights[0]
-        return Dist(tuple(o + shift for o in other.outcomes), tuple(w * weight for w in other.weights),
-                    a.denominator * b.denominator)
+        return [(cost.items(max(len(a), len(b)), bits), lambda: _shift(a, b))]
+    methods: list[tuple[float, Callable[[], Dist]]] = []
+    for run, other in ((a, b), (b, a)):
+        if _uniform_run(run) and _dense_enough(other):
+            slots = other.outcomes[-1] - other.outcomes[0] + len(run)
+            methods.append((cost.items(3 * slots, bits), lambda run=run, other=other: _slide(other, run)))
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if _dense_enough(long):
+        span = long.outcomes[-1] - long.outcomes[0] + 1
+        methods.append((cost.items(2 * len(short) * span, bits) + cost.calls(len(short)),
+                        lambda: _scaled_copies(short, long)))
+    if a.outcomes[-1] - a.outcomes[0] + b.outcomes[-1] - b.outcomes[0] + 1 <= len(a) * len(b) + 64:
+        methods.append((_packed_cost(shape(a), shape(b), bits), lambda: _packed_sum(a, b)))
+    methods.append((combine_cost(shape(a), shape(b)), lambda: _combine(a, b, lambda x, y: x + y)))
+    return methods
+
+
+def _shift(a: Dist, b: Dist) -> Dist:
+    """`a + b` when one of them has a single value: the other, moved and scaled."""
+    single, other = (a, b) if len(a) == 1 else (b, a)
+    shift, weight = single.outcomes[0], single.weights[0]
+    return Dist(tuple(o + shift for o in other.outcomes), tuple(w * weight for w in other.weights),
+                a.denominator * b.denominator)
+
+
+def _scaled_copies(short: Dist, long: Dist) -> Dist:
+    """`short + long` as one copy of `long`, shifted and scaled, per value of `short`."""
+    dense, low = _dense(long), short.outcomes[0]
+    totals = [0] * (short.outcomes[-1] - low + len(dense))
+    for value, weight in zip(short.outcomes, short.weights, strict=True):
+        at = value - low
+        totals[at:at + len(dense)] = map(add, totals[at:at + len(dense)], map(weight.__mul__, dense))
+    return _from_dense(low + long.outcomes[0], totals, short.denominator * long.denominator)
+
+
+def _packed_sum(a: Dist, b: Dist) -> Dist:
+    """`a + b` as one product of packed polynomials."""
     span = (a.outcomes[-1] - a.outcomes[0]) + (b.outcomes[-1] - b.outcomes[0]) + 1
-    if span <= len(a) * len(b) + 64:
-        width = _slot_bytes(a.total * b.total)
-        _check_size(span, width)
-        packed = _pack(_dense(a), width) * _pack(_dense(b), width)
-        return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span),
-                           a.denominator * b.denominator)
-    return _combine(a, b, lambda x, y: x + y)
+    bound = min(a.total * b.total, max(a.weights) * max(b.weights) * min(len(a), len(b)))
+    width = _slot_bytes(bound)
+    packed = _pack(_dense(a), width) * _pack(_dense(b), width)
+    return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span), a.denominator * b.denominator)
+
+
+def _slide(other: Dist, run: Dist) -> Dist:
+    """`other + run` where `run` has one weight on consecutive values (a fair die): each total is
+    that weight times a window of `other`, a difference of two prefix sums."""
+    dense, width, weight = _dense(other), len(run), run.weights[0]
+    prefix = [0, *accumulate(dense)]
+    upper = prefix[1:] + [prefix[-1]] * (width - 1)  # the sum up to each total's last die face
+    lower = [0] * (width - 1) + prefix[:-1]  # less the sum before its first
+    totals = list(map(sub, upper, lower))
+    if weight != 1:
+        totals = list(map(weight.__mul__, totals))
+    return _from_dense(other.outcomes[0] + run.outcomes[0], totals, other.denominator * run.denominator)
 
 
 def _combine(a: Dist, b: Dist, operation: Callable[[int, int], int]) -> Dist:
     """Any binary operation of independent terms, pair by pair."""
-    if len(a) * len(b) > MAX_PAIRS:
-        raise _too_big()
+    cost.check(combine_cost(shape(a), shape(b)))
     table: dict[int, int] = {}
     for x, wx in zip(a.outcomes, a.weights, strict=True):
         for y, wy in zip(b.outcomes, b.weights, strict=True):
@@ -584,6 +818,8 @@ def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int)
     totals = [0] * (len(dense) + face * rolls)
     for r in range(min(face, len(dense))):
         column = [q * each_powers[i] for i, q in enumerate(dense[r::face])]
+        if not any(column):
+            continue  # no stopping total in this residue
         width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
         slots = len(column) + rolls
         inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
@@ -612,37 +848,26 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
     return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
-def keep_work(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
-    """Machine words the keep of `keep` of `count` copies touches, roughly (see `_keep_highest`).
-    Keeps that take a shortcut (none, one, all) cost nothing here."""
-    keep = min(keep, count)
-    if keep <= 1 or keep >= count or len(single) == 1:
-        return 0.0
-    return min(cost for cost, _ in _keep_methods(single, count, keep, score))
-
-
-def check_keep_work(work: float) -> None:
-    if work > MAX_KEEP_WORK:
-        raise _too_big()
-
-
 def _keep_methods(single: Dist, count: int, keep: int,
                   score: Score | None) -> list[tuple[float, Callable[[], Dist]]]:
-    """The ways to work out a keep that apply here, each with its cost in machine words.
+    """The ways to work out a keep that apply here, each with its cost in seconds.
 
-    Every weight of the answer fits in count * log2(total + 1) bits, so each operation on one
-    coefficient costs about that many bits over 64.
+    Every weight of the answer (and every partial sum) fits in about count * log2(total + 1) bits.
     """
-    words = count * log2(single.total + 1) / 64 + 1
+    bits = count * (single.total.bit_length() + 1)
     outcomes = len(single)
     if score is None and _uniform_run(single):
-        # k*k*outcomes/2 sparse terms, and k prefix sums over k*outcomes coefficients
-        return [(1.5 * keep * keep * outcomes * words, lambda: _keep_uniform(single, count, keep))]
+        # the ways per face, k*k*faces/2 sparse terms, and k prefix sums over k*faces coefficients
+        estimate = cost.calls(3 * outcomes) + cost.items(3 * keep * outcomes + 3 * keep * keep * outcomes, bits)
+        return [(estimate, lambda: _keep_uniform(single, count, keep))]
     values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     span = max(values) - min(values)
-    placing = outcomes * keep * keep / 2 * (keep * span + 1) * words
-    product = max(1.0, ((span + 1) * words / 2) ** 0.585)  # a Karatsuba product by a span-long factor
-    threshold = outcomes * keep * (keep * span + 1) * words * product
+    polynomial = (keep * span + 1) * bits
+    cost.check_memory(polynomial / 8)
+    # the polynomials grow to that size from nothing and the multipliers are shorter than `bits`
+    # on average: measured, about a third of these products' worst case
+    placing = outcomes * keep * keep / 6 * (cost.product(polynomial, bits) + cost.items(3, polynomial))
+    threshold = outcomes * keep / 3 * (cost.product(polynomial, (span + 1) * bits) + cost.items(3, polynomial))
     return [(placing, lambda: _keep_by_placing(single, count, keep, values)),
             (threshold, lambda: _keep_by_threshold(single, count, keep, values))]
 
@@ -650,14 +875,15 @@ def _keep_methods(single: Dist, count: int, keep: int,
 def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
     """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count,
     by the cheapest method that applies."""
-    cost, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
-    check_keep_work(cost)
+    estimate, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
+    cost.check(estimate)
     return method()
 
 
 def _uniform_run(dist: Dist) -> bool:
     """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
-    return dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist) and len(set(dist.weights)) == 1
+    return (dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist)
+            and dist.weights.count(dist.weights[0]) == len(dist))
 
 
 def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
@@ -737,7 +963,6 @@ def _keep_by_threshold(single: Dist, count: int, keep: int, values: list[int]) -
     span = max(values) - lo
     slots = keep * span + 1
     width = _slot_bytes((2 * single.total + 1) ** count)  # bounds every partial sum (see below)
-    _check_size(slots, width)
     bits = 8 * width
     result = 0
     above = 0  # A_t packed: the faces above t, by value
@@ -771,7 +996,6 @@ def _keep_by_placing(single: Dist, count: int, keep: int, values: list[int]) -> 
     span = max(values) - lo
     slots = keep * span + 1
     width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
-    _check_size(slots, width)
     bits = 8 * width
     placed = [0] * keep
     placed[0] = 1
