@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 from math import comb, gcd, lcm
-from operator import add, sub
+from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
@@ -42,7 +42,7 @@ Score = Callable[[int], int]  # what a kept face counts for, when not its own va
 class Dist:
     """An exact distribution over integers (see the module docstring)."""
 
-    __slots__ = ("denominator", "outcomes", "weights")
+    __slots__ = ("_total", "denominator", "outcomes", "weights")
 
     outcomes: tuple[int, ...]  # ascending, each with a positive weight
     weights: tuple[int, ...]
@@ -93,8 +93,12 @@ class Dist:
 
     @property
     def total(self) -> int:
-        """The sum of the weights (the denominator less the leftover's share)."""
-        return sum(self.weights)
+        """The sum of the weights (the denominator less the leftover's share), added up once."""
+        try:
+            return self._total
+        except AttributeError:
+            object.__setattr__(self, "_total", sum(self.weights))
+            return self._total
 
     @property
     def leftover(self) -> Fraction:
@@ -113,8 +117,7 @@ class Dist:
 
     def mean(self) -> Fraction:
         """Sum of outcome x probability over the counted outcomes (exact when there is no leftover)."""
-        weighted = sum(o * w for o, w in zip(self.outcomes, self.weights, strict=True))
-        return Fraction(weighted, self.denominator)
+        return Fraction(sum(map(mul, self.outcomes, self.weights)), self.denominator)
 
     def reduced(self) -> Dist:
         """The same distribution with weights and denominator divided by their common factor."""
@@ -199,7 +202,10 @@ class Dist:
             slots = count * span + 1
             dense = _dense(self)
             if len(set(dense)) == 1:  # NdS: uniform over a run of integers
-                dense = [c * dense[0] ** count for c in _uniform_power(span, count)]
+                scale = dense[0] ** count
+                dense = _uniform_power(span, count)
+                if scale != 1:
+                    dense = [c * scale for c in dense]
             elif _by_recurrence(self, count):
                 dense = _power_by_recurrence(dense, count)
             else:

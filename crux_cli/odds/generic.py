@@ -48,6 +48,7 @@ from crux_cli.odds.dist import (
 from crux_cli.odds.result import Distribution, Odds, rows
 
 KEEPS = ("kh", "kl", "dh", "dl")
+EXPLOSION_CALLS = 20  # interpreted calls, at least, per number of explosions `exploded_plan` mixes
 
 
 def base_die(sides: int | str) -> Dist:
@@ -180,10 +181,16 @@ def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
             done[call] = _keep_in(groups[exploding_group], dice, how, n, score)
         return done[call]
 
+    # each number of explosions is a keep to look up, a sum and a share of the mixture: refused at
+    # once when there are too many to go through even that quickly
+    seconds = cost.calls(EXPLOSION_CALLS * len(explosions)) + sum_cost(per_die, count)
+    cost.check(seconds)
     sketches = [split(sketch, exploded) for exploded in explosions]
-    seconds = (sum(_keep_cost(groups[flag], dice, how, n, score) for flag, dice, how, n in needed)
-               + sum(s.seconds for s in sketches) + sum_cost(per_die, count)
-               + cost.items(sum(s.shape.outcomes for s in sketches), max(s.shape.bits for s in sketches)))
+    seconds += (sum(s.seconds for s in sketches)
+                + cost.items(sum(s.shape.outcomes for s in sketches), max(s.shape.bits for s in sketches)))
+    for flag, dice, how, n in needed:
+        seconds += _keep_cost(groups[flag], dice, how, n, score)
+        cost.check(seconds)  # as soon as it is over: the keeps can be many
     low = min(s.shape.low for s in sketches)
     span = max(s.shape.high for s in sketches) - low
     result = Shape(span + 1, span, count * (depth + 1) * each.bit_length(), low)

@@ -10,8 +10,10 @@ terminal): each outcome and its bar in the colour its rule set gives it
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from math import ceil
 
 from crux_cli.core.ruleset import EMPTY
@@ -108,32 +110,30 @@ def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
 def _group(distribution: Distribution) -> list[tuple[str, Fraction]]:
     """Ranges of equal width over the bulk of the distribution, with each thin tail in one row.
 
-    One pass over the integer weights; a Fraction is made only for each row shown.
+    One pass of prefix sums over the integer weights: a tail is thin while its sum is at most
+    TAIL of the denominator, a range is a difference of two prefix sums, and a Fraction is made
+    only for each row shown.
     """
-    values, weights, denominator = distribution.values, distribution.weights, distribution.denominator
-    tail = denominator * TAIL.numerator  # a tail of weight w is thin while w * TAIL.denominator <= tail
-    start, low_tail = 0, 0
-    while start < len(values) - 1 and (low_tail + weights[start]) * TAIL.denominator <= tail:
-        low_tail += weights[start]
-        start += 1
-    stop, high_tail = len(values), 0
-    while stop - 1 > start and (high_tail + weights[stop - 1]) * TAIL.denominator <= tail:
-        high_tail += weights[stop - 1]
-        stop -= 1
+    values, denominator = distribution.values, distribution.denominator
+    prefix = [0, *accumulate(distribution.weights)]  # prefix[i]: the weight of the i lowest values
+    thin = denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
+    start = max(0, min(bisect_right(prefix, thin) - 1, len(values) - 1))  # values below start: low tail
+    grand = prefix[-1]
+    stop = max(start + 1, bisect_left(prefix, grand - thin))  # values from stop on: the high tail
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
-    bins = [0] * ((high - low) // width + 1)
-    for value, weight in zip(values[start:stop], weights[start:stop], strict=True):
-        bins[(value - low) // width] += weight
     rows: list[tuple[str, Fraction]] = []
-    if low_tail:
-        rows.append((f"< {low}", Fraction(low_tail, denominator)))
-    for key, weight in enumerate(bins):
-        first = low + key * width
+    if start:
+        rows.append((f"< {low}", Fraction(prefix[start], denominator)))
+    first_index = start
+    for first in range(low, high + 1, width):
         last = min(first + width - 1, high)
+        end_index = bisect_right(values, last, first_index, stop)
+        weight = prefix[end_index] - prefix[first_index]
         rows.append((str(first) if first == last else f"{first}–{last}", Fraction(weight, denominator)))
-    if high_tail:
-        rows.append((f"> {high}", Fraction(high_tail, denominator)))
+        first_index = end_index
+    if stop < len(values):
+        rows.append((f"> {high}", Fraction(grand - prefix[stop], denominator)))
     return rows
 
 
