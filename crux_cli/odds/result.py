@@ -124,7 +124,8 @@ def with_at_least(odds: Odds, k: int) -> Odds:
 
 def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:
     items = pairs.items() if isinstance(pairs, dict) else pairs
-    return tuple((name, Fraction(p)) for name, p in items)
+    # Fraction(p) of a Fraction would check it against the numbers ABCs again: slow, and a no-op
+    return tuple((name, p if type(p) is Fraction else Fraction(p)) for name, p in items)
 
 
 def dice_odds(dist: Dist, *, at_least: int | None = None, depth: int | None = None,

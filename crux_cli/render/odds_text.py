@@ -43,15 +43,20 @@ def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str]
 
 def percent(p: Fraction) -> str:
     """A percentage with two decimals that never rounds a possibility to 0 or a doubt to 100."""
-    if p == 0:
+    return percent_of(p.numerator, p.denominator)
+
+
+def percent_of(weight: int, denominator: int) -> str:
+    """`percent` of weight / denominator, in integers (no Fraction to make and reduce)."""
+    if weight == 0:
         return "0%"
-    if p == 1:
+    if weight == denominator:
         return "100%"
-    if p < Fraction(1, 10_000):
+    if weight * 10_000 < denominator:
         return "<0.01%"
-    if p > Fraction(9_999, 10_000):
+    if weight * 10_000 > denominator * 9_999:
         return ">99.99%"
-    return f"{float(p) * 100:.2f}%"
+    return f"{weight / denominator * 100:.2f}%"
 
 
 def bar(share: float, width: int) -> str:
@@ -97,22 +102,24 @@ def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
     if not distribution:
         return ""
     rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
-        (str(value), p) for value, p in distribution]
-    tallest = max(float(p) for _, p in rows) or 1.0
+        (str(value), weight) for value, weight in zip(distribution.values, distribution.weights, strict=True)]
+    denominator = distribution.denominator
+    shares = [weight / denominator for _, weight in rows]  # each the float of its exact probability
+    tallest = max(shares) or 1.0
     name_width = max(len(name) for name, _ in rows)
     lines = [palette.bold(label)]
-    for name, p in rows:
-        lines.append(f"  {name.rjust(name_width)}  {percent(p).rjust(7)}  "
-                     f"{bar(float(p) / tallest, HISTOGRAM_WIDTH)}".rstrip())
+    for (name, weight), share in zip(rows, shares, strict=True):
+        lines.append(f"  {name.rjust(name_width)}  {percent_of(weight, denominator).rjust(7)}  "
+                     f"{bar(share / tallest, HISTOGRAM_WIDTH)}".rstrip())
     return "\n".join(lines)
 
 
-def _group(distribution: Distribution) -> list[tuple[str, Fraction]]:
-    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row.
+def _group(distribution: Distribution) -> list[tuple[str, int]]:
+    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row,
+    each with its weight (over the distribution's denominator).
 
     One pass of prefix sums over the integer weights: a tail is thin while its sum is at most
-    TAIL of the denominator, a range is a difference of two prefix sums, and a Fraction is made
-    only for each row shown.
+    TAIL of the denominator, and a range is a difference of two prefix sums.
     """
     values, denominator = distribution.values, distribution.denominator
     prefix = [0, *accumulate(distribution.weights)]  # prefix[i]: the weight of the i lowest values
@@ -122,18 +129,17 @@ def _group(distribution: Distribution) -> list[tuple[str, Fraction]]:
     stop = max(start + 1, bisect_left(prefix, grand - thin))  # values from stop on: the high tail
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
-    rows: list[tuple[str, Fraction]] = []
+    rows: list[tuple[str, int]] = []
     if start:
-        rows.append((f"< {low}", Fraction(prefix[start], denominator)))
+        rows.append((f"< {low}", prefix[start]))
     first_index = start
     for first in range(low, high + 1, width):
         last = min(first + width - 1, high)
         end_index = bisect_right(values, last, first_index, stop)
-        weight = prefix[end_index] - prefix[first_index]
-        rows.append((str(first) if first == last else f"{first}–{last}", Fraction(weight, denominator)))
+        rows.append((str(first) if first == last else f"{first}–{last}", prefix[end_index] - prefix[first_index]))
         first_index = end_index
     if stop < len(values):
-        rows.append((f"> {high}", Fraction(grand - prefix[stop], denominator)))
+        rows.append((f"> {high}", grand - prefix[stop]))
     return rows
 
 
