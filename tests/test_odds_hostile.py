@@ -15,10 +15,10 @@ import pytest
 from conftest import CRUX, run_crux
 from test_dice_hostile import ANSWERED, REFUSED
 
-from crux_cli.cli import odds_lines
-from crux_cli.errors import CruxError, LimitError
-from crux_cli.render.style import PLAIN
-from crux_cli.runner import Runner
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.style import PLAIN
+from crux_cli.running.output import odds_lines
+from crux_cli.running.runner import Runner
 
 ANSWER_SECONDS = 2.0  # CPU for the odds and their rendering, parse included
 REFUSAL_SECONDS = 0.5
