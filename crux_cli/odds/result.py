@@ -100,7 +100,9 @@ class Odds(Record):
     kind: str  # "test", "save", "initiative", "attack", "dice"...
     outcomes: Rows  # outcome name -> probability, in reading order
     tables: tuple[Table, ...] = ()
-    distribution: Distribution | None = None  # damage or total -> probability
+    # damage or total -> probability: a Distribution, or (from a plug-in rule set) any sequence
+    # of (value, Fraction) pairs in ascending order; read it through `distribution_of`
+    distribution: Distribution | Sequence[tuple[int, Fraction]] | None = None
     label: str = "total"  # what the distribution counts: "damage", "total"
     mean: Fraction | None = None  # over the counted outcomes (see `leftover`)
     leftover: Fraction = Fraction(0)  # probability an explosion cap left uncounted
@@ -119,7 +121,12 @@ def with_at_least(odds: Odds, k: int) -> Odds:
     if odds.distribution is None:
         raise CruxError(f"--at-least counts damage or totals, which {odds.kind} odds do not have",
                         hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
-    return odds.replace(at_least=AtLeast(k, odds.distribution.at_least(k)))
+    return odds.replace(at_least=AtLeast(k, distribution_of(odds.distribution).at_least(k)))
+
+
+def distribution_of(rows: Distribution | Sequence[tuple[int, Fraction]]) -> Distribution:
+    """`Odds.distribution` as a `Distribution`, however the rule set gave it."""
+    return rows if isinstance(rows, Distribution) else Distribution.from_pairs(rows)
 
 
 def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:

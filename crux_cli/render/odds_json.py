@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from crux_cli.odds.result import Distribution, Odds
+from crux_cli.odds.result import Distribution, Odds, distribution_of
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 
@@ -64,7 +64,7 @@ def odds_to_json(odds: Odds) -> dict[str, Any]:
     for table in odds.tables:
         data[table.key] = {name: probability(p) for name, p in table.rows}
     if odds.distribution is not None:
-        data["distribution"] = distribution(odds.distribution)
+        data["distribution"] = distribution(distribution_of(odds.distribution))
     if odds.mean is not None:
         data["mean"] = probability(odds.mean)
     if odds.at_least is not None:

@@ -18,7 +18,7 @@ from math import ceil
 
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Distribution, Odds
+from crux_cli.odds.result import Distribution, Odds, distribution_of
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -34,7 +34,7 @@ def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str]
     for table in odds.tables:
         blocks.append(_table(table.rows, palette, colours, heading=table.title))
     if odds.distribution is not None:
-        blocks.append(_histogram(odds.distribution, odds.label, palette))
+        blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
     notes = _notes(odds, palette)
     if notes:
         blocks.append(notes)
