@@ -86,14 +86,15 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     if not rows:
         return ""
     name_width = max(len(name) for name, _ in rows)
-    fraction_width = max(len(fraction(p)) for _, p in rows)
+    fractions = [fraction(p) for _, p in rows]
+    fraction_width = max(map(len, fractions))
     lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
-    for name, p in rows:
+    for (name, p), exact in zip(rows, fractions, strict=True):
+        role = colours.get(name, "")
         lines.append(
-            f"{indent}{_paint(palette, name.ljust(name_width), colours.get(name, ''))}  "
-            f"{fraction(p).rjust(fraction_width)}  "
-            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), colours.get(name, ''))}".rstrip()
+            f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
+            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), role)}".rstrip()
         )
     return "\n".join(lines)
 
