@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate
 from math import comb, gcd, lcm
 from operator import add, mul, sub
@@ -47,6 +47,7 @@ class Dist:
     outcomes: tuple[int, ...]  # ascending, each with a positive weight
     weights: tuple[int, ...]
     denominator: int  # >= sum(weights); the gap is the leftover
+    _total: int  # sum(weights), once asked for
 
     def __init__(self, outcomes: tuple[int, ...], weights: tuple[int, ...], denominator: int) -> None:
         object.__setattr__(self, "outcomes", outcomes)
@@ -725,7 +726,7 @@ def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]
     for run, other in ((a, b), (b, a)):
         if _uniform_run(run) and _dense_enough(other):
             slots = other.outcomes[-1] - other.outcomes[0] + len(run)
-            methods.append((cost.items(3 * slots, bits), lambda run=run, other=other: _slide(other, run)))
+            methods.append((cost.items(3 * slots, bits), partial(_slide, other, run)))
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if _dense_enough(long):
         span = long.outcomes[-1] - long.outcomes[0] + 1
