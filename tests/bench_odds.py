@@ -1,150 +1,342 @@
-"""Benchmark, run on demand: exact odds in crux against icepool computing the same distributions.
+"""Benchmark, run on demand: `crux odds` against icepool computing the same distributions, as sweeps.
 
-    python tests/bench_odds.py [--repeats 15]
+    python tests/bench_odds.py [--repeats 7] [--icepool-limit 60] [--only kh,explode]
 
-Not collected by pytest (the name does not start with test_). For each case both
-sides are first checked to give the same distribution, then timed side by side
-in one run: each repeat times a batch of calls of crux, then of icepool, and the
-table reports the medians per call and their ratio (icepool time / crux time; the
-goal is at least 2 on every case).
+Not collected by pytest (the name does not start with test_). Each case is timed three ways, side
+by side in one run (interleaved repeats, medians of CPU time per call):
 
-Both libraries cache: crux its dice (`die`), icepool much more. The "warm" columns
-time repeated calls in one process, each library with whatever it cached; the
-"cold" columns time the first call of each case in a fresh interpreter (imports
-done), which is what one `crux odds` command pays.
+- crux, the whole `crux odds STATEMENT` path in-process: parse, odds, exact fractions, text;
+- crux, the core: the distribution alone (`die(6).sum_of(100)`, `pool_odds(request)`...);
+- icepool computing the same distribution from a fresh die.
+
+icepool memoises results across calls (a keep of a pool it has seen is a dictionary lookup), so
+its caches are cleared before every timed call: each call computes, as one `crux odds` command
+does. `--icepool-cached` keeps them, to show the difference. A call of icepool that runs past
+`--icepool-limit` seconds of CPU is stopped and shown as "> limit" (its ratio is then a lower
+bound). Before timing, both sides are checked to give the same distribution (exactly, or within
+the leftover of an explosion cap, which crux leaves uncounted where icepool lets the last roll stand).
+
+The ratio is icepool time / crux time (goal: at least 1 on every case, for the whole path); the
+slope of a sweep is the least-squares slope of log(time) against log(size) (goal: crux's no more
+than icepool's + 0.2).
 """
 
 from __future__ import annotations
 
 import argparse
+import pkgutil
+import signal
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from math import log
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from typing import Any
 
 import icepool
+from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
+from icepool.generator.pool import PoolSource
 
-from crux_cli.odds.dist import Dist, default_depth, die
-from crux_cli.rulesets.crux.engine import AttackRequest, Source
-from crux_cli.rulesets.crux.odds import attack_odds
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.setrecursionlimit(20_000)  # icepool sums N dice by recursion, one level a die
 
-ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")  # atk 2d8+3 heavy rushed
-D8_DEPTH = default_depth(Fraction(1, 8))  # crux's default cap for d8!, given to icepool too
-ATTACK_DEPTH = attack_odds(ATTACK).depth or 1  # the crux default cap: re-rolls of the primary die
+from crux_cli.core.style import PLAIN  # noqa: E402 (this checkout, not an installed crux)
+from crux_cli.odds.dist import Dist, default_depth, die  # noqa: E402
+from crux_cli.rulesets import load  # noqa: E402
+from crux_cli.rulesets.crux.compiler import compile_statement  # noqa: E402
+from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest  # noqa: E402
+from crux_cli.rulesets.crux.odds import request_odds  # noqa: E402
+from crux_cli.running.output import odds_lines  # noqa: E402
+from crux_cli.running.read import parse_statement  # noqa: E402
+from crux_cli.running.runner import Runner  # noqa: E402
+
+RUNNER = Runner()
+BUDGET = 3.0  # CPU seconds after which a case is not repeated again
+WINDOW = 0.05  # CPU seconds of calls per timing, at least
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    statement: str  # what `crux odds` is given
+    core: Callable[[], Any]  # crux's distribution alone
+    icepool: Callable[[], icepool.Die]  # the same distribution, from a fresh die
+    sweep: str = "seed"
+    size: int = 0
+    exact: bool = True  # False: an explosion cap, where the two differ by crux's leftover
+
+
+def fresh(sides: int) -> icepool.Die:
+    return icepool.Die(range(1, sides + 1))
+
+
+def whole(statement: str) -> Callable[[], list[str]]:
+    return lambda: odds_lines(RUNNER.odds(statement), PLAIN, False)
+
+
+def request(statement: str) -> PoolRequest | AttackRequest:
+    return compile_statement(parse_statement(statement, load("crux")), None, statement)
+
+
+# ----- the seed shapes, written out in icepool ------------------------------------------------------
+
+BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
 
 
 def icepool_attack() -> icepool.Die:
-    """The same attack in icepool, with the same number of crit re-rolls (icepool's depth counts
-    those after the first), each crux rule written out."""
+    """`atk 2d8+3 heavy rushed`: the primary die keeps the lower of two (rushed: a Bane); a crit
+    re-rolls the primary die as crux's default cap does; heavy armour halves the dice and drops the flat."""
+    depth = (request_odds(request("atk 2d8+3 heavy rushed")).depth or 1) - 1
+    d8 = fresh(8)
+
     def damage(face: int) -> icepool.Die | int:
         if face == 1:
-            return 0  # miss
+            return 0
         if face == 8:
-            return 8 + icepool.d8.explode(depth=ATTACK_DEPTH - 1) + icepool.d8 + 3  # crit ignores armour
-        return (face + icepool.d8) // 2  # heavy: half the dice, flat ignored
-    return icepool.d8.lowest(2, 1).map(damage)
+            return 8 + d8.explode(depth=depth) + d8 + 3  # a crit ignores armour
+        return (face + d8) // 2
+    return d8.lowest(2, 1).map(damage)
 
 
-def crux_attack() -> list[tuple[int, Fraction]]:
-    odds = attack_odds(ATTACK)
-    return list(odds.distribution or ())
+def icepool_minion() -> icepool.Die:
+    """`atk d6 minion`: the damage of a d6 whose crit explodes."""
+    depth = (request_odds(request("atk d6 minion")).depth or 1) - 1
+    d6 = fresh(6)
+    return d6.map(lambda face: 0 if face == 1 else 6 + d6.explode(depth=depth) if face == 6 else face)
 
 
-# name -> (crux, icepool); each returns its distribution
-CASES: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
-    "highest of 1-10 d6": (lambda: [die(6).highest(n) for n in range(1, 11)],
-                           lambda: [icepool.d6.highest(n, 1) for n in range(1, 11)]),
-    "4d6kh3": (lambda: die(6).keep_highest(4, 3), lambda: icepool.d6.highest(4, 3)),
-    "10d10kh3": (lambda: die(10).keep_highest(10, 3), lambda: icepool.d10.highest(10, 3)),
-    "20d6": (lambda: die(6).sum_of(20), lambda: 20 @ icepool.d6),
-    "100d6": (lambda: die(6).sum_of(100), lambda: 100 @ icepool.d6),
-    "d8!": (lambda: die(8).explode(), lambda: icepool.d8.explode(depth=D8_DEPTH)),
-    "atk 2d8+3 heavy rushed": (crux_attack, icepool_attack),
+REQUESTS = {text: request(text) for text in ("DEX +2b", "DEX -2B", "save WIL adv", "atk 2d8+3 heavy rushed",
+                                             "atk d6 minion")}  # compiled once: the core is the odds alone
+SEEDS = [
+    Case("DEX +2b", "DEX +2b", lambda: request_odds(REQUESTS["DEX +2b"]),
+         lambda: fresh(6).highest(3, 1).map(BANDS)),
+    Case("DEX -2B", "DEX -2B", lambda: request_odds(REQUESTS["DEX -2B"]),
+         lambda: fresh(6).lowest(3, 1).map(BANDS)),
+    Case("save WIL adv", "save WIL adv", lambda: request_odds(REQUESTS["save WIL adv"]),
+         lambda: fresh(6).highest(2, 1).map(BANDS)),
+    Case("4d6kh3", "4d6kh3", lambda: die(6).keep_highest(4, 3), lambda: fresh(6).highest(4, 3)),
+    Case("atk 2d8+3 heavy rushed", "atk 2d8+3 heavy rushed",
+         lambda: request_odds(REQUESTS["atk 2d8+3 heavy rushed"]), icepool_attack, exact=False),
+    Case("atk d6 minion", "atk d6 minion", lambda: request_odds(REQUESTS["atk d6 minion"]), icepool_minion,
+         exact=False),
+]
+
+
+# ----- the sweeps -----------------------------------------------------------------------------------
+
+
+def explode_depth(count: int) -> int:
+    return default_depth(Fraction(1, 6), count)
+
+
+SWEEPS: dict[str, list[Case]] = {
+    "Nd6": [Case(f"{n}d6", f"{n}d6", lambda n=n: die(6).sum_of(n), lambda n=n: n @ fresh(6), "Nd6", n)
+            for n in (1, 3, 10, 30, 100, 300, 1000)],
+    "1dS": [Case(f"1d{s}", f"1d{s}", lambda s=s: die.__wrapped__(s), lambda s=s: fresh(s), "1dS", s)  # not the cache
+            for s in (10, 100, 1000, 10000)],
+    "3dS": [Case(f"3d{s}", f"3d{s}", lambda s=s: die(s).sum_of(3), lambda s=s: 3 @ fresh(s), "3dS", s)
+            for s in (10, 100, 1000, 10000)],
+    "kh": [Case(f"{n}d6kh{n // 2}", f"{n}d6kh{n // 2}", lambda n=n: die(6).keep_highest(n, n // 2),
+                lambda n=n: fresh(6).highest(n, n // 2), "Nd6kh(N/2)", n) for n in (4, 10, 20, 50, 100, 200)],
+    "kh3": [Case(f"4d{s}kh3", f"4d{s}kh3", lambda s=s: die(s).keep_highest(4, 3),
+                 lambda s=s: fresh(s).highest(4, 3), "4dSkh3", s) for s in (6, 10, 30, 100, 300, 1000)],
+    "explode": [Case(f"{n}d6!", f"{n}d6!", lambda n=n: die(6).explode_sum(n, explode_depth(n)),
+                     lambda n=n: n @ fresh(6).explode(depth=explode_depth(n)), "Nd6!", n, exact=False)
+                for n in (1, 3, 10, 30, 100)],
+    "seed": SEEDS,
 }
 
 
-def as_probabilities(result: object) -> object:
-    """Either side's answer as {outcome: Fraction}, to check they agree before timing."""
-    if isinstance(result, list):
-        if result and isinstance(result[0], tuple):
-            return dict(result)
-        return [as_probabilities(r) for r in result]
+# ----- checking and timing --------------------------------------------------------------------------
+
+
+def icepool_evaluators() -> list[MultisetEvaluatorBase]:
+    """icepool's evaluator objects, which memoise results across calls."""
+    found = []
+    for info in pkgutil.walk_packages(icepool.__path__, "icepool."):
+        module = sys.modules.get(info.name)
+        found += [value for value in (vars(module).values() if module else ())
+                  if isinstance(value, MultisetEvaluatorBase)]
+    return found
+
+
+EVALUATORS = icepool_evaluators()
+
+
+def forget_icepool() -> None:
+    """Clear what icepool memoised across calls (its evaluators' caches and pool constructions)."""
+    for evaluator in EVALUATORS:
+        vars(evaluator).pop("_cache", None)
+    PoolSource._new_raw.cache_clear()
+    icepool.math.comb_row_cache.clear()
+
+
+class OverLimit(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise OverLimit
+
+
+def cpu_seconds(function: Callable[[], Any], limit: float | None = None,
+                before: Callable[[], Any] | None = None) -> float:
+    """CPU seconds per call: calls are repeated until they add up to WINDOW seconds, so that the
+    clock's granularity does not matter (each after `before`, which is cheap and timed with it);
+    past `limit` for one call, it is stopped and inf returned."""
+    if limit:
+        signal.signal(signal.SIGPROF, _stop)
+    calls, start = 0, time.process_time()
+    try:
+        while True:
+            if limit:
+                signal.setitimer(signal.ITIMER_PROF, limit)
+            if before:
+                before()
+            function()
+            calls += 1
+            spent = time.process_time() - start
+            if spent >= WINDOW:
+                return spent / calls
+    except OverLimit:
+        return float("inf")
+    finally:
+        if limit:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def distribution(result: Any) -> dict[Any, Fraction]:
+    """Either side's answer as {outcome: probability}."""
     if isinstance(result, Dist):
         return dict(result.items())
     if isinstance(result, icepool.Die):
         total = result.denominator()
         return {o: Fraction(q, total) for o, q in result.items() if q}
-    raise TypeError(type(result))
+    if result.distribution is not None:  # crux Odds of an attack
+        return dict(result.distribution)
+    return {name: p for name, p in result.outcomes if p}  # crux Odds of a test
 
 
-def agree(name: str, ours: object, theirs: object) -> bool:
-    a, b = as_probabilities(ours), as_probabilities(theirs)
-    if name == "d8!" or name.startswith("atk"):
-        # crux leaves a chain past the cap uncounted (< 1e-12); icepool lets its last roll stand
-        assert isinstance(a, dict) and isinstance(b, dict)
-        return sum(abs(a.get(o, 0) - b.get(o, 0)) for o in a.keys() | b.keys()) < Fraction(2, 10**12)
-    return a == b
+def agree(case: Case, limit: float) -> str:
+    """'yes', or why not; checked on one call of each (icepool's within the limit)."""
+    theirs: list[icepool.Die] = []
+    if cpu_seconds(lambda: theirs.append(case.icepool()), limit) == float("inf"):
+        return "unchecked (icepool past the limit)"
+    a, b = distribution(case.core()), distribution(theirs[0])
+    if case.exact:
+        return "yes" if a == b else "NO"
+    gap = sum(abs(a.get(o, 0) - b.get(o, 0)) for o in a.keys() | b.keys())
+    return "yes" if gap < Fraction(2, 10**12) else "NO"
 
 
-def per_call(function: Callable[[], object], batch: int) -> float:
-    start = time.perf_counter()
-    for _ in range(batch):
-        function()
-    return (time.perf_counter() - start) / batch
+@dataclass
+class Timing:
+    whole: float
+    core: float
+    icepool: float
+    parse: float  # of the whole: reading the statement (pyparsing), the same for every size
 
 
-def batch_size(function: Callable[[], object], target: float = 0.02) -> int:
-    """Enough calls to take about `target` seconds, so the clock's resolution does not matter."""
-    once = per_call(function, 1)
-    return max(1, min(10_000, int(target / max(once, 1e-7))))
+def time_case(case: Case, repeats: int, limit: float, cached: bool) -> Timing:
+    """Interleaved repeats of the three, medians; slow ones are repeated less."""
+    whole_call = whole(case.statement)
+    whole_call(), case.core()  # crux's grammar and dice made once, as after a first statement
+    samples: dict[str, list[float]] = {"whole": [], "core": [], "icepool": [], "parse": []}
+    forget = None if cached else forget_icepool
+    for _ in range(repeats):
+        samples["icepool"].append(cpu_seconds(case.icepool, limit, forget))
+        samples["whole"].append(cpu_seconds(whole_call))
+        samples["core"].append(cpu_seconds(case.core))
+        samples["parse"].append(cpu_seconds(lambda: RUNNER.read(case.statement)))
+        if sum(min(t, limit) for ts in samples.values() for t in ts) > BUDGET:
+            break  # a slow case is timed once or twice
+    return Timing(*(statistics.median(samples[key]) for key in ("whole", "core", "icepool", "parse")))
 
 
-def cold(name: str) -> tuple[float, float]:
-    """First-call times of one case in a fresh interpreter."""
-    code = (f"import time, sys; sys.argv=['bench']; import tests.bench_odds as b; c, i = b.CASES[{name!r}];"
-            "t=time.perf_counter(); c(); a=time.perf_counter()-t;"
-            "t=time.perf_counter(); i(); z=time.perf_counter()-t; print(a, z)")
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
-    crux_time, icepool_time = map(float, out.stdout.split())
-    return crux_time, icepool_time
+def slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of log(time) against log(size), over the finite points."""
+    xy = [(log(size), log(seconds)) for size, seconds in points if 0 < seconds < float("inf")]
+    if len(xy) < 2:
+        return None
+    mean_x = sum(x for x, _ in xy) / len(xy)
+    mean_y = sum(y for _, y in xy) / len(xy)
+    spread = sum((x - mean_x) ** 2 for x, _ in xy)
+    return sum((x - mean_x) * (y - mean_y) for x, y in xy) / spread if spread else None
+
+
+def shown(seconds: float, limit: float) -> str:
+    if seconds == float("inf"):
+        return f"> {limit:g} s"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.0f} us" if seconds >= 1e-5 else f"{seconds * 1e6:.2f} us"
+
+
+def ratio(theirs: float, ours: float) -> str:
+    if theirs == float("inf"):
+        return f"> {LIMIT[0] / ours:.0f}x" if ours else "> inf"
+    return f"{theirs / ours:.1f}x" if ours else "inf"
+
+
+LIMIT = [60.0]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--no-cold", action="store_true", help="skip the fresh-interpreter timings")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--icepool-limit", type=float, default=60.0, help="CPU seconds per icepool call")
+    parser.add_argument("--icepool-cached", action="store_true", help="keep icepool's caches between calls")
+    parser.add_argument("--only", default="", help="sweeps to run, by name: " + ",".join(SWEEPS))
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}, {args.repeats} repeats, medians")
-    header = f"{'case':<24} {'crux warm':>11} {'icepool warm':>13} {'ratio':>7}"
-    if not args.no_cold:
-        header += f" {'crux cold':>11} {'icepool cold':>13} {'ratio':>7}"
-    print(header)
-    worst = float("inf")
-    for name, (ours, theirs) in CASES.items():
-        if not agree(name, ours(), theirs()):
-            raise SystemExit(f"{name}: crux and icepool disagree")
-        ours_batch, theirs_batch = batch_size(ours), batch_size(theirs)
-        ours_times, theirs_times = [], []
-        for _ in range(args.repeats):  # side by side: the machine's mood touches both alike
-            ours_times.append(per_call(ours, ours_batch))
-            theirs_times.append(per_call(theirs, theirs_batch))
-        a, b = statistics.median(ours_times), statistics.median(theirs_times)
-        worst = min(worst, b / a)
-        line = f"{name:<24} {a * 1e6:>9.1f}us {b * 1e6:>11.1f}us {b / a:>6.1f}x"
-        if not args.no_cold:
-            colds = [cold(name) for _ in range(3)]
-            ca = statistics.median(c for c, _ in colds)
-            cb = statistics.median(i for _, i in colds)
-            worst = min(worst, cb / ca)
-            line += f" {ca * 1e6:>9.1f}us {cb * 1e6:>11.1f}us {cb / ca:>6.1f}x"
-        print(line)
-    print(f"slowest ratio: {worst:.1f}x ({'meets' if worst >= 2 else 'MISSES'} the 2x goal)")
+    LIMIT[0] = args.icepool_limit
+    chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
+    print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; CPU time per call, medians of up to "
+          f"{args.repeats} interleaved repeats; icepool {'with' if args.icepool_cached else 'without'} its "
+          f"caches, stopped past {args.icepool_limit:g} s")
+    header = (f"{'case':<24} {'crux whole':>11} {'(parse)':>9} {'crux core':>11} {'icepool':>11} "
+              f"{'ratio whole':>12} {'ratio core':>11}  agree")
+    worst = {"whole": float("inf"), "core": float("inf")}
+    over: list[str] = []
+    for name in chosen:
+        print(f"\n{header}")
+        points: dict[str, list[tuple[int, float]]] = {"whole": [], "core": [], "icepool": []}  # slopes of these
+        for case in SWEEPS[name]:
+            agreed = agree(case, args.icepool_limit)
+            t = time_case(case, args.repeats, args.icepool_limit, args.icepool_cached)
+            for key in worst:
+                ours = getattr(t, key)
+                worst[key] = min(worst[key], t.icepool / ours if ours else float("inf"))
+            print(f"{case.name:<24} {shown(t.whole, LIMIT[0]):>11} {shown(t.parse, LIMIT[0]):>9} "
+                  f"{shown(t.core, LIMIT[0]):>11} {shown(t.icepool, LIMIT[0]):>11} "
+                  f"{ratio(t.icepool, t.whole):>12} {ratio(t.icepool, t.core):>11}  {agreed}", flush=True)
+            for key in points:
+                points[key].append((case.size, getattr(t, key)))
+        if name != "seed":
+            over += sweep_slopes(SWEEPS[name][0].sweep, points)
+    print(f"\nslowest ratio, icepool / crux: {worst['whole']:.1f}x for the whole path, {worst['core']:.1f}x "
+          "for the core (goal: at least 1)")
+    print("slopes: " + ("every crux slope within icepool's + 0.2" if not over else "OVER icepool's + 0.2: "
+                        + ", ".join(over)))
+
+
+def sweep_slopes(sweep: str, points: dict[str, list[tuple[int, float]]]) -> list[str]:
+    """Print a sweep's slopes; return which of crux's pass icepool's + 0.2."""
+    slopes = {key: slope(values) for key, values in points.items()}
+    cut = any(seconds == float("inf") for _, seconds in points["icepool"])
+    theirs = slopes["icepool"]
+    over = [f"{sweep} {key}" for key in ("whole", "core")
+            if slopes[key] is not None and theirs is not None and slopes[key] > theirs + 0.2]
+    note = "ok" if not over else "OVER"
+    if cut:
+        note += " (icepool's slope is of the sizes it finished: the rest took longer still)"
+    whole_slope, core_slope, icepool_slope = (("-" if v is None else f"{v:.2f}") for v in slopes.values())
+    print(f"{'slope of ' + sweep:<24} {whole_slope:>11} {'':>9} {core_slope:>11} {icepool_slope:>11}  {note}")
+    return over
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ class Tally:
     grit: Fraction = Fraction(0)
     killed: Fraction = Fraction(0)
     leftover: Fraction = Fraction(0)
+    leftover_killed: Fraction = Fraction(0)  # leftover chains that kill at the cap (and so beyond it)
 
 
 def every_roll(roll: Callable, request: object, sides: int) -> Iterator[tuple[Any, Fraction]]:
@@ -73,6 +74,7 @@ def tally_attack(request: AttackRequest, depth: int, monkeypatch: pytest.MonkeyP
         tally.grit += p * result.grit.gained
         if len(result.explosions) == depth + 1:
             tally.leftover += p
+            tally.leftover_killed += p * bool(result.killed)
             continue
         tally.damage[result.damage] += p
         tally.killed += p * bool(result.killed)
@@ -202,7 +204,23 @@ def test_attack_odds_match_every_roll(request_: AttackRequest, depth: int,
     assert odds.at_least.p == sum(p for d, p in tally.damage.items() if d >= 3)
     assert odds.table("grit_gained").rows[0] == ("1", tally.grit)
     if request_.minion:
-        assert odds.table("minion").rows[0] == ("killed", tally.killed)
+        # a longer chain deals no less, so when every chain the cap cuts kills, they all count as kills
+        every_leftover_kills = tally.leftover_killed == tally.leftover
+        assert odds.table("minion").rows[0] == ("killed", tally.killed + (tally.leftover if every_leftover_kills
+                                                                          else 0))
+
+
+def test_a_minion_kill_does_not_depend_on_the_explosion_cap() -> None:
+    # issue 14: "`odds 'atk d6 minion'` gives a kill chance of 14105549537279/16926659444736 where it is
+    # exactly 5/6 (every non-miss kills): quantities that do not depend on the explosion cap must be exact."
+    odds = statement_odds("atk d6 minion")
+    assert dict(odds.table("minion").rows) == {"killed": Fraction(5, 6), "survives": Fraction(1, 6)}
+    assert odds.leftover > 0  # the damage itself still has a cap
+    # with a flat of -40 a crit kills after six re-rolls of 6, well inside the cap: still exact
+    assert sum(p for _, p in statement_odds("atk d6-40 minion").table("minion").rows) == 1
+    # with -200 it kills only past the cap of 16 re-rolls: that chance does depend on the cap
+    far = statement_odds("atk d6-200 minion")
+    assert far.table("minion").rows[0][1] + far.table("minion").rows[1][1] == 1 - far.leftover
 
 
 attack_requests = st.builds(

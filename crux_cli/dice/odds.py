@@ -1,12 +1,21 @@
 """Exact odds of generic dice statements: the dice tree (crux_cli.dice.ast) compiled to
-distributions, term by term (`crux_cli.odds.generic`), with the operators of `Dist`."""
+distributions, term by term (`crux_cli.odds.generic`), with the operators of `Dist`.
+
+The tree is planned before anything is worked out: each term's single die is made (that is
+quick) and what all its dice will cost is predicted, as is each operator's cost from the shapes
+of its operands. A statement whose plan passes the odds limit is refused at once.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crux_cli.core.errors import CruxError
 from crux_cli.dice import ast
-from crux_cli.odds.dist import Dist, constant
-from crux_cli.odds.generic import countdown_odds, dice_term, explosion_depth
+from crux_cli.odds import cost
+from crux_cli.odds.cost import Shape
+from crux_cli.odds.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
+from crux_cli.odds.generic import Plan, countdown_odds, explosion_depth, term_plan
 from crux_cli.odds.result import Odds, dice_odds
 
 
@@ -19,7 +28,9 @@ def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Od
     if isinstance(statement, ast.Countdown):
         return countdown_odds(statement.sides)
     depths: set[int] = set()
-    dist = expression_dist(statement.expr, depth, depths)
+    plan = expression_plan(statement.expr, depth, depths)
+    cost.check_answer(plan.seconds, plan.shape)
+    dist = plan.compute()
     label = "successes" if isinstance(_unwrapped(statement.expr), ast.Successes) else "total"
     return dice_odds(dist, depth=max(depths) if depths else None, label=label)
 
@@ -31,26 +42,41 @@ def _unwrapped(node: ast.Expr) -> ast.Expr:
     return node
 
 
-def expression_dist(node: ast.Expr, depth: int | None = None, depths: set[int] | None = None) -> Dist:
-    """The distribution of an expression's value."""
-    depths = set() if depths is None else depths
+def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan:
+    """What an expression will cost and give, and how to work it out."""
     match node:
         case ast.Number(value):
-            return constant(value)
+            return Plan(Shape(1, 0, 1, value), 0.0, lambda: constant(value))
         case ast.Group(inner) | ast.Labelled(inner):
-            return expression_dist(inner, depth, depths)
+            return expression_plan(inner, depth, depths)
         case ast.Negate(operand):
-            return -expression_dist(operand, depth, depths)
+            inner_plan = expression_plan(operand, depth, depths)
+            negated = Shape(*inner_plan.shape[:3], -inner_plan.shape.high)
+            return Plan(negated, inner_plan.seconds, lambda: -inner_plan.compute())
         case ast.Sum(first, rest) | ast.Product(first, rest):
-            total = expression_dist(first, depth, depths)
+            total = expression_plan(first, depth, depths)
             for op, operand in rest:
-                total = _apply(op, total, expression_dist(operand, depth, depths), operand)
+                total = _operator_plan(op, total, expression_plan(operand, depth, depths), operand)
             return total
-    return term_dist(node, depth, depths)
+    return term_plan_of(node, depth, depths)
 
 
-def term_dist(term: ast.DiceTerm, depth: int | None = None, depths: set[int] | None = None) -> Dist:
-    """One dice term: its modifiers unpacked as the roller unpacks them (engine/dice.py DicePlan)."""
+def _operator_plan(op: str, left: Plan, right: Plan, operand: ast.Expr) -> Plan:
+    operation: Callable[[int, int], int]
+    if op in "+-":
+        right_shape = right.shape if op == "+" else Shape(*right.shape[:3], -right.shape.high)
+        shape = convolve_shape(left.shape, right_shape)
+        seconds = convolve_cost(left.shape, right_shape)
+    else:
+        operation = (lambda x, y: x * y) if op == "*" else (lambda x, y: x // y if y else x)
+        shape = combine_shape(left.shape, right.shape, operation)
+        seconds = combine_cost(left.shape, right.shape)
+    return Plan(shape, left.seconds + right.seconds + seconds,
+                lambda: _apply(op, left.compute(), right.compute(), operand))
+
+
+def term_plan_of(term: ast.DiceTerm, depth: int | None, depths: set[int]) -> Plan:
+    """One dice term, planned: its modifiers unpacked as the roller unpacks them (engine/dice.py DicePlan)."""
     reroll = explode = keep = target = None
     while not isinstance(term, ast.Dice | ast.D66 | ast.Fudge):
         match term:
@@ -69,10 +95,10 @@ def term_dist(term: ast.DiceTerm, depth: int | None = None, depths: set[int] | N
     explodes = (explode.when.test if explode.when else True) if explode else False
     if explode and depth is None:
         depth = explosion_depth(term.count, sides, explodes, reroll_test, once)
-    if explode and depths is not None and depth is not None:
+    if explode and depth is not None:
         depths.add(depth)
     try:
-        return dice_term(term.count, sides, reroll=reroll_test, reroll_once=once, explode=explodes,
+        return term_plan(term.count, sides, reroll=reroll_test, reroll_once=once, explode=explodes,
                          compound=bool(explode and explode.compound), depth=depth, keep=keep,
                          success=target.test if target else None)
     except CruxError as error:

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import lru_cache
-from math import gcd, lcm, log2
+from functools import lru_cache, partial
+from itertools import accumulate
+from math import comb, gcd, lcm
+from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.odds import cost
+from crux_cli.odds.cost import Shape
 
-# The odds size limit: past these an answer would take more than a second or two, so it is refused.
-MAX_OUTCOMES = 100_000  # distinct values one distribution may have
-MAX_PACKED_BITS = 400_000_000  # size of one packed polynomial (50 MB)
-MAX_PAIRS = 4_000_000  # outcome pairs a sparse binary operation may visit
-MAX_KEEP_WORK = 200_000_000  # machine words a keep-k dynamic programme may touch (about a second)
+# The odds size limit bounds time (crux_cli.odds.cost); each step below predicts its own.
+MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 
@@ -41,11 +42,12 @@ Score = Callable[[int], int]  # what a kept face counts for, when not its own va
 class Dist:
     """An exact distribution over integers (see the module docstring)."""
 
-    __slots__ = ("denominator", "outcomes", "weights")
+    __slots__ = ("_total", "denominator", "outcomes", "weights")
 
     outcomes: tuple[int, ...]  # ascending, each with a positive weight
     weights: tuple[int, ...]
     denominator: int  # >= sum(weights); the gap is the leftover
+    _total: int  # sum(weights), once asked for
 
     def __init__(self, outcomes: tuple[int, ...], weights: tuple[int, ...], denominator: int) -> None:
         object.__setattr__(self, "outcomes", outcomes)
@@ -92,8 +94,12 @@ class Dist:
 
     @property
     def total(self) -> int:
-        """The sum of the weights (the denominator less the leftover's share)."""
-        return sum(self.weights)
+        """The sum of the weights (the denominator less the leftover's share), added up once."""
+        try:
+            return self._total
+        except AttributeError:
+            object.__setattr__(self, "_total", sum(self.weights))
+            return self._total
 
     @property
     def leftover(self) -> Fraction:
@@ -112,8 +118,7 @@ class Dist:
 
     def mean(self) -> Fraction:
         """Sum of outcome x probability over the counted outcomes (exact when there is no leftover)."""
-        weighted = sum(o * w for o, w in zip(self.outcomes, self.weights, strict=True))
-        return Fraction(weighted, self.denominator)
+        return Fraction(sum(map(mul, self.outcomes, self.weights)), self.denominator)
 
     def reduced(self) -> Dist:
         """The same distribution with weights and denominator divided by their common factor."""
@@ -194,15 +199,18 @@ class Dist:
             return Dist((self.outcomes[0] * count,), (self.weights[0] ** count,), self.denominator ** count)
         lo, span = self.outcomes[0], self.outcomes[-1] - self.outcomes[0]
         if _dense_enough(self):
+            cost.check(sum_cost(self, count))
             slots = count * span + 1
-            width = _slot_bytes(self.total ** count)
-            _check_size(slots, width)
             dense = _dense(self)
             if len(set(dense)) == 1:  # NdS: uniform over a run of integers
-                dense = [c * dense[0] ** count for c in _uniform_power(span, count)]
-            elif count >= MILLER_COUNT:
+                scale = dense[0] ** count
+                dense = _uniform_power(span, count)
+                if scale != 1:
+                    dense = [c * scale for c in dense]
+            elif _by_recurrence(self, count):
                 dense = _power_by_recurrence(dense, count)
             else:
+                width = _slot_bytes(self.total ** count)
                 dense = _unpack(_pack(dense, width) ** count, width, slots)
             return _from_dense(count * lo, dense, self.denominator ** count)
         result, square, n = constant(0), self, count
@@ -217,6 +225,7 @@ class Dist:
     def highest(self, count: int) -> Dist:
         """The highest of `count` copies: P(max <= o) is the cumulative probability to the count-th power."""
         _check_count(count)
+        cost.check(highest_cost(self, count))
         cumulative, previous, weights = 0, 0, []
         for w in self.weights:
             cumulative += w
@@ -282,6 +291,26 @@ class Dist:
         for _ in range(depth):
             chain = _sum_parts(_scale(stopping, chain.denominator), _convolve(exploding, chain))
         return chain
+
+    def explode_sum(self, count: int, depth: int | None = None, *, on: Predicate | None = None,
+                    truncate: bool = False) -> Dist:
+        """The total of `count` dice that explode as `explode` says: `explode(...).sum_of(count)`.
+
+        When one face (above 0) explodes and the chains are cut (no `truncate`), the total is the
+        stopping faces' sum plus that face times the number of explosions k among all
+        the dice, and k has a closed form: the ways are those of (1 + z + ... + z**depth)
+        ** count, each weighted up**k * each**(count*depth - k). So no chain is summed.
+        """
+        top = self.outcomes[-1]
+        on = on or (lambda o: o == top)
+        exploding = self.part(on)
+        stopping = self.part(lambda o: not on(o))
+        if (count == 0 or not exploding.outcomes or not stopping.outcomes or len(exploding) > 1
+                or exploding.outcomes[0] <= 0 or truncate):
+            return self.explode(depth, on=on, count=count, truncate=truncate).sum_of(count)
+        if depth is None:
+            depth = default_depth(Fraction(exploding.total, self.denominator), count)
+        return _exploding_total(stopping, exploding.outcomes[0], exploding.weights[0], count, depth)
 
     def reroll_once(self, on: Predicate) -> Dist:
         """Roll again, once, when the die shows a face `on` picks; the second roll stands."""
@@ -384,6 +413,188 @@ def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOV
     return depth
 
 
+# ----- what each step costs, in seconds (crux_cli.odds.cost) ---------------------------------------
+
+
+def shape(dist: Dist) -> Shape:
+    if not dist.outcomes:
+        return Shape(0, 0, dist.denominator.bit_length())
+    low = dist.outcomes[0]
+    return Shape(len(dist), dist.outcomes[-1] - low, dist.denominator.bit_length(), low)
+
+
+def sum_cost(single: Dist, count: int) -> float:
+    """`sum_of(count)`."""
+    if count <= 1 or len(single) <= 1:
+        return 0.0
+    return power_cost(shape(single), count, uniform=len(set(single.weights)) == 1,
+                      dense=_dense_enough(single), total_bits=single.total.bit_length())
+
+
+def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool = True,
+               total_bits: int | None = None) -> float:
+    """`sum_of(count)` of a distribution of this shape: for a dense one, the uniform power, the
+    recurrence or a packed power (as `sum_of` picks); else repeated squaring."""
+    if count <= 1 or single.outcomes <= 1:
+        return 0.0
+    slots = count * single.span + 1
+    bits = count * (single.bits if total_bits is None else total_bits)
+    if not dense:  # repeated squaring: the last convolution is most of it
+        half = sum_shape(single, count // 2)
+        return 2 * convolve_cost(half, half)
+    if uniform:
+        return cost.items(6 * slots, bits)  # half the slots, a few operations each, the scale, the values
+    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits))
+
+
+def sum_shape(single: Shape, count: int) -> Shape:
+    span = single.span * count
+    return Shape(min(span + 1, single.outcomes ** min(count, 8)), span, single.bits * count, single.low * count)
+
+
+def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
+    return cost.items(2 * slots * outcomes, bits)
+
+
+def _pow_cost(slots: int, bits: int) -> float:
+    half = slots * bits / 2
+    return cost.packed(slots, bits) + 2 * cost.product(half, half)
+
+
+def _by_recurrence(single: Dist, count: int) -> bool:
+    slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
+    bits = count * single.total.bit_length()
+    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits)
+
+
+def highest_cost(single: Dist, count: int) -> float:
+    """`highest(count)`: a power of each cumulative weight."""
+    bits = count * single.total.bit_length()
+    return len(single) * (0.7 * cost.product(bits / 2, bits / 2) + cost.items(2, bits))
+
+
+def convolve_cost(a: Shape, b: Shape) -> float:
+    """`a + b` for distributions of these shapes, by the cheapest of the ways that need no more than
+    the shapes to apply (`_convolve` may find a cheaper one)."""
+    bits = a.bits + b.bits
+    if min(a.outcomes, b.outcomes) <= 1:
+        return cost.items(max(a.outcomes, b.outcomes), bits)
+    estimates = [combine_cost(a, b)]
+    short, long = sorted((a, b), key=lambda s: s.outcomes)
+    if long.span + 1 <= 4 * long.outcomes + 16:
+        estimates.append(cost.items(2 * short.outcomes * (long.span + 1), bits) + cost.calls(short.outcomes))
+    if a.span + b.span + 1 <= a.outcomes * b.outcomes + 64:
+        estimates.append(_packed_cost(a, b, bits))
+    return min(estimates)
+
+
+def _packed_cost(a: Shape, b: Shape, width: int) -> float:
+    return cost.packed(a.span + b.span + 1, width) + cost.product((a.span + 1) * width, (b.span + 1) * width)
+
+
+def combine_cost(a: Shape, b: Shape) -> float:
+    """Any operation pair by pair (`_combine`)."""
+    return cost.items(4 * a.outcomes * b.outcomes, a.bits + b.bits)
+
+
+def convolve_shape(a: Shape, b: Shape) -> Shape:
+    span = a.span + b.span
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, a.low + b.low)
+
+
+def combine_shape(a: Shape, b: Shape, operation: Callable[[int, int], int]) -> Shape:
+    """The shape of `operation` pair by pair, from the ends of both ranges (products and quotients
+    of ranges take their extremes at the ends)."""
+    ends = [operation(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
+    span = max(ends) - min(ends)
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, min(ends))
+
+
+def add_dice(dist: Dist, count: int, single: Dist, total: Dist | None = None) -> Dist:
+    """`dist` plus `count` copies of `single` (whose sum is `total`, if it was worked out): when
+    `dist`'s weights are long and `single` is a fair die, a cheap slide per die beats one sum with
+    their total, whose weights would be padded to the longest."""
+    if count == 0:
+        return dist
+    total = single.sum_of(count) if total is None else total
+    slides = slides_cost(shape(dist), count, single)
+    if slides is not None and slides < convolve_estimate(dist, total):
+        for _ in range(count):
+            dist = dist + single
+        return dist
+    return dist + total
+
+
+def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> float:
+    """Seconds `add_dice(dist, count, single, total)` takes."""
+    if count == 0:
+        return 0.0
+    slides = slides_cost(shape(dist), count, single)
+    once = convolve_estimate(dist, total)
+    return once if slides is None else min(slides, once)
+
+
+def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
+    if not base.outcomes or len(single) == 1 or not _uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
+        return None
+    span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
+    return sum(cost.items(3 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+
+
+def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
+    """`keep_highest(count, keep, score)` (or any keep or drop that comes to it)."""
+    keep = min(keep, count)
+    if count == 0 or keep == 0 or len(single) == 1:
+        return 0.0
+    if keep == count:
+        return sum_cost(single.map(score) if score else single, count)
+    if keep == 1:
+        return highest_cost(single, count)
+    return min(estimate for estimate, _ in _keep_methods(single, count, keep, score))
+
+
+def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode(depth, on=on)`: a layered chain is written out; any other is `depth` convolutions."""
+    exploding = single.part(on)
+    size = len(single) * (depth + 1)
+    bits = single.denominator.bit_length() * (depth + 1)
+    if len(exploding) == 1 and not truncate:
+        return cost.items(size, bits)
+    chain = shape(single)
+    total = 0.0
+    for _ in range(depth):
+        total += convolve_cost(shape(exploding), chain)
+        chain = convolve_shape(shape(exploding), chain)
+    return total
+
+
+def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode_sum(count, depth, on=on)`."""
+    exploding = single.part(on)
+    stopping = single.part(lambda o: not on(o))
+    if count == 0 or not exploding.outcomes or not stopping.outcomes:
+        return 0.0
+    if len(exploding) > 1 or exploding.outcomes[0] <= 0 or truncate:
+        chain = Shape(len(single) * (depth + 1), (single.outcomes[-1] - single.outcomes[0] + 1) * (depth + 1),
+                      single.denominator.bit_length() * (depth + 1))
+        return 2 * explode_cost(single, depth, on, truncate) + power_cost(chain, count)
+    face, each, rolls = exploding.outcomes[0], single.denominator, count * depth
+    stops = count * (stopping.outcomes[-1] - stopping.outcomes[0]) + 1
+    column = max(1, stops // face)
+    width = (count * stopping.total.bit_length() + column * each.bit_length()
+             + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
+    out_bits = (rolls + count) * each.bit_length()
+    residue = (cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
+               + cost.calls(30))
+    return (sum_cost(stopping, count) + min(face, stops) * residue
+            + (stops + face * rolls) * cost.product(width, out_bits / 2))
+
+
+def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
+    span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
+    return Shape(span + 1, span, count * (depth + 1) * single.denominator.bit_length(), count * single.outcomes[0])
+
+
 # ----- internals -----------------------------------------------------------------------------------
 
 
@@ -399,17 +610,20 @@ def _check_count(count: int) -> None:
 def _from_map(table: dict[int, int], denominator: int) -> Dist:
     outcomes = tuple(sorted(o for o, w in table.items() if w))
     if len(outcomes) > MAX_OUTCOMES:
-        raise _too_big()
+        raise _too_many(len(outcomes))
     return Dist(outcomes, tuple(table[o] for o in outcomes), denominator)
 
 
+def _too_many(values: int) -> LimitError:
+    return LimitError(f"these exact odds pass the odds size limit: {values:,} values, where the limit is "
+                      f"{MAX_OUTCOMES:,}", hint="ask for fewer dice or fewer sides; rolling it still works")
+
+
 def _from_dense(low: int, dense: list[int], denominator: int) -> Dist:
-    outcomes, weights = [], []
-    for offset, w in enumerate(dense):
-        if w:
-            outcomes.append(low + offset)
-            weights.append(w)
-    return Dist(tuple(outcomes), tuple(weights), denominator)
+    outcomes = tuple(low + offset for offset, w in enumerate(dense) if w)
+    if len(outcomes) > MAX_OUTCOMES:
+        raise _too_many(len(outcomes))
+    return Dist(outcomes, tuple(filter(None, dense)), denominator)
 
 
 def _dense(dist: Dist) -> list[int]:
@@ -428,17 +642,6 @@ def _dense_enough(dist: Dist) -> bool:
 def _slot_bytes(bound: int) -> int:
     """Bytes per packed coefficient when no coefficient exceeds `bound`."""
     return max(1, (bound.bit_length() + 7) // 8)
-
-
-def _check_size(slots: int, width: int) -> None:
-    if slots > MAX_OUTCOMES or slots * width * 8 > MAX_PACKED_BITS:
-        raise _too_big()
-
-
-def _too_big() -> LimitError:
-    return LimitError(f"the exact odds of this statement pass the odds size limit ({MAX_OUTCOMES:,} "
-                      f"outcomes, {MAX_PACKED_BITS // 8_000_000} MB of exact weights, or a keep of that "
-                      "much work)", hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
 
 
 def _pack(dense: list[int], width: int) -> int:
@@ -497,28 +700,87 @@ def _power_by_recurrence(dense: list[int], count: int) -> list[int]:
 
 
 def _convolve(a: Dist, b: Dist) -> Dist:
-    """The sum of two independent distributions."""
+    """The sum of two independent distributions, by the cheapest way that applies."""
     if not a.outcomes or not b.outcomes:  # an empty part (every event left over) stays empty
         return Dist((), (), a.denominator * b.denominator)
+    estimate, method = min(_convolve_methods(a, b), key=lambda pair: pair[0])
+    cost.check(estimate)
+    return method()
+
+
+def convolve_estimate(a: Dist, b: Dist) -> float:
+    """Seconds `a + b` takes, by the way `_convolve` will pick."""
+    if not a.outcomes or not b.outcomes:
+        return 0.0
+    return min(estimate for estimate, _ in _convolve_methods(a, b))
+
+
+def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]]:
+    """The ways to add two distributions that apply, each with its cost: a shift when one has a
+    single value, a sliding window when one is a fair die, one scaled copy of the longer per value
+    of the shorter, a packed product when both are dense, else pair by pair."""
+    bits = a.total.bit_length() + b.total.bit_length()
     if len(a) == 1 or len(b) == 1:
-        single, other = (a, b) if len(a) == 1 else (b, a)
-        shift, weight = single.outcomes[0], single.weights[0]
-        return Dist(tuple(o + shift for o in other.outcomes), tuple(w * weight for w in other.weights),
-                    a.denominator * b.denominator)
+        return [(cost.items(max(len(a), len(b)), bits), lambda: _shift(a, b))]
+    methods: list[tuple[float, Callable[[], Dist]]] = []
+    for run, other in ((a, b), (b, a)):
+        if _uniform_run(run) and _dense_enough(other):
+            slots = other.outcomes[-1] - other.outcomes[0] + len(run)
+            methods.append((cost.items(3 * slots, bits), partial(_slide, other, run)))
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if _dense_enough(long):
+        span = long.outcomes[-1] - long.outcomes[0] + 1
+        methods.append((cost.items(2 * len(short) * span, bits) + cost.calls(len(short)),
+                        lambda: _scaled_copies(short, long)))
+    if a.outcomes[-1] - a.outcomes[0] + b.outcomes[-1] - b.outcomes[0] + 1 <= len(a) * len(b) + 64:
+        methods.append((_packed_cost(shape(a), shape(b), bits), lambda: _packed_sum(a, b)))
+    methods.append((combine_cost(shape(a), shape(b)), lambda: _combine(a, b, lambda x, y: x + y)))
+    return methods
+
+
+def _shift(a: Dist, b: Dist) -> Dist:
+    """`a + b` when one of them has a single value: the other, moved and scaled."""
+    single, other = (a, b) if len(a) == 1 else (b, a)
+    shift, weight = single.outcomes[0], single.weights[0]
+    return Dist(tuple(o + shift for o in other.outcomes), tuple(w * weight for w in other.weights),
+                a.denominator * b.denominator)
+
+
+def _scaled_copies(short: Dist, long: Dist) -> Dist:
+    """`short + long` as one copy of `long`, shifted and scaled, per value of `short`."""
+    dense, low = _dense(long), short.outcomes[0]
+    totals = [0] * (short.outcomes[-1] - low + len(dense))
+    for value, weight in zip(short.outcomes, short.weights, strict=True):
+        at = value - low
+        totals[at:at + len(dense)] = map(add, totals[at:at + len(dense)], map(weight.__mul__, dense))
+    return _from_dense(low + long.outcomes[0], totals, short.denominator * long.denominator)
+
+
+def _packed_sum(a: Dist, b: Dist) -> Dist:
+    """`a + b` as one product of packed polynomials."""
     span = (a.outcomes[-1] - a.outcomes[0]) + (b.outcomes[-1] - b.outcomes[0]) + 1
-    if span <= len(a) * len(b) + 64:
-        width = _slot_bytes(a.total * b.total)
-        _check_size(span, width)
-        packed = _pack(_dense(a), width) * _pack(_dense(b), width)
-        return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span),
-                           a.denominator * b.denominator)
-    return _combine(a, b, lambda x, y: x + y)
+    bound = min(a.total * b.total, max(a.weights) * max(b.weights) * min(len(a), len(b)))
+    width = _slot_bytes(bound)
+    packed = _pack(_dense(a), width) * _pack(_dense(b), width)
+    return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span), a.denominator * b.denominator)
+
+
+def _slide(other: Dist, run: Dist) -> Dist:
+    """`other + run` where `run` has one weight on consecutive values (a fair die): each total is
+    that weight times a window of `other`, a difference of two prefix sums."""
+    dense, width, weight = _dense(other), len(run), run.weights[0]
+    prefix = [0, *accumulate(dense)]
+    upper = prefix[1:] + [prefix[-1]] * (width - 1)  # the sum up to each total's last die face
+    lower = [0] * (width - 1) + prefix[:-1]  # less the sum before its first
+    totals = list(map(sub, upper, lower))
+    if weight != 1:
+        totals = list(map(weight.__mul__, totals))
+    return _from_dense(other.outcomes[0] + run.outcomes[0], totals, other.denominator * run.denominator)
 
 
 def _combine(a: Dist, b: Dist, operation: Callable[[int, int], int]) -> Dist:
     """Any binary operation of independent terms, pair by pair."""
-    if len(a) * len(b) > MAX_PAIRS:
-        raise _too_big()
+    cost.check(combine_cost(shape(a), shape(b)))
     table: dict[int, int] = {}
     for x, wx in zip(a.outcomes, a.weights, strict=True):
         for y, wy in zip(b.outcomes, b.weights, strict=True):
@@ -540,6 +802,40 @@ def _sum_parts(a: Dist, b: Dist) -> Dist:
     return _from_map(table, a.denominator)
 
 
+def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int) -> Dist:
+    """`explode_sum` with one exploding `face` of weight `up`: Q, the stopping faces' total of `count`
+    dice, shifted by face * k for k explosions, each weighted ways(k) * up**k * each**(rolls - k)
+    (rolls = count * depth, the most explosions counted).
+
+    Those weights span thousands of bits, nearly all of them the power of `each`. Write a total as
+    low + face * K + r (0 <= r < face): it is reached from Q[r + face * i] with k = K - i, so its
+    weight is each**(rolls - K) times the convolution, over i, of Q[r + face * i] * each**i with
+    ways(k) * up**k, whose terms are short. One packed product per residue r.
+    """
+    each, rolls = stopping.denominator, count * depth
+    stops = stopping.sum_of(count)
+    dense = _dense(stops)
+    power_up, scaled = 1, []  # ways(k) * up**k
+    for ways in _uniform_power(depth, count):
+        scaled.append(ways * power_up)
+        power_up *= up
+    each_powers = [1]
+    for _ in range(rolls + (len(dense) - 1) // face):
+        each_powers.append(each_powers[-1] * each)
+    totals = [0] * (len(dense) + face * rolls)
+    for r in range(min(face, len(dense))):
+        column = [q * each_powers[i] for i, q in enumerate(dense[r::face])]
+        if not any(column):
+            continue  # no stopping total in this residue
+        width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
+        slots = len(column) + rolls
+        inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
+        # K <= rolls: times each**(rolls - K); beyond, every term holds each**(K - rolls): divide it out
+        totals[r::face] = [value * each_powers[rolls - k] if k <= rolls else value // each_powers[k - rolls]
+                           for k, value in enumerate(inner)]
+    return _from_dense(stops.outcomes[0], totals, each ** (rolls + count))
+
+
 def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
     """`explode` when one face explodes and chains of different lengths cannot meet (the usual
     explode-on-the-highest-face): chain t is t exploding faces then a stopping one, written out.
@@ -559,23 +855,142 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
     return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
 
 
-def keep_work(outcomes: int, span: int, total: int, count: int, keep: int) -> float:
-    """Machine words `_keep_highest` touches, roughly: for each outcome and kept count, about
-    `keep` shifts and sums of packed polynomials of keep*span+1 slots of count*log2(total+1) bits.
-    Keeps that take a shortcut (none, one, all) cost nothing here."""
-    keep = min(keep, count)
-    if keep <= 1 or keep >= count:
-        return 0.0
-    return outcomes * keep * keep / 2 * (keep * span + 1) * count * log2(total + 1) / 64
+def _keep_methods(single: Dist, count: int, keep: int,
+                  score: Score | None) -> list[tuple[float, Callable[[], Dist]]]:
+    """The ways to work out a keep that apply here, each with its cost in seconds.
 
-
-def check_keep_work(work: float) -> None:
-    if work > MAX_KEEP_WORK:
-        raise _too_big()
+    Every weight of the answer (and every partial sum) fits in about count * log2(total + 1) bits.
+    """
+    bits = count * (single.total.bit_length() + 1)
+    outcomes = len(single)
+    if score is None and _uniform_run(single):
+        # the ways per face, k*k*faces/2 sparse terms, and k prefix sums over k*faces coefficients
+        estimate = cost.calls(3 * outcomes) + cost.items(3 * keep * outcomes + 3 * keep * keep * outcomes, bits)
+        return [(estimate, lambda: _keep_uniform(single, count, keep))]
+    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
+    span = max(values) - min(values)
+    polynomial = (keep * span + 1) * bits
+    cost.check_memory(polynomial / 8)
+    # the polynomials grow to that size from nothing and the multipliers are shorter than `bits`
+    # on average: measured, about a third of these products' worst case
+    placing = outcomes * keep * keep / 6 * (cost.product(polynomial, bits) + cost.items(3, polynomial))
+    threshold = outcomes * keep / 3 * (cost.product(polynomial, (span + 1) * bits) + cost.items(3, polynomial))
+    return [(placing, lambda: _keep_by_placing(single, count, keep, values)),
+            (threshold, lambda: _keep_by_threshold(single, count, keep, values))]
 
 
 def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
-    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count.
+    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count,
+    by the cheapest method that applies."""
+    estimate, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
+    cost.check(estimate)
+    return method()
+
+
+def _uniform_run(dist: Dist) -> bool:
+    """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
+    return (dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist)
+            and dist.weights.count(dist.weights[0]) == len(dist))
+
+
+def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
+    """`_keep_highest` for a uniform run of faces 0..S-1 (shifted): O(keep**2 * S) integer operations.
+
+    Split by the face t of the keep-th highest die: a < keep dice above it, the rest at t or
+    below. The a dice above are a fair sample of faces t+1..S-1, whose generating function is
+    x**(t+1) * (1 - x**m) / (1 - x), m = S-1-t; the kept at t add (keep - a) * t. So the answer is
+
+        sum over a of M_a / (1 - x)**a,   M_a = sum over t of c(t, a) * x**(keep*t + a) * (1 - x**m)**a
+
+    where c(t, a) = comb(count, a) * (the ways for the other count-a dice to put at least keep-a
+    of them on t and the rest below). Each M_a is sparse; the divisions by (1 - x) are prefix
+    sums, done Horner-fashion: R = M_{k-1}; R = M_a + R / (1 - x) for a = k-2 .. 0.
+    """
+    faces, n, k = len(single), count, keep
+    terms: list[dict[int, int]] = [{} for _ in range(k)]  # M_a, sparse: exponent -> coefficient
+    pascal = [[1]]
+    for a in range(1, k):
+        previous = pascal[-1]
+        pascal.append([1, *(previous[i - 1] + previous[i] for i in range(1, a)), 1])
+    choose_a = [comb(n, a) for a in range(k)]
+    for t in range(faces):
+        m = faces - 1 - t
+        for a, ways in enumerate(_ways_from(t, n, k)):
+            if m == 0 and a:
+                break  # nothing lies above the top face
+            coefficient = choose_a[a] * ways
+            row, base = terms[a], k * t + a
+            for i, binomial in enumerate(pascal[a]):
+                exponent = base + m * i
+                row[exponent] = row.get(exponent, 0) + (-coefficient * binomial if i & 1 else coefficient * binomial)
+    result = [0] * (k * faces)  # above every exponent of M_a, and so of each R (the divisions are exact)
+    for a in range(k - 1, -1, -1):
+        if a < k - 1:
+            result = list(accumulate(result))  # divided by (1 - x)
+        for exponent, coefficient in terms[a].items():
+            result[exponent] += coefficient
+    scale = single.weights[0] ** n
+    return _from_dense(k * single.outcomes[0], [c * scale for c in result[:k * (faces - 1) + 1]],
+                       single.denominator ** n)
+
+
+def _ways_from(t: int, n: int, k: int) -> list[int]:
+    """For a = 0 .. k-1: the ways n - a dice (faces of weight 1) put at least k - a of them on
+    face t and the rest below, sum over e >= k - a of comb(n - a, e) * t**(n - a - e).
+
+    That is (t + 1)**(n - a) less P_a = sum over e < k - a, and along a the P_a follow
+    P_a = (t + 1) * P_(a+1) + comb(n - a - 1, k - a - 1) * t**(n - k + 1), from P_k = 0.
+    """
+    return _ways_over(1, t, n, k)
+
+
+def _ways_over(here: int, below: int, n: int, k: int) -> list[int]:
+    """`_ways_from` for a face of weight `here` with total weight `below` under it:
+    sum over e >= k - a of comb(n - a, e) * here**e * below**(n - a - e)."""
+    both = here + below
+    tail = below ** (n - k + 1)
+    partial, binomial, power_here = 0, 1, 1  # P_a, comb(n-a-1, k-a-1), here**(k-a-1)
+    everything = both ** (n - k + 1)  # both**(n - a)
+    ways = [0] * k
+    for a in range(k - 1, -1, -1):
+        partial = both * partial + binomial * power_here * tail
+        ways[a] = everything - partial
+        everything *= both
+        binomial = binomial * (n - a) // (k - a)  # comb(n-a, k-a) from comb(n-a-1, k-a-1)
+        power_here *= here
+    return ways
+
+
+def _keep_by_threshold(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
+    """`_keep_highest` for any die: split by the face t of the keep-th highest die, as
+    `_keep_uniform` does, with the dice above it as powers of a packed polynomial A_t, summed
+    Horner-fashion: sum over a of c(t, a) * A_t**a * x**((keep - a) * value_t), keep products
+    per face."""
+    lo = min(values)
+    span = max(values) - lo
+    slots = keep * span + 1
+    width = _slot_bytes((2 * single.total + 1) ** count)  # bounds every partial sum (see below)
+    bits = 8 * width
+    result = 0
+    above = 0  # A_t packed: the faces above t, by value
+    below = single.total
+    choose_a = [comb(count, a) for a in range(keep)]
+    for value, weight in zip(reversed(values), reversed(single.weights), strict=True):
+        below -= weight
+        step = bits * (value - lo)
+        ways = _ways_over(weight, below, count, keep)
+        # Horner over a: H = c_(k-1) X; H = H * A + c_a X**(k-a); each c(t, a) * A**a is at most
+        # comb(count, a) * total**count, so every H stays under (2 * total)**count.
+        horner = (choose_a[keep - 1] * ways[keep - 1]) << step
+        for a in range(keep - 2, -1, -1):
+            horner = horner * above + ((choose_a[a] * ways[a]) << (step * (keep - a)))
+        result += horner
+        above += weight << step
+    return _from_dense(keep * lo, _unpack(result, width, slots), single.denominator ** count)
+
+
+def _keep_by_placing(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
+    """`_keep_highest` by placing dice on the faces from the highest down: cheap when few are kept.
 
     Walk the outcomes from the highest down. `placed[c]` is the packed polynomial
     (in the kept sum) of the ways `c < keep` dice have landed on the outcomes seen
@@ -584,13 +999,10 @@ def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = Non
     dice may take any lower outcome, so that branch is finished at once, all j
     at the same shift.
     """
-    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     lo = min(values)
     span = max(values) - lo
-    check_keep_work(keep_work(len(single), span, single.total, count, keep))
     slots = keep * span + 1
     width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
-    _check_size(slots, width)
     bits = 8 * width
     placed = [0] * keep
     placed[0] = 1

@@ -20,26 +20,35 @@ is one value. Their sums are the same.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.core.vocabulary import COUNTDOWN_SIZES
+from crux_cli.odds import cost
+from crux_cli.odds.cost import Shape
 from crux_cli.odds.dist import (
     Dist,
     Predicate,
     Score,
-    check_keep_work,
     constant,
+    convolve_cost,
+    convolve_shape,
     d66,
     default_depth,
     die,
+    explode_cost,
+    explode_sum_cost,
+    explode_sum_shape,
     fudge,
-    keep_work,
+    keep_cost,
     percentile,
+    sum_cost,
 )
-from crux_cli.odds.result import Odds, rows
+from crux_cli.odds.result import Distribution, Odds, rows
 
 KEEPS = ("kh", "kl", "dh", "dl")
+EXPLOSION_CALLS = 20  # interpreted calls, at least, per number of explosions `exploded_plan` mixes
 
 
 def base_die(sides: int | str) -> Dist:
@@ -55,6 +64,14 @@ def base_die(sides: int | str) -> Dist:
     return die(sides)
 
 
+class Plan(NamedTuple):
+    """A dice term, worked out only when `compute` is called: what it will cost and give first."""
+
+    shape: Shape
+    seconds: float
+    compute: Callable[[], Dist]
+
+
 def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, reroll_once: bool = False,
               explode: bool | Predicate = False, compound: bool = False, depth: int | None = None,
               keep: tuple[str, int] | None = None, success: Predicate | None = None) -> Dist:
@@ -65,7 +82,18 @@ def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, 
     `depth` caps the dice one die's explosions add: by default the least that
     leaves under 1e-12 uncounted over the `count` dice, at most the roller's own
     cap (EXPLOSION_DEPTH), where the last added face stands, as it does in a roll.
+    Refused (the odds limit) when it would take too long.
     """
+    plan = term_plan(count, sides, reroll=reroll, reroll_once=reroll_once, explode=explode, compound=compound,
+                     depth=depth, keep=keep, success=success)
+    cost.check(plan.seconds)
+    return plan.compute()
+
+
+def term_plan(count: int, sides: int | str, *, reroll: Predicate | None = None, reroll_once: bool = False,
+              explode: bool | Predicate = False, compound: bool = False, depth: int | None = None,
+              keep: tuple[str, int] | None = None, success: Predicate | None = None) -> Plan:
+    """`dice_term`, planned: the one die is made (that is quick), the work on all of them is not."""
     if keep is not None and keep[0] not in KEEPS:
         raise CruxError(f"'{keep[0]}' is not a way to keep or drop dice", hint="use kh, kl, dh or dl")
     single = base_die(sides)
@@ -77,16 +105,31 @@ def dice_term(count: int, sides: int | str, *, reroll: Predicate | None = None, 
         explodes: Predicate = (lambda face: face == top) if explode is True else explode
         if depth is None:
             depth = default_depth(single.probability(explodes), count)
+        truncate = depth >= EXPLOSION_DEPTH
         if not compound and (keep is not None or score is not None):
-            return exploded_dice(count, single, explodes, depth, keep=keep, score=score)
-        single = single.explode(depth, on=explodes, truncate=depth >= EXPLOSION_DEPTH)
-    return _kept(single, count, keep, score)
+            return exploded_plan(count, single, explodes, depth, keep=keep, score=score)
+        if keep is None and score is None:
+            chained = single
+            return Plan(explode_sum_shape(single, count, depth),
+                        explode_sum_cost(single, count, depth, explodes, truncate),
+                        lambda: chained.explode_sum(count, depth, on=explodes, truncate=truncate))
+        cost.check(explode_cost(single, depth, explodes, truncate))
+        single = single.explode(depth, on=explodes, truncate=truncate)  # one chain per die, kept as a value
+    return _kept_plan(single, count, keep, score)
 
 
 def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
                   keep: tuple[str, int] | None = None, score: Score | None = None) -> Dist:
     """`count` dice that explode with every added face a die of its own, then kept or dropped,
-    summed or scored (successes). No enumeration of the dice:
+    summed or scored (successes); see `exploded_plan`."""
+    plan = exploded_plan(count, single, explodes, depth, keep=keep, score=score)
+    cost.check(plan.seconds)
+    return plan.compute()
+
+
+def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
+                  keep: tuple[str, int] | None = None, score: Score | None = None) -> Plan:
+    """`exploded_dice`, planned. No enumeration of the dice:
 
     A die's chain is some exploding faces, then one that stops it. Given that `e`
     faces exploded among all the dice, those `e` are independent draws of an
@@ -98,7 +141,7 @@ def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
     explodes_part = single.part(explodes)
     stops_part = single.part(lambda face: not explodes(face))
     if not explodes_part.outcomes:
-        return _kept(single, count, keep, score)
+        return _kept_plan(single, count, keep, score)
     if not stops_part.outcomes:
         raise CruxError("every face of this die explodes, so the roll never ends",
                         hint="explode on fewer faces, e.g. only the highest")
@@ -118,19 +161,19 @@ def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
     groups = {True: exploding, False: stopping}
     explosions = range(count * depth + 1)
 
-    def split(keeper: Keeper, exploded: int) -> Dist:
+    def split(keeper: Keeper, exploded: int) -> Any:
         if upper_is_exploding:
             return _split_keep(keeper, True, exploded, False, count, keep)
         return _split_keep(keeper, False, count, True, exploded, keep)
 
     # Many numbers of explosions share a keep (the stopping dice are always `count`), so each
-    # distinct keep is computed once; they are listed first, to refuse at once what would take too long.
+    # distinct keep is computed once; they are sketched first, to refuse at once what would take too long.
     needed: set[tuple[bool, int, str, int]] = set()
     done: dict[tuple[bool, int, str, int], Dist] = {}
 
-    def plan(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
+    def sketch(exploding_group: bool, dice: int, how: str, n: int) -> Sketch:
         needed.add((exploding_group, dice, how, n))
-        return constant(0)
+        return Sketch(_keep_shape(groups[exploding_group], dice, how, n, score), 0.0)
 
     def keeper(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
         call = (exploding_group, dice, how, n)
@@ -138,20 +181,42 @@ def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
             done[call] = _keep_in(groups[exploding_group], dice, how, n, score)
         return done[call]
 
-    for exploded in explosions:
-        split(plan, exploded)
-    check_keep_work(sum(_work(groups[flag], dice, n, score) for flag, dice, how, n in needed if how != "all"))
-    return per_die.sum_of(count).bind(lambda exploded: split(keeper, exploded))
+    # each number of explosions is a keep to look up, a sum and a share of the mixture: refused at
+    # once when there are too many to go through even that quickly
+    seconds = cost.calls(EXPLOSION_CALLS * len(explosions)) + sum_cost(per_die, count)
+    cost.check(seconds)
+    sketches = [split(sketch, exploded) for exploded in explosions]
+    seconds += (sum(s.seconds for s in sketches)
+                + cost.items(sum(s.shape.outcomes for s in sketches), max(s.shape.bits for s in sketches)))
+    for flag, dice, how, n in needed:
+        seconds += _keep_cost(groups[flag], dice, how, n, score)
+        cost.check(seconds)  # as soon as it is over: the keeps can be many
+    low = min(s.shape.low for s in sketches)
+    span = max(s.shape.high for s in sketches) - low
+    result = Shape(span + 1, span, count * (depth + 1) * each.bit_length(), low)
+    return Plan(result, seconds, lambda: per_die.sum_of(count).bind(lambda exploded: split(keeper, exploded)))
 
 
-Keeper = Callable[[bool, int, str, int], Dist]  # (exploding group?, its dice, "kh" | "kl" | "all", kept)
+class Sketch(NamedTuple):
+    """What a keep will be and what adding it to another costs, for `exploded_plan`'s first pass."""
+
+    shape: Shape
+    seconds: float
+
+    def __add__(self, other: object) -> Sketch:
+        assert isinstance(other, Sketch)
+        return Sketch(convolve_shape(self.shape, other.shape),
+                      self.seconds + other.seconds + convolve_cost(self.shape, other.shape))
+
+
+Keeper = Callable[[bool, int, str, int], Any]  # (exploding group?, its dice, "kh" | "kl" | "all", kept)
 
 
 def _split_keep(keeper: Keeper, upper: bool, uppers: int, lower: bool, lowers: int,
-                keep: tuple[str, int] | None) -> Dist:
+                keep: tuple[str, int] | None) -> Any:
     """Keep or drop among `uppers` dice of the `upper` group and `lowers` of the `lower`, where
     every face of the upper group is above every face of the lower; `keeper(group, dice, how, n)`
-    makes each group's keep."""
+    makes each group's keep (a `Dist`, or a `Sketch` of one)."""
     total = uppers + lowers
     if keep is None:
         return keeper(upper, uppers, "all", uppers) + keeper(lower, lowers, "all", lowers)
@@ -168,15 +233,24 @@ def _split_keep(keeper: Keeper, upper: bool, uppers: int, lower: bool, lowers: i
     return keeper(lower, lowers, "all", lowers) + keeper(upper, uppers, "kl", n - lowers)
 
 
+def _keep_shape(group: Dist, dice: int, how: str, n: int, score: Score | None) -> Shape:
+    values = [score(o) for o in group.outcomes] if score else group.outcomes
+    kept = dice if how == "all" else n
+    span = kept * (max(values) - min(values))
+    return Shape(span + 1, span, dice * group.denominator.bit_length(), kept * min(values))
+
+
+def _keep_cost(group: Dist, dice: int, how: str, n: int, score: Score | None) -> float:
+    if how == "all":
+        return sum_cost(group.map(score) if score else group, dice) if dice else 0.0
+    return keep_cost(group if how == "kh" else -group, dice, n,
+                     (lambda o: score(-o)) if score and how == "kl" else score)
+
+
 def _keep_in(group: Dist, dice: int, how: str, n: int, score: Score | None) -> Dist:
     if how == "all":
         return _all(group, dice, score)
     return group.keep_highest(dice, n, score) if how == "kh" else group.keep_lowest(dice, n, score)
-
-
-def _work(group: Dist, dice: int, n: int, score: Score | None) -> float:
-    values = [score(o) for o in group.outcomes] if score else group.outcomes
-    return keep_work(len(group), max(values) - min(values), group.total, dice, n)
 
 
 def _all(single: Dist, count: int, score: Score | None) -> Dist:
@@ -184,6 +258,22 @@ def _all(single: Dist, count: int, score: Score | None) -> Dist:
     if count == 0:
         return constant(0)
     return (single.map(score) if score else single).sum_of(count)
+
+
+def _kept_plan(single: Dist, count: int, keep: tuple[str, int] | None, score: Score | None) -> Plan:
+    """`_kept`, planned: a drop is the keep of the others, from the other end."""
+    values = [score(o) for o in single.outcomes] if score else single.outcomes
+    if keep is None:
+        how, n = "all", count
+    else:
+        how, n = keep
+        if how in ("dh", "dl"):
+            how, n = ("kl" if how == "dh" else "kh"), count - n
+        n = max(0, min(n, count))
+    kept = n if how != "all" else count
+    span = kept * (max(values) - min(values))
+    return Plan(Shape(span + 1, span, count * single.denominator.bit_length(), kept * min(values)),
+                _keep_cost(single, count, how, n, score), lambda: _kept(single, count, keep, score))
 
 
 def _kept(single: Dist, count: int, keep: tuple[str, int] | None, score: Score | None) -> Dist:
@@ -216,5 +306,5 @@ def countdown_odds(sides: int) -> Odds:
     one = face.probability(lambda f: f == 1)
     change = "ends" if sides == COUNTDOWN_SIZES[0] else "shrinks"
     return Odds(kind="countdown", outcomes=rows({"holds": 1 - one, change: one}),
-                distribution=tuple(face.items()), label="face", mean=face.mean())
+                distribution=Distribution.of(face), label="face", mean=face.mean())
 

@@ -2,8 +2,8 @@
 
 Their spaces are small, so a distribution here is `Weights`, a plain ``dict`` of
 value → ``Fraction`` (summing to 1), worked on directly; the only potentially large
-step, summing many dice, works on integer weights. (`crux_cli.odds.dist.Dist` is the
-one distribution type for the engine-sized work of generic dice and Crux.)
+step, summing many dice, is the exact sum of `crux_cli.odds.dist.Dist`, the one
+distribution type for the engine-sized work of generic dice and Crux.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from crux_cli.core.errors import LimitError
-from crux_cli.odds.result import Odds, Table
+from crux_cli.odds.dist import die
+from crux_cli.odds.result import Distribution, Odds, Table
 
 Weights = dict[int, Fraction]
 
@@ -27,7 +28,7 @@ def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Weights | 
         return Odds(kind, tuple(outcomes.items()), tables)
     pairs = tuple(sorted(distribution.items()))
     mean = sum((value * p for value, p in pairs), Fraction(0))
-    return Odds(kind, tuple(outcomes.items()), tables, pairs, label, mean)
+    return Odds(kind, tuple(outcomes.items()), tables, Distribution.from_pairs(pairs), label, mean)
 
 
 def die_weights(sides: int) -> Weights:
@@ -59,20 +60,12 @@ def highest_of_dice(sides: Iterable[int]) -> Weights:
 
 
 def sum_of_dice(count: int, sides: int) -> Weights:
-    """The total of `count` dice of `sides`, by convolution on integer weights."""
+    """The total of `count` dice of `sides` (`Dist`'s exact sum, as fractions)."""
     if count * sides > MAX_SPAN:
         raise LimitError(f"odds of {count}d{sides} would cover more than {MAX_SPAN:,} totals "
                          "(the odds limit)",
                          hint="ask for fewer or smaller dice, or roll it instead")
-    weights = {0: 1}
-    for _ in range(count):
-        step: dict[int, int] = {}
-        for total, weight in weights.items():
-            for face in range(1, sides + 1):
-                step[total + face] = step.get(total + face, 0) + weight
-        weights = step
-    denominator = sides**count
-    return {total: Fraction(weight, denominator) for total, weight in sorted(weights.items())}
+    return dict(die(sides).sum_of(count).items()) if count else {0: Fraction(1)}
 
 
 def mapped(dist: Weights, fn: Callable[[int], int]) -> Weights:

@@ -1,18 +1,86 @@
 """`Odds`: the exact answer to `crux odds STATEMENT`, the same shape for every rule set.
 
 Probabilities are Fractions here (exact, reduced); renderers decide how to show
-them (`crux_cli.render.odds_text`, `crux_cli.render.odds_json`).
+them (`crux_cli.render.odds_text`, `crux_cli.render.odds_json`). A distribution
+can have thousands of values over a denominator of thousands of digits, so it
+keeps integer weights and makes a Fraction only for a row that is read: the text
+shows a few grouped rows and needs none of the others.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from math import lcm
+from typing import overload
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.odds.dist import Dist
 
 Rows = tuple[tuple[str, Fraction], ...]
+
+
+class Distribution(Sequence[tuple[int, Fraction]]):
+    """Value -> probability, in ascending order of value: a sequence of (value, Fraction) pairs
+    that holds integer weights over one denominator and makes each Fraction when it is read."""
+
+    __slots__ = ("denominator", "values", "weights")
+
+    def __init__(self, values: Sequence[int], weights: Sequence[int], denominator: int) -> None:
+        self.values = tuple(values)
+        self.weights = tuple(weights)
+        self.denominator = denominator
+
+    @staticmethod
+    def of(dist: Dist) -> Distribution:
+        return Distribution(dist.outcomes, dist.weights, dist.denominator)
+
+    @staticmethod
+    def from_pairs(pairs: Iterable[tuple[int, Fraction]]) -> Distribution:
+        """From (value, probability) pairs in ascending order, over their common denominator."""
+        pairs = list(pairs)
+        common = lcm(*(p.denominator for _, p in pairs)) if pairs else 1
+        return Distribution([v for v, _ in pairs], [p.numerator * (common // p.denominator) for _, p in pairs],
+                            common)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, Fraction]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, Fraction], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, Fraction] | tuple[tuple[int, Fraction], ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        return self.values[index], Fraction(self.weights[index], self.denominator)
+
+    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+        denominator = self.denominator
+        for value, weight in zip(self.values, self.weights, strict=True):
+            yield value, Fraction(weight, denominator)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Distribution):
+            return (self.values == other.values
+                    and all(a * other.denominator == b * self.denominator
+                            for a, b in zip(self.weights, other.weights, strict=True)))
+        if isinstance(other, Sequence):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Distribution({list(self.values)!r}, {list(self.weights)!r}, {self.denominator})"
+
+    def at_least(self, k: int) -> Fraction:
+        """P(value >= k), in one exact division."""
+        return Fraction(sum(w for v, w in zip(self.values, self.weights, strict=True) if v >= k), self.denominator)
 
 
 class Table(Record):
@@ -32,7 +100,9 @@ class Odds(Record):
     kind: str  # "test", "save", "initiative", "attack", "dice"...
     outcomes: Rows  # outcome name -> probability, in reading order
     tables: tuple[Table, ...] = ()
-    distribution: tuple[tuple[int, Fraction], ...] | None = None  # damage or total -> probability
+    # damage or total -> probability: a Distribution, or (from a plug-in rule set) any sequence
+    # of (value, Fraction) pairs in ascending order; read it through `distribution_of`
+    distribution: Distribution | Sequence[tuple[int, Fraction]] | None = None
     label: str = "total"  # what the distribution counts: "damage", "total"
     mean: Fraction | None = None  # over the counted outcomes (see `leftover`)
     leftover: Fraction = Fraction(0)  # probability an explosion cap left uncounted
@@ -51,13 +121,18 @@ def with_at_least(odds: Odds, k: int) -> Odds:
     if odds.distribution is None:
         raise CruxError(f"--at-least counts damage or totals, which {odds.kind} odds do not have",
                         hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
-    p = sum((p for value, p in odds.distribution if value >= k), Fraction(0))
-    return odds.replace(at_least=AtLeast(k, p))
+    return odds.replace(at_least=AtLeast(k, distribution_of(odds.distribution).at_least(k)))
+
+
+def distribution_of(rows: Distribution | Sequence[tuple[int, Fraction]]) -> Distribution:
+    """`Odds.distribution` as a `Distribution`, however the rule set gave it."""
+    return rows if isinstance(rows, Distribution) else Distribution.from_pairs(rows)
 
 
 def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:
     items = pairs.items() if isinstance(pairs, dict) else pairs
-    return tuple((name, Fraction(p)) for name, p in items)
+    # Fraction(p) of a Fraction would check it against the numbers ABCs again: slow, and a no-op
+    return tuple((name, p if type(p) is Fraction else Fraction(p)) for name, p in items)
 
 
 def dice_odds(dist: Dist, *, at_least: int | None = None, depth: int | None = None,
@@ -66,7 +141,7 @@ def dice_odds(dist: Dist, *, at_least: int | None = None, depth: int | None = No
     return Odds(
         kind=kind,
         outcomes=(),
-        distribution=tuple(dist.items()),
+        distribution=Distribution.of(dist),
         label=label,
         mean=dist.mean(),
         leftover=dist.leftover,

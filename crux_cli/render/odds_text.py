@@ -10,13 +10,15 @@ terminal): each outcome and its bar in the colour its rule set gives it
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from math import ceil
 
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Odds
+from crux_cli.odds.result import Distribution, Odds, distribution_of
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -32,7 +34,7 @@ def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str]
     for table in odds.tables:
         blocks.append(_table(table.rows, palette, colours, heading=table.title))
     if odds.distribution is not None:
-        blocks.append(_histogram(odds.distribution, odds.label, palette))
+        blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
     notes = _notes(odds, palette)
     if notes:
         blocks.append(notes)
@@ -41,15 +43,20 @@ def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str]
 
 def percent(p: Fraction) -> str:
     """A percentage with two decimals that never rounds a possibility to 0 or a doubt to 100."""
-    if p == 0:
+    return percent_of(p.numerator, p.denominator)
+
+
+def percent_of(weight: int, denominator: int) -> str:
+    """`percent` of weight / denominator, in integers (no Fraction to make and reduce)."""
+    if weight == 0:
         return "0%"
-    if p == 1:
+    if weight == denominator:
         return "100%"
-    if p < Fraction(1, 10_000):
+    if weight * 10_000 < denominator:
         return "<0.01%"
-    if p > Fraction(9_999, 10_000):
+    if weight * 10_000 > denominator * 9_999:
         return ">99.99%"
-    return f"{float(p) * 100:.2f}%"
+    return f"{weight / denominator * 100:.2f}%"
 
 
 def bar(share: float, width: int) -> str:
@@ -62,6 +69,9 @@ def bar(share: float, width: int) -> str:
 
 
 def fraction(p: Fraction) -> str:
+    """The exact fraction when it is short enough to read ("" otherwise, without writing out a long one)."""
+    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 4 * FRACTION_CHARS:
+        return ""
     text = str(p)
     return text if len(text) <= FRACTION_CHARS else ""
 
@@ -76,59 +86,61 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     if not rows:
         return ""
     name_width = max(len(name) for name, _ in rows)
-    fraction_width = max(len(fraction(p)) for _, p in rows)
+    fractions = [fraction(p) for _, p in rows]
+    fraction_width = max(map(len, fractions))
     lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
-    for name, p in rows:
+    for (name, p), exact in zip(rows, fractions, strict=True):
+        role = colours.get(name, "")
         lines.append(
-            f"{indent}{_paint(palette, name.ljust(name_width), colours.get(name, ''))}  "
-            f"{fraction(p).rjust(fraction_width)}  "
-            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), colours.get(name, ''))}".rstrip()
+            f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
+            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), role)}".rstrip()
         )
     return "\n".join(lines)
 
 
-def _histogram(distribution: Sequence[tuple[int, Fraction]], label: str, palette: Palette) -> str:
+def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
     if not distribution:
         return ""
     rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
-        (str(value), p) for value, p in distribution]
-    tallest = max(float(p) for _, p in rows) or 1.0
+        (str(value), weight) for value, weight in zip(distribution.values, distribution.weights, strict=True)]
+    denominator = distribution.denominator
+    shares = [weight / denominator for _, weight in rows]  # each the float of its exact probability
+    tallest = max(shares) or 1.0
     name_width = max(len(name) for name, _ in rows)
     lines = [palette.bold(label)]
-    for name, p in rows:
-        lines.append(f"  {name.rjust(name_width)}  {percent(p).rjust(7)}  "
-                     f"{bar(float(p) / tallest, HISTOGRAM_WIDTH)}".rstrip())
+    for (name, weight), share in zip(rows, shares, strict=True):
+        lines.append(f"  {name.rjust(name_width)}  {percent_of(weight, denominator).rjust(7)}  "
+                     f"{bar(share / tallest, HISTOGRAM_WIDTH)}".rstrip())
     return "\n".join(lines)
 
 
-def _group(distribution: Sequence[tuple[int, Fraction]]) -> list[tuple[str, Fraction]]:
-    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row."""
-    values = [value for value, _ in distribution]
-    probabilities = [p for _, p in distribution]
-    start, low_tail = 0, Fraction(0)
-    while start < len(values) - 1 and low_tail + probabilities[start] <= TAIL:
-        low_tail += probabilities[start]
-        start += 1
-    stop, high_tail = len(values), Fraction(0)
-    while stop - 1 > start and high_tail + probabilities[stop - 1] <= TAIL:
-        high_tail += probabilities[stop - 1]
-        stop -= 1
+def _group(distribution: Distribution) -> list[tuple[str, int]]:
+    """Ranges of equal width over the bulk of the distribution, with each thin tail in one row,
+    each with its weight (over the distribution's denominator).
+
+    One pass of prefix sums over the integer weights: a tail is thin while its sum is at most
+    TAIL of the denominator, and a range is a difference of two prefix sums.
+    """
+    values, denominator = distribution.values, distribution.denominator
+    prefix = [0, *accumulate(distribution.weights)]  # prefix[i]: the weight of the i lowest values
+    thin = denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
+    start = max(0, min(bisect_right(prefix, thin) - 1, len(values) - 1))  # values below start: low tail
+    grand = prefix[-1]
+    stop = max(start + 1, bisect_left(prefix, grand - thin))  # values from stop on: the high tail
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
-    bins: dict[int, Fraction] = {}
-    for value, p in zip(values[start:stop], probabilities[start:stop], strict=True):
-        key = (value - low) // width
-        bins[key] = bins.get(key, Fraction(0)) + p
-    rows: list[tuple[str, Fraction]] = []
-    if low_tail:
-        rows.append((f"< {low}", low_tail))
-    for key in range((high - low) // width + 1):
-        first = low + key * width
+    rows: list[tuple[str, int]] = []
+    if start:
+        rows.append((f"< {low}", prefix[start]))
+    first_index = start
+    for first in range(low, high + 1, width):
         last = min(first + width - 1, high)
-        rows.append((str(first) if first == last else f"{first}–{last}", bins.get(key, Fraction(0))))
-    if high_tail:
-        rows.append((f"> {high}", high_tail))
+        end_index = bisect_right(values, last, first_index, stop)
+        rows.append((str(first) if first == last else f"{first}–{last}", prefix[end_index] - prefix[first_index]))
+        first_index = end_index
+    if stop < len(values):
+        rows.append((f"> {high}", grand - prefix[stop]))
     return rows
 
 

@@ -134,7 +134,7 @@ class Session:
             if body is not None:
                 from crux_cli.running.output import odds_lines
 
-                out += odds_lines(self.runner.odds(body.strip()), self.palette, self.json)
+                out += odds_lines(self.runner.odds(body.strip(), exact=self.json), self.palette, self.json)
                 continue
             head, _, rest = statement.partition(" ")
             if head.lower() in ("undo", "redo") and not rest.strip():

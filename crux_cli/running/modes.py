@@ -113,7 +113,7 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least)
+        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json)
     except CruxError as error:
         output.error(error)
         return 2

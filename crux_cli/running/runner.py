@@ -168,14 +168,19 @@ class Runner:
 
         return load_hero(self.sheet)
 
-    def odds(self, text: str, at_least: int | None = None) -> Answer:
+    def odds(self, text: str, at_least: int | None = None, exact: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
 
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
+        `exact` says every value will be shown as an exact fraction (JSON), which the odds
+        limit counts: a long distribution can be quick to show rounded and slow to show exactly.
         """
         handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
+        from crux_cli.odds.cost import exact_rows
+
+        token = exact_rows.set(exact)
         try:
             odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
             if at_least is not None:
@@ -184,5 +189,7 @@ class Runner:
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
+        finally:
+            exact_rows.reset(token)
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name)

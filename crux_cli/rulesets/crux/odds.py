@@ -11,9 +11,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from crux_cli.core.limits import EXPLOSION_DEPTH
-from crux_cli.odds.dist import Dist, constant, default_depth, die, mix
-from crux_cli.odds.result import AtLeast, Odds, Table, rows
+from crux_cli.core.errors import LimitError
+from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_DICE
+from crux_cli.odds import cost
+from crux_cli.odds.cost import Shape
+from crux_cli.odds.dist import (
+    Dist,
+    add_dice,
+    add_dice_estimate,
+    constant,
+    convolve_cost,
+    convolve_shape,
+    default_depth,
+    die,
+    explode_cost,
+    highest_cost,
+    mix,
+    shape,
+    slides_cost,
+    sum_cost,
+    sum_shape,
+)
+from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
     INITIATIVE_ACTIONS,
@@ -26,6 +45,7 @@ from crux_cli.rulesets.crux.engine import (
 )
 
 OUTCOME_ORDER = ("failure", "partial", "success")
+QUICK_PARTS = 0.3  # seconds: parts this quick are made before the rest is weighed exactly
 
 
 def kept_die(sides: int, net: int) -> Dist:
@@ -39,10 +59,22 @@ def request_odds(request: PoolRequest | AttackRequest, at_least: int | None = No
     """The odds of whatever the compiler made of a Crux statement (the rule set's `odds` hook).
 
     `at_least` and `depth` concern damage, so a test, save or initiative ignores them.
+    A pool a roll would refuse (past the dice limit) is refused here too.
     """
+    check_dice(request)
     if isinstance(request, AttackRequest):
         return attack_odds(request, at_least=at_least, depth=depth)
     return pool_odds(request)
+
+
+def check_dice(request: PoolRequest | AttackRequest) -> None:
+    """Refuse, as a roll would, a statement whose dice pass the limit (Boons and Banes add dice)."""
+    dice = pool_size(request.net) + (request.count - 1 if isinstance(request, AttackRequest) else 0)
+    if isinstance(request, PoolRequest) and request.ambush:
+        dice = 0
+    if dice > MAX_DICE:
+        raise LimitError(f"this statement would roll more than {MAX_DICE:,} dice (the limit)",
+                         hint="roll fewer dice, or split the roll into several statements")
 
 
 def pool_odds(request: PoolRequest) -> Odds:
@@ -80,23 +112,40 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     stops there as the engine's does, and nothing is left over.
     """
     sides = request.sides
-    primary = kept_die(sides, request.net)
-    others = die(sides).sum_of(request.count - 1)
     if depth is None:
         depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
     depth = min(max(depth, 0), EXPLOSION_DEPTH)
+    single, count = die(sides), request.count - 1
+    # the parts (the kept die, the other dice, the crit's chain) are made first, and adding them
+    # up is weighed exactly from them; when the parts themselves take a while, the whole is
+    # weighed from their shapes first, so that a refusal never comes after long work
+    parts = _parts_cost(request, depth)
+    cost.check(parts)
+    if parts > QUICK_PARTS:
+        cost.check_answer(parts + _sums_cost(request, depth), None)
+    primary = kept_die(sides, request.net)
+    others = single.sum_of(count)
+    hit = primary.part(lambda face: 1 < face < sides)
+    crit = primary.part(lambda face: face == sides)
+    chain = crit + single.explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH) if depth else None
+    seconds = parts + add_dice_estimate(hit, count, single, others)
+    crit_shape = Shape(0, 0, 0)
+    if chain is not None:
+        seconds += add_dice_estimate(chain, count, single, others)
+        crit_shape = convolve_shape(shape(chain), shape(others))
+    hit_shape = convolve_shape(shape(hit), shape(others))
+    values = hit_shape.outcomes + crit_shape.outcomes + 1
+    bits = max(hit_shape.bits, crit_shape.bits)
+    seconds += cost.calls(3 * values) + cost.items(10 * values, bits)  # the target's rules, mix, mean
+    cost.check_answer(seconds, Shape(values, max(hit_shape.high, crit_shape.high), bits))
 
     def damage(crit: bool) -> Callable[[int], int]:
         return lambda dice_total: apply_target(dice_total + request.flat, dice_total, request, crit)[1]
 
     missed = primary.part(lambda face: face == 1).map(lambda _: 0)
-    hits = (primary.part(lambda face: 1 < face < sides) + others).map(damage(False))
-    crit = primary.part(lambda face: face == sides)
-    if depth == 0:  # not even the first re-roll is counted: every crit is left over
-        crits = crit.part(lambda _: False)
-    else:
-        chain = die(sides).explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH)
-        crits = (crit + chain + others).map(damage(True))
+    hits = add_dice(hit, count, single, others).map(damage(False))
+    # with no re-roll counted (depth 0), every crit is left over
+    crits = crit.part(lambda _: False) if chain is None else add_dice(chain, count, single, others).map(damage(True))
     damage_dist = mix(missed, hits, crits)
 
     outcomes = rows({
@@ -106,8 +155,14 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     })
     tables = [_grit_table(primary, request.grit_before)]
     if request.minion:
+        killed = damage_dist.probability(lambda dealt: dealt > 0)
+        # a chain past the cap deals at least what its shortest one would (damage never falls as the
+        # dice total rises), so when that kills, every chain left over kills: no cap in the answer
+        shortest = sides * (depth + 1) + 1 + (request.count - 1)
+        if damage_dist.leftover and damage(True)(shortest) > 0:
+            killed += damage_dist.leftover
         tables.append(Table("minion", "minion", rows({
-            "killed": damage_dist.probability(lambda dealt: dealt > 0),
+            "killed": killed,
             "survives": damage_dist.probability(lambda dealt: dealt <= 0),
         })))
     leftover = damage_dist.leftover
@@ -115,13 +170,38 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         kind="attack",
         outcomes=outcomes,
         tables=tuple(tables),
-        distribution=tuple(damage_dist.items()),
+        distribution=Distribution.of(damage_dist),
         label="damage",
         mean=damage_dist.mean(),
         leftover=leftover,
         depth=depth,
         at_least=AtLeast(at_least, damage_dist.at_least(at_least)) if at_least is not None else None,
     )
+
+
+def _parts_cost(request: AttackRequest, depth: int) -> float:
+    """Seconds to make an attack's parts: the kept primary die, the other dice's total, the chain."""
+    single = die(request.sides)
+    return (highest_cost(single, pool_size(request.net)) + sum_cost(single, request.count - 1)
+            + (explode_cost(single, depth - 1, lambda face: face == request.sides, depth >= EXPLOSION_DEPTH)
+               if depth else 0.0))
+
+
+def _sums_cost(request: AttackRequest, depth: int) -> float:
+    """Seconds to add up an attack's parts, from their shapes alone (an upper bound)."""
+    sides, single, count = request.sides, die(request.sides), request.count - 1
+    primary_bits = pool_size(request.net) * sides.bit_length()
+    others = sum_shape(shape(single), count)
+    hit = Shape(max(sides - 2, 1), max(sides - 3, 0), primary_bits, 2)
+    chain = Shape(sides * depth, max(sides * depth - 1, 0), primary_bits + depth * sides.bit_length(), sides + 1)
+    seconds = 0.0
+    for part in (hit, chain) if depth else (hit,):
+        slides = slides_cost(part, count, single)
+        once = convolve_cost(part, others) if count else 0.0
+        seconds += once if slides is None else min(slides, once)
+        values = convolve_shape(part, others)
+        seconds += cost.calls(3 * values.outcomes) + cost.items(10 * values.outcomes, values.bits)
+    return seconds
 
 
 def _grit_table(kept: Dist, grit_before: int | None) -> Table:

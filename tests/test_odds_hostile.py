@@ -1,0 +1,109 @@
+"""`crux odds` against hostile input and huge modifier counts (issue 15): every statement is answered or
+refused within 2 s of CPU, a refusal comes within half a second and names the limit, and nothing ends
+in an internal error. The text and the JSON answers are both timed: JSON writes every value exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from conftest import CRUX, run_crux
+from test_dice_hostile import ANSWERED, REFUSED
+
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.style import PLAIN
+from crux_cli.running.output import odds_lines
+from crux_cli.running.runner import Runner
+
+ANSWER_SECONDS = 2.0  # CPU for the odds and their rendering, parse included
+REFUSAL_SECONDS = 0.5
+
+HUGE = {
+    "crux": [
+        "DEX +6000b", "DEX -6000B", "DEX +1000000b", "DEX +999b", "DEX +999b +999B", "save STR +999b",
+        "init +5000b", "atk 2d1000 +1000b", "atk 2d1000 +998b", "atk 2d10000 +999b", "atk d6 +999b",
+        "atk d10000 +999b", "atk 1000d10000", "atk 1000d6 heavy resist vuln minion", "atk 999d10000",
+        "atk 100d100 +50b", "atk 1000d10 -500b", "atk d6-1000000000 minion",
+    ],
+    "dice": [
+        "1000d60", "200d6!", "100d6!", "500d6!", "1000d10000kh500", "1000d6kh500", "300d6kh150",
+        "4d10000kh3", "1000d6dl1", "d10000*d10000", "500d6*500d6", "500d6+500d6", "10d10000!",
+        "100d10000", "500d6!>=4", "100d6!kh50", "100d10!>=8", "d66*d66*d66", "1000dF", "1000d%",
+        "100d100ro<50", "333d6!!kh200", "(d1000*d1000)/(d1000-d1000+1)", "10d10000kh3", "1000d6!<=2kl500",
+        "d10000+" * 99 + "d10000",
+    ],
+    "stepdice": ["atk 1000d12 armor 3", "save d12 vs d12"],
+    "d20check": ["damage 1000d2", "damage 1000d10000", "check 9 trained favored"],
+    "challenge": ["action 1000 risk risk", "resist 1000"],
+}
+CASES = ([("crux", text) for text in [*REFUSED.values(), *ANSWERED.values()] if "\x00" not in text]
+         + [(rules, text) for rules, texts in HUGE.items() if rules != "dice" for text in texts]
+         + [("crux", text) for text in HUGE["dice"]])
+
+
+def answer_or_refusal(rules: str, text: str, as_json: bool) -> tuple[str, float, str]:
+    """("answered" | "refused" | "limit", CPU seconds, the error) for one `odds` statement, rendered."""
+    runner = Runner(rules=rules)
+    start = time.process_time()
+    try:
+        odds_lines(runner.odds(text, exact=as_json), PLAIN, as_json)
+    except LimitError as error:
+        return "limit", time.process_time() - start, error.message
+    except CruxError as error:
+        return "refused", time.process_time() - start, error.message
+    return "answered", time.process_time() - start, ""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize(("rules", "text"), CASES, ids=[f"{r}:{t[:40]!r}" for r, t in CASES])
+def test_odds_of_hostile_input_answer_or_refuse_in_time(rules: str, text: str, as_json: bool) -> None:
+    Runner(rules=rules).odds("1d6")  # the grammar and the odds modules loaded, as after a first statement
+    verdict, seconds, message = answer_or_refusal(rules, text, as_json)
+    assert seconds < ANSWER_SECONDS, f"{verdict} after {seconds:.2f} s: {message}"
+    if verdict == "limit":
+        assert "limit" in message
+        assert seconds < REFUSAL_SECONDS, f"refused after {seconds:.2f} s: {message}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", ["DEX +6000b", "atk 2d1000 +1000b", "1000d60", "200d6!"])
+def test_the_statements_that_once_hung_or_crashed_finish_as_a_command(text: str) -> None:
+    """As the acceptance check runs them, timed in CPU (the child's own, start-up included), which a
+    busy machine does not stretch as it stretches the wall clock."""
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    with tempfile.TemporaryFile("w+") as errors:
+        child = subprocess.Popen([*command, "odds", text], stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        stderr = errors.read()
+    assert child.returncode in (0, 2) and "internal error" not in stderr and "Traceback" not in stderr
+    assert usage.ru_utime + usage.ru_stime < ANSWER_SECONDS
+
+
+def test_boons_past_the_dice_limit_are_refused_as_a_roll_refuses_them() -> None:
+    rolled = run_crux("DEX +6000b")
+    odds = run_crux("odds", "DEX +6000b")
+    assert rolled.returncode == odds.returncode == 2
+    assert "would roll more than 1,000 dice (the limit)" in rolled.stderr
+    assert "would roll more than 1,000 dice (the limit)" in odds.stderr
+
+
+def test_the_limit_is_named_with_the_time_it_would_take() -> None:
+    verdict, _, message = answer_or_refusal("crux", "500d6+500d6", False)
+    assert verdict == "limit"
+    assert "odds size limit" in message and "would take about" in message and "the limit is" in message
+
+
+def test_json_alone_can_pass_the_limit_and_says_the_text_answers() -> None:
+    runner = Runner()
+    assert runner.odds("100d6!").result.distribution is not None  # 10,601 totals, shown rounded
+    with pytest.raises(LimitError) as refused:
+        runner.odds("100d6!", exact=True)  # each of them as an exact fraction of 1,400 digits
+    assert refused.value.hint is not None and "without --json" in refused.value.hint
