@@ -566,7 +566,8 @@ def test_hundreds_of_malformed_encounter_files_end_no_terminal_session(tmp_path:
         for load in range(loads):
             name = f"fight-{number}-{load}.toml"
             (tmp_path / name).write_text(mangled(SAVED_FIGHT, chooser))
-            for line in (f"load {name}", "status", "next", "atk goblin d6"):
+            # `end` closes a fight that did load, so the next `load` replaces nothing and asks nothing
+            for line in (f"load {name}", "status", "next", "atk goblin d6", "end"):
                 child.sendline(line)
             child.sendline(f"/seed {load + 1000}")  # its answer marks the end of those lines' output
             child.expect_exact(f"seed: {load + 1000}")

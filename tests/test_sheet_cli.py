@@ -254,9 +254,11 @@ def test_fifty_crux_processes_spending_and_earning_grit_account_for_every_point(
         worker.stdin.write(lines)
         worker.stdin.close()
     results = [(worker.stdout.read(), worker.stderr.read(), worker.wait()) for worker, _ in workers]  # type: ignore[union-attr]
-    records = [json.loads(line) for out, _, _ in results for line in out.splitlines()]
+    objects = [json.loads(line) for out, _, _ in results for line in out.splitlines()]
+    records = [o for o in objects if "error" not in o]  # a refused line answers on stdout with an error object
     refused = sum(err.count("no Grit to spend") for _, err, _ in results)
     assert len(records) + refused == processes * rolls
+    assert sum("no Grit to spend" in o["error"]["message"] for o in objects if "error" in o) == refused
     spent = sum(r["grit"]["spent"] for r in records)
     gained = sum(r["grit"]["gained"] for r in records)
     final = load_hero(wren).grit

@@ -240,6 +240,7 @@ def test_fifty_processes_spending_and_earning_grit_lose_no_update(sheet: Path) -
 
 WRITER = """
 import sys
+import tomlkit  # loaded before 'ready' (a write loads it): on a busy machine its import outlasted the pause
 from crux_cli.state.store import sheet_transaction
 print("ready", flush=True)
 while True:
