@@ -109,6 +109,7 @@ class Journal:
         self.count = 0
         self.defer_sync = False  # batch mode: fsync once per chunk of answers (see `sync`), not once a line
         self.unsynced = False
+        self.pending: list[str] = []  # batch mode: roll lines (no state changed) written together at `sync`
         self.warned = False
         self.warnings: list[str] = []
 
@@ -121,16 +122,28 @@ class Journal:
         self.count += 1
         full = {"v": FORMAT, "id": f"{self.session}-{self.count}", "time": now(), "session": self.session,
                 **entry}
+        line = json.dumps(full, ensure_ascii=False, separators=(",", ":"))
+        if self.defer_sync and entry.get("kind") == "roll":
+            # Nothing changed on disk for a roll: its line may wait for the chunk's one locked write,
+            # which `sync` makes before the answer is shown. A change is written at once, after them.
+            self.pending.append(line)
+            return full
+        self.write([*self.pending, line], sync=not self.defer_sync)
+        return full
+
+    def write(self, lines: list[str], sync: bool) -> None:
+        self.pending = []
         try:
-            append_line(self.path, json.dumps(full, ensure_ascii=False, separators=(",", ":")),
-                        sync=not self.defer_sync)
-            self.unsynced = self.defer_sync
+            append_line(self.path, "\n".join(lines), sync=sync)
+            self.unsynced = not sync
         except (OSError, CruxError) as error:
             self.failed(error)
-        return full
 
     def sync(self) -> None:
         """Put the lines appended since the last fsync on disk (before their answers are shown)."""
+        if self.pending:
+            self.write(self.pending, sync=True)
+            return
         if not self.unsynced:
             return
         self.unsynced = False
