@@ -174,3 +174,29 @@ def test_the_session_refuses_to_draw_into_a_file(tmp_path):
     child.close()
     assert child.exitstatus == 2 and "needs a terminal" in (child.before or "")
     assert target.read_text() == ""
+
+
+# -- fight numbers and the session's last guard -----------------------------------------------------
+
+def fight_session() -> object:
+    from crux_cli.repl.session import Session
+    from crux_cli.running.settings import make_runner
+
+    session = Session(make_runner(Settings(seed=1)), PLAIN, False)
+    session.handle("fight")
+    return session
+
+
+@pytest.mark.parametrize("line", ["enemy goblin hp ²", "minions rats ³", "enemy ogre hp " + "9" * 30,
+                                  "enemy troll hp " + "9" * 5000])
+def test_fight_numbers_are_read_as_the_grammar_reads_them(line):
+    said = "\n".join(fight_session().handle(line))  # type: ignore[attr-defined]
+    assert "crux: error:" in said and "internal error" not in said
+
+
+def test_an_unexpected_error_is_said_and_the_session_goes_on(monkeypatch):
+    session = fight_session()
+    monkeypatch.delenv("CRUX_DEBUG", raising=False)
+    monkeypatch.setattr(type(session), "answer", lambda self, line, out: 1 / 0)
+    said = "\n".join(session.handle("DEX"))  # type: ignore[attr-defined]
+    assert "internal error: ZeroDivisionError" in said and "the session goes on" in said

@@ -30,7 +30,8 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from crux_cli.core.errors import CruxError
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.engine import GRIT_MAX
@@ -58,6 +59,16 @@ class Token(NamedTuple):
     quoted: bool
     at: int  # where it starts in the line, for the caret
 
+
+
+def is_count(text: str) -> bool:
+    """A whole number as the grammar reads one: ASCII digits (not ² or ٣), refused past the integer limit."""
+    if not (text.isascii() and text.isdigit()):
+        return False
+    if len(text) > len(str(MAX_INTEGER)) or int(text) > MAX_INTEGER:
+        raise LimitError(f"{text[:12]}{'…' if len(text) > 12 else ''} is more than {MAX_INTEGER:,} (the limit)",
+                         hint="numbers in a fight are counts of actions, HP or damage")
+    return True
 
 def tokens(line: str) -> list[Token]:
     """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
@@ -290,7 +301,7 @@ class Fight:
 
     def do_enemy(self, line: str, words: list[Token]) -> list[str]:
         at = next((i for i, w in enumerate(words) if w.text.lower() == "hp" and not w.quoted), -1)
-        if at < 1 or at + 1 >= len(words) or not words[at + 1].text.isdigit():
+        if at < 1 or at + 1 >= len(words) or not is_count(words[at + 1].text):
             raise CruxError("an enemy is: enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]",
                             text=line, position=min(len(line), len(line.split()[0]) + 1),
                             hint="enemy goblin hp 7 heavy atk d6")
@@ -300,7 +311,7 @@ class Fight:
         return self.step(ledger.add_enemy(self.encounter, name, int(words[at + 1].text), **options))
 
     def do_minions(self, line: str, words: list[Token]) -> list[str]:
-        at = next((i for i, w in enumerate(words) if i and w.text.isdigit() and not w.quoted), -1)
+        at = next((i for i, w in enumerate(words) if i and is_count(w.text) and not w.quoted), -1)
         if at < 1:
             raise CruxError("a minion group is: minions NAME COUNT [medium|heavy] [atk DICE] [crits]", text=line,
                             position=min(len(line), len(line.split()[0]) + 1), hint="minions rats 6 atk d4")
@@ -326,7 +337,7 @@ class Fight:
                 options["attack"] = next(rest, Token("", False, 0)).text
             elif low == "grit":
                 count = next(rest, Token("", False, len(line))).text
-                if not count.isdigit() or int(count) > GRIT_MAX:
+                if not is_count(count) or int(count) > GRIT_MAX:
                     raise CruxError("grit needs how much the elite holds: grit 0 to grit 5", text=line,
                                     position=word.at)
                 options["grit"] = int(count)
@@ -379,7 +390,7 @@ class Fight:
         return out
 
     def do_cast(self, line: str, words: list[Token]) -> list[str]:
-        cost = int(words[0].text) if words and words[0].text.isdigit() else 1
+        cost = int(words[0].text) if words and is_count(words[0].text) else 1
         return self.sync() + self.step(ledger.act(self.encounter, "cast", cost))
 
     def do_move(self, line: str, words: list[Token]) -> list[str]:
@@ -451,7 +462,7 @@ class Fight:
             return 1, rest
         at = low.index("area")
         count = rest[at + 1] if at + 1 < len(rest) else ""
-        if not count.isdigit():
+        if not is_count(count):
             raise CruxError("area needs how many it catches: area 3", text=line, position=line.find("area"))
         return int(count), rest[:at] + rest[at + 2:]
 
@@ -533,7 +544,7 @@ class Fight:
     def do_damage(self, line: str, words: list[Token]) -> list[str]:
         notes = self.sync()
         who, rest = self.who(line, words)
-        if not rest or not rest[0].text.isdigit():
+        if not rest or not is_count(rest[0].text):
             raise CruxError("damage in a fight is: damage [NAME] N [crit]", text=line,
                             position=rest[0].at if rest else len(line))
         crit = any(w.text.lower() in ("crit", "critical") for w in rest[1:])
@@ -619,7 +630,7 @@ class Fight:
         if kind == "wound":
             raise CruxError(f"{enemy.name} is an enemy: the ledger keeps its HP, not Wounds", text=line,
                             position=0, hint=f"damage {enemy.name} N")
-        if not rest or not rest[0].text.isdigit():
+        if not rest or not is_count(rest[0].text):
             raise CruxError(f"{kind} [NAME] N", text=line, position=len(line))
         return self.step(ledger.heal_enemy(self.encounter, enemy.name, int(rest[0].text)))
 
