@@ -36,11 +36,12 @@ from dataclasses import dataclass, replace
 
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux.engine import GRIT_MAX
+from crux_cli.rulesets.crux.hero import CONDITIONS
 
 ACTIONS = ("attack", "cast", "move", "assess")
 REACTIONS = {"defend": "Defend", "interpose": "Interpose", "opportunity": "Opportunity Attack", "help": "Help"}
 TURN_ACTIONS = 3
-ENEMY_CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")  # §10.3, §11
+ENEMY_CONDITIONS = CONDITIONS  # §10.3, §11: enemies carry the same conditions as heroes (one list, in hero)
 
 
 @dataclass(frozen=True)
