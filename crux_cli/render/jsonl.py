@@ -27,7 +27,7 @@ def record(answer: Any) -> dict[str, Any]:
 # Line breaks JSON allows raw inside strings but line-oriented readers (and JavaScript) split on.
 LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"})
 # json.dumps with options builds a new encoder per call; a batch writes one line per answer
-ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False)  # records hold no cycles
 
 
 def dumps(obj: dict[str, Any]) -> str:
@@ -38,9 +38,34 @@ def dumps(obj: dict[str, Any]) -> str:
     return text
 
 
+def compact(obj: dict[str, Any]) -> str:
+    """One JSON object with no spaces, for the journal: orjson, about six times faster than `json`.
+
+    A batch journals every answer, so in text mode this is most of what journaling costs. orjson
+    refuses integers past 64 bits, which a huge roll can reach: `json` writes those.
+    """
+    import orjson
+
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:  # orjson.JSONEncodeError: an integer too large for it
+        return COMPACT.encode(obj)
+
+
+COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
 def line(answer: Any, number: int | None = None) -> str:
     """An answer as one JSON line; `number` is the input line it came from, in a batch."""
-    out = record(answer)
-    if number is not None:
-        out = {"input": out.pop("input"), "line": number, **out}
-    return dumps(out)
+    return with_line(dumps(record(answer)), number)
+
+
+def with_line(answer_json: str, number: int | None) -> str:
+    """An answer's JSON line with `"line": number` after its input, as a batch prints it.
+
+    `record` always puts `kind` second, and no `, "kind": ` can occur inside the encoded input
+    (its quotes are escaped), so the first one is where the line number goes.
+    """
+    if number is None:
+        return answer_json
+    return answer_json.replace(', "kind": ', f', "line": {number}, "kind": ', 1)

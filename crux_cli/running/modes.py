@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from crux_cli.running.output import Output
     from crux_cli.running.runner import Runner
     from crux_cli.running.settings import Settings
+    from crux_cli.state.journal import Journal
 
 
 def journaled_runner(settings: Settings) -> Runner:
@@ -37,7 +38,7 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
             output.answers([answer])
     except CruxError as error:
         output.error(error)
-    warn_about_journal(runner, output)
+    warn_about_journal(runner.journal if runner is not None else None, output)
     return 2 if output.failures else 0
 
 
@@ -49,39 +50,48 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         return 2
     if hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
+    from crux_cli.running.settings import make_runner
+    from crux_cli.state.journal import Journal
+
     try:
-        runner = journaled_runner(settings)
+        runner = make_runner(settings)
     except CruxError as error:
         output.error(error)
         return 2
-    runner.journal.defer_sync = True
-    held: list[tuple[int, list[Any]]] = []  # (input line, its answers) not shown yet
+    # The batch journals each answer itself rather than through the runner, so an answer's JSON is
+    # built once for the journal and for `--json` output alike.
+    journal = Journal.open()
+    journal.defer_sync = True
+    held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal is on disk before the answers it holds are shown
-        runner.journal.sync()
-        for number, answers in held:
-            output.answers(answers, line=number)
-        held.clear()
+        journal.sync()
+        if held:
+            output.write("".join(held))
+            held.clear()
 
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
+        lines = 0
         for number, raw in enumerate(stream, 1):
             line = raw.rstrip("\r\n")
             if number == 1:
                 line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
             if not is_blank(line):
-                answered: list[Any] = []
-                held.append((number, answered))
+                lines += 1
                 try:
                     # kept one by one: a later refusal keeps the earlier ones
                     for answer in runner.each(with_aliases(settings, line)):
-                        answered.append(answer)
+                        answer_json = output.answer_json(answer)
+                        journal.answered(answer, answer_json)
+                        held.append(output.render(answer, number, answer_json))
                 except CruxError as error:
                     show()
                     output.refused(error, number, line)
-            if len(held) >= CHUNK or waiting(stream):
+            if lines >= CHUNK or waiting(stream):
                 show()
+                lines = 0
         show()
-    warn_about_journal(runner, output)
+    warn_about_journal(journal, output)
     return 2 if output.failures else 0
 
 
@@ -102,10 +112,10 @@ def waiting(stream: Any) -> bool:
         return True
 
 
-def warn_about_journal(runner: Runner | None, output: Output) -> None:
+def warn_about_journal(journal: Journal | None, output: Output) -> None:
     """Say once, at the end, when the journal could not be written (the answers stand)."""
-    if runner is not None and runner.journal is not None:
-        for warning in runner.journal.take_warnings():
+    if journal is not None:
+        for warning in journal.take_warnings():
             output.warning(warning)
 
 

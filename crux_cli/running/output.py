@@ -38,8 +38,27 @@ class Output:
 
     def answers(self, answers: Iterable[Any], line: int | None = None) -> None:
         """Write answers; `line` is the batch line they came from (a field of each JSON object)."""
+        self._write("".join([self.render(answer, line) for answer in answers]))
+
+    def render(self, answer: Any, line: int | None = None, answer_json: str | None = None) -> str:
+        """One answer as it is printed, with its newline; `answer_json` is its JSON when already made."""
+        if answer_json is not None and self.json:
+            from crux_cli.render.jsonl import with_line
+
+            return with_line(answer_json, line) + "\n"
         render = self._render or self._choose_renderer()
-        self._write("".join([render(answer, line) + "\n" for answer in answers]))
+        return render(answer, line) + "\n"
+
+    def answer_json(self, answer: Any) -> str:
+        """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
+        output, so it is made once for both; otherwise compact, the quickest to make."""
+        from crux_cli.render import jsonl
+
+        return (jsonl.dumps if self.json else jsonl.compact)(jsonl.record(answer))
+
+    def write(self, text: str) -> None:
+        """Text already rendered (`render`), as answers are written."""
+        self._write(text)
 
     def _write(self, text: str) -> None:
         """To stdout: flushed at once, or left in the buffer for the batch's flusher (under its lock)."""

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 FORMAT = 1
 NAME = "journal.jsonl"
 CHANGING = ("change", "undo", "redo")
+# built once: json.dumps with options builds an encoder a call
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -71,7 +73,13 @@ def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
 
 def now() -> str:
     seconds = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{int(seconds % 1 * 1000):03d}Z"
+    whole = int(seconds)
+    if whole != _stamped[0]:  # a batch journals thousands of lines a second: format the date once a second
+        _stamped[:] = [whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))]
+    return f"{_stamped[1]}.{int(seconds % 1 * 1000):03d}Z"
+
+
+_stamped: list[Any] = [None, ""]  # the last whole second `now` formatted, and its text
 
 
 # -- sheet values -----------------------------------------------------------------------------------
@@ -112,6 +120,7 @@ class Journal:
         self.pending: list[str] = []  # batch mode: roll lines (no state changed) written together at `sync`
         self.warned = False
         self.warnings: list[str] = []
+        self.prefix: tuple[str, str] | None = None  # the fixed parts of this session's roll lines
 
     @classmethod
     def open(cls, environ: Mapping[str, str] = os.environ) -> Journal:
@@ -122,7 +131,7 @@ class Journal:
         self.count += 1
         full = {"v": FORMAT, "id": f"{self.session}-{self.count}", "time": now(), "session": self.session,
                 **entry}
-        line = json.dumps(full, ensure_ascii=False, separators=(",", ":"))
+        line = ENCODER.encode(full)
         if self.defer_sync and entry.get("kind") == "roll":
             # Nothing changed on disk for a roll: its line may wait for the chunk's one locked write,
             # which `sync` makes before the answer is shown. A change is written at once, after them.
@@ -162,18 +171,36 @@ class Journal:
             self.warnings.append(f"the journal is not kept: {self.path}: {reason}")
         self.warned = True
 
-    def answered(self, answer: Any) -> dict[str, Any]:
-        """One statement answered on the command line: a roll, or a change when it changed the sheet."""
-        from crux_cli.render.jsonl import record
+    def answered(self, answer: Any, answer_json: str | None = None) -> None:
+        """One statement answered on the command line: a roll, or a change when it changed the sheet.
+
+        `answer_json` is the answer as `crux --json` prints it (without `line`), when the caller has it.
+        """
+        from crux_cli.render.jsonl import dumps, record
 
         update = getattr(answer, "sheet", None)
         change = sheet_change(update.path, update.before, update.after) if update is not None else None
-        who = update.after.name if update is not None else None
-        entry: dict[str, Any] = {"kind": "change" if change else "roll", "who": who, "statement": answer.input,
-                                 "answers": [record(answer)]}
-        if change:
-            entry["sheets"] = [change]
-        return self.append(entry)
+        if not change:
+            self.rolled(answer.input, answer_json if answer_json is not None else dumps(record(answer)))
+            return
+        self.append({"kind": "change", "who": update.after.name, "statement": answer.input,
+                     "answers": [record(answer)], "sheets": [change]})
+
+    def rolled(self, statement: str, answer_json: str) -> None:
+        """A roll's line, spelled out rather than built as a dict and encoded: a batch writes one per line.
+
+        The same line `append` would write for {"kind": "roll", "who": None, ...}, key for key.
+        """
+        self.count += 1
+        if self.prefix is None:
+            session = ENCODER.encode(self.session)
+            self.prefix = (f'{{"v":{FORMAT},"id":{session[:-1]}-', f',"session":{session},"kind":"roll","who":null,')
+        line = (f'{self.prefix[0]}{self.count}","time":"{now()}"{self.prefix[1]}'
+                f'"statement":{ENCODER.encode(statement)},"answers":[{answer_json}]}}')
+        if self.defer_sync:  # nothing changed on disk: the line may wait for the chunk's one locked write
+            self.pending.append(line)
+        else:
+            self.write([*self.pending, line], sync=True)
 
     def take_warnings(self) -> list[str]:
         said, self.warnings = self.warnings, []
@@ -375,7 +402,7 @@ def shown_value(value: Any) -> str:
 def iter_lines(entries: Iterable[dict[str, Any]]) -> Iterator[str]:
     """The entries as the journal holds them, one JSON line each (for `crux log --json`)."""
     for entry in entries:
-        yield json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        yield ENCODER.encode(entry)
 
 
 def since_stamp(text: str, clock: float | None = None) -> str:
