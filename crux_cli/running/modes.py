@@ -50,6 +50,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         return 2
     if hasattr(stream, "reconfigure"):
         stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
+    from crux_cli.running.config import expand_aliases
     from crux_cli.running.settings import make_runner
     from crux_cli.state.journal import Journal
 
@@ -70,6 +71,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
             output.write("".join(held))
             held.clear()
 
+    # bound once: a batch runs this loop for every line
+    each, answer_json, answered, render = runner.each, output.answer_json, journal.answered, output.render
+    aliases = settings.aliases
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
         lines = 0
         for number, raw in enumerate(stream, 1):
@@ -80,10 +84,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 lines += 1
                 try:
                     # kept one by one: a later refusal keeps the earlier ones
-                    for answer in runner.each(with_aliases(settings, line)):
-                        answer_json = output.answer_json(answer)
-                        journal.answered(answer, answer_json)
-                        held.append(output.render(answer, number, answer_json))
+                    for answer in each(expand_aliases(line, aliases) if aliases else line):
+                        made = answer_json(answer)
+                        answered(answer, made)
+                        held.append(render(answer, number, made))
                 except CruxError as error:
                     show()
                     output.refused(error, number, line)

@@ -34,6 +34,7 @@ class Output:
         self.error_palette = settings.palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
         self.failures = 0
         self._render: Callable[[Any, int | None], str] | None = None
+        self._json_of: Callable[[Any], str] | None = None
         self._lock: threading.Lock | None = None  # set while a batch buffers its answers
 
     def answers(self, answers: Iterable[Any], line: int | None = None) -> None:
@@ -52,9 +53,13 @@ class Output:
     def answer_json(self, answer: Any) -> str:
         """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
         output, so it is made once for both; otherwise compact, the quickest to make."""
-        from crux_cli.render import jsonl
+        if self._json_of is None:
+            from crux_cli.render import jsonl
 
-        return (jsonl.dumps if self.json else jsonl.compact)(jsonl.record(answer))
+            encode = jsonl.dumps if self.json else jsonl.compact
+            record = jsonl.record
+            self._json_of = lambda answer: encode(record(answer))  # looked up once, not per answer
+        return self._json_of(answer)
 
     def write(self, text: str) -> None:
         """Text already rendered (`render`), as answers are written."""

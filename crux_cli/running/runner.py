@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
 
 
+MAX_KNOWN = 4096  # statements a runner remembers having read
+
+
 class SheetUpdate(Record):
     """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
 
@@ -59,6 +62,7 @@ class Runner:
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
+        self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
 
     @property
     def rules(self) -> RuleSet:
@@ -72,8 +76,19 @@ class Runner:
         self.loaded = rulesets.load(name)
 
     def read(self, text: str) -> tuple[RuleSet, Any]:
-        """What answers `text` (the rule set, or generic dice) and its syntax tree."""
-        return read(text, lambda: self.rules)
+        """What answers `text` (the rule set, or generic dice) and its syntax tree.
+
+        A dictionary of this runner's statements stands in front of `read`'s shared cache: one lookup,
+        checked against the rule set loaded when it was read (a change of rules reads afresh).
+        """
+        known = self.known.get(text)
+        if known is not None and known[0] is self.loaded:
+            return known[1], known[2]
+        handler, statement = read(text, lambda: self.rules)
+        if len(self.known) >= MAX_KNOWN:
+            self.known.clear()
+        self.known[text] = (self.loaded, handler, statement)
+        return handler, statement
 
     def is_active(self, handler: RuleSet) -> bool:
         """Is `handler` the active rule set (not generic dice)? Never loads it."""

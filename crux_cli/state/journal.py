@@ -176,13 +176,17 @@ class Journal:
 
         `answer_json` is the answer as `crux --json` prints it (without `line`), when the caller has it.
         """
-        from crux_cli.render.jsonl import dumps, record
-
-        update = getattr(answer, "sheet", None)
+        update = answer.sheet
         change = sheet_change(update.path, update.before, update.after) if update is not None else None
-        if not change:
-            self.rolled(answer.input, answer_json if answer_json is not None else dumps(record(answer)))
+        if update is None or change is None:
+            if answer_json is None:
+                from crux_cli.render.jsonl import dumps, record
+
+                answer_json = dumps(record(answer))
+            self.rolled(answer.input, answer_json)
             return
+        from crux_cli.render.jsonl import record
+
         self.append({"kind": "change", "who": update.after.name, "statement": answer.input,
                      "answers": [record(answer)], "sheets": [change]})
 

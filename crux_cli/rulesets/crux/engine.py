@@ -8,6 +8,7 @@ the exact odds in `crux_cli.rulesets.crux.odds`.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar, NamedTuple
 
 from crux_cli.core.limits import EXPLOSION_DEPTH
@@ -47,7 +48,7 @@ class PoolRequest(Record):
     position: str | None = None  # narrative labels, carried into the output
     effect: str | None = None
 
-    @property
+    @cached_property  # kept in the instance: a request is reused by every roll of its statement
     def net(self) -> int:
         return sum(s.net for s in self.sources)
 
@@ -66,7 +67,7 @@ class AttackRequest(Record):
     position: str | None = None  # narrative labels, carried into the output
     effect: str | None = None
 
-    @property
+    @cached_property  # kept in the instance: a request is reused by every roll of its statement
     def net(self) -> int:
         return sum(s.net for s in self.sources)
 

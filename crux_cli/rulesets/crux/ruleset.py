@@ -34,10 +34,28 @@ def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -
         from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
 
         return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
-    request = compile_statement(statement, ctx.hero, ctx.text)
+    request = compiled(statement, ctx) if ctx.hero is None else compile_statement(statement, ctx.hero, ctx.text)
     if isinstance(request, engine.AttackRequest):
         return engine.roll_attack(ctx.roller, request)
     return engine.roll_pool(ctx.roller, request)
+
+
+# Without a hero a request depends on the statement alone, and the syntax tree of a repeated statement
+# is the same object (running.read caches them): a batch compiles each distinct statement once.
+_requests: dict[int, tuple[ast.CruxStatement, engine.PoolRequest | engine.AttackRequest]] = {}
+MAX_REQUESTS = 4096
+
+
+def compiled(statement: ast.CruxStatement, ctx: Context) -> engine.PoolRequest | engine.AttackRequest:
+    """`compile_statement` for a roll without a hero, remembered by the statement's identity."""
+    known = _requests.get(id(statement))
+    if known is not None and known[0] is statement:
+        return known[1]
+    request = compile_statement(statement, None, ctx.text)
+    if len(_requests) >= MAX_REQUESTS:
+        _requests.clear()
+    _requests[id(statement)] = (statement, request)  # the statement is kept, so its id is not reused
+    return request
 
 
 def odds(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Odds:
