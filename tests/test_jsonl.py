@@ -1,0 +1,52 @@
+"""The JSON of answers (render/jsonl.py): the journal's compact encoder, and the batch's line numbers."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crux_cli.render.jsonl import compact, dumps, line, with_line
+
+# What an answer's record holds: no floats (the renderers write none), any text, any integer.
+SCALARS = st.none() | st.booleans() | st.integers() | st.text()
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(), inner, max_size=4), max_leaves=20)
+RECORDS = st.fixed_dictionaries({"input": st.text(), "kind": st.text()}, optional={}).flatmap(
+    lambda head: st.dictionaries(st.text(), VALUES, max_size=6).map(lambda rest: {**head, **rest}))
+
+
+@given(RECORDS)
+def test_compact_reads_back_as_the_record(record: dict) -> None:
+    assert json.loads(compact(record)) == record
+
+
+def test_line_breaks_that_split_lines_elsewhere_are_escaped() -> None:
+    text = dumps({"input": "a\u2028b\u2029c\u0085", "kind": "dice"})
+    assert not {"\u2028", "\u2029", "\u0085"} & set(text) and "\\u2028" in text
+
+
+def test_integers_past_64_bits_are_written_too() -> None:
+    record = {"input": "x", "kind": "dice", "total": 2**80}
+    assert json.loads(compact(record)) == record
+
+
+@given(st.text(), st.integers(min_value=1, max_value=10**9))
+def test_the_line_number_follows_the_input(typed: str, number: int) -> None:
+    record = {"input": typed, "kind": "dice", "total": 3}
+    assert json.loads(with_line(dumps(record), number)) == {"input": typed, "line": number, "kind": "dice",
+                                                                 "total": 3}
+    assert list(json.loads(with_line(dumps(record), number))) == ["input", "line", "kind", "total"]
+
+
+def test_a_batch_line_is_the_record_with_its_line_number_after_the_input() -> None:
+    from crux_cli.render.jsonl import record
+    from crux_cli.running.runner import Runner
+
+    runner = Runner(seed=4)
+    for text in ('atk 2d8+3 heavy # "kind": 1, "x"', "DEX +1b", "4d6kh3", 'save WIL adv', "Cd6"):
+        for answer in runner.each(text):
+            fields = record(answer)
+            expected = {"input": fields.pop("input"), "line": 7, **fields}
+            assert line(answer, 7) == dumps(expected)
