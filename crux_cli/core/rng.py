@@ -84,4 +84,8 @@ class Roller:
 
     def dice(self, count: int, sides: int) -> list[int]:
         self.reserve(count)
-        return [self.die(sides) for _ in range(count)]
+        below = self.below
+        if below is None or not 0 < sides <= MAX_SIDES:
+            return [self.die(sides) for _ in range(count)]
+        self.rolled += count  # the faces `die` would give, one after another, without its checks per die
+        return [below(sides) + 1 for _ in range(count)]

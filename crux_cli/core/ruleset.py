@@ -63,6 +63,28 @@ class FightHost(Protocol):
     def end_fight(self) -> None: ...
 
 
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """The function `name` of `module`, imported at its first call rather than when the rule set loads.
+
+    A rule set's renderers are not needed to parse a statement (`crux odds` never describes a roll), so
+    loading them waits; after the first call the function is called directly, with no import statement
+    to run for every answer of a batch.
+    """
+    target: Callable[..., Any] | None = None
+
+    def call(*args: Any) -> Any:
+        nonlocal target
+        if target is None:
+            import importlib
+
+            target = getattr(importlib.import_module(module), name)
+        return target(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{module}.{name}, imported at its first call."
+    return call
+
+
 def no_words(keyword: str) -> tuple[str, ...] | None:
     """A rule set that declares no words after its statement words."""
     return None

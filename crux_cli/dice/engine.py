@@ -110,22 +110,21 @@ class CountdownResult(Record):
 
 def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
     """Roll every die of `expr` and work out its value."""
-    match expr:
-        case ast.Number(value):
-            return RolledNumber(expr, value)
-        case ast.Group(inner):
-            rolled = roll_expression(roller, inner)
-            return RolledGroup(expr, rolled, rolled.value)
-        case ast.Labelled(inner):
-            rolled = roll_expression(roller, inner)
-            return RolledLabel(expr, rolled, rolled.value)
-        case ast.Negate(inner):
-            rolled = roll_expression(roller, inner)
-            return RolledNegate(expr, rolled, -rolled.value)
-        case ast.Sum() | ast.Product():
-            return roll_operations(roller, expr)
-        case _:
-            return roll_dice(roller, expr)
+    # isinstance in turn rather than `match`: a class pattern costs more, and a batch rolls every node
+    if isinstance(expr, (ast.Sum, ast.Product)):
+        return roll_operations(roller, expr)
+    if isinstance(expr, ast.Number):
+        return RolledNumber(expr, expr.value)
+    if isinstance(expr, ast.Group):
+        rolled = roll_expression(roller, expr.expr)
+        return RolledGroup(expr, rolled, rolled.value)
+    if isinstance(expr, ast.Labelled):
+        rolled = roll_expression(roller, expr.expr)
+        return RolledLabel(expr, rolled, rolled.value)
+    if isinstance(expr, ast.Negate):
+        rolled = roll_expression(roller, expr.operand)
+        return RolledNegate(expr, rolled, -rolled.value)
+    return roll_dice(roller, expr)
 
 
 def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
@@ -211,15 +210,35 @@ class DicePlan(Record):
         return face == self.base.top
 
 
-def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
+def plan_of(term: ast.DiceTerm) -> DicePlan:
+    """`DicePlan.of`, remembered by the term's identity: a statement's tree is reused by every roll of it."""
+    known = _plans.get(id(term))
+    if known is not None and known[0] is term:
+        return known[1]
     plan = DicePlan.of(term)
+    if len(_plans) >= MAX_REMEMBERED:
+        _plans.clear()
+    _plans[id(term)] = (term, plan)  # the term is kept, so its id is not reused
+    return plan
+
+
+_plans: dict[int, tuple[ast.DiceTerm, DicePlan]] = {}
+MAX_REMEMBERED = 4096
+
+
+def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
+    plan = plan_of(term)
     base = plan.base
-    roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
-        face = plan.face
-        dice = [Die(face(roller)) for _ in range(base.count)]
+        if type(base) is ast.Dice:
+            dice = [Die(face) for face in roller.dice(base.count, base.sides)]
+        else:
+            roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
+            face = plan.face
+            dice = [Die(face(roller)) for _ in range(base.count)]
     else:
+        roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
         for _ in range(base.count):
             dice += roll_one_die(roller, plan)
     if plan.keep is not None:
@@ -281,8 +300,16 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
     On a fresh roller the whole statement, every repetition, is checked against the dice limit
     before the first die is rolled, so `6x 400d6` is refused without rolling 2,000 dice first.
     """
-    roller.reserve(least_dice(statement.expr) * (statement.repeat if roller.rolled == 0 else 1))
+    least = _least.get(id(statement))
+    if least is None or least[0] is not statement:
+        if len(_least) >= MAX_REMEMBERED:
+            _least.clear()
+        least = _least[id(statement)] = (statement, least_dice(statement.expr))  # kept: its id is not reused
+    roller.reserve(least[1] * (statement.repeat if roller.rolled == 0 else 1))
     return DiceResult(statement, roll_expression(roller, statement.expr))
+
+
+_least: dict[int, tuple[ast.Roll, int]] = {}  # each statement's `least_dice`, by identity
 
 
 def next_countdown(sides: int) -> int | None:

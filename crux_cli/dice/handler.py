@@ -8,9 +8,9 @@ handler in each `Answer`, so the renderers ask this module to describe it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.dice import ast, engine
 from crux_cli.dice import grammar as notation
 
@@ -39,16 +39,8 @@ def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
     return statement_odds(statement)
 
 
-def describe(result: Any, palette: Any) -> str:
-    from crux_cli.dice import render
-
-    return render.describe(result, palette)
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    from crux_cli.dice import render
-
-    return render.to_json(result)
+describe = lazy("crux_cli.dice.render", "describe")
+to_json = lazy("crux_cli.dice.render", "to_json")
 
 
 DICE = RuleSet(name=NAME, summary=SUMMARY, keywords=KEYWORDS, parse=parse, run=run, odds=odds,

@@ -97,7 +97,13 @@ def load(name: str) -> RuleSet:
 def handler(answer: Any) -> RuleSet:
     """What answered: generic dice (`answer.handler == 'dice'`) or the answer's rule set."""
     if answer.handler == "dice":
-        from crux_cli.dice.handler import DICE
-
-        return DICE
+        return dice_handler()
     return load(answer.rules)
+
+
+@functools.cache
+def dice_handler() -> RuleSet:
+    """Generic dice's handler (imported once, not at every answer's lookup)."""
+    from crux_cli.dice.handler import DICE
+
+    return DICE

@@ -180,9 +180,9 @@ class Journal:
         change = sheet_change(update.path, update.before, update.after) if update is not None else None
         if update is None or change is None:
             if answer_json is None:
-                from crux_cli.render.jsonl import dumps, record
+                from crux_cli.render.jsonl import compact, record
 
-                answer_json = dumps(record(answer))
+                answer_json = compact(record(answer))
             self.rolled(answer.input, answer_json)
             return
         from crux_cli.render.jsonl import record

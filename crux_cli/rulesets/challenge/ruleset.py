@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.rulesets.challenge import engine, words
 from crux_cli.rulesets.challenge import grammar as notation
 from crux_cli.rulesets.challenge.compiler import compile_statement
@@ -44,16 +44,8 @@ def odds(statement: notation.ChallengeStatement, ctx: Context | None = None) -> 
     return exact.resist_odds(request)
 
 
-def describe(result: Any, palette: Any) -> str:
-    from crux_cli.rulesets.challenge import render
-
-    return render.describe(result, palette)
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    from crux_cli.rulesets.challenge import render
-
-    return render.to_json(result)
+describe = lazy("crux_cli.rulesets.challenge.render", "describe")
+to_json = lazy("crux_cli.rulesets.challenge.render", "to_json")
 
 
 RULESET = RuleSet(

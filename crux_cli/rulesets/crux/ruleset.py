@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.rulesets.crux import ast, engine, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
@@ -82,14 +83,16 @@ def apply(result: Any, hero: Hero) -> Hero:
     return getattr(result, "after", hero)  # a sheet statement's StateChange
 
 
+describe_roll: Callable[[Any, Any], str] = lazy("crux_cli.rulesets.crux.render", "describe")
+roll_json: Callable[[Any], dict[str, Any]] = lazy("crux_cli.rulesets.crux.render", "to_json")
+
+
 def describe(result: Any, palette: Any) -> str:
     if not isinstance(result, engine.PoolResult | engine.AttackResult):
         from crux_cli.rulesets.crux import sheet_render as sheet
 
         return sheet.describe(result, palette)
-    from crux_cli.rulesets.crux import render
-
-    return render.describe(result, palette)
+    return describe_roll(result, palette)
 
 
 def to_json(result: Any) -> dict[str, Any]:
@@ -97,9 +100,7 @@ def to_json(result: Any) -> dict[str, Any]:
         from crux_cli.rulesets.crux import sheet_render as sheet
 
         return sheet.to_json(result)
-    from crux_cli.rulesets.crux import render
-
-    return render.to_json(result)
+    return roll_json(result)
 
 
 def sheet_suffix(answer: Any, palette: Any) -> str:

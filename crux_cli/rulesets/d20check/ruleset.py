@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
 from crux_cli.rulesets.d20check.compiler import compile_statement
@@ -38,16 +38,8 @@ def odds(statement: notation.D20CheckStatement, ctx: Context | None = None) -> O
     return exact.damage_odds(request)
 
 
-def describe(result: Any, palette: Any) -> str:
-    from crux_cli.rulesets.d20check import render
-
-    return render.describe(result, palette)
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    from crux_cli.rulesets.d20check import render
-
-    return render.to_json(result)
+describe = lazy("crux_cli.rulesets.d20check.render", "describe")
+to_json = lazy("crux_cli.rulesets.d20check.render", "to_json")
 
 
 RULESET = RuleSet(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
 from crux_cli.rulesets.stepdice.compiler import compile_statement
@@ -48,16 +48,8 @@ def odds(statement: notation.StepDiceStatement, ctx: Context | None = None) -> O
     return exact.death_odds(request)
 
 
-def describe(result: Any, palette: Any) -> str:
-    from crux_cli.rulesets.stepdice import render
-
-    return render.describe(result, palette)
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    from crux_cli.rulesets.stepdice import render
-
-    return render.to_json(result)
+describe = lazy("crux_cli.rulesets.stepdice.render", "describe")
+to_json = lazy("crux_cli.rulesets.stepdice.render", "to_json")
 
 
 RULESET = RuleSet(
