@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crux_cli.render.jsonl import compact, dumps, line, with_line
+from crux_cli.render.jsonl import LINE_BREAKS, compact, dumps, line, with_line
 
 # What an answer's record holds: no floats (the renderers write none), any text, any integer.
 SCALARS = st.none() | st.booleans() | st.integers() | st.text()
@@ -15,6 +15,12 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                       | st.dictionaries(st.text(), inner, max_size=4), max_leaves=20)
 RECORDS = st.fixed_dictionaries({"input": st.text(), "kind": st.text()}, optional={}).flatmap(
     lambda head: st.dictionaries(st.text(), VALUES, max_size=6).map(lambda rest: {**head, **rest}))
+
+
+@given(RECORDS)
+def test_dumps_writes_what_json_dumps_writes_with_line_breaks_escaped(record: dict) -> None:
+    expected = json.dumps(record, ensure_ascii=False, separators=(", ", ": "))
+    assert dumps(record) == expected.translate(LINE_BREAKS)
 
 
 @given(RECORDS)

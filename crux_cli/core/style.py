@@ -103,21 +103,25 @@ class Palette:
         self.enabled = enabled
         self.codes = CODES if codes is None else codes
 
+    # Each method looks at `enabled` first: a plain palette (pipes, NO_COLOR) hands the text straight back,
+    # and a batch paints a few dozen pieces a line.
     def paint(self, text: str, role: str) -> str:
-        code = self.codes.get(role)
-        if not self.enabled or not code:
+        if not self.enabled:
             return text
-        return f"\x1b[{code}m{text}\x1b[0m"
+        code = self.codes.get(role)
+        return f"\x1b[{code}m{text}\x1b[0m" if code else text
 
     def outcome(self, text: str, colours: Mapping[str, str], outcome: str | None = None) -> str:
         """`text` in the role `colours` gives its outcome (`text` itself unless named); plain when none."""
+        if not self.enabled:
+            return text
         return self.paint(text, colours.get(text if outcome is None else outcome, ""))
 
     def dim(self, text: str) -> str:
-        return self.paint(text, "dim")
+        return self.paint(text, "dim") if self.enabled else text
 
     def bold(self, text: str) -> str:
-        return self.paint(text, "bold")
+        return self.paint(text, "bold") if self.enabled else text
 
 
 PLAIN = Palette(False)

@@ -20,6 +20,8 @@ def face_text(value: int, fudge: bool) -> str:
 
 
 def die_text(die: engine.Die, fudge: bool, palette: Palette) -> str:
+    if die.kept and not fudge and not (die.parts or die.exploded or die.rerolled) and die.success is None:
+        return str(die.value)  # a plain kept die: most dice of most rolls
     text = face_text(die.value, fudge)
     if die.parts:
         text += "!!(" + "+".join(face_text(p, fudge) for p in die.parts) + ")"
@@ -33,6 +35,9 @@ def die_text(die: engine.Die, fudge: bool, palette: Palette) -> str:
 
 
 def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
+    if isinstance(rolled, engine.RolledDice):  # the commonest node, before the class patterns below
+        fudge = isinstance(ast.base_of(rolled.term), ast.Fudge)
+        return f"{rolled.term} [{', '.join([die_text(d, fudge, palette) for d in rolled.dice])}]"
     match rolled:
         case engine.RolledDice(term, dice):
             fudge = isinstance(ast.base_of(term), ast.Fudge)
@@ -77,6 +82,8 @@ def describe(result: Any, palette: Palette) -> str:
 # -- JSON ------------------------------------------------------------------------------------------
 
 def die_json(die: engine.Die) -> dict[str, Any]:
+    if die.kept and not (die.rerolled or die.exploded or die.added or die.parts) and die.success is None:
+        return {"value": die.value, "kept": True}  # a plain kept die: most dice of most rolls
     record: dict[str, Any] = {"value": die.value, "kept": die.kept}
     if not die.kept and not die.rerolled:
         record["dropped"] = True
@@ -108,6 +115,8 @@ def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[s
     """(each dice term with its dice, each label with what it labels)."""
     terms: list[dict[str, Any]] = []
     labels: list[dict[str, Any]] = []
+    if isinstance(rolled, engine.RolledDice) and not isinstance(rolled.term, ast.Successes):  # `4d6kh3`
+        return [{"notation": str(rolled.term), "value": rolled.value, "dice": [die_json(d) for d in rolled.dice]}], []
     for node, label in walk(rolled):
         if isinstance(node, engine.RolledLabel):
             labels.append({"label": node.node.label, "notation": str(node.node.expr), "value": node.value})

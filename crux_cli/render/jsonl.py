@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from crux_cli import rulesets
@@ -30,9 +31,21 @@ LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085":
 ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False)  # records hold no cycles
 
 
+def _one_shot() -> Callable[[Any, int], list[str]] | None:
+    """json's C encoder made once with ENCODER's options: `JSONEncoder.encode` makes a new one each call."""
+    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+
+    if c_make_encoder is None:  # a Python built without the _json accelerator
+        return None
+    return c_make_encoder(None, ENCODER.default, encode_basestring, None, ": ", ", ", False, False, True)
+
+
+C_ENCODE = _one_shot()
+
+
 def dumps(obj: dict[str, Any]) -> str:
     """One JSON object on one line, whatever its strings hold."""
-    text = ENCODER.encode(obj)
+    text = "".join(C_ENCODE(obj, 0)) if C_ENCODE is not None else ENCODER.encode(obj)
     if "\u2028" in text or "\u2029" in text or "\u0085" in text:  # rare: three C scans beat a translate
         return text.translate(LINE_BREAKS)
     return text

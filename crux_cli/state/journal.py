@@ -121,6 +121,7 @@ class Journal:
         self.warned = False
         self.warnings: list[str] = []
         self.prefix: tuple[str, str] | None = None  # the fixed parts of this session's roll lines
+        self.quoted: dict[str, str] = {}  # statements as JSON strings: a batch repeats a few dozen
 
     @classmethod
     def open(cls, environ: Mapping[str, str] = os.environ) -> Journal:
@@ -199,8 +200,13 @@ class Journal:
         if self.prefix is None:
             session = ENCODER.encode(self.session)
             self.prefix = (f'{{"v":{FORMAT},"id":{session[:-1]}-', f',"session":{session},"kind":"roll","who":null,')
+        quoted = self.quoted.get(statement)
+        if quoted is None:
+            if len(self.quoted) >= 4096:
+                self.quoted.clear()
+            quoted = self.quoted[statement] = ENCODER.encode(statement)
         line = (f'{self.prefix[0]}{self.count}","time":"{now()}"{self.prefix[1]}'
-                f'"statement":{ENCODER.encode(statement)},"answers":[{answer_json}]}}')
+                f'"statement":{quoted},"answers":[{answer_json}]}}')
         if self.defer_sync:  # nothing changed on disk: the line may wait for the chunk's one locked write
             self.pending.append(line)
         else:
