@@ -113,12 +113,23 @@ def run_memory(folder: Path, size: int) -> bool:
     return peak / 1024 <= MEMORY_GOAL_MB
 
 
+def compile_crux() -> None:
+    """Byte-compile crux, as `pip install` does: an editable install run under PYTHONDONTWRITEBYTECODE
+    would otherwise compile every module from source at every start, which no installed crux does."""
+    import compileall
+
+    import crux_cli
+
+    compileall.compile_dir(str(Path(crux_cli.__file__).parent), quiet=1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each case at 10,000 lines (one above)")
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--memory", type=int, nargs="?", const=1_000_000, default=None, metavar="LINES")
     options = parser.parse_args()
+    compile_crux()
     print(f"d20 loop ({sys.executable} d20_loop.py):\n" + "\n".join(f"    {line}" for line in D20_LOOP.splitlines()))
     met = []
     with tempfile.TemporaryDirectory() as name:

@@ -8,6 +8,7 @@ is refused still shows what the earlier parts did to the sheet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -72,7 +73,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
             held.clear()
 
     # bound once: a batch runs this loop for every line
-    each, answer_json, answered, render = runner.each, output.answer_json, journal.answered, output.render
+    each, answer_json, answered, render = runner.each, output.answer_json, journal.answered, output.batch_renderer()
+    waiting = input_waits(stream)
     aliases = settings.aliases
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
         lines = 0
@@ -91,7 +93,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 except CruxError as error:
                     show()
                     output.refused(error, number, line)
-            if lines >= CHUNK or waiting(stream):
+            if lines >= CHUNK or waiting():
                 show()
                 lines = 0
         show()
@@ -99,21 +101,27 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     return 2 if output.failures else 0
 
 
-CHUNK = 256  # input lines whose answers are held back for one fsync of the journal when more input is already there
+CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
 
 
-def waiting(stream: Any) -> bool:
-    """Would the next line have to wait (a person or program typing)? Then show what is answered now."""
+def input_waits(stream: Any) -> Callable[[], bool]:
+    """Would the next line of `stream` have to wait (a person or program typing)? Then a batch shows what
+    is answered now. Asked after every line, so the descriptor and `select` are looked up once."""
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, ValueError):
-        return False  # an in-memory stream: everything is there already
+        return lambda: False  # an in-memory stream: everything is there already
     import select
 
-    try:
-        return not select.select([descriptor], [], [], 0)[0]
-    except (OSError, ValueError):
-        return True
+    poll = select.select
+
+    def waits() -> bool:
+        try:
+            return not poll([descriptor], [], [], 0)[0]
+        except (OSError, ValueError):
+            return True
+
+    return waits
 
 
 def warn_about_journal(journal: Journal | None, output: Output) -> None:

@@ -50,6 +50,17 @@ class Output:
         render = self._render or self._choose_renderer()
         return render(answer, line) + "\n"
 
+    def batch_renderer(self) -> Callable[[Any, int, str], str]:
+        """`render` for a batch, chosen once: (answer, its line, its JSON) -> the text printed for it."""
+        if self.json:
+            from crux_cli.render.jsonl import with_line
+
+            return lambda answer, line, answer_json: with_line(answer_json, line) + "\n"
+        from crux_cli.render.text import answer_line
+
+        palette = self.palette
+        return lambda answer, line, answer_json: answer_line(answer, palette) + "\n"
+
     def answer_json(self, answer: Any) -> str:
         """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
         output, so it is made once for both; otherwise compact, the quickest to make."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
-from crux_cli.core.lines import split_comment, split_statements
+from crux_cli.core.lines import SEPARATOR, split_comment, split_statements
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -101,6 +101,11 @@ class Runner:
     def each(self, line: str) -> Iterator[Answer]:
         """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
         text, comment = split_comment(line)
+        if SEPARATOR not in text:  # one statement, the usual line: its answers, with no generator around them
+            return self.each_answer(text, comment)
+        return self.each_part(text, comment)
+
+    def each_part(self, text: str, comment: str | None) -> Iterator[Answer]:
         parts = split_statements(text)
         if len(parts) > MAX_STATEMENTS:  # refused before any is rolled: limits hold per line, not only per statement
             raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
@@ -126,13 +131,13 @@ class Runner:
         if inner * self.repeat > MAX_REPEAT:
             raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        name = "" if self.is_active(handler) else handler.name
-        indexed = inner * self.repeat > 1
+        name = "" if handler is self.loaded else handler.name
+        times = inner * self.repeat
         roller = Roller(self.source)
-        for number in range(1, inner * self.repeat + 1):
+        for number in range(1, times + 1):
             result, sheet = self.roll(handler, statement, roller, text)
             answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
-                            number if indexed else None)
+                            number if times > 1 else None)
             if self.journal is not None:
                 self.journal.answered(answer)
             yield answer
@@ -142,8 +147,12 @@ class Runner:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
         if self.sheet is not None and self.is_active(handler) and self.rules.keeps_state:
             return self.roll_on_sheet(statement, roller, text, self.sheet)
-        result = self.run(handler, statement, Context(roller, self.current_hero(), text))
-        if self.hero is not None and self.is_active(handler):  # a hero held in memory carries Grit and HP along
+        hero = self.hero if self.sheet is None else self.current_hero()
+        try:  # `run`, spelled out: a batch rolls thousands of statements a second
+            result = handler.run(statement, Context(roller, hero, text))
+        except CruxError as error:
+            raise error.at(text) from None
+        if self.hero is not None and handler is self.loaded:  # a hero held in memory carries Grit and HP along
             self.hero = self.apply(result, self.hero)
         return result, None
 
