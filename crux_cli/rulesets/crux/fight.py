@@ -27,17 +27,37 @@ beginning of the name or of one of its words. Words (documented in /help fight):
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
-from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.engine import GRIT_MAX
+
+
+def _loaded_on_first_use(name: str) -> ModuleType:
+    """The ledger module, run when a fight first needs it: at the prompt, every line is asked whether it is
+    a fight word (`claims`), and a plain roll should not wait for the ledger and the hero to load."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
+    from crux_cli.rulesets.crux import encounter as ledger
+else:
+    ledger = _loaded_on_first_use("crux_cli.rulesets.crux.encounter")
 
 ALWAYS = ("fight",)
 DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
