@@ -125,7 +125,7 @@ def test_every_subcommand_is_documented() -> None:
 
 def test_every_session_command_and_fight_word_is_documented() -> None:
     from crux_cli.repl import commands
-    from crux_cli.rulesets.crux import fight
+    from crux_cli.rulesets.crux import fight_words as fight
 
     session = section(COMMAND_PAGE, "INTERACTIVE SESSION")
     for entry in commands.COMMANDS.values():

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -297,3 +300,27 @@ def test_aliases_that_cannot_be_kept_still_work_with_a_warning(tmp_path: Path) -
     said = session.handle("/alias sneak = DEX +1b")
     assert said[0] == "sneak = DEX +1b" and said[1].startswith("the aliases are not kept for next time")
     assert session.handle("sneak")[0].startswith("DEX +1b: partial (4)")
+
+
+def test_a_plain_roll_at_the_prompt_loads_neither_the_fight_ledger_nor_the_sheet_reader(tmp_path: Path) -> None:
+    """The first answer at the prompt waits only for what it uses; a fight word still loads the rest."""
+    probe = (
+        "import sys\n"
+        "from crux_cli.core.style import PLAIN\n"
+        "from crux_cli.repl import lexer, toolbar\n"
+        "from crux_cli.repl.app import new_session\n"
+        "from crux_cli.running.settings import Settings\n"
+        "session = new_session(Settings(), PLAIN)\n"
+        "offered = session.resume_offer()\n"
+        "lexer.fragments('DEX +1b', session.runner.rules, judge=not session.claims('DEX +1b'))\n"
+        "toolbar.toolbar_fragments(session, 80)\n"
+        "answered = session.handle('DEX +1b')\n"
+        "heavy = ('crux_cli.rulesets.crux.hero', 'crux_cli.state.encounter', 'crux_cli.state.sheet')\n"
+        "print(offered, answered[0].split(':')[0], [m for m in heavy if m in sys.modules])\n"
+        "print(session.handle('fight')[0].split(':')[0], 'crux_cli.rulesets.crux.hero' in sys.modules)\n")
+    environ = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=20, env=environ)
+    assert done.returncode == 0, done.stderr
+    plain, fight = done.stdout.splitlines()
+    assert plain == "[] DEX +1b []"
+    assert fight.endswith(" True") and "error" not in fight

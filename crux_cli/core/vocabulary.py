@@ -17,6 +17,10 @@ ATTRIBUTE_NAMES = {  # every spelling (lower case) -> the short name
 }
 ATTRIBUTE_HINT = "the attributes are STR, DEX, INT and WIL (or strength, dexterity, intelligence, will)"
 
+# Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag. Here rather than
+# with the hero, so the words coloured while typing do not wait for the hero to load.
+CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
+
 ARMOUR_WORDS = {"unarmoured": "unarmoured", "unarmored": "unarmoured", "medium": "medium", "heavy": "heavy"}
 
 COUNTDOWN_SIZES = (4, 6, 8, 10, 12, 20)  # a 1 shrinks a countdown die to the size before it

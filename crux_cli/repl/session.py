@@ -304,11 +304,12 @@ class Session:
     def resume_offer(self) -> list[str]:
         """At start: the newest fight left by a session that ended or was killed is offered for resuming."""
         from crux_cli.state.autosave import left_fights
-        from crux_cli.state.encounter import load_encounter
 
         left = left_fights(self.autosave.path if self.autosave is not None else None)
         if not left:
-            return []
+            return []  # the usual start: the encounter files and the fight rules stay unloaded
+        from crux_cli.state.encounter import load_encounter
+
         for other in left[1:]:  # offered at a later start
             os.close(other.alive)
         newest = left[0]

@@ -40,18 +40,25 @@ def copied(value: Any) -> Any:
 
 
 def take(session: Session) -> Snapshot:
-    from crux_cli.state.journal import sheet_values
-    from crux_cli.state.store import load_hero
-
     fight = session.fight
     state = None if fight is None else {k: copied(v) for k, v in vars(fight).items() if k != "session"}
     runners = {"": session.runner, **fight_runners(session)}
     heroes = {name: r.hero for name, r in runners.items() if getattr(r, "sheet", None) is None}  # sheets: below
+    return Snapshot(fight, state, heroes, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)))
+
+
+def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
+    """What crux keeps on each sheet; with none in play (a plain roll) the sheet reader is not even loaded."""
+    if not paths:
+        return {}
+    from crux_cli.state.journal import sheet_values
+    from crux_cli.state.store import load_hero
+
     sheets = {}
-    for path in sheet_paths(session):
+    for path in paths:
         with contextlib.suppress(CruxError):
             sheets[path] = sheet_values(load_hero(path))
-    return Snapshot(fight, state, heroes, tuple(session.countdowns), sheets)
+    return sheets
 
 
 def fight_runners(session: Session) -> dict[str, Any]:

@@ -1,27 +1,12 @@
-"""Encounters in the Crux rules: the fight words, kept in the ledger of `encounter`.
+"""Encounters in the Crux rules: the fight words run, kept in the ledger of `encounter`.
 
 A fight holds its heroes (each answered by a runner of their own: a sheet file, or a
 hero held in memory) and its enemies. Rolls go through the same runners and renderers
 as every other statement; the ledger decides who may act, how rushed an attack is and
 where its damage goes. The session lends runners, rendering and files through
 `core.ruleset.FightHost`. Names may have spaces: quote them, or give any unique
-beginning of the name or of one of its words. Words (documented in /help fight):
-
-    fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
-    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init when late)
-    enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
-    minions NAME COUNT [medium|heavy] [atk DICE] [crits]
-    remove NAME                 take a combatant added by mistake out of the fight
-    init [ambush]               roll initiative for every hero; round 1 begins
-    atk TARGET [DICE] [mods] [area N]   the active combatant attacks (1 action)
-    cast [N] | move | assess    spend actions
-    react NAME defend|interpose|opportunity|help [ALLY]
-    damage [NAME] N [crit]      damage a hero (through the sheet) or an enemy
-    heal [NAME] N | wound [NAME] N | show [NAME]
-    cond add|remove [NAME] CONDITION...   enemies carry conditions too
-    save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
-    next | status | end
-    save FILE.toml | load FILE.toml
+beginning of the name or of one of its words. The words, and which lines are fight
+words, are in `fight_words` (the module the session asks first, for every line).
 """
 
 from __future__ import annotations
@@ -35,17 +20,11 @@ from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.engine import GRIT_MAX
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, ROLLS, claims, first, is_file
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
 
-ALWAYS = ("fight",)
-DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
-          "init", "initiative", "atk", "attack")
-NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
-ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
-SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound")
-ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
 NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save")  # names come next
 ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
 POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
@@ -78,15 +57,6 @@ def tokens(line: str) -> list[Token]:
         out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
                          else match.group(3), quoted, match.start()))
     return out
-
-
-def first(line: str) -> tuple[str, list[str]]:
-    words = line.split()
-    return (words[0].lower() if words else ""), words[1:]
-
-
-def is_file(word: str) -> bool:
-    return word.lower().strip("\"'").endswith(".toml")
 
 
 @functools.cache
@@ -173,11 +143,6 @@ class Completions(NamedTuple):
     paths: bool = False  # files too
 
 
-def words(fighting: bool) -> tuple[str, ...]:
-    """The fight words to complete and colour: `fight`, and the rest while one is on."""
-    return (*ALWAYS, *(DURING if fighting else ()))
-
-
 def run(line: str, fight: Fight | None, host: FightHost) -> tuple[Fight | None, list[str]]:
     """Answer a fight line (one `claims` took): the fight in progress afterwards (None once it ends)."""
     word, _ = first(line)
@@ -190,20 +155,6 @@ def run(line: str, fight: Fight | None, host: FightHost) -> tuple[Fight | None, 
                         hint="`fight` starts one; `load FILE.toml` resumes a saved one")
     said = fight.handle(line)
     return (None if fight.ended else fight), said
-
-
-def claims(line: str, fight: Fight | None) -> bool:
-    """Is `line` a fight word now (with `fight` in progress, or None), rather than a rule-set statement?"""
-    word, rest = first(line)
-    if word in ALWAYS:
-        return True
-    if fight is None or fight.over:
-        return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(rest[0]))
-    if word in DURING or (word in ("save", "load") and bool(rest) and is_file(rest[0])):
-        return True
-    if word not in ACTING:
-        return False
-    return fight.encounter.started or fight.names_someone(line)
 
 
 class Fight:

@@ -10,11 +10,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crux_cli.core.vocabulary import ATTRIBUTES
+from crux_cli.core.vocabulary import CONDITIONS as CONDITIONS  # re-exported: the sheet and the ledger read them here
 from crux_cli.rulesets.crux.engine import GRIT_MAX as GRIT_MAX  # re-exported: the sheet validates against it
 
 WOUND_CAP = 6
-# Seed §10.3, as kept in a sheet's `conditions`; Dying is the hero's own `dying` flag.
-CONDITIONS = ("prone", "grappled", "restrained", "blinded", "frightened", "dazed")
 
 
 @dataclass(frozen=True)

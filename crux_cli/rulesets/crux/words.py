@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from crux_cli.core.style import BAD, CRIT, GOOD, MIXED
-from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_NAMES, ATTRIBUTES
+from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_NAMES, ATTRIBUTES, CONDITIONS
 from crux_cli.rulesets.crux import grammar, sheet_grammar
 
 COLOURS: Mapping[str, str] = MappingProxyType({
@@ -63,8 +63,6 @@ DAMAGE_OPTIONS = ("crit",)
 @functools.cache
 def conditions() -> tuple[str, ...]:
     """The conditions a sheet can carry (`cond add NAME`), and dying."""
-    from crux_cli.rulesets.crux.hero import CONDITIONS
-
     return (*CONDITIONS, "dying")
 
 
