@@ -223,7 +223,7 @@ def plan_of(term: ast.DiceTerm) -> DicePlan:
 
 
 _plans: dict[int, tuple[ast.DiceTerm, DicePlan]] = {}
-MAX_REMEMBERED = 4096
+MAX_REMEMBERED = 1024  # a batch repeats a few dozen statements; every one kept holds its tree
 
 
 def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
 
 
-MAX_KNOWN = 4096  # statements a runner remembers having read
+MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
 
 
 class SheetUpdate(Record):

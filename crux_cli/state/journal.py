@@ -202,7 +202,7 @@ class Journal:
             self.prefix = (f'{{"v":{FORMAT},"id":{session[:-1]}-', f',"session":{session},"kind":"roll","who":null,')
         quoted = self.quoted.get(statement)
         if quoted is None:
-            if len(self.quoted) >= 4096:
+            if len(self.quoted) >= 1024:
                 self.quoted.clear()
             quoted = self.quoted[statement] = ENCODER.encode(statement)
         line = (f'{self.prefix[0]}{self.count}","time":"{now()}"{self.prefix[1]}'

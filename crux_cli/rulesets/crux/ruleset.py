@@ -44,7 +44,7 @@ def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -
 # Without a hero a request depends on the statement alone, and the syntax tree of a repeated statement
 # is the same object (running.read caches them): a batch compiles each distinct statement once.
 _requests: dict[int, tuple[ast.CruxStatement, engine.PoolRequest | engine.AttackRequest]] = {}
-MAX_REQUESTS = 4096
+MAX_REQUESTS = 1024  # a batch repeats a few dozen statements; every one kept holds its tree
 
 
 def compiled(statement: ast.CruxStatement, ctx: Context) -> engine.PoolRequest | engine.AttackRequest:
