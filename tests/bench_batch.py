@@ -17,6 +17,10 @@ at least 1.0 on the realistic mix, at least 0.5 when every line is different.
 
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
+
+crux is byte-compiled first, as `pip install` leaves it: an editable install run under
+PYTHONDONTWRITEBYTECODE would compile every module at every start, which no installed crux does
+(d20, installed by pip, is already compiled). Each crux run journals every answer, as users' runs do.
 """
 
 from __future__ import annotations
