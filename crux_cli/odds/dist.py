@@ -243,6 +243,9 @@ class Dist:
         keep = max(0, min(keep, count))
         if count == 0 or keep == 0:
             return Dist((0,), (self.total ** count,), self.denominator ** count)
+        if len(self) == 1:  # one value (the exploding face of `exploded_plan`): every die shows it
+            value = self.outcomes[0] if score is None else score(self.outcomes[0])
+            return Dist((value * keep,), (self.total ** count,), self.denominator ** count)
         if keep == count:
             return (self.map(score) if score else self).sum_of(count)
         if keep == 1:
@@ -908,10 +911,7 @@ def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
     """
     faces, n, k = len(single), count, keep
     terms: list[dict[int, int]] = [{} for _ in range(k)]  # M_a, sparse: exponent -> coefficient
-    pascal = [[1]]
-    for a in range(1, k):
-        previous = pascal[-1]
-        pascal.append([1, *(previous[i - 1] + previous[i] for i in range(1, a)), 1])
+    pascal = [[comb(a, i) for i in range(a + 1)] for a in range(k)]
     choose_a = [comb(n, a) for a in range(k)]
     for t in range(faces):
         m = faces - 1 - t
