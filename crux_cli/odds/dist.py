@@ -910,25 +910,23 @@ def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
     sums, done Horner-fashion: R = M_{k-1}; R = M_a + R / (1 - x) for a = k-2 .. 0.
     """
     faces, n, k = len(single), count, keep
-    terms: list[dict[int, int]] = [{} for _ in range(k)]  # M_a, sparse: exponent -> coefficient
-    pascal = [[comb(a, i) for i in range(a + 1)] for a in range(k)]
+    ways = [_ways_from(t, n, k) for t in range(faces)]
     choose_a = [comb(n, a) for a in range(k)]
-    for t in range(faces):
-        m = faces - 1 - t
-        for a, ways in enumerate(_ways_from(t, n, k)):
-            if m == 0 and a:
-                break  # nothing lies above the top face
-            coefficient = choose_a[a] * ways
-            row, base = terms[a], k * t + a
-            for i, binomial in enumerate(pascal[a]):
-                exponent = base + m * i
-                row[exponent] = row.get(exponent, 0) + (-coefficient * binomial if i & 1 else coefficient * binomial)
+    signed = [1]  # the coefficients of (1 - x)**a, from a = k - 1 down
+    for i in range(k - 1):
+        signed.append(-signed[-1] * (k - 1 - i) // (i + 1))
     result = [0] * (k * faces)  # above every exponent of M_a, and so of each R (the divisions are exact)
     for a in range(k - 1, -1, -1):
         if a < k - 1:
             result = list(accumulate(result))  # divided by (1 - x)
-        for exponent, coefficient in terms[a].items():
-            result[exponent] += coefficient
+            signed = list(accumulate(signed))[:a + 1]  # (1 - x)**a: (1 - x)**(a + 1) divided by (1 - x)
+        for t in range(faces if a == 0 else faces - 1):  # nothing lies above the top face
+            m, coefficient = faces - 1 - t, choose_a[a] * ways[t][a]
+            if m == 0:
+                result[k * t] += coefficient
+                continue
+            at = slice(k * t + a, k * t + a + m * a + 1, m)  # M_a's terms for this t, dense in C loops
+            result[at] = map(add, result[at], map(coefficient.__mul__, signed))
     scale = single.weights[0] ** n
     return _from_dense(k * single.outcomes[0], [c * scale for c in result[:k * (faces - 1) + 1]],
                        single.denominator ** n)
