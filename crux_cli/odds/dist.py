@@ -587,8 +587,10 @@ def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, trunca
     width = (count * stopping.total.bit_length() + column * each.bit_length()
              + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
     out_bits = (rolls + count) * each.bit_length()
-    residue = (cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
-               + cost.calls(30))
+    residue = cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
+    if exploding.weights[0] == 1:  # as `_exploding_total` picks: the cheaper of a product and prefix sums
+        residue = min(residue, _window_cost(column, depth + 1, count, width))
+    residue += cost.calls(30)
     return (sum_cost(stopping, count) + min(face, stops) * residue
             + (stops + face * rolls) * cost.product(width, out_bits / 2))
 
@@ -832,11 +834,46 @@ def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int)
             continue  # no stopping total in this residue
         width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
         slots = len(column) + rolls
-        inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
+        if up == 1 and (_window_cost(len(column), depth + 1, count, 8 * width)
+                        < _residue_cost(len(column), rolls, width)):
+            inner = _times_window_power(column, depth + 1, count)  # ways(k) are (1 + ... + z**depth)**count
+        else:
+            inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
         # K <= rolls: times each**(rolls - K); beyond, every term holds each**(K - rolls): divide it out
         totals[r::face] = [value * each_powers[rolls - k] if k <= rolls else value // each_powers[k - rolls]
                            for k, value in enumerate(inner)]
     return _from_dense(stops.outcomes[0], totals, each ** (rolls + count))
+
+
+def _times_window_power(column: list[int], width: int, count: int) -> list[int]:
+    """The coefficients of column(z) * (1 + z + ... + z**(width - 1))**count, without a big product:
+    that power is (1 - z**width)**count, sparse, over (1 - z)**count, which is `count` prefix sums."""
+    length = len(column) + (width - 1) * count
+    result = [0] * length
+    binomial = 1  # comb(count, j)
+    for j in range(count + 1):
+        at = j * width
+        if at >= length:
+            break  # past the product's degree: the prefix sums never carry a term downwards
+        part = column[:length - at]
+        result[at:at + len(part)] = map(add, result[at:at + len(part)],
+                                        map((-binomial if j & 1 else binomial).__mul__, part))
+        binomial = binomial * (count - j) // (j + 1)
+    for _ in range(count):
+        result = list(accumulate(result))
+    return result
+
+
+def _window_cost(column: int, width: int, count: int, bits: float) -> float:
+    """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
+    length = column + (width - 1) * count
+    return cost.items(count * length + 2 * column * min(count + 1, length // width + 1), bits)
+
+
+def _residue_cost(column: int, rolls: int, width: int) -> float:
+    """Seconds one residue's packed product takes in `_exploding_total` (slots of `width` bytes)."""
+    bits = 8 * width
+    return cost.product(column * bits, (rolls + 1) * bits) + cost.packed(column + 2 * rolls, bits)
 
 
 def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
