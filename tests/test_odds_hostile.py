@@ -103,7 +103,23 @@ def test_the_limit_is_named_with_the_time_it_would_take() -> None:
 
 def test_json_alone_can_pass_the_limit_and_says_the_text_answers() -> None:
     runner = Runner()
-    assert runner.odds("100d6!").result.distribution is not None  # 10,601 totals, shown rounded
+    assert runner.odds("150d6!").result.distribution is not None  # 14,251 totals, shown rounded
     with pytest.raises(LimitError) as refused:
-        runner.odds("100d6!", exact=True)  # each of them as an exact fraction of 1,400 digits
+        runner.odds("150d6!", exact=True)  # each of them as an exact fraction of up to 2,300 digits
     assert refused.value.hint is not None and "without --json" in refused.value.hint
+
+
+@pytest.mark.parametrize(("text", "as_json"), [("200d6!", False), ("100d6!", True), ("150d6!", False)])
+def test_shapes_the_limit_once_overestimated_are_answered(text: str, as_json: bool) -> None:
+    """The limit predicted these at two to nine times what they take, and refused them (issue 15)."""
+    verdict, seconds, message = answer_or_refusal("crux", text, as_json)
+    assert verdict == "answered", message
+    assert seconds < ANSWER_SECONDS
+
+
+def test_a_keep_too_long_for_the_limit_is_refused_at_once() -> None:
+    """1000d6kh500 takes 1 to 2 s of CPU to work out (more on a busy machine), with start-up past
+    the 2 s limit: refused, before any of the work."""
+    verdict, seconds, message = answer_or_refusal("crux", "1000d6kh500", False)
+    assert verdict == "limit" and "would take about" in message
+    assert seconds < REFUSAL_SECONDS

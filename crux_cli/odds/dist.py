@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import accumulate
-from math import comb, gcd, lcm
+from math import ceil, comb, gcd, lcm, log2
 from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
@@ -446,7 +446,7 @@ def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool 
         half = sum_shape(single, count // 2)
         return 2 * convolve_cost(half, half)
     if uniform:
-        return cost.items(6 * slots, bits)  # half the slots, a few operations each, the scale, the values
+        return cost.items(12 * slots, bits)  # half the slots, a few operations each, the scale, the values
     return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits))
 
 
@@ -456,7 +456,7 @@ def sum_shape(single: Shape, count: int) -> Shape:
 
 
 def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
-    return cost.items(2 * slots * outcomes, bits)
+    return cost.items(5 * slots * outcomes, bits)  # an interpreted step of two products and a sum per term
 
 
 def _pow_cost(slots: int, bits: int) -> float:
@@ -541,7 +541,8 @@ def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
     if not base.outcomes or len(single) == 1 or not _uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
         return None
     span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
-    return sum(cost.items(3 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+    # each slide: the dense list, its prefix sums, the window differences, the outcomes and weights kept
+    return sum(cost.items(7 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
 
 
 def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
@@ -597,7 +598,10 @@ def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, trunca
 
 def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
     span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
-    return Shape(span + 1, span, count * (depth + 1) * single.denominator.bit_length(), count * single.outcomes[0])
+    bits = ceil(count * (depth + 1) * log2(single.denominator))  # of the denominator, each**(rolls + count)
+    # a total's weight falls geometrically with the explosions it needs: over the long tail, a typical
+    # weight has about half the denominator's digits (measured: 100d6!, 200d6!, 100d10!)
+    return Shape(span + 1, span, bits, count * single.outcomes[0], bits // 2)
 
 
 # ----- internals -----------------------------------------------------------------------------------
@@ -731,7 +735,7 @@ def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]
     for run, other in ((a, b), (b, a)):
         if _uniform_run(run) and _dense_enough(other):
             slots = other.outcomes[-1] - other.outcomes[0] + len(run)
-            methods.append((cost.items(3 * slots, bits), partial(_slide, other, run)))
+            methods.append((cost.items(7 * slots, bits), partial(_slide, other, run)))
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if _dense_enough(long):
         span = long.outcomes[-1] - long.outcomes[0] + 1
@@ -867,7 +871,7 @@ def _times_window_power(column: list[int], width: int, count: int) -> list[int]:
 def _window_cost(column: int, width: int, count: int, bits: float) -> float:
     """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
     length = column + (width - 1) * count
-    return cost.items(count * length + 2 * column * min(count + 1, length // width + 1), bits)
+    return cost.passes(count * length, bits) + cost.items(2 * column * min(count + 1, length // width + 1), bits)
 
 
 def _residue_cost(column: int, rolls: int, width: int) -> float:
@@ -904,8 +908,12 @@ def _keep_methods(single: Dist, count: int, keep: int,
     bits = count * (single.total.bit_length() + 1)
     outcomes = len(single)
     if score is None and _uniform_run(single):
-        # the ways per face, k*k*faces/2 sparse terms, and k prefix sums over k*faces coefficients
-        estimate = cost.calls(3 * outcomes) + cost.items(3 * keep * outcomes + 3 * keep * keep * outcomes, bits)
+        # the ways per face; k*k*faces/2 terms, each a weight times a binomial (of k/2 bits on average)
+        # added in; and k prefix sums over k*faces coefficients
+        terms = (outcomes - 1) * keep * keep / 2
+        estimate = (cost.calls(3 * outcomes + outcomes * keep) + cost.items(6 * keep * outcomes, bits)
+                    + cost.items(keep * keep * outcomes, bits)
+                    + terms * (cost.product(bits, keep / 2) + cost.items(2, bits)))
         return [(estimate, lambda: _keep_uniform(single, count, keep))]
     values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     span = max(values) - min(values)
