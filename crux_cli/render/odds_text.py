@@ -93,20 +93,20 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
            heading: str | None) -> str:
     if not rows:
         return ""
-    name_width = max(len(name) for name, _ in rows)
-    ratios = [(p.numerator, p.denominator) for _, p in rows]
-    fractions = [fraction_of(*ratio) for ratio in ratios]
+    names = [name for name, _ in rows]
+    name_width = max(map(len, names))
+    ratios = [p.as_integer_ratio() for _, p in rows]
+    fractions = [fraction_of(top, bottom) for top, bottom in ratios]
     fraction_width = max(map(len, fractions))
     lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
     painted = palette.enabled
-    for (name, _), (top, bottom), exact in zip(rows, ratios, fractions, strict=True):
+    for name, (top, bottom), exact in zip(names, ratios, fractions, strict=True):
         shown, shaded = name.ljust(name_width), bar(top / bottom, BAR_WIDTH)
         if painted:
             role = colours.get(name, "")
             shown, shaded = _paint(palette, shown, role), _paint(palette, shaded, role)
-        lines.append(f"{indent}{shown}  {exact.rjust(fraction_width)}  {percent_of(top, bottom).rjust(7)}  "
-                     f"{shaded}".rstrip())
+        lines.append(f"{indent}{shown}  {exact:>{fraction_width}}  {percent_of(top, bottom):>7}  {shaded}".rstrip())
     return "\n".join(lines)
 
 
