@@ -12,8 +12,8 @@ by side in one run (interleaved repeats, medians of CPU time per call):
 icepool memoises results across calls (a keep of a pool it has seen is a dictionary lookup), so
 its caches are cleared before every timed call: each call computes, as one `crux odds` command
 does. `--icepool-cached` keeps them, to show the difference. crux's own caches are cleared before
-every timed call of crux too (the parse cache of running/read.py, which a batch fills, and the
-memo of fair dice in odds/dist.py): a whole-path call reads, works out and writes the statement
+every timed call of crux too (the parse caches of running/read.py and of the runner, which a
+batch fills, and the memo of fair dice in odds/dist.py): a whole-path call reads, works out and writes the statement
 as one `crux odds` command does, and the "(parse)" column is that reading alone, uncached. What
 neither side pays per call is made once before timing, as a process pays it once: crux's grammar,
 icepool's import. A call of icepool that runs past
@@ -83,8 +83,10 @@ def whole(statement: str) -> Callable[[], list[str]]:
 
 
 def forget_crux() -> None:
-    """Clear what crux memoises across statements (parsed statements, fair dice)."""
+    """Clear what crux memoises across statements (parsed statements, the runner's and the shared
+    cache's, and fair dice); what it memoises per syntax tree goes with the tree."""
     clear_cache()
+    RUNNER.known.clear()
     die.cache_clear()
 
 
