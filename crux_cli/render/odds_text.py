@@ -30,9 +30,10 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 
 def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str] = EMPTY) -> str:
     """The odds as text; `colours` (outcome -> role) is the colouring of the rule set that gave them."""
-    blocks = [_table(odds.outcomes, palette, colours, heading=None)] if odds.outcomes else []
+    cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
+    blocks = [_table(odds.outcomes, palette, colours, None, cells)] if odds.outcomes else []
     for table in odds.tables:
-        blocks.append(_table(table.rows, palette, colours, heading=table.title))
+        blocks.append(_table(table.rows, palette, colours, table.title, cells))
     if odds.distribution is not None:
         blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
     notes = _notes(odds, palette)
@@ -90,23 +91,31 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 
 def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
-           heading: str | None) -> str:
+           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None) -> str:
+    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
         return ""
-    names = [name for name, _ in rows]
-    name_width = max(map(len, names))
-    ratios = [p.as_integer_ratio() for _, p in rows]
-    fractions = [fraction_of(top, bottom) for top, bottom in ratios]
-    fraction_width = max(map(len, fractions))
+    cells = {} if cells is None else cells
+    shown = []
+    for _, p in rows:
+        ratio = p.as_integer_ratio()  # a cheaper key than the Fraction, whose hash is a modular inverse
+        cell = cells.get(ratio)
+        if cell is None:
+            top, bottom = ratio
+            cell = cells[ratio] = (fraction_of(top, bottom), percent_of(top, bottom).rjust(7),
+                                   bar(top / bottom, BAR_WIDTH))
+        shown.append(cell)
+    name_width = max(len(name) for name, _ in rows)
+    fraction_width = max(len(exact) for exact, _, _ in shown)
     lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
     painted = palette.enabled
-    for name, (top, bottom), exact in zip(names, ratios, fractions, strict=True):
-        shown, shaded = name.ljust(name_width), bar(top / bottom, BAR_WIDTH)
+    for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
+        label = name.ljust(name_width)
         if painted:
             role = colours.get(name, "")
-            shown, shaded = _paint(palette, shown, role), _paint(palette, shaded, role)
-        lines.append(f"{indent}{shown}  {exact:>{fraction_width}}  {percent_of(top, bottom):>7}  {shaded}".rstrip())
+            label, shaded = _paint(palette, label, role), _paint(palette, shaded, role)
+        lines.append(f"{indent}{label}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip())
     return "\n".join(lines)
 
 
