@@ -34,6 +34,7 @@ from crux_cli.odds.cost import Shape
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
+SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
 
 Predicate = Callable[[int], bool]
 Score = Callable[[int], int]  # what a kept face counts for, when not its own value
@@ -447,7 +448,7 @@ def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool 
         return 2 * convolve_cost(half, half)
     if uniform:
         return cost.items(12 * slots, bits)  # half the slots, a few operations each, the scale, the values
-    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits))
+    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits, count))
 
 
 def sum_shape(single: Shape, count: int) -> Shape:
@@ -459,15 +460,24 @@ def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
     return cost.items(5 * slots * outcomes, bits)  # an interpreted step of two products and a sum per term
 
 
-def _pow_cost(slots: int, bits: int) -> float:
-    half = slots * bits / 2
-    return cost.packed(slots, bits) + 2 * cost.product(half, half)
+def _pow_cost(slots: int, bits: int, count: int) -> float:
+    """A packed `pow` to `count` with `slots` slots of `bits` in the answer: the products of binary
+    powering, left to right (x**e of e/count of the answer's size), then packing and unpacking."""
+    base = slots * bits / count
+    seconds, power = cost.packed(slots, bits), 1
+    for bit in bin(count)[3:]:
+        seconds += SQUARE * cost.product(power * base, power * base)
+        power *= 2
+        if bit == "1":
+            seconds += cost.product(power * base, base)
+            power += 1
+    return seconds
 
 
 def _by_recurrence(single: Dist, count: int) -> bool:
     slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
     bits = count * single.total.bit_length()
-    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits)
+    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits, count)
 
 
 def highest_cost(single: Dist, count: int) -> float:
@@ -542,7 +552,7 @@ def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
         return None
     span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
     # each slide: the dense list, its prefix sums, the window differences, the outcomes and weights kept
-    return sum(cost.items(7 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+    return sum(cost.items(10 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
 
 
 def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
@@ -735,7 +745,7 @@ def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]
     for run, other in ((a, b), (b, a)):
         if _uniform_run(run) and _dense_enough(other):
             slots = other.outcomes[-1] - other.outcomes[0] + len(run)
-            methods.append((cost.items(7 * slots, bits), partial(_slide, other, run)))
+            methods.append((cost.items(10 * slots, bits), partial(_slide, other, run)))
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if _dense_enough(long):
         span = long.outcomes[-1] - long.outcomes[0] + 1
