@@ -228,8 +228,12 @@ class Session:
         return answers[0]
 
     def odds(self, text: str, *, at_least: int | None = None) -> OddsResult:
-        """Exact odds of one statement (nothing is rolled, no sheet is written)."""
-        answer = self.runner.odds(text, at_least=at_least)
+        """Exact odds of one statement (nothing is rolled, no sheet is written).
+
+        The result holds every probability as a Fraction and `to_json()` writes each one out, as
+        `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
+        """
+        answer = self.runner.odds(text, at_least=at_least, exact=True)
         return OddsResult(answer.input, answer.rules, answer.result)
 
 

@@ -142,3 +142,17 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError):
         _ = crux_cli.rol  # type: ignore[attr-defined]
     assert {"roll", "odds", "Session", "CruxError"} <= set(dir(crux_cli))
+
+
+def test_odds_count_the_exact_fractions_their_result_holds() -> None:
+    """An OddsResult gives every value as a Fraction (and to_json writes them), so the odds limit
+    weighs the API's odds as it weighs `crux odds --json`, not as the rounded text."""
+    from crux_cli.running.runner import Runner
+
+    assert Runner().odds("150d6!").result.distribution is not None  # the text shows it rounded
+    with pytest.raises(crux_cli.LimitError) as refused:
+        crux_cli.odds("150d6!")
+    assert "without --json" in (refused.value.hint or "")
+    exact = crux_cli.odds("100d6!")  # within the limit with every fraction written
+    assert sum(exact.distribution.values()) + exact.leftover == 1
+    assert json.loads(exact.to_json())["depth"] == 17

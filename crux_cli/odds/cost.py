@@ -8,8 +8,9 @@ A statement's odds add up the steps they will take, and the presentation of the
 answer (a float per value for the text, an exact fraction per value for JSON),
 and are refused before any of it when the total passes `LIMIT_SECONDS`.
 
-The constants were measured on the project's 2-core machine while it was busy, so
-they lean to the slow side: a refusal may come a little early, never late.
+The constants were measured on the project's 2-core machine while it was busy, and the
+estimates fitted to what each step takes there (`python tools/calibrate_odds.py` prints every
+family's predictions beside measured times); the limit leaves room for the misses.
 """
 
 from __future__ import annotations
@@ -19,16 +20,23 @@ from typing import NamedTuple
 
 from crux_cli.core.errors import LimitError
 
-LIMIT_SECONDS = 1.4  # of predicted work per answer; with start-up and parsing, under 2 s of CPU
+# Of predicted work per answer. The predictions are fitted to within about 30 % either way on a busy
+# machine (tools/calibrate_odds.py), and start-up and reading take 0.2 s: under 2 s of CPU in all.
+LIMIT_SECONDS = 1.3
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
 
 KARATSUBA_DIGITS = 70  # CPython switches from schoolbook to Karatsuba at 70 digits of 30 bits
 SCHOOLBOOK = 1.6e-9  # seconds per digit x digit
 KARATSUBA = 1.2e-8  # seconds per (digits ** 1.585)
-PER_ITEM = 1.2e-7  # seconds per big integer an interpreted loop touches
-PER_ITEM_BIT = 1.2e-10  # and per bit of it
+PER_ITEM = 8e-8  # seconds per big integer a loop touches (a comprehension, accumulate, map)
+PER_ITEM_BIT = 8e-11  # and per bit of it
+PER_PASS = 5e-8  # seconds per big integer of a pass in C (accumulate, map of an operator)
+PER_PASS_BIT = 5e-11  # and per bit of it
 PER_CALL = 3e-6  # seconds per call of a small interpreted function
-STR_DIGIT_SQUARED = 1.6e-10  # str(n) is quadratic in the digits
+STR_DIGIT_SQUARED = 1.9e-11  # str(n) is quadratic in the digits of n
+GCD_DIGIT_SQUARED = 2.9e-11  # gcd(a, b), to reduce an exact fraction: per digit of a times digit of b
+EXACT_DIGIT = 4e-9  # and the JSON text of each digit
+JSON_ROW = 1.2e-5  # seconds per value of a JSON distribution besides its digits (a dict, a rounded float)
 LOG10_2 = 0.30103
 
 exact_rows: ContextVar[bool] = ContextVar("exact_rows", default=False)  # JSON: a fraction for every value
@@ -41,6 +49,7 @@ class Shape(NamedTuple):
     span: int  # highest value less the lowest
     bits: int  # of the denominator, which bounds every weight
     low: int = 0  # the lowest value
+    weight_bits: int | None = None  # of a typical weight, when far below `bits` (an exploding tail)
 
     @property
     def high(self) -> int:
@@ -61,6 +70,11 @@ def items(count: float, bits: float) -> float:
     return count * (PER_ITEM + PER_ITEM_BIT * bits)
 
 
+def passes(count: float, bits: float) -> float:
+    """Seconds for `count` integers of `bits` through a loop in C (`accumulate`, `map(add, ...)`)."""
+    return count * (PER_PASS + PER_PASS_BIT * bits)
+
+
 def calls(count: float) -> float:
     """Seconds for `count` calls of a small interpreted function."""
     return count * PER_CALL
@@ -77,8 +91,11 @@ def presentation(shape: Shape, exact: bool | None = None) -> float:
     floats = items(2 * shape.outcomes, shape.bits)
     if not (exact_rows.get() if exact is None else exact):
         return floats
-    digits = shape.bits * LOG10_2
-    return floats + shape.outcomes * (2 * STR_DIGIT_SQUARED * digits * digits + 10 * PER_ITEM)
+    bottom = shape.bits * LOG10_2  # digits of the denominator, and of a typical numerator
+    top = (shape.bits if shape.weight_bits is None else shape.weight_bits) * LOG10_2
+    each = (JSON_ROW + EXACT_DIGIT * (top + bottom) + STR_DIGIT_SQUARED * (top * top + bottom * bottom)
+            + GCD_DIGIT_SQUARED * top * bottom)
+    return floats + shape.outcomes * each
 
 
 def check(seconds: float) -> None:
@@ -96,7 +113,8 @@ def check_answer(seconds: float, result: Shape | None) -> None:
     text_only = result is not None and exact_rows.get() and seconds + presentation(result, False) <= LIMIT_SECONDS
     error = too_big(seconds + shown)
     if text_only:
-        error.hint = "without --json the text answers it (its rows are rounded); rolling it still works"
+        error.hint = ("exact fractions for every value are what pass it: `crux odds` without --json answers it "
+                      "(its rows rounded); rolling it still works")
     raise error
 
 

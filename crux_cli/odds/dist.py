@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import accumulate
-from math import comb, gcd, lcm
+from math import ceil, comb, gcd, lcm, log2
 from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
@@ -34,6 +34,7 @@ from crux_cli.odds.cost import Shape
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
+SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
 
 Predicate = Callable[[int], bool]
 Score = Callable[[int], int]  # what a kept face counts for, when not its own value
@@ -243,6 +244,9 @@ class Dist:
         keep = max(0, min(keep, count))
         if count == 0 or keep == 0:
             return Dist((0,), (self.total ** count,), self.denominator ** count)
+        if len(self) == 1:  # one value (the exploding face of `exploded_plan`): every die shows it
+            value = self.outcomes[0] if score is None else score(self.outcomes[0])
+            return Dist((value * keep,), (self.total ** count,), self.denominator ** count)
         if keep == count:
             return (self.map(score) if score else self).sum_of(count)
         if keep == 1:
@@ -443,8 +447,8 @@ def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool 
         half = sum_shape(single, count // 2)
         return 2 * convolve_cost(half, half)
     if uniform:
-        return cost.items(6 * slots, bits)  # half the slots, a few operations each, the scale, the values
-    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits))
+        return cost.items(12 * slots, bits)  # half the slots, a few operations each, the scale, the values
+    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits, count))
 
 
 def sum_shape(single: Shape, count: int) -> Shape:
@@ -453,18 +457,27 @@ def sum_shape(single: Shape, count: int) -> Shape:
 
 
 def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
-    return cost.items(2 * slots * outcomes, bits)
+    return cost.items(5 * slots * outcomes, bits)  # an interpreted step of two products and a sum per term
 
 
-def _pow_cost(slots: int, bits: int) -> float:
-    half = slots * bits / 2
-    return cost.packed(slots, bits) + 2 * cost.product(half, half)
+def _pow_cost(slots: int, bits: int, count: int) -> float:
+    """A packed `pow` to `count` with `slots` slots of `bits` in the answer: the products of binary
+    powering, left to right (x**e of e/count of the answer's size), then packing and unpacking."""
+    base = slots * bits / count
+    seconds, power = cost.packed(slots, bits), 1
+    for bit in bin(count)[3:]:
+        seconds += SQUARE * cost.product(power * base, power * base)
+        power *= 2
+        if bit == "1":
+            seconds += cost.product(power * base, base)
+            power += 1
+    return seconds
 
 
 def _by_recurrence(single: Dist, count: int) -> bool:
     slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
     bits = count * single.total.bit_length()
-    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits)
+    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits, count)
 
 
 def highest_cost(single: Dist, count: int) -> float:
@@ -538,7 +551,8 @@ def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
     if not base.outcomes or len(single) == 1 or not _uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
         return None
     span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
-    return sum(cost.items(3 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+    # each slide: the dense list, its prefix sums, the window differences, the outcomes and weights kept
+    return sum(cost.items(10 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
 
 
 def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
@@ -584,15 +598,20 @@ def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, trunca
     width = (count * stopping.total.bit_length() + column * each.bit_length()
              + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
     out_bits = (rolls + count) * each.bit_length()
-    residue = (cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
-               + cost.calls(30))
+    residue = cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
+    if exploding.weights[0] == 1:  # as `_exploding_total` picks: the cheaper of a product and prefix sums
+        residue = min(residue, _window_cost(column, depth + 1, count, width))
+    residue += cost.calls(30)
     return (sum_cost(stopping, count) + min(face, stops) * residue
             + (stops + face * rolls) * cost.product(width, out_bits / 2))
 
 
 def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
     span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
-    return Shape(span + 1, span, count * (depth + 1) * single.denominator.bit_length(), count * single.outcomes[0])
+    bits = ceil(count * (depth + 1) * log2(single.denominator))  # of the denominator, each**(rolls + count)
+    # a total's weight falls geometrically with the explosions it needs: over the long tail, a typical
+    # weight has about half the denominator's digits (measured: 100d6!, 200d6!, 100d10!)
+    return Shape(span + 1, span, bits, count * single.outcomes[0], bits // 2)
 
 
 # ----- internals -----------------------------------------------------------------------------------
@@ -726,7 +745,7 @@ def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]
     for run, other in ((a, b), (b, a)):
         if _uniform_run(run) and _dense_enough(other):
             slots = other.outcomes[-1] - other.outcomes[0] + len(run)
-            methods.append((cost.items(3 * slots, bits), partial(_slide, other, run)))
+            methods.append((cost.items(10 * slots, bits), partial(_slide, other, run)))
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if _dense_enough(long):
         span = long.outcomes[-1] - long.outcomes[0] + 1
@@ -829,11 +848,46 @@ def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int)
             continue  # no stopping total in this residue
         width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
         slots = len(column) + rolls
-        inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
+        if up == 1 and (_window_cost(len(column), depth + 1, count, 8 * width)
+                        < _residue_cost(len(column), rolls, width)):
+            inner = _times_window_power(column, depth + 1, count)  # ways(k) are (1 + ... + z**depth)**count
+        else:
+            inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
         # K <= rolls: times each**(rolls - K); beyond, every term holds each**(K - rolls): divide it out
         totals[r::face] = [value * each_powers[rolls - k] if k <= rolls else value // each_powers[k - rolls]
                            for k, value in enumerate(inner)]
     return _from_dense(stops.outcomes[0], totals, each ** (rolls + count))
+
+
+def _times_window_power(column: list[int], width: int, count: int) -> list[int]:
+    """The coefficients of column(z) * (1 + z + ... + z**(width - 1))**count, without a big product:
+    that power is (1 - z**width)**count, sparse, over (1 - z)**count, which is `count` prefix sums."""
+    length = len(column) + (width - 1) * count
+    result = [0] * length
+    binomial = 1  # comb(count, j)
+    for j in range(count + 1):
+        at = j * width
+        if at >= length:
+            break  # past the product's degree: the prefix sums never carry a term downwards
+        part = column[:length - at]
+        result[at:at + len(part)] = map(add, result[at:at + len(part)],
+                                        map((-binomial if j & 1 else binomial).__mul__, part))
+        binomial = binomial * (count - j) // (j + 1)
+    for _ in range(count):
+        result = list(accumulate(result))
+    return result
+
+
+def _window_cost(column: int, width: int, count: int, bits: float) -> float:
+    """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
+    length = column + (width - 1) * count
+    return cost.passes(count * length, bits) + cost.items(2 * column * min(count + 1, length // width + 1), bits)
+
+
+def _residue_cost(column: int, rolls: int, width: int) -> float:
+    """Seconds one residue's packed product takes in `_exploding_total` (slots of `width` bytes)."""
+    bits = 8 * width
+    return cost.product(column * bits, (rolls + 1) * bits) + cost.packed(column + 2 * rolls, bits)
 
 
 def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
@@ -864,8 +918,12 @@ def _keep_methods(single: Dist, count: int, keep: int,
     bits = count * (single.total.bit_length() + 1)
     outcomes = len(single)
     if score is None and _uniform_run(single):
-        # the ways per face, k*k*faces/2 sparse terms, and k prefix sums over k*faces coefficients
-        estimate = cost.calls(3 * outcomes) + cost.items(3 * keep * outcomes + 3 * keep * keep * outcomes, bits)
+        # the ways per face; k*k*faces/2 terms, each a weight times a binomial (of k/2 bits on average)
+        # added in; and k prefix sums over k*faces coefficients
+        terms = (outcomes - 1) * keep * keep / 2
+        estimate = (cost.calls(3 * outcomes + outcomes * keep) + cost.items(6 * keep * outcomes, bits)
+                    + cost.items(keep * keep * outcomes, bits)
+                    + terms * (cost.product(bits, keep / 2) + cost.items(2, bits)))
         return [(estimate, lambda: _keep_uniform(single, count, keep))]
     values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
     span = max(values) - min(values)
@@ -907,28 +965,23 @@ def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
     sums, done Horner-fashion: R = M_{k-1}; R = M_a + R / (1 - x) for a = k-2 .. 0.
     """
     faces, n, k = len(single), count, keep
-    terms: list[dict[int, int]] = [{} for _ in range(k)]  # M_a, sparse: exponent -> coefficient
-    pascal = [[1]]
-    for a in range(1, k):
-        previous = pascal[-1]
-        pascal.append([1, *(previous[i - 1] + previous[i] for i in range(1, a)), 1])
+    ways = [_ways_from(t, n, k) for t in range(faces)]
     choose_a = [comb(n, a) for a in range(k)]
-    for t in range(faces):
-        m = faces - 1 - t
-        for a, ways in enumerate(_ways_from(t, n, k)):
-            if m == 0 and a:
-                break  # nothing lies above the top face
-            coefficient = choose_a[a] * ways
-            row, base = terms[a], k * t + a
-            for i, binomial in enumerate(pascal[a]):
-                exponent = base + m * i
-                row[exponent] = row.get(exponent, 0) + (-coefficient * binomial if i & 1 else coefficient * binomial)
+    signed = [1]  # the coefficients of (1 - x)**a, from a = k - 1 down
+    for i in range(k - 1):
+        signed.append(-signed[-1] * (k - 1 - i) // (i + 1))
     result = [0] * (k * faces)  # above every exponent of M_a, and so of each R (the divisions are exact)
     for a in range(k - 1, -1, -1):
         if a < k - 1:
             result = list(accumulate(result))  # divided by (1 - x)
-        for exponent, coefficient in terms[a].items():
-            result[exponent] += coefficient
+            signed = list(accumulate(signed))[:a + 1]  # (1 - x)**a: (1 - x)**(a + 1) divided by (1 - x)
+        for t in range(faces if a == 0 else faces - 1):  # nothing lies above the top face
+            m, coefficient = faces - 1 - t, choose_a[a] * ways[t][a]
+            if m == 0:
+                result[k * t] += coefficient
+                continue
+            at = slice(k * t + a, k * t + a + m * a + 1, m)  # M_a's terms for this t, dense in C loops
+            result[at] = map(add, result[at], map(coefficient.__mul__, signed))
     scale = single.weights[0] ** n
     return _from_dense(k * single.outcomes[0], [c * scale for c in result[:k * (faces - 1) + 1]],
                        single.denominator ** n)

@@ -138,13 +138,14 @@ def rows(pairs: dict[str, Fraction] | list[tuple[str, Fraction]]) -> Rows:
 def dice_odds(dist: Dist, *, at_least: int | None = None, depth: int | None = None,
               kind: str = "dice", label: str = "total") -> Odds:
     """Odds of a generic dice expression: the distribution of its total."""
+    leftover = dist.leftover
     return Odds(
         kind=kind,
         outcomes=(),
         distribution=Distribution.of(dist),
         label=label,
         mean=dist.mean(),
-        leftover=dist.leftover,
-        depth=depth if dist.leftover or depth else None,
+        leftover=leftover,
+        depth=depth if leftover or depth else None,
         at_least=AtLeast(at_least, dist.at_least(at_least)) if at_least is not None else None,
     )

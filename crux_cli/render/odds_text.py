@@ -30,9 +30,10 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 
 def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str] = EMPTY) -> str:
     """The odds as text; `colours` (outcome -> role) is the colouring of the rule set that gave them."""
-    blocks = [_table(odds.outcomes, palette, colours, heading=None)] if odds.outcomes else []
+    cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
+    blocks = [_table(odds.outcomes, palette, colours, None, cells)] if odds.outcomes else []
     for table in odds.tables:
-        blocks.append(_table(table.rows, palette, colours, heading=table.title))
+        blocks.append(_table(table.rows, palette, colours, table.title, cells))
     if odds.distribution is not None:
         blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
     notes = _notes(odds, palette)
@@ -62,17 +63,25 @@ def percent_of(weight: int, denominator: int) -> str:
 def bar(share: float, width: int) -> str:
     """A horizontal bar of `share` x `width` characters, in eighths; never empty for a share above 0."""
     eighths = round(share * width * 8)
-    if share > 0 and eighths == 0:
-        eighths = 1
-    full, rest = divmod(eighths, 8)
-    return "█" * full + (EIGHTHS[rest] if rest else "")
+    if eighths <= 0:
+        return EIGHTHS[1] if share > 0 else ""
+    return BARS[eighths] if eighths < len(BARS) else "█" * (eighths // 8) + EIGHTHS[eighths % 8].strip()
+
+
+BARS = [bar_of_eighths for full in range(max(BAR_WIDTH, HISTOGRAM_WIDTH) + 1)
+        for bar_of_eighths in ("█" * full + rest.strip() for rest in EIGHTHS)]  # by the number of eighths
 
 
 def fraction(p: Fraction) -> str:
     """The exact fraction when it is short enough to read ("" otherwise, without writing out a long one)."""
-    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 4 * FRACTION_CHARS:
+    return fraction_of(p.numerator, p.denominator)
+
+
+def fraction_of(numerator: int, denominator: int) -> str:
+    """`fraction` of numerator / denominator in lowest terms."""
+    if max(numerator.bit_length(), denominator.bit_length()) > 4 * FRACTION_CHARS:
         return ""
-    text = str(p)
+    text = str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
     return text if len(text) <= FRACTION_CHARS else ""
 
 
@@ -82,36 +91,52 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 
 def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
-           heading: str | None) -> str:
+           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None) -> str:
+    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
         return ""
+    cells = {} if cells is None else cells
+    shown = []
+    for _, p in rows:
+        ratio = p.as_integer_ratio()  # a cheaper key than the Fraction, whose hash is a modular inverse
+        cell = cells.get(ratio)
+        if cell is None:
+            top, bottom = ratio
+            cell = cells[ratio] = (fraction_of(top, bottom), percent_of(top, bottom).rjust(7),
+                                   bar(top / bottom, BAR_WIDTH))
+        shown.append(cell)
     name_width = max(len(name) for name, _ in rows)
-    fractions = [fraction(p) for _, p in rows]
-    fraction_width = max(map(len, fractions))
+    fraction_width = max(len(exact) for exact, _, _ in shown)
     lines = [palette.bold(heading)] if heading else []
     indent = "  " if heading else ""
-    for (name, p), exact in zip(rows, fractions, strict=True):
-        role = colours.get(name, "")
-        lines.append(
-            f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
-            f"{percent(p).rjust(7)}  {_paint(palette, bar(float(p), BAR_WIDTH), role)}".rstrip()
-        )
+    painted = palette.enabled
+    for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
+        label = name.ljust(name_width)
+        if painted:
+            role = colours.get(name, "")
+            label, shaded = _paint(palette, label, role), _paint(palette, shaded, role)
+        lines.append(f"{indent}{label}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip())
     return "\n".join(lines)
 
 
 def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
     if not distribution:
         return ""
-    rows = _group(distribution) if len(distribution) > HISTOGRAM_ROWS else [
-        (str(value), weight) for value, weight in zip(distribution.values, distribution.weights, strict=True)]
+    if len(distribution) > HISTOGRAM_ROWS:
+        names, weights = zip(*_group(distribution), strict=True)
+    else:
+        names, weights = tuple(map(str, distribution.values)), distribution.weights
     denominator = distribution.denominator
-    shares = [weight / denominator for _, weight in rows]  # each the float of its exact probability
-    tallest = max(shares) or 1.0
-    name_width = max(len(name) for name, _ in rows)
+    tallest = max(weights) / denominator or 1.0
+    name_width = max(map(len, names))
     lines = [palette.bold(label)]
-    for (name, weight), share in zip(rows, shares, strict=True):
-        lines.append(f"  {name.rjust(name_width)}  {percent_of(weight, denominator).rjust(7)}  "
-                     f"{bar(share / tallest, HISTOGRAM_WIDTH)}".rstrip())
+    cells: dict[int, str] = {}  # weight -> its percentage and bar: many rows share one (a fair die)
+    for name, weight in zip(names, weights, strict=True):
+        cell = cells.get(weight)
+        if cell is None:  # the share is the float of the exact probability, scaled to the tallest row
+            cell = cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
+                                    f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
+        lines.append(f"  {name.rjust(name_width)}  {cell}")
     return "\n".join(lines)
 
 

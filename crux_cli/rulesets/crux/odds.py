@@ -85,8 +85,11 @@ def pool_odds(request: PoolRequest) -> Odds:
         faces: tuple[tuple[str, Fraction], ...] = ()
     else:
         kept = kept_die(6, request.net)
-        bands = {band: kept.probability(in_band(band)) for band in OUTCOME_ORDER}
-        faces = rows([(str(face), p) for face, p in kept.items()])
+        in_bands = dict.fromkeys(OUTCOME_ORDER, 0)  # the kept faces' weights, added up by band
+        for face, weight in zip(kept.outcomes, kept.weights, strict=True):
+            in_bands[BANDS[face]] += weight
+        bands = {band: Fraction(weight, kept.denominator) for band, weight in in_bands.items()}
+        faces = tuple((str(face), p) for face, p in kept.items())
     tables = [] if request.ambush else [Table("kept", "kept die", faces)]
     if request.kind == "save":
         tables.append(Table("effect", "effect", rows([(SAVE_EFFECTS[b], p) for b, p in bands.items()])))
@@ -95,11 +98,6 @@ def pool_odds(request: PoolRequest) -> Odds:
                             rows([(str(INITIATIVE_ACTIONS[b]), p) for b, p in bands.items()])))
     tables.append(_grit_table(kept, request.grit_before))
     return Odds(kind=request.kind, outcomes=rows(bands), tables=tuple(tables))
-
-
-def in_band(band: str) -> Callable[[int], bool]:
-    """Whether a kept face falls in `band` (failure, partial, success)."""
-    return lambda face: BANDS[face] == band
 
 
 def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int | None = None) -> Odds:
@@ -205,5 +203,7 @@ def _sums_cost(request: AttackRequest, depth: int) -> float:
 
 
 def _grit_table(kept: Dist, grit_before: int | None) -> Table:
-    earned = kept.probability(lambda face: grit_gained(face, grit_before) == 1)
-    return Table("grit_gained", "Grit earned", rows({"1": earned, "0": 1 - earned}))
+    earned = sum(weight for face, weight in zip(kept.outcomes, kept.weights, strict=True)
+                 if grit_gained(face, grit_before) == 1)
+    return Table("grit_gained", "Grit earned", (("1", Fraction(earned, kept.denominator)),
+                                                 ("0", Fraction(kept.denominator - earned, kept.denominator))))
