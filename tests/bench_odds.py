@@ -7,7 +7,12 @@ by side in one run (interleaved repeats, medians of CPU time per call):
 
 - crux, the whole `crux odds STATEMENT` path in-process: parse, odds, exact fractions, text;
 - crux, the core: the distribution alone (`die(6).sum_of(100)`, `pool_odds(request)`...);
-- icepool computing the same distribution from a fresh die.
+- icepool computing the same distribution from a fresh die;
+- icepool computing it and writing it out as text (`str(die)`: its table of outcomes, quantities and
+  probabilities), which is what `crux odds` does with its distribution ("ice. shown").
+
+`--commands` also times whole processes as users run them: `crux odds STATEMENT` against
+`python -c "import icepool; print(EXPRESSION)"`.
 
 icepool memoises results across calls (a keep of a pool it has seen is a dictionary lookup), so
 its caches are cleared before every timed call: each call computes, as one `crux odds` command
@@ -21,9 +26,11 @@ icepool's import. A call of icepool that runs past
 bound). Before timing, both sides are checked to give the same distribution (exactly, or within
 the leftover of an explosion cap, which crux leaves uncounted where icepool lets the last roll stand).
 
-The ratio is icepool time / crux time (goal: at least 1 on every case, for the whole path); the
-slope of a sweep is the least-squares slope of log(time) against log(size) (goal: crux's no more
-than icepool's + 0.2).
+The ratio is icepool time / crux time (goal: at least 1 on every case, for the whole path): "ratio
+whole" sets crux's whole path against icepool's distribution alone (the strict reading: icepool
+writes nothing), "ratio shown" against icepool's distribution written out (like for like), "ratio
+core" distribution against distribution. The slope of a sweep is the least-squares slope of
+log(time) against log(size) (goal: crux's no more than icepool's + 0.2).
 """
 
 from __future__ import annotations
@@ -251,22 +258,25 @@ class Timing:
     core: float
     icepool: float
     parse: float  # of the whole: reading the statement (pyparsing), the same for every size
+    shown: float  # icepool computing the distribution and writing it out as text (`str(die)`)
 
 
 def time_case(case: Case, repeats: int, limit: float, cached: bool) -> Timing:
     """Interleaved repeats of the three, medians; slow ones are repeated less."""
     whole_call = whole(case.statement)
     whole_call(), case.core()  # crux's grammar and dice made once, as after a first statement
-    samples: dict[str, list[float]] = {"whole": [], "core": [], "icepool": [], "parse": []}
+    samples: dict[str, list[float]] = {"whole": [], "core": [], "icepool": [], "parse": [], "shown": []}
     forget = None if cached else forget_icepool
     for _ in range(repeats):
         samples["icepool"].append(cpu_seconds(case.icepool, limit, forget))
+        samples["shown"].append(cpu_seconds(lambda: str(case.icepool()), limit, forget)
+                                if samples["icepool"][-1] < float("inf") else float("inf"))
         samples["whole"].append(cpu_seconds(whole_call, before=forget_crux))
         samples["core"].append(cpu_seconds(case.core, before=forget_crux))
         samples["parse"].append(cpu_seconds(lambda: read_uncached(case.statement, RUNNER.rules)))
         if sum(min(t, limit) for ts in samples.values() for t in ts) > BUDGET:
             break  # a slow case is timed once or twice
-    return Timing(*(statistics.median(samples[key]) for key in ("whole", "core", "icepool", "parse")))
+    return Timing(*(statistics.median(samples[key]) for key in ("whole", "core", "icepool", "parse", "shown")))
 
 
 def slope(points: list[tuple[int, float]]) -> float | None:
@@ -305,6 +315,8 @@ def main() -> None:
     parser.add_argument("--icepool-limit", type=float, default=60.0, help="CPU seconds per icepool call")
     parser.add_argument("--icepool-cached", action="store_true", help="keep icepool's caches between calls")
     parser.add_argument("--only", default="", help="sweeps to run, by name: " + ",".join(SWEEPS))
+    parser.add_argument("--commands", action="store_true",
+                        help="also time whole commands: `crux odds` against a one-line icepool script")
     args = parser.parse_args()
     LIMIT[0] = args.icepool_limit
     chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
@@ -312,8 +324,8 @@ def main() -> None:
           f"{args.repeats} interleaved repeats; icepool {'with' if args.icepool_cached else 'without'} its "
           f"caches, stopped past {args.icepool_limit:g} s")
     header = (f"{'case':<24} {'crux whole':>11} {'(parse)':>9} {'crux core':>11} {'icepool':>11} "
-              f"{'ratio whole':>12} {'ratio core':>11}  agree")
-    worst = {"whole": float("inf"), "core": float("inf")}
+              f"{'ice. shown':>11} {'ratio whole':>12} {'ratio shown':>12} {'ratio core':>11}  agree")
+    worst = {"whole": float("inf"), "core": float("inf"), "shown": float("inf")}
     over: list[str] = []
     for name in chosen:
         print(f"\n{header}")
@@ -321,20 +333,66 @@ def main() -> None:
         for case in SWEEPS[name]:
             agreed = agree(case, args.icepool_limit)
             t = time_case(case, args.repeats, args.icepool_limit, args.icepool_cached)
-            for key in worst:
-                ours = getattr(t, key)
-                worst[key] = min(worst[key], t.icepool / ours if ours else float("inf"))
+            for key, theirs, ours in (("whole", t.icepool, t.whole), ("core", t.icepool, t.core),
+                                      ("shown", t.shown, t.whole)):
+                worst[key] = min(worst[key], theirs / ours if ours else float("inf"))
             print(f"{case.name:<24} {shown(t.whole, LIMIT[0]):>11} {shown(t.parse, LIMIT[0]):>9} "
-                  f"{shown(t.core, LIMIT[0]):>11} {shown(t.icepool, LIMIT[0]):>11} "
-                  f"{ratio(t.icepool, t.whole):>12} {ratio(t.icepool, t.core):>11}  {agreed}", flush=True)
+                  f"{shown(t.core, LIMIT[0]):>11} {shown(t.icepool, LIMIT[0]):>11} {shown(t.shown, LIMIT[0]):>11} "
+                  f"{ratio(t.icepool, t.whole):>12} {ratio(t.shown, t.whole):>12} {ratio(t.icepool, t.core):>11}"
+                  f"  {agreed}", flush=True)
             for key in points:
                 points[key].append((case.size, getattr(t, key)))
         if name != "seed":
             over += sweep_slopes(SWEEPS[name][0].sweep, points)
-    print(f"\nslowest ratio, icepool / crux: {worst['whole']:.1f}x for the whole path, {worst['core']:.1f}x "
-          "for the core (goal: at least 1)")
+    print(f"\nslowest ratio, icepool / crux: {worst['whole']:.1f}x for crux's whole path against icepool's "
+          f"distribution alone, {worst['shown']:.1f}x against icepool's distribution written out, "
+          f"{worst['core']:.1f}x for the core (goal: at least 1)")
+    if args.commands:
+        compare_commands(args.repeats)
     print("slopes: " + ("every crux slope within icepool's + 0.2" if not over else "OVER icepool's + 0.2: "
                         + ", ".join(over)))
+
+
+# `crux odds STATEMENT` against the one-line script an icepool user runs for the same answer
+COMMANDS = [("1d6", "icepool.d6"), ("1d10", "icepool.Die(range(1, 11))"), ("3d6", "3 @ icepool.d6"),
+            ("4d6kh3", "icepool.d6.highest(4, 3)"), ("10d6", "10 @ icepool.d6"),
+            ("DEX +2b", "icepool.d6.highest(3, 1).map({1: 'failure', 2: 'failure', 3: 'partial', "
+                        "4: 'partial', 5: 'success', 6: 'success'})")]
+
+
+def compare_commands(repeats: int) -> None:
+    """Whole processes, alternating, medians of CPU time (user + system, from wait4)."""
+    import compileall
+    import os
+    import shlex
+    import subprocess
+
+    import crux_cli
+
+    # byte-compiled, as `pip install` leaves it (an editable crux under PYTHONDONTWRITEBYTECODE would
+    # compile its modules at every start); icepool, installed by pip, is already compiled
+    compileall.compile_dir(str(Path(crux_cli.__file__).parent), quiet=1)
+    crux = Path(sys.executable).parent / "crux"
+    crux_command = [str(crux)] if crux.exists() else [sys.executable, "-m", "crux_cli"]
+
+    def cpu(command: list[str]) -> float:
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"{shlex.join(command)} failed")
+        return usage.ru_utime + usage.ru_stime
+
+    print(f"\n{'command':<24} {'crux odds':>10} {'icepool':>10} {'ratio':>7}")
+    for statement, expression in COMMANDS:
+        ours_command = [*crux_command, "odds", statement]
+        theirs_command = [sys.executable, "-c", f"import icepool; print({expression})"]
+        ours, theirs = [], []
+        for _ in range(repeats):
+            ours.append(cpu(ours_command))
+            theirs.append(cpu(theirs_command))
+        mine, other = statistics.median(ours), statistics.median(theirs)
+        print(f"{statement:<24} {mine * 1e3:>8.0f} ms {other * 1e3:>8.0f} ms {other / mine:>6.1f}x   "
+              f"$ {shlex.join(ours_command)}  vs  $ {shlex.join(theirs_command)}")
 
 
 def sweep_slopes(sweep: str, points: dict[str, list[tuple[int, float]]]) -> list[str]:
