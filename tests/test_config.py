@@ -151,3 +151,18 @@ def test_sheet_statements_get_did_you_mean_too() -> None:
     with pytest.raises(CruxError) as caught:
         Runner().execute("rest feild 2")
     assert (caught.value.hint or "").startswith("did you mean 'field'?")
+
+
+def test_the_untouched_defaults_are_read_without_the_toml_reader(tmp_path: Path) -> None:
+    """The file crux writes sets nothing, so reading it needs no tomllib (10 ms of every command)."""
+    path = tmp_path / "config.toml"
+    path.write_text(DEFAULTS_TEXT, encoding="utf-8")
+    script = ("import sys; from crux_cli.running.config import load_config, Config; "
+              f"c = load_config({{'CRUX_CONFIG': {str(path)!r}}}); "
+              "assert c.problem is None and c.rules is None and not c.aliases; "
+              "print('tomllib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    # one value set, and the reader reads it
+    assert config(tmp_path, DEFAULTS_TEXT.replace('# rules = "crux"', 'rules = "stepdice"')).rules == "stepdice"
+    assert config(tmp_path, "[colors] # the table, with a comment after it\n").problem is None
