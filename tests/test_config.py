@@ -28,9 +28,9 @@ def config(tmp_path: Path, text: str) -> Config:
 
 
 def test_the_path_follows_xdg_and_crux_config() -> None:
-    assert config_path({"XDG_CONFIG_HOME": "/x", "HOME": "/h"}) == Path("/x/crux/config.toml")
-    assert config_path({"XDG_CONFIG_HOME": "relative", "HOME": "/h"}) == Path("/h/.config/crux/config.toml")
-    assert config_path({"CRUX_CONFIG": "/elsewhere.toml", "XDG_CONFIG_HOME": "/x"}) == Path("/elsewhere.toml")
+    assert config_path({"XDG_CONFIG_HOME": "/x", "HOME": "/h"}) == "/x/crux/config.toml"
+    assert config_path({"XDG_CONFIG_HOME": "relative", "HOME": "/h"}) == "/h/.config/crux/config.toml"
+    assert config_path({"CRUX_CONFIG": "/elsewhere.toml", "XDG_CONFIG_HOME": "/x"}) == "/elsewhere.toml"
 
 
 def test_no_file_is_the_defaults(tmp_path: Path) -> None:
