@@ -226,17 +226,33 @@ _plans: dict[int, tuple[ast.DiceTerm, DicePlan]] = {}
 MAX_REMEMBERED = 1024  # a batch repeats a few dozen statements; every one kept holds its tree
 
 
+def plain_die(face: int) -> Die:
+    """A kept die with no marks: one shared record per face (records are immutable), not one per die rolled."""
+    die = _plain_dice.get(face)
+    if die is None:
+        die = Die(face)
+        if len(_plain_dice) < MAX_REMEMBERED:  # faces of common dice; a d10000's faces are made each time
+            _plain_dice[face] = die
+    return die
+
+
+_plain_dice: dict[int, Die] = {}
+
+
 def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
     plan = plan_of(term)
     base = plan.base
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
         if type(base) is ast.Dice:
-            dice = [Die(face) for face in roller.dice(base.count, base.sides)]
+            faces = roller.dice(base.count, base.sides)
+            if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
+                return RolledDice(term, tuple([plain_die(face) for face in faces]), sum(faces))
+            dice = [plain_die(face) for face in faces]
         else:
             roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
             face = plan.face
-            dice = [Die(face(roller)) for _ in range(base.count)]
+            dice = [plain_die(face(roller)) for _ in range(base.count)]
     else:
         roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
         for _ in range(base.count):
