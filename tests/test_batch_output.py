@@ -137,3 +137,45 @@ def test_memory_stays_flat_in_a_long_batch(tmp_path: Path):
     status, peak = map(int, result.stdout.split())
     assert status == 0
     assert peak / 1024 <= 40, f"peak RSS {peak / 1024:.1f} MB"
+
+
+class Reads(io.RawIOBase):
+    """Raw input that returns the given pieces one read at a time, as a pipe hands over what was written."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = list(pieces)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        if not self.pieces:
+            return 0
+        piece = self.pieces.pop(0)
+        buffer[:len(piece)] = piece
+        return len(piece)
+
+
+def lines_read(pieces: list[bytes]) -> list[list[str]]:
+    from crux_cli.running.modes import blocks_of_lines
+
+    stream = io.TextIOWrapper(io.BufferedReader(Reads(pieces)), encoding="utf-8")
+    return list(blocks_of_lines(stream))
+
+
+def test_batch_input_comes_a_read_at_a_time_with_lines_and_characters_split_across_reads():
+    accented = "atk d8 # caf\u00e9\n".encode()  # the é is two bytes: the read ends between them
+    pieces = [b"DEX +1b\ninit\nsave W", b"IL adv\n", accented[:-2], accented[-2:]]
+    assert lines_read(pieces) == [["DEX +1b", "init"], ["save WIL adv"], ["atk d8 # caf\u00e9"]]
+
+
+def test_batch_input_keeps_carriage_returns_for_the_caller_junk_bytes_visible_and_a_last_line_without_a_feed():
+    assert lines_read([b"DEX\r\n\xff\xfe2d6\n", b"4d6kh3"]) == [["DEX\r", "\ufffd\ufffd2d6"], ["4d6kh3"]]
+    assert lines_read([]) == []
+
+
+def test_an_in_memory_batch_comes_in_chunks_of_lines():
+    from crux_cli.running.modes import CHUNK, blocks_of_lines
+
+    blocks = list(blocks_of_lines(io.StringIO("d6\n" * (CHUNK + 1))))
+    assert [len(block) for block in blocks] == [CHUNK, 1] and blocks[0][0] == "d6"

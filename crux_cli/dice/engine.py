@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.memo import REMEMBERED, by_identity
 from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
@@ -210,20 +211,21 @@ class DicePlan(Record):
         return face == self.base.top
 
 
-def plan_of(term: ast.DiceTerm) -> DicePlan:
-    """`DicePlan.of`, remembered by the term's identity: a statement's tree is reused by every roll of it."""
-    known = _plans.get(id(term))
-    if known is not None and known[0] is term:
-        return known[1]
-    plan = DicePlan.of(term)
-    if len(_plans) >= MAX_REMEMBERED:
-        _plans.clear()
-    _plans[id(term)] = (term, plan)  # the term is kept, so its id is not reused
-    return plan
+# A statement's tree is reused by every roll of it (the parse cache), so its plans are worked out once.
+plan_of = by_identity(DicePlan.of)
 
 
-_plans: dict[int, tuple[ast.DiceTerm, DicePlan]] = {}
-MAX_REMEMBERED = 1024  # a batch repeats a few dozen statements; every one kept holds its tree
+def plain_die(face: int) -> Die:
+    """A kept die with no marks: one shared record per face (records are immutable), not one per die rolled."""
+    die = _plain_dice.get(face)
+    if die is None:
+        die = Die(face)
+        if len(_plain_dice) < REMEMBERED:  # faces of common dice; a d10000's faces are made each time
+            _plain_dice[face] = die
+    return die
+
+
+_plain_dice: dict[int, Die] = {}
 
 
 def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
@@ -232,11 +234,14 @@ def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
         if type(base) is ast.Dice:
-            dice = [Die(face) for face in roller.dice(base.count, base.sides)]
+            faces = roller.dice(base.count, base.sides)
+            if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
+                return RolledDice(term, tuple([plain_die(face) for face in faces]), sum(faces))
+            dice = [plain_die(face) for face in faces]
         else:
             roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
             face = plan.face
-            dice = [Die(face(roller)) for _ in range(base.count)]
+            dice = [plain_die(face(roller)) for _ in range(base.count)]
     else:
         roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
         for _ in range(base.count):
@@ -300,16 +305,15 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
     On a fresh roller the whole statement, every repetition, is checked against the dice limit
     before the first die is rolled, so `6x 400d6` is refused without rolling 2,000 dice first.
     """
-    least = _least.get(id(statement))
-    if least is None or least[0] is not statement:
-        if len(_least) >= MAX_REMEMBERED:
-            _least.clear()
-        least = _least[id(statement)] = (statement, least_dice(statement.expr))  # kept: its id is not reused
-    roller.reserve(least[1] * (statement.repeat if roller.rolled == 0 else 1))
+    roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 
-_least: dict[int, tuple[ast.Roll, int]] = {}  # each statement's `least_dice`, by identity
+def statement_least_dice(statement: ast.Roll) -> int:
+    return least_dice(statement.expr)
+
+
+least_dice_of = by_identity(statement_least_dice)  # each statement's `least_dice`, worked out once
 
 
 def next_countdown(sides: int) -> int | None:

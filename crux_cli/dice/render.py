@@ -8,9 +8,9 @@ away, `6!` exploded (the next die was added by it), `14!!(6+6+2)` compounded,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
+from crux_cli.core.memo import by_identity
 from crux_cli.core.style import BAD, GOOD, MIXED, Palette
 from crux_cli.dice import ast, engine
 
@@ -34,24 +34,31 @@ def die_text(die: engine.Die, fudge: bool, palette: Palette) -> str:
     return text if die.kept else palette.dim(f"~~{text}~~")
 
 
+def written(node: ast.Expr | ast.DiceTerm) -> str:
+    return str(node)
+
+
+# A syntax tree is immutable and a batch answers the same one thousands of times: its notation is written once.
+notation = by_identity(written)
+
+
 def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
-    if isinstance(rolled, engine.RolledDice):  # the commonest node, before the class patterns below
+    # the commonest nodes first, by isinstance: a class pattern costs more, and a batch writes every node
+    if isinstance(rolled, engine.RolledDice):
         fudge = isinstance(ast.base_of(rolled.term), ast.Fudge)
-        return f"{rolled.term} [{', '.join([die_text(d, fudge, palette) for d in rolled.dice])}]"
+        return f"{notation(rolled.term)} [{', '.join([die_text(d, fudge, palette) for d in rolled.dice])}]"
+    if isinstance(rolled, engine.RolledChain):
+        return rolled_text(rolled.first, palette) + "".join(
+            [f" {op} {rolled_text(operand, palette)}" for op, operand in rolled.rest])
+    if isinstance(rolled, engine.RolledNumber):
+        return notation(rolled.node)
     match rolled:
-        case engine.RolledDice(term, dice):
-            fudge = isinstance(ast.base_of(term), ast.Fudge)
-            return f"{term} [{', '.join(die_text(d, fudge, palette) for d in dice)}]"
-        case engine.RolledNumber(node):
-            return str(node)
         case engine.RolledGroup(_, inner):
             return f"({rolled_text(inner, palette)})"
         case engine.RolledLabel(node, inner):
             return f"{rolled_text(inner, palette)} {palette.dim('[' + node.label + ']')}"
         case engine.RolledNegate(_, inner):
             return f"-{rolled_text(inner, palette)}"
-        case engine.RolledChain(_, first, rest):
-            return rolled_text(first, palette) + "".join(f" {op} {rolled_text(r, palette)}" for op, r in rest)
     raise TypeError(f"not a rolled node: {rolled!r}")
 
 
@@ -97,38 +104,37 @@ def die_json(die: engine.Die) -> dict[str, Any]:
     return record
 
 
-def walk(rolled: engine.Rolled, label: str | None = None) -> Iterator[tuple[engine.Rolled, str | None]]:
-    """Every rolled node in reading order, with the label written right after it (if any)."""
-    yield rolled, label
-    match rolled:
-        case engine.RolledGroup(_, inner) | engine.RolledNegate(_, inner):
-            yield from walk(inner)
-        case engine.RolledLabel(node, inner):
-            yield from walk(inner, node.label)
-        case engine.RolledChain(_, first, rest):
-            yield from walk(first)
-            for _, operand in rest:
-                yield from walk(operand)
-
-
 def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(each dice term with its dice, each label with what it labels)."""
+    """(each dice term with its dice, each label with what it labels), in reading order."""
+    if isinstance(rolled, engine.RolledDice) and not isinstance(rolled.term, ast.Successes):  # `4d6kh3`
+        return [{"notation": notation(rolled.term), "value": rolled.value,
+                 "dice": [die_json(d) for d in rolled.dice]}], []
     terms: list[dict[str, Any]] = []
     labels: list[dict[str, Any]] = []
-    if isinstance(rolled, engine.RolledDice) and not isinstance(rolled.term, ast.Successes):  # `4d6kh3`
-        return [{"notation": str(rolled.term), "value": rolled.value, "dice": [die_json(d) for d in rolled.dice]}], []
-    for node, label in walk(rolled):
-        if isinstance(node, engine.RolledLabel):
-            labels.append({"label": node.node.label, "notation": str(node.node.expr), "value": node.value})
-        if isinstance(node, engine.RolledDice):
-            term: dict[str, Any] = {"notation": str(node.term), "value": node.value,
-                                    "dice": [die_json(d) for d in node.dice]}
-            if isinstance(node.term, ast.Successes):
-                term["successes"] = node.value
-            if label is not None:
-                term["label"] = label
-            terms.append(term)
+    collect_terms(rolled, None, terms, labels)
     return terms, labels
+
+
+def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str, Any]],
+                  labels: list[dict[str, Any]]) -> None:
+    """Add the dice terms and labels of `rolled`; `label` is the one written right after it, if any."""
+    if isinstance(rolled, engine.RolledDice):
+        term: dict[str, Any] = {"notation": notation(rolled.term), "value": rolled.value,
+                                "dice": [die_json(d) for d in rolled.dice]}
+        if isinstance(rolled.term, ast.Successes):
+            term["successes"] = rolled.value
+        if label is not None:
+            term["label"] = label
+        terms.append(term)
+    elif isinstance(rolled, engine.RolledChain):
+        collect_terms(rolled.first, None, terms, labels)
+        for _, operand in rolled.rest:
+            collect_terms(operand, None, terms, labels)
+    elif isinstance(rolled, engine.RolledLabel):
+        labels.append({"label": rolled.node.label, "notation": notation(rolled.node.expr), "value": rolled.value})
+        collect_terms(rolled.inner, rolled.node.label, terms, labels)
+    elif isinstance(rolled, engine.RolledGroup | engine.RolledNegate):
+        collect_terms(rolled.inner, None, terms, labels)
 
 
 def to_json(result: Any) -> dict[str, Any]:
@@ -137,7 +143,7 @@ def to_json(result: Any) -> dict[str, Any]:
                 "dice": [result.face], "outcome": result.outcome,
                 "next": f"Cd{result.next_sides}" if result.next_sides else None}
     terms, labels = terms_json(result.rolled)
-    record: dict[str, Any] = {"kind": "dice", "expression": str(result.statement.expr), "total": result.total,
+    record: dict[str, Any] = {"kind": "dice", "expression": notation(result.statement.expr), "total": result.total,
                               "terms": terms}
     if labels:
         record["labels"] = labels

@@ -57,15 +57,19 @@ def compact(obj: dict[str, Any]) -> str:
     A batch journals every answer, so in text mode this is most of what journaling costs. orjson
     refuses integers past 64 bits, which a huge roll can reach: `json` writes those.
     """
-    import orjson
+    global orjson_dumps
+    if orjson_dumps is None:  # imported at the first journaled answer, then called directly
+        import orjson
 
+        orjson_dumps = orjson.dumps
     try:
-        return orjson.dumps(obj).decode()
+        return orjson_dumps(obj).decode()
     except TypeError:  # orjson.JSONEncodeError: an integer too large for it
         return COMPACT.encode(obj)
 
 
 COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+orjson_dumps: Callable[[Any], bytes] | None = None
 
 
 def line(answer: Any, number: int | None = None) -> str:

@@ -8,7 +8,9 @@ is refused still shows what the earlier parts did to the sheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import codecs
+from collections.abc import Callable, Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -49,8 +51,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
         return 2
-    if hasattr(stream, "reconfigure"):
-        stream.reconfigure(errors="replace")  # junk bytes become visible characters, not a crash
     from crux_cli.running.config import expand_aliases
     from crux_cli.running.settings import make_runner
     from crux_cli.state.journal import Journal
@@ -77,12 +77,15 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     waiting = input_waits(stream)
     aliases = settings.aliases
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
-        lines = 0
-        for number, raw in enumerate(stream, 1):
-            line = raw.rstrip("\r\n")
-            if number == 1:
-                line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-            if not is_blank(line):
+        lines = number = 0
+        for block in blocks_of_lines(stream):
+            for raw in block:
+                number += 1
+                line = raw.rstrip("\r")
+                if number == 1:
+                    line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
+                if is_blank(line):
+                    continue
                 lines += 1
                 try:
                     # kept one by one: a later refusal keeps the earlier ones
@@ -93,7 +96,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 except CruxError as error:
                     show()
                     output.refused(error, number, line)
-            if lines >= CHUNK or waiting():
+                if lines >= CHUNK:
+                    show()
+                    lines = 0
+            if waiting():  # the next line is not there yet: show what is answered before waiting for it
                 show()
                 lines = 0
         show()
@@ -102,11 +108,38 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
 
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
+BLOCK = 1 << 16  # bytes asked of the input at a time: one read returns what is there, up to this
+
+
+def blocks_of_lines(stream: Any) -> Iterator[list[str]]:
+    """The stream's lines without their line feeds, as many at a time as one read of the input gives.
+
+    The batch asks whether more input is waiting once a block rather than once a line. A read
+    returns what is there without waiting for more, so each line a person types comes at once. Lines
+    end at a line feed only (a carriage return before it is the caller's to drop), as they do on the
+    standard input of a POSIX process. Undecodable bytes become U+FFFD rather than a crash.
+    """
+    read = getattr(getattr(stream, "buffer", None), "read1", None)
+    if read is None:  # an in-memory stream: every line is there already
+        each_line = (raw.rstrip("\n") for raw in stream)
+        while block := list(islice(each_line, CHUNK)):
+            yield block
+        return
+    decoder = codecs.getincrementaldecoder(getattr(stream, "encoding", None) or "utf-8")(errors="replace")
+    tail = ""
+    while data := read(BLOCK):
+        lines = (tail + decoder.decode(data)).split("\n")
+        tail = lines.pop()  # the line still being written, if the block ended inside it
+        if lines:
+            yield lines
+    tail += decoder.decode(b"", final=True)
+    if tail:
+        yield [tail]  # the last line, with no line feed after it
 
 
 def input_waits(stream: Any) -> Callable[[], bool]:
     """Would the next line of `stream` have to wait (a person or program typing)? Then a batch shows what
-    is answered now. Asked after every line, so the descriptor and `select` are looked up once."""
+    is answered now. Asked after every block, so the descriptor and `select` are looked up once."""
     try:
         descriptor = stream.fileno()
     except (AttributeError, OSError, ValueError):

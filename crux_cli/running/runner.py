@@ -130,20 +130,29 @@ class Runner:
         printing a million dice.
         """
         handler, statement = self.read(text)
-        inner = getattr(statement, "repeat", 1)
-        if inner * self.repeat > MAX_REPEAT:
-            raise LimitError(f"{inner * self.repeat:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
+        times = getattr(statement, "repeat", 1) * self.repeat
+        if times > MAX_REPEAT:
+            raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        name = "" if handler is self.loaded else handler.name
-        times = inner * self.repeat
+        if times == 1:  # the usual statement: its one answer, with no generator around it
+            return iter((self.answered(handler, statement, Roller(self.source), text, comment, None),))
+        return self.repetitions(handler, statement, text, comment, times)
+
+    def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
+                    times: int) -> Iterator[Answer]:
         roller = Roller(self.source)
         for number in range(1, times + 1):
-            result, sheet = self.roll(handler, statement, roller, text)
-            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name,
-                            number if times > 1 else None)
-            if self.journal is not None:
-                self.journal.answered(answer)
-            yield answer
+            yield self.answered(handler, statement, roller, text, comment, number)
+
+    def answered(self, handler: RuleSet, statement: Any, roller: Roller, text: str, comment: str | None,
+                 index: int | None) -> Answer:
+        """One roll of the statement as an answer, journaled (when the runner keeps a journal)."""
+        name = "" if handler is self.loaded else handler.name  # asked before the roll, which may load the rules
+        result, sheet = self.roll(handler, statement, roller, text)
+        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index)
+        if self.journal is not None:
+            self.journal.answered(answer)
+        return answer
 
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:

@@ -72,14 +72,14 @@ def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
 
 
 def now() -> str:
-    seconds = time.time()
-    whole = int(seconds)
+    whole, milliseconds = divmod(int(time.time() * 1000), 1000)
     if whole != _stamped[0]:  # a batch journals thousands of lines a second: format the date once a second
         _stamped[:] = [whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))]
-    return f"{_stamped[1]}.{int(seconds % 1 * 1000):03d}Z"
+    return _stamped[1] + MILLISECONDS[milliseconds]
 
 
 _stamped: list[Any] = [None, ""]  # the last whole second `now` formatted, and its text
+MILLISECONDS = tuple(f".{n:03d}Z" for n in range(1000))  # the end of a time stamp, written once rather than per line
 
 
 # -- sheet values -----------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from crux_cli.core.memo import by_identity
 from crux_cli.core.style import CRIT, GOOD, Palette
-from crux_cli.rulesets.crux.engine import AttackResult, GritChange, PoolResult, Source
+from crux_cli.rulesets.crux.engine import AttackRequest, AttackResult, GritChange, PoolRequest, PoolResult, Source
 from crux_cli.rulesets.crux.words import COLOURS
 
 
@@ -33,6 +34,15 @@ def pool_text(dice: tuple[int, ...], net: int, sides: int = 6) -> str:
     return f"{len(dice)}d{sides} keep {'lowest' if net < 0 else 'highest'} [{', '.join(map(str, dice))}]"
 
 
+def request_words(request: PoolRequest | AttackRequest) -> tuple[str, str]:
+    """(where the pool came from, the position and effect labels): the same for every roll of a request."""
+    return net_text(request.sources, request.net), " ".join(filter(None, [request.position, request.effect]))
+
+
+# A statement rolled without a hero compiles to one request object, rolled again and again in a batch.
+words_of = by_identity(request_words)
+
+
 def grit_text(grit: GritChange) -> str:
     parts = []
     if grit.spent:
@@ -58,11 +68,11 @@ def describe_pool(result: PoolResult, palette: Palette) -> str:
     if request.ambush:
         return " · ".join(filter(None, [palette.paint("3 actions", GOOD), "ambush: no roll",
                                         grit_text(result.grit)]))
+    net, labels = words_of(request)
     parts = [f"{headline(result, palette)} ({palette.bold(str(result.kept))})",
              pool_text(result.dice, request.net),
-             net_text(request.sources, request.net),
+             net,
              grit_text(result.grit)]
-    labels = " ".join(filter(None, [request.position, request.effect]))
     if labels:
         parts.append(palette.dim(labels))
     return " · ".join(p for p in parts if p)
@@ -94,8 +104,8 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
             parts.append("explodes " + ", ".join(map(str, result.explosions)))
         parts.append(damage_text(result))
         parts += [f"{step} → {value}" for step, value in result.steps]
-    parts += [net_text(request.sources, request.net), grit_text(result.grit)]
-    labels = " ".join(filter(None, [request.position, request.effect]))
+    net, labels = words_of(request)
+    parts += [net, grit_text(result.grit)]
     if labels:
         parts.append(palette.dim(labels))
     return " · ".join(p for p in parts if p)

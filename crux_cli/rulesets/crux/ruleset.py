@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.memo import by_identity
 from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.rulesets.crux import ast, engine, words
 from crux_cli.rulesets.crux import grammar as notation
@@ -35,28 +36,19 @@ def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -
         from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
 
         return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
-    request = compiled(statement, ctx) if ctx.hero is None else compile_statement(statement, ctx.hero, ctx.text)
+    request = compiled(statement, ctx.text) if ctx.hero is None else compile_statement(statement, ctx.hero, ctx.text)
     if isinstance(request, engine.AttackRequest):
         return engine.roll_attack(ctx.roller, request)
     return engine.roll_pool(ctx.roller, request)
 
 
-# Without a hero a request depends on the statement alone, and the syntax tree of a repeated statement
-# is the same object (running.read caches them): a batch compiles each distinct statement once.
-_requests: dict[int, tuple[ast.CruxStatement, engine.PoolRequest | engine.AttackRequest]] = {}
-MAX_REQUESTS = 1024  # a batch repeats a few dozen statements; every one kept holds its tree
+def compile_heroless(statement: ast.CruxStatement, text: str) -> engine.PoolRequest | engine.AttackRequest:
+    return compile_statement(statement, None, text)
 
 
-def compiled(statement: ast.CruxStatement, ctx: Context) -> engine.PoolRequest | engine.AttackRequest:
-    """`compile_statement` for a roll without a hero, remembered by the statement's identity."""
-    known = _requests.get(id(statement))
-    if known is not None and known[0] is statement:
-        return known[1]
-    request = compile_statement(statement, None, ctx.text)
-    if len(_requests) >= MAX_REQUESTS:
-        _requests.clear()
-    _requests[id(statement)] = (statement, request)  # the statement is kept, so its id is not reused
-    return request
+# Without a hero a request depends on the statement alone (the text only places an error), and the syntax
+# tree of a repeated statement is the same object (running.read caches them): a batch compiles each once.
+compiled = by_identity(compile_heroless)
 
 
 def odds(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Odds:
