@@ -75,11 +75,14 @@ def now() -> str:
     whole, milliseconds = divmod(int(time.time() * 1000), 1000)
     if whole != _stamped[0]:  # a batch journals thousands of lines a second: format the date once a second
         _stamped[:] = [whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))]
-    return _stamped[1] + MILLISECONDS[milliseconds]
+    end = _ends.get(milliseconds)
+    if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
+        end = _ends[milliseconds] = f".{milliseconds:03d}Z"
+    return _stamped[1] + end
 
 
 _stamped: list[Any] = [None, ""]  # the last whole second `now` formatted, and its text
-MILLISECONDS = tuple(f".{n:03d}Z" for n in range(1000))  # the end of a time stamp, written once rather than per line
+_ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
 
 
 # -- sheet values -----------------------------------------------------------------------------------
