@@ -180,4 +180,4 @@ def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
     from crux_cli.render.odds_text import render_odds
 
     body = render_odds(answer.result, palette, rulesets.handler(answer).colours).splitlines()
-    return [f"{palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
+    return [f"{palette.bold(answer.input)}: exact odds", *[f"  {line}".rstrip() for line in body]]
