@@ -52,6 +52,8 @@ def check_input(text: str) -> None:
     if len(text) > MAX_INPUT:
         raise LimitError(f"the statement is {len(text):,} characters long; the limit is {MAX_INPUT:,}",
                          text=text[:60] + "…", position=None, hint="split it into several statements")
+    if text.isprintable() and text.count("(") <= MAX_NESTING:  # the usual line, checked in C: nothing to refuse
+        return
     depth = 0
     for i, ch in enumerate(text):
         if ch == "(":
