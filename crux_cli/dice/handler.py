@@ -32,11 +32,14 @@ def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engin
     return engine.roll_statement(ctx.roller, statement)
 
 
+# imported at its first call: a roll never needs the odds (nor fractions, which they import)
+statement_odds = lazy("crux_cli.dice.odds", "statement_odds")
+
+
 def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
     """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
-    from crux_cli.dice.odds import statement_odds
-
-    return statement_odds(statement)
+    result: Odds = statement_odds(statement)
+    return result
 
 
 describe = lazy("crux_cli.dice.render", "describe")

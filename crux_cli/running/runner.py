@@ -8,7 +8,7 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -205,18 +205,30 @@ class Runner:
         handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
-        from crux_cli.odds.cost import exact_rows
-
-        token = exact_rows.set(exact)
         try:
-            odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
+            odds = self.odds_of(handler.odds, statement, text, exact)
             if at_least is not None:
                 from crux_cli.odds.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
-        finally:
-            exact_rows.reset(token)
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name)
+
+    def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
+        """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
+
+        Only the exact case sets the flag: it is off unless set, so the text's odds (most of them) skip the
+        import and the context variable.
+        """
+        ctx = Context(Roller(self.source), self.current_hero(), text)
+        if not exact:
+            return odds(statement, ctx)
+        from crux_cli.odds.cost import exact_rows
+
+        token = exact_rows.set(True)
+        try:
+            return odds(statement, ctx)
+        finally:
+            exact_rows.reset(token)
