@@ -106,8 +106,13 @@ def _codepoint(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, '').lower()}".strip()
 
 
+SHORT_DIGITS = len(str(MAX_INTEGER))  # a literal of fewer digits is under the limit
+
+
 def integer(value: str, text: str, loc: int) -> int:
     """An integer literal, refused before conversion when it is over the limit."""
+    if len(value) < SHORT_DIGITS and value.isascii() and value.isdigit():  # plain digits under the limit
+        return int(value)
     digits = value.lstrip("+-").strip().lstrip("0") or "0"
     if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
         raise LimitError(f"{value.strip()[:12]}{'…' if len(value) > 12 else ''} is larger than "
