@@ -6,9 +6,21 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING
 
-from crux_cli.cli import main as command_line
+# The command line (click and crux's commands) is some 18,000 objects that live until the process
+# ends. Collected while they are made, and once more as the interpreter exits, they cost a one-shot
+# command a tenth of its time (`crux odds 1d6`: 68 ms -> 61 ms of CPU). So the collector waits while
+# they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
+# is collected as usual, so a batch or a session holds no more garbage than before.
+_COLLECTING = gc.isenabled()  # as the importer had it (a program that turned it off keeps it off)
+gc.disable()
+from crux_cli.cli import main as command_line  # noqa: E402 (after the collector is paused)
+
+gc.freeze()
+if _COLLECTING:
+    gc.enable()
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings

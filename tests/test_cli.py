@@ -161,3 +161,15 @@ def test_a_closed_pipe_is_not_a_traceback():
     batch = "DEX\n" * 20000
     result = subprocess.run(["bash", "-c", command], input=batch, capture_output=True, text=True)
     assert "Traceback" not in result.stderr and result.stdout.count("\n") == 1
+
+
+def test_the_console_script_freezes_what_start_up_made_and_still_collects():
+    """crux_cli/__main__.py pauses the collector while the command line is imported and freezes it
+    (start-up cost); the collector is back on afterwards (a batch or a session still collects), unless
+    the program that imported it had turned it off."""
+    probe = "import gc\n{before}import crux_cli.__main__\nprint(gc.isenabled(), gc.get_freeze_count() > 1000)\n"
+    done = subprocess.run([sys.executable, "-c", probe.format(before="")], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
+    done = subprocess.run([sys.executable, "-c", probe.format(before="gc.disable()\n")], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]

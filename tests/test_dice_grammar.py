@@ -143,6 +143,8 @@ def test_limit_nesting_of_parentheses():
     assert read("(" * 32 + "1d6" + ")" * 32, CRUX)
     error = refusal("(" * 33 + "1" + ")" * 33)
     assert isinstance(error, LimitError) and "32 levels" in error.message
+    assert read(" + ".join(["(1)"] * 40), CRUX)  # many brackets, none deep: the quick check defers to the count
+    assert read("1d6\t+ 2", CRUX)  # a tab is not printable, and still welcome
 
 
 def test_limit_nesting_of_signs():

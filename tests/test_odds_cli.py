@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
 
+import pytest
 from conftest import crux_here
 
 
@@ -93,3 +97,25 @@ def test_a_divisor_that_can_be_zero_is_refused_with_a_caret() -> None:
     assert result.returncode == 2
     assert "the divisor can be 0" in result.stderr
     assert "  d6/(d3-1)\n     ^" in result.stderr
+
+
+@pytest.mark.parametrize("statement", ["1d6", "4d6kh3", "DEX +2b"])
+def test_odds_import_neither_the_dice_roller_nor_random(statement: str) -> None:
+    """Odds roll nothing: `crux odds` leaves the generic dice engine and the random module (and the seeding
+    of a generator) to the commands that roll."""
+    probe = ("import sys\nfrom crux_cli.cli import main\n"
+             f"try:\n    main(['odds', {statement!r}])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('random', 'crux_cli.dice.engine') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "CRUX_CONFIG": "/nonexistent/config.toml"})
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_roll_after_odds_draws_from_the_seeded_source() -> None:
+    """The runner makes its source at the first roll: odds first change nothing of a seeded run."""
+    from crux_cli.running.runner import Runner
+
+    plain, after_odds = Runner(seed=7), Runner(seed=7)
+    after_odds.odds("4d6kh3")
+    line = "4d6kh3; DEX +1b"
+    assert [a.result for a in plain.execute(line)] == [a.result for a in after_odds.execute(line)]

@@ -47,11 +47,31 @@ else:
     pp = _Pyparsing()
 
 
+class Pattern:
+    """A regular expression compiled when first used: a statement typed the instant the REPL's prompt
+    shows should not wait for the patterns of words it does not use (each costs a few milliseconds),
+    nor a command for the patterns of statements it is not given."""
+
+    __slots__ = ("compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        compiled = self.compiled
+        if compiled is None:
+            compiled = self.compiled = re.compile(self.source)
+        return compiled.match(text, pos)
+
+
 def check_input(text: str) -> None:
     """Refuse what no grammar should ever see: too long, too deep, or invisible characters."""
     if len(text) > MAX_INPUT:
         raise LimitError(f"the statement is {len(text):,} characters long; the limit is {MAX_INPUT:,}",
                          text=text[:60] + "…", position=None, hint="split it into several statements")
+    if text.isprintable() and text.count("(") <= MAX_NESTING:  # the usual line, checked in C: nothing to refuse
+        return
     depth = 0
     for i, ch in enumerate(text):
         if ch == "(":
@@ -66,7 +86,7 @@ def check_input(text: str) -> None:
                             text=text, position=i, hint="type the statement as plain text")
 
 
-REPEAT_TIMES = re.compile(r"^(\s*\d+)×(?=\s)")  # `6× 4d6kh3` repeats, as `6x 4d6kh3` does
+REPEAT_TIMES = r"^(\s*\d+)×(?=\s)"  # `6× 4d6kh3` repeats, as `6x 4d6kh3` does (compiled when a × comes)
 
 
 def typographic(text: str) -> str:
@@ -76,7 +96,7 @@ def typographic(text: str) -> str:
     """
     if "−" not in text and "×" not in text:
         return text
-    text = REPEAT_TIMES.sub(lambda m: m.group(1) + "x", text.replace("−", "-"))
+    text = re.sub(REPEAT_TIMES, lambda m: m.group(1) + "x", text.replace("−", "-"))
     return text.replace("×", "*")
 
 
@@ -86,8 +106,13 @@ def _codepoint(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, '').lower()}".strip()
 
 
+SHORT_DIGITS = len(str(MAX_INTEGER))  # a literal of fewer digits is under the limit
+
+
 def integer(value: str, text: str, loc: int) -> int:
     """An integer literal, refused before conversion when it is over the limit."""
+    if len(value) < SHORT_DIGITS and value.isascii() and value.isdigit():  # plain digits under the limit
+        return int(value)
     digits = value.lstrip("+-").strip().lstrip("0") or "0"
     if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
         raise LimitError(f"{value.strip()[:12]}{'…' if len(value) > 12 else ''} is larger than "

@@ -7,7 +7,7 @@ exactly; a scripted source lets tests decide every face.
 
 from __future__ import annotations
 
-import random
+import sys
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -23,6 +23,8 @@ class RandomSource(Protocol):
 
 def seeded(seed: int | None = None) -> RandomSource:
     """A source that repeats exactly for the same seed (fresh entropy when None)."""
+    import random  # here rather than at the top: `crux odds` rolls nothing and never makes one
+
     return random.Random(seed)
 
 
@@ -61,7 +63,7 @@ class Roller:
         # A plain seeded Random draws `randint(1, n)` as `1 + _randbelow(n)`: calling that directly gives the
         # same faces in the same order and skips two layers of argument checks, a few percent of a batch.
         self.below: Callable[[int], int] | None = (
-            source._randbelow if type(source) is random.Random else None)  # type: ignore[attr-defined]
+            source._randbelow if type(source) is _plain_random() else None)  # type: ignore[attr-defined]
 
     def reserve(self, count: int) -> None:
         """Refuse up front when `count` more dice would pass the limit."""
@@ -89,3 +91,9 @@ class Roller:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
         return [below(sides) + 1 for _ in range(count)]
+
+
+def _plain_random() -> type | None:
+    """random.Random, when the random module is loaded: until it is, no source can be one."""
+    module = sys.modules.get("random")
+    return module.Random if module is not None else None

@@ -19,6 +19,7 @@ from typing import Any, cast
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
+from crux_cli.core.ruleset import lazy
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
@@ -33,6 +34,7 @@ MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitive
             rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)")
 REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
 FAST_PATH = True  # plain statements are read by scan.py; tests turn it off to compare with the grammar
+_scan = lazy("crux_cli.dice.scan", "scan")  # imported at the first statement (scan.py imports this module)
 # pyparsing spends about 20 frames per level of parentheses: 32 levels take ~700 of Python's default
 # 1,000, too close once a REPL is already deep in the stack. The input check bounds the depth, so a
 # fixed ceiling during the parse is safe; a RecursionError is still caught below.
@@ -247,9 +249,7 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     if not text.strip():
         raise CruxError("the dice expression is empty", text=text, position=0, hint=HINT)
     if FAST_PATH:
-        from crux_cli.dice.scan import scan
-
-        tree = scan(text)
+        tree: ast.DiceStatement | None = _scan(text)
         if tree is not None:
             return tree
     limit = sys.getrecursionlimit()

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from crux_cli.core.ruleset import Context, RuleSet, lazy
-from crux_cli.dice import ast, engine
+from crux_cli.dice import ast
 from crux_cli.dice import grammar as notation
 
 if TYPE_CHECKING:
+    from crux_cli.dice import engine
     from crux_cli.odds.result import Odds
 
 NAME = "dice"
@@ -26,17 +27,28 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     return notation.parse(text, keyword)
 
 
+# imported at the first roll: `crux odds` never rolls
+roll_countdown = lazy("crux_cli.dice.engine", "roll_countdown")
+roll_statement = lazy("crux_cli.dice.engine", "roll_statement")
+
+
 def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult:
+    result: engine.DiceResult | engine.CountdownResult
     if isinstance(statement, ast.Countdown):
-        return engine.roll_countdown(ctx.roller, statement.sides)
-    return engine.roll_statement(ctx.roller, statement)
+        result = roll_countdown(ctx.roller, statement.sides)
+    else:
+        result = roll_statement(ctx.roller, statement)
+    return result
+
+
+# imported at its first call: a roll never needs the odds (nor fractions, which they import)
+statement_odds = lazy("crux_cli.dice.odds", "statement_odds")
 
 
 def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
     """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
-    from crux_cli.dice.odds import statement_odds
-
-    return statement_odds(statement)
+    result: Odds = statement_odds(statement)
+    return result
 
 
 describe = lazy("crux_cli.dice.render", "describe")

@@ -32,6 +32,7 @@ from crux_cli.odds.cost import Shape
 
 # The odds size limit bounds time (crux_cli.odds.cost); each step below predicts its own.
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
+NOTHING_LEFT = Fraction(0)  # the leftover of a distribution that counts every outcome
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
@@ -105,7 +106,9 @@ class Dist:
     @property
     def leftover(self) -> Fraction:
         """Probability left uncounted (explosions past the depth cap); 0 for most distributions."""
-        return Fraction(self.denominator - self.total, self.denominator)
+        uncounted = self.denominator - self.total
+        # most have none: the shared zero, rather than a Fraction made and reduced every time
+        return Fraction(uncounted, self.denominator) if uncounted else NOTHING_LEFT
 
     def items(self) -> list[tuple[int, Fraction]]:
         return [(o, Fraction(w, self.denominator)) for o, w in zip(self.outcomes, self.weights, strict=True)]

@@ -36,10 +36,9 @@ def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str]
         blocks.append(_table(table.rows, palette, colours, table.title, cells))
     if odds.distribution is not None:
         blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
-    notes = _notes(odds, palette)
-    if notes:
-        blocks.append(notes)
-    return "\n\n".join(block for block in blocks if block)
+    blocks.append(_notes(odds, palette))
+    # each block is a list of lines, joined once here rather than block by block
+    return "\n\n".join(["\n".join(block) for block in blocks if block])
 
 
 def percent(p: Fraction) -> str:
@@ -91,53 +90,59 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 
 def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
-           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None) -> str:
+           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None) -> list[str]:
     """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
-        return ""
+        return []
     cells = {} if cells is None else cells
     shown = []
     for _, p in rows:
         ratio = p.as_integer_ratio()  # a cheaper key than the Fraction, whose hash is a modular inverse
         cell = cells.get(ratio)
         if cell is None:
-            top, bottom = ratio
-            cell = cells[ratio] = (fraction_of(top, bottom), percent_of(top, bottom).rjust(7),
-                                   bar(top / bottom, BAR_WIDTH))
+            cell = cells[ratio] = _cell(*ratio)
         shown.append(cell)
-    name_width = max(len(name) for name, _ in rows)
-    fraction_width = max(len(exact) for exact, _, _ in shown)
-    lines = [palette.bold(heading)] if heading else []
+    name_width = max([len(name) for name, _ in rows])
+    fraction_width = max([len(exact) for exact, _, _ in shown])
     indent = "  " if heading else ""
-    painted = palette.enabled
-    for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
-        label = name.ljust(name_width)
-        if painted:
+    if palette.enabled:  # each outcome and its bar in its rule set's colour
+        lines = []
+        for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
             role = colours.get(name, "")
-            label, shaded = _paint(palette, label, role), _paint(palette, shaded, role)
-        lines.append(f"{indent}{label}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip())
-    return "\n".join(lines)
+            lines.append(f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
+                         f"{percentage}  {_paint(palette, shaded, role)}".rstrip())
+    else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
+        lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
+                 for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True)]
+    return [palette.bold(heading), *lines] if heading else lines
 
 
-def _histogram(distribution: Distribution, label: str, palette: Palette) -> str:
-    if not distribution:
-        return ""
-    if len(distribution) > HISTOGRAM_ROWS:
+def _cell(top: int, bottom: int) -> tuple[str, str, str]:
+    """A probability's exact fraction, percentage (right-aligned) and bar in an outcome table."""
+    return fraction_of(top, bottom), percent_of(top, bottom).rjust(7), bar(top / bottom, BAR_WIDTH)
+
+
+def _histogram(distribution: Distribution, label: str, palette: Palette) -> list[str]:
+    values, weights = distribution.values, distribution.weights
+    if not values:
+        return []
+    names: tuple[str, ...] | None = None  # a row per value, named by it
+    if len(values) > HISTOGRAM_ROWS:
         names, weights = zip(*_group(distribution), strict=True)
-    else:
-        names, weights = tuple(map(str, distribution.values)), distribution.weights
     denominator = distribution.denominator
     tallest = max(weights) / denominator or 1.0
-    name_width = max(map(len, names))
-    lines = [palette.bold(label)]
     cells: dict[int, str] = {}  # weight -> its percentage and bar: many rows share one (a fair die)
-    for name, weight in zip(names, weights, strict=True):
-        cell = cells.get(weight)
-        if cell is None:  # the share is the float of the exact probability, scaled to the tallest row
-            cell = cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
-                                    f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
-        lines.append(f"  {name.rjust(name_width)}  {cell}")
-    return "\n".join(lines)
+    for weight in weights:
+        if weight not in cells:  # the share is the float of the exact probability, scaled to the tallest row
+            cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
+                             f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
+    if names is None:  # values are integers: the widest is the least's or the greatest's
+        width = max(len(str(min(values))), len(str(max(values))))
+        rows = [f"  {str(value).rjust(width)}  {cells[weight]}" for value, weight in zip(values, weights, strict=True)]
+    else:
+        width = max(map(len, names))
+        rows = [f"  {name.rjust(width)}  {cells[weight]}" for name, weight in zip(names, weights, strict=True)]
+    return [palette.bold(label), *rows]
 
 
 def _group(distribution: Distribution) -> list[tuple[str, int]]:
@@ -169,17 +174,18 @@ def _group(distribution: Distribution) -> list[tuple[str, int]]:
     return rows
 
 
-def _notes(odds: Odds, palette: Palette) -> str:
+def _notes(odds: Odds, palette: Palette) -> list[str]:
     lines = []
     if odds.mean is not None:
-        lines.append(f"mean {odds.label} {_exact(odds.mean, f'{float(odds.mean):.4g}')}")
+        mean = odds.mean  # its float as numbers.Rational makes it, without the generic __float__ call
+        lines.append(f"mean {odds.label} {_exact(mean, f'{mean.numerator / mean.denominator:.4g}')}")
     if odds.at_least is not None:
         p = odds.at_least.p
         lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
     if odds.leftover:
         longer = f" longer than {odds.depth} re-rolls" if odds.depth is not None else " past the cap"
         lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
-    return "\n".join(palette.dim(line) for line in lines)
+    return [palette.dim(line) for line in lines] if palette.enabled else lines
 
 
 def _exact(p: Fraction, rounded: str) -> str:

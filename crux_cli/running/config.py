@@ -20,7 +20,7 @@ from crux_cli.core.record import Record
 
 EDIT_MODES = ("emacs", "vi")
 TOOLBAR_PARTS = ("rules", "hero", "seed", "fight", "countdowns", "help")
-ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ALIAS_NAME = r"[A-Za-z_][A-Za-z0-9_]*"  # compiled (and cached by re) when a config file names an alias
 
 DEFAULTS_TEXT = """\
 # crux configuration: lasting preferences (written once by crux; edit freely).
@@ -227,7 +227,7 @@ def unknown(word: str, what: str, choices: tuple[str, ...]) -> str:
 
 
 def alias_name(name: str) -> str:
-    if not ALIAS_NAME.fullmatch(name):
+    if not re.fullmatch(ALIAS_NAME, name):
         raise ConfigProblem(f"'{name}' cannot be an alias name: use one word of letters", f"aliases.{name}")
     return name.lower()
 

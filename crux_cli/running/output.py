@@ -176,8 +176,8 @@ def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
         record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
                   **odds_to_json(answer.result)}
         return [dumps(record)]
-    from crux_cli import rulesets
+    import crux_cli.rulesets as rulesets  # not `from crux_cli import`: a package's fromlist costs a call in Python
     from crux_cli.render.odds_text import render_odds
 
     body = render_odds(answer.result, palette, rulesets.handler(answer).colours).splitlines()
-    return [f"{palette.bold(answer.input)}: exact odds", *(f"  {line}".rstrip() for line in body)]
+    return [f"{palette.bold(answer.input)}: exact odds", *[f"  {line}".rstrip() for line in body]]

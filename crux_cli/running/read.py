@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import check_input, typographic
+from crux_cli.core.grammar import Pattern, check_input, typographic
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -23,7 +23,8 @@ def first_word(text: str) -> str:
 
 
 # `roll`, or dice written first: d6, d%, dF, Cd8 (a statement starting with a digit, sign or `(` has no word)
-DICE_START = re.compile(r"\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])", re.IGNORECASE)
+# (compiled when a statement first starts with a word no rule set knows: most never do)
+DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])")
 
 
 def is_dice(text: str, word: str, rules: RuleSet) -> bool:

@@ -8,7 +8,7 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -58,12 +58,23 @@ class Runner:
         # loaded when a statement first needs it: `crux 4d6kh3` is generic dice and never does
         self.loaded: RuleSet | None = None if rules in rulesets.BUILT_IN else rulesets.load(rules)
         self.seed = seed
-        self.source = source if source is not None else seeded(seed)
+        self._source = source  # made at the first roll (`source`): odds never draw from it
         self.hero = hero
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
+
+    @property
+    def source(self) -> RandomSource:
+        """The random source every roll of this runner draws from (seeded with `seed`, or fresh entropy)."""
+        if self._source is None:
+            self._source = seeded(self.seed)
+        return self._source
+
+    @source.setter
+    def source(self, source: RandomSource) -> None:
+        self._source = source
 
     @property
     def rules(self) -> RuleSet:
@@ -214,18 +225,43 @@ class Runner:
         handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
-        from crux_cli.odds.cost import exact_rows
-
-        token = exact_rows.set(exact)
         try:
-            odds = handler.odds(statement, Context(Roller(self.source), self.current_hero(), text))
+            odds = self.odds_of(handler.odds, statement, text, exact)
             if at_least is not None:
                 from crux_cli.odds.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
         except CruxError as error:
             raise error.at(text) from None
-        finally:
-            exact_rows.reset(token)
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name)
+
+    def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
+        """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
+
+        Only the exact case sets the flag: it is off unless set, so the text's odds (most of them) skip the
+        import and the context variable.
+        """
+        ctx = Context(Roller(_SourceOf(self)), self.current_hero(), text)
+        if not exact:
+            return odds(statement, ctx)
+        from crux_cli.odds.cost import exact_rows
+
+        token = exact_rows.set(True)
+        try:
+            return odds(statement, ctx)
+        finally:
+            exact_rows.reset(token)
+
+
+class _SourceOf:
+    """A runner's source, asked for at the first draw: the roller odds are given draws nothing, so
+    `crux odds` never seeds a generator (nor imports random)."""
+
+    __slots__ = ("runner",)
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+
+    def randint(self, low: int, high: int) -> int:
+        return self.runner.source.randint(low, high)

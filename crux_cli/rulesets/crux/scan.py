@@ -17,29 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import integer
+from crux_cli.core.grammar import Pattern, integer
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import ast
 
 Word = tuple[str, Any, int]
 Scanner = Callable[[str, int], tuple[Any, int] | None]  # (text, loc) -> (word or None to skip, end)
-
-class Pattern:
-    """A regular expression compiled when first used: a statement typed the instant the REPL's prompt
-    shows should not wait for the patterns of words it does not use (each costs a few milliseconds)."""
-
-    __slots__ = ("compiled", "source")
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.compiled: re.Pattern[str] | None = None
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        compiled = self.compiled
-        if compiled is None:
-            compiled = self.compiled = re.compile(self.source)
-        return compiled.match(text, pos)
-
 
 GAP = re.compile(r"[ \t]*")
 IDENT = "A-Za-z0-9_$"  # pyparsing's keyword characters: a keyword is not part of a longer word
