@@ -205,24 +205,24 @@ def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> No
     on leaving) starts the wait again at the next, until they are built.
     """
     import asyncio
+    import contextlib
 
     app = prompt.app
     running: list[asyncio.Task[None]] = []  # this prompt's warm-up, while it runs
     warm = [False]  # the grammars are built
 
-    def start(_: Any) -> None:
-        if warm[0]:
-            app.after_render -= start
-        elif not running or running[0].done():  # the first draw of this prompt
+    def start(_: Any) -> None:  # on every draw; left in place once warm, as removing it mid-fire skips the next
+        if not warm[0] and (not running or running[0].done()):  # the first draw of this prompt
             running[:] = [app.create_background_task(warm_up())]
 
     async def warm_up() -> None:
         for step in first_answer_needs(prompt, session):
-            step()
+            with contextlib.suppress(Exception):  # a step that fails fails again for the line that needs it,
+                step()                            # which says so in its place, as it did before
             await asyncio.sleep(0)  # keys typed meanwhile are read now
         await asyncio.sleep(WARM_GRAMMARS_AFTER)
+        warm[0] = True  # tried once, as before: a grammar that fails to build is not retried at every prompt
         session.warm_up()
-        warm[0] = True
 
     app.after_render += start
 
