@@ -26,7 +26,7 @@ from crux_cli.core.style import PLAIN, Palette, wants_colour
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import data_dir, open_history
 from crux_cli.repl.key_bindings import create_key_bindings
-from crux_cli.repl.lexer import CruxLexer
+from crux_cli.repl.lexer import CruxLexer, tokens
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
@@ -189,29 +189,63 @@ def keep_aliases_in(session: Session, path: Path) -> list[str]:
     return []
 
 
-WARM_GRAMMARS_AFTER = 1.0  # seconds after the first draw
+WARM_GRAMMARS_AFTER = 1.0  # seconds after a prompt is drawn
 
 
 def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> None:
-    """Build the runner once the first prompt is on screen, and the grammars a moment later.
+    """Build what the first answer needs while the first prompt waits for keys, and the grammars a moment later.
 
     A plain statement (DEX +1b, atk 2d8+3, 4d6kh3) is read by the scanners without any grammar,
-    so one typed the instant the prompt shows waits only for the runner; the grammars, which
-    errors and rarer statements need, are built once the user has had a moment to type.
+    but its first line still needs the runner, the rule set's modules, prompt-toolkit's table of
+    key bindings (built at the first key press, ~5 ms), the lexer's token expression and the
+    fight words: each is built in a turn of the event loop of its own once the prompt is drawn,
+    so a key typed meanwhile is read between two steps, and a line typed after a moment finds
+    them all built. The grammars (pyparsing, ~50 ms), which errors and rarer statements need,
+    wait until the user has had a moment; a prompt left before then (the app cancels its tasks
+    on leaving) starts the wait again at the next, until they are built.
     """
+    import asyncio
+    import contextlib
 
-    def warm_up(app: Any) -> None:
-        prompt.app.after_render -= warm_up
-        session.runner  # noqa: B018  (built now, while the user starts typing)
-        app.create_background_task(warm_grammars())
+    app = prompt.app
+    running: list[asyncio.Task[None]] = []  # this prompt's warm-up, while it runs
+    warm = [False]  # the grammars are built
 
-    async def warm_grammars() -> None:
-        import asyncio
+    def start(_: Any) -> None:  # on every draw; left in place once warm, as removing it mid-fire skips the next
+        if not warm[0] and (not running or running[0].done()):  # the first draw of this prompt
+            running[:] = [app.create_background_task(warm_up())]
 
+    async def warm_up() -> None:
+        for step in first_answer_needs(prompt, session):
+            with contextlib.suppress(Exception):  # a step that fails fails again for the line that needs it,
+                step()                            # which says so in its place, as it did before
+            await asyncio.sleep(0)  # keys typed meanwhile are read now
         await asyncio.sleep(WARM_GRAMMARS_AFTER)
+        warm[0] = True  # tried once, as before: a grammar that fails to build is not retried at every prompt
         session.warm_up()
 
-    prompt.app.after_render += warm_up
+    app.after_render += start
+
+
+def first_answer_needs(prompt: PromptSession[str], session: Session) -> list[Callable[[], Any]]:
+    """The steps that build what the first plain statement needs, in the order its line needs them."""
+
+    def key_table() -> None:
+        # prompt-toolkit merges its ~600 key bindings into one table at the first key press; any
+        # lookup builds it. The registry is the key processor's own (no public name): without it,
+        # the first key builds the table, as before.
+        bindings = getattr(prompt.app.key_processor, "_bindings", None)
+        if bindings is not None:
+            bindings.get_bindings_for_keys(("x",))
+
+    def rule_set() -> None:
+        session.runner.rules  # noqa: B018  (its modules are imported on first use)
+
+    def typed_line() -> None:  # what colouring a typed line and answering it look up first
+        tokens(session.runner.rules.patterns)
+        session.fights()
+
+    return [key_table, lambda: session.runner, rule_set, typed_line]
 
 
 def _stdout(text: str) -> None:

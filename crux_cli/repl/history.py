@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from pathlib import Path
 
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -25,6 +25,7 @@ HISTORY_LIMIT = 2_000_000  # bytes: past this the history is cut when a session 
 KEEP_ENTRIES = 10_000  # the entries kept when it is cut...
 KEEP_BYTES = 1_000_000  # ...from at most its last megabyte
 ENTRY_START = b"\n# "  # FileHistory writes "\n# <time>\n+line\n" per entry
+LOAD_CHUNK = 1_000  # entries read per turn of the event loop (about 1 ms): keys typed meanwhile go between
 
 
 def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -94,6 +95,57 @@ def whole_entries(data: bytes, complete: bool) -> list[bytes]:
     return [before, *whole] if complete and before.strip() else whole
 
 
+def entry_string(entry: bytes, header: bool = True) -> str | None:
+    """The line (or lines) one entry holds: its `+` lines without the `+`; None for an entry without any.
+
+    `entry` follows its "\n# " (its first line, the time, is skipped), unless `header` is false:
+    the start of a whole file, before any "\n# ".
+    """
+    lines = entry.decode("utf-8", errors="replace").split("\n")
+    kept = [line[1:] for line in (lines[1:] if header else lines) if line[:1] == "+"]
+    return "\n".join(kept) if kept else None
+
+
+class TailReader:
+    """The entries of a history's tail, newest first, LOAD_CHUNK at a time: as `whole_entries` reads them.
+
+    Each chunk is found by searching back from where the last one began, so a first line typed
+    need not wait for the whole file to be split (~15 ms near HISTORY_LIMIT).
+    """
+
+    def __init__(self, data: bytes, complete: bool) -> None:
+        self.data = data
+        self.complete = complete
+        self.end: int | None = len(data)  # where the entries not read yet end (None: all read)
+
+    @property
+    def done(self) -> bool:
+        return self.end is None
+
+    def next_chunk(self) -> list[str]:
+        """The strings of up to LOAD_CHUNK more entries, newest first (entries without a `+` line have none)."""
+        if self.end is None:
+            return []
+        start = self.end
+        for _ in range(LOAD_CHUNK):
+            start = self.data.rfind(ENTRY_START, 0, start)
+            if start < 0:
+                break
+        if start >= 0:
+            entries = self.data[start + len(ENTRY_START):self.end].split(ENTRY_START)
+            self.end = start
+            return _strings(reversed(entries))
+        before, *entries = self.data[:self.end].split(ENTRY_START)
+        self.end = None
+        strings = _strings(reversed(entries))
+        first = entry_string(before, header=False) if self.complete and before.strip() else None
+        return [*strings, first] if first is not None else strings
+
+
+def _strings(entries: Iterable[bytes]) -> list[str]:
+    return [string for string in map(entry_string, entries) if string is not None]
+
+
 def trim_history(path: Path) -> None:
     """Cut the history to its last entries when it has grown past HISTORY_LIMIT, replacing it whole."""
     if os.lstat(path).st_size <= HISTORY_LIMIT:
@@ -111,6 +163,10 @@ class KeptHistory(FileHistory):
     A line that cannot be appended (the disk is full, the file was replaced by a
     link) stops the appending and leaves one warning in `warnings` for the session
     to print; the session keeps its history in memory.
+
+    The file is read newest entry first, a chunk per turn of the event loop (`load`):
+    prompt-toolkit reads it right after the first prompt is drawn, and read whole in
+    one turn, a long history (~35 ms near HISTORY_LIMIT) held up the first line typed.
     """
 
     def __init__(self, path: Path) -> None:
@@ -118,24 +174,54 @@ class KeptHistory(FileHistory):
         self.path = path
         self.warnings: list[str] = []
         self.broken = False
+        self.unread: TailReader | None = None  # what is not read yet (None: the file is not opened yet)
+        self.read_so_far: list[str] = []  # entries read, newest first, until the whole file is
 
     def load_history_strings(self) -> Iterable[str]:
+        reader, strings = self.tail(), []
+        while not reader.done:
+            strings += reader.next_chunk()
+        return strings
+
+    def tail(self) -> TailReader:
+        """A reader of the file's last HISTORY_LIMIT bytes (nothing to read when it cannot be read)."""
         try:
-            data, complete = read_tail(self.path, HISTORY_LIMIT)
+            return TailReader(*read_tail(self.path, HISTORY_LIMIT))
         except FileNotFoundError:
-            return []
+            return TailReader(b"", True)
         except OSError as error:
             self.stop(error)
-            return []
-        strings, lines = [], []
-        for entry in whole_entries(data, complete):
-            for line in entry.decode("utf-8", errors="replace").split("\n"):
-                if line[:1] == "+":
-                    lines.append(line[1:])
-            if lines:
-                strings.append("\n".join(lines))
-                lines = []
-        return reversed(strings)
+            return TailReader(b"", True)
+
+    async def load(self) -> AsyncGenerator[str, None]:
+        """The entries, newest first, as prompt-toolkit's `History.load` gives them, read LOAD_CHUNK at a time.
+
+        A prompt left while this reads (its app cancels the task) goes on from where it stopped at the next.
+        """
+        import asyncio
+
+        if self._loaded:
+            for string in self._loaded_strings:
+                yield string
+            return
+        if self.unread is None:
+            self.unread = self.tail()
+            self._loaded_strings = []  # as History.load: lines entered before the file is read are in it
+        for string in [*self._loaded_strings, *self.read_so_far]:  # lines entered since, then what is read
+            yield string
+        while not self.unread.done:
+            strings = self.unread.next_chunk()
+            self.read_so_far += strings
+            for string in strings:
+                yield string
+            await asyncio.sleep(0)  # keys typed meanwhile are read now
+        self._loaded_strings += self.read_so_far  # after the lines entered while it was read: those are newer
+        self.read_so_far = []
+        self._loaded = True
+
+    def get_strings(self) -> list[str]:
+        """Oldest first, what is read so far included (suggestions use it while the rest is read)."""
+        return [*self._loaded_strings, *self.read_so_far][::-1]
 
     def store_string(self, string: str) -> None:
         if self.broken:
