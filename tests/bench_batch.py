@@ -18,9 +18,8 @@ at least 1.0 on the realistic mix, at least 0.5 when every line is different.
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
 
-crux is byte-compiled first, as `pip install` leaves it: an editable install run under
-PYTHONDONTWRITEBYTECODE would compile every module at every start, which no installed crux does
-(d20, installed by pip, is already compiled). Each crux run journals every answer, as users' runs do.
+crux is byte-compiled first and runs with state and config folders of the bench's own
+(tests/benchkit.py). Each crux run journals every answer, as users' runs do.
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import batch_lines
+from benchkit import bench_environment, crux_command
 
 GOALS = {"realistic": 1.0, "all-different": 0.5}
 MIXES: dict[str, Callable[[int], Iterator[batch_lines.Pair]]] = {
@@ -52,16 +52,11 @@ for line in sys.stdin:
 """
 
 
-def crux_command() -> list[str]:
-    script = Path(sys.executable).parent / "crux"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
-
-
-def timed(command: list[str], stdin: Path) -> tuple[float, float, int]:
+def timed(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, peak RSS in KB) of one run of `command` reading `stdin`."""
     with stdin.open("rb") as source:
         started = time.perf_counter()
-        child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -80,7 +75,7 @@ def write_lines(folder: Path, mix: str, size: int) -> tuple[Path, Path]:
     return crux_lines, d20_lines
 
 
-def run_case(folder: Path, mix: str, size: int, runs: int) -> list[bool]:
+def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) -> list[bool]:
     crux_lines, d20_lines = write_lines(folder, mix, size)
     loop = folder / "d20_loop.py"
     commands = {
@@ -91,7 +86,7 @@ def run_case(folder: Path, mix: str, size: int, runs: int) -> list[bool]:
     times: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, (command, stdin) in commands.items():
-            times[name].append(timed(command, stdin))
+            times[name].append(timed(command, stdin, env))
     cpu = {name: statistics.median(t[0] for t in runs_) for name, runs_ in times.items()}
     wall = {name: statistics.median(t[1] for t in runs_) for name, runs_ in times.items()}
     print(f"\n{mix}, {size:,} lines, median of {runs} run(s):")
@@ -107,24 +102,14 @@ def run_case(folder: Path, mix: str, size: int, runs: int) -> list[bool]:
     return met
 
 
-def run_memory(folder: Path, size: int) -> bool:
+def run_memory(folder: Path, size: int, env: dict[str, str]) -> bool:
     crux_lines, _ = write_lines(folder, "all-different", size)
     command = [*crux_command(), "--seed", "1", "-"]
-    cpu, wall, peak = timed(command, crux_lines)
+    cpu, wall, peak = timed(command, crux_lines, env)
     print(f"\nmemory: {size:,} different lines in {cpu:.1f} s CPU (wall {wall:.1f} s), peak RSS {peak / 1024:.1f} MB"
           f" (goal at most {MEMORY_GOAL_MB} MB): {'met' if peak / 1024 <= MEMORY_GOAL_MB else 'NOT met'}"
           f"   $ {shlex.join(command)} < {crux_lines.name}")
     return peak / 1024 <= MEMORY_GOAL_MB
-
-
-def compile_crux() -> None:
-    """Byte-compile crux, as `pip install` does: an editable install run under PYTHONDONTWRITEBYTECODE
-    would otherwise compile every module from source at every start, which no installed crux does."""
-    import compileall
-
-    import crux_cli
-
-    compileall.compile_dir(str(Path(crux_cli.__file__).parent), quiet=1)
 
 
 def main() -> int:
@@ -133,17 +118,16 @@ def main() -> int:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--memory", type=int, nargs="?", const=1_000_000, default=None, metavar="LINES")
     options = parser.parse_args()
-    compile_crux()
     print(f"d20 loop ({sys.executable} d20_loop.py):\n" + "\n".join(f"    {line}" for line in D20_LOOP.splitlines()))
     met = []
-    with tempfile.TemporaryDirectory() as name:
+    with bench_environment() as env, tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         (folder / "d20_loop.py").write_text(D20_LOOP)
         for size in (int(s) for s in options.sizes.split(",")):
             for mix in MIXES:
-                met += run_case(folder, mix, size, options.runs if size <= 10_000 else 1)
+                met += run_case(folder, mix, size, options.runs if size <= 10_000 else 1, env)
         if options.memory:
-            met.append(run_memory(folder, options.memory))
+            met.append(run_memory(folder, options.memory, env))
     print(f"\n{'all goals met' if all(met) else 'some goals NOT met'}")
     return 0 if all(met) else 1
 

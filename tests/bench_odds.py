@@ -362,37 +362,32 @@ COMMANDS = [("1d6", "icepool.d6"), ("1d10", "icepool.Die(range(1, 11))"), ("3d6"
 
 def compare_commands(repeats: int) -> None:
     """Whole processes, alternating, medians of CPU time (user + system, from wait4)."""
-    import compileall
     import os
     import shlex
     import subprocess
 
-    import crux_cli
+    sys.path.insert(0, str(Path(__file__).parent))
+    from benchkit import bench_environment, crux_command
 
-    # byte-compiled, as `pip install` leaves it (an editable crux under PYTHONDONTWRITEBYTECODE would
-    # compile its modules at every start); icepool, installed by pip, is already compiled
-    compileall.compile_dir(str(Path(crux_cli.__file__).parent), quiet=1)
-    crux = Path(sys.executable).parent / "crux"
-    crux_command = [str(crux)] if crux.exists() else [sys.executable, "-m", "crux_cli"]
-
-    def cpu(command: list[str]) -> float:
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def cpu(command: list[str], environment: dict[str, str]) -> float:
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
         _, status, usage = os.wait4(child.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"{shlex.join(command)} failed")
         return usage.ru_utime + usage.ru_stime
 
     print(f"\n{'command':<24} {'crux odds':>10} {'icepool':>10} {'ratio':>7}")
-    for statement, expression in COMMANDS:
-        ours_command = [*crux_command, "odds", statement]
-        theirs_command = [sys.executable, "-c", f"import icepool; print({expression})"]
-        ours, theirs = [], []
-        for _ in range(repeats):
-            ours.append(cpu(ours_command))
-            theirs.append(cpu(theirs_command))
-        mine, other = statistics.median(ours), statistics.median(theirs)
-        print(f"{statement:<24} {mine * 1e3:>8.0f} ms {other * 1e3:>8.0f} ms {other / mine:>6.1f}x   "
-              f"$ {shlex.join(ours_command)}  vs  $ {shlex.join(theirs_command)}")
+    with bench_environment() as environment:  # crux compiled, and folders of the bench's own
+        for statement, expression in COMMANDS:
+            ours_command = [*crux_command(), "odds", statement]
+            theirs_command = [sys.executable, "-c", f"import icepool; print({expression})"]
+            ours, theirs = [], []
+            for _ in range(repeats):
+                ours.append(cpu(ours_command, environment))
+                theirs.append(cpu(theirs_command, environment))
+            mine, other = statistics.median(ours), statistics.median(theirs)
+            print(f"{statement:<24} {mine * 1e3:>8.0f} ms {other * 1e3:>8.0f} ms {other / mine:>6.1f}x   "
+                  f"$ {shlex.join(ours_command)}  vs  $ {shlex.join(theirs_command)}")
 
 
 def sweep_slopes(sweep: str, points: dict[str, list[tuple[int, float]]]) -> list[str]:

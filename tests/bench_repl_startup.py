@@ -16,23 +16,19 @@ once the session has answered one): the goal is at most 1.1 (issue 15).
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pexpect
 
+sys.path.insert(0, str(Path(__file__).parent))
+from benchkit import bench_environment, crux_command
+
 GOAL = 1.3
 FIRST_ANSWER_GOAL = 1.1  # `DEX` typed the instant the prompt shows, against the prompt plus one warm answer
 PROMPT = "crux> "
-
-
-def crux_command() -> list[str]:
-    script = Path(sys.executable).parent / "crux"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
 
 
 def time_to_prompt(environ: dict[str, str]) -> float:
@@ -117,12 +113,8 @@ def time_to_bare_prompt(environ: dict[str, str]) -> float:
 
 
 def main(runs: int = 21) -> int:
-    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as bytecode:
-        # both sides run from cached bytecode, as an installed crux does, even where the shell says not to write it
-        # history, journal, fights and config of the bench's own: the user's are neither read nor grown
-        environ = {**os.environ, "XDG_DATA_HOME": data, "XDG_STATE_HOME": data, "XDG_CONFIG_HOME": data,
-                   "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1", "PYTHONPYCACHEPREFIX": bytecode}
-        environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    # crux byte-compiled as an installed crux is; history, journal, fights and config of the bench's own
+    with bench_environment(TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1") as environ:
         time_to_prompt(environ), time_to_import(environ)  # warm the file cache and the bytecode
         repl, floor, bare, answer, waited, warm = [], [], [], [], [], []
         for _ in range(runs):

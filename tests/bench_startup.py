@@ -17,6 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from benchkit import bench_environment, crux_command
+
 GOAL = 1.25
 
 
@@ -28,34 +31,34 @@ def cpu_seconds(command: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def paths(crux: str) -> dict[str, list[str]]:
-    return {"crux 'DEX +2b'": [crux, "DEX +2b"],
-            "crux 4d6kh3": [crux, "4d6kh3"],
-            "crux --rules stepdice 'save d8'": [crux, "--rules", "stepdice", "save d8"],
-            "crux odds 4d6kh3": [crux, "odds", "4d6kh3"],
-            "crux --json 4d6kh3": [crux, "--json", "4d6kh3"]}
+def paths(crux: list[str]) -> dict[str, list[str]]:
+    return {"crux 'DEX +2b'": [*crux, "DEX +2b"],
+            "crux 4d6kh3": [*crux, "4d6kh3"],
+            "crux --rules stepdice 'save d8'": [*crux, "--rules", "stepdice", "save d8"],
+            "crux odds 4d6kh3": [*crux, "odds", "4d6kh3"],
+            "crux --json 4d6kh3": [*crux, "--json", "4d6kh3"]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    env = dict(os.environ, NO_COLOR="1")
-    floor = [sys.executable, "-c", "import click, pyparsing"]
-    cases = paths(str(Path(sys.executable).parent / "crux"))
-    for command in [floor, *cases.values()]:  # warm the file cache and the bytecode
-        cpu_seconds(command, env)
-    worst = 0.0
-    for name, command in cases.items():
-        ratios, own, base = [], [], []
-        for _ in range(args.runs):
-            own.append(cpu_seconds(command, env))
-            base.append(cpu_seconds(floor, env))
-            ratios.append(own[-1] / base[-1])
-        ratio = statistics.median(ratios)
-        worst = max(worst, ratio)
-        print(f"{name:34} {statistics.median(own) * 1000:6.1f} ms vs {statistics.median(base) * 1000:6.1f} ms"
-              f"  ratio {ratio:.2f}")
+    with bench_environment(NO_COLOR="1") as env:
+        floor = [sys.executable, "-c", "import click, pyparsing"]
+        cases = paths(crux_command())
+        for command in [floor, *cases.values()]:  # warm the file cache and the bytecode
+            cpu_seconds(command, env)
+        worst = 0.0
+        for name, command in cases.items():
+            ratios, own, base = [], [], []
+            for _ in range(args.runs):
+                own.append(cpu_seconds(command, env))
+                base.append(cpu_seconds(floor, env))
+                ratios.append(own[-1] / base[-1])
+            ratio = statistics.median(ratios)
+            worst = max(worst, ratio)
+            print(f"{name:34} {statistics.median(own) * 1000:6.1f} ms vs {statistics.median(base) * 1000:6.1f} ms"
+                  f"  ratio {ratio:.2f}")
     print(f"{'worst ratio':34} {worst:.2f}  (goal <= {GOAL})")
     return 0 if worst <= GOAL else 1
 

@@ -1,0 +1,41 @@
+"""What the benchmarks share (not collected by pytest): the crux command to time, and an environment
+that times it as a user's installed crux runs.
+
+- crux is byte-compiled first, as `pip install` leaves it: an editable crux run under
+  PYTHONDONTWRITEBYTECODE would compile every module it loads at every start, which no installed crux
+  does (its peers, installed by pip, are compiled already).
+- the state, data and config folders are the bench's own, so a benchmark neither reads the user's
+  config (aliases, a default sheet) nor grows their journal and history with thousands of rolls.
+"""
+
+from __future__ import annotations
+
+import compileall
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def crux_command() -> list[str]:
+    """The `crux` script of this Python's environment (else `python -m crux_cli`)."""
+    script = Path(sys.executable).parent / "crux"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
+
+
+def compile_crux() -> None:
+    """Byte-compile this checkout's crux_cli where Python looks for it."""
+    import crux_cli
+
+    compileall.compile_dir(str(Path(crux_cli.__file__).parent), quiet=1)
+
+
+@contextmanager
+def bench_environment(**extra: str) -> Iterator[dict[str, str]]:
+    """The environment for timed crux processes (crux compiled first), with folders of its own."""
+    compile_crux()
+    with tempfile.TemporaryDirectory(prefix="crux-bench-") as folder:
+        yield {**os.environ, "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder, "XDG_CONFIG_HOME": folder,
+               **extra}
