@@ -5,14 +5,24 @@
 For each statement of a sweep, the time `crux odds` predicts (crux_cli/odds/cost.py: the largest
 figure any step checks against the limit, the answer's presentation included) and the CPU time it
 takes in-process (reading, odds, text or JSON), with the limit lifted. A ratio above 1 is a
-prediction on the slow side. The constants of cost.py were fitted to this table; rerun it after
-changing an algorithm, and keep each family's ratios between about 1 and 1.5, so that what is
-answered takes under 2 s as a command and what is refused would take longer.
+prediction on the slow side.
+
+The constants of cost.py are seconds on a reference machine (the busy 2-core machine they were
+fitted on); `crux odds` multiplies a prediction by this machine's speed, which a probe measures
+(`cost.speed()`: the probe's time here over `cost.PROBE_REFERENCE`, its time there). The table shows
+both: "reference" is the constants' figure, "here" that figure times the speed, and the ratio is
+"here" over measured. So the constants' *relative* costs were fitted to this table: rerun it after
+changing an algorithm, and keep each family's ratios between about 0.8 and 1.5, so that what is
+answered takes under 2 s as a command and what is refused would take longer. The last line
+prints the `PROBE_REFERENCE` that would put the geometric mean of the ratios of the statements that
+take 20 ms or more (the smaller ones are start-up and noise) at 1.2, on the slow side; change it
+only with the relative costs, on a machine whose speed you know.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -85,8 +95,11 @@ def main() -> None:
     args = parser.parse_args()
     chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
     cost.LIMIT_SECONDS = float("inf")  # measured with the limit lifted (the memory limit still holds)
-    print(f"{'statement':<22} {'shown':<5} {'predicted':>10} {'measured':>10} {'ratio':>6}")
-    ratios = []
+    speed = cost.speed()
+    print(f"probe: {cost.probe() * 1e3:.2f} ms (the reference machine: {cost.PROBE_REFERENCE * 1e3:.2f} ms); "
+          f"this machine's speed: {speed:.3f} reference seconds per second\n")
+    print(f"{'statement':<22} {'shown':<5} {'reference':>10} {'here':>10} {'measured':>10} {'ratio':>6}")
+    ratios, fitted = [], []
     for name in chosen:
         for statement in SWEEPS[name]:
             for exact in (False, True) if args.json_too else (False,):
@@ -96,18 +109,26 @@ def main() -> None:
                 except LimitError as error:
                     print(f"{statement:<22} {shown:<5} refused: {error.message[:60]}", flush=True)
                     continue
-                if guess > args.upto:
-                    print(f"{statement:<22} {shown:<5} {guess:>9.3f}s {'skipped':>10}", flush=True)
+                scaled = guess * speed
+                if scaled > args.upto:
+                    print(f"{statement:<22} {shown:<5} {guess:>9.3f}s {scaled:>9.3f}s {'skipped':>10}", flush=True)
                     continue
                 try:
-                    took = min(measured(statement, exact) for _ in range(2 if guess < 0.5 else 1))
+                    took = min(measured(statement, exact) for _ in range(2 if scaled < 0.5 else 1))
                 except LimitError as error:
                     print(f"{statement:<22} {shown:<5} {guess:>9.3f}s refused: {error.message[:50]}", flush=True)
                     continue
-                ratios.append(guess / took)
-                print(f"{statement:<22} {shown:<5} {guess:>9.3f}s {took:>9.3f}s {guess / took:>6.2f}", flush=True)
+                ratios.append(scaled / took)
+                if took >= 0.02:
+                    fitted.append(scaled / took)
+                print(f"{statement:<22} {shown:<5} {guess:>9.3f}s {scaled:>9.3f}s {took:>9.3f}s {scaled / took:>6.2f}",
+                      flush=True)
     if ratios:
         print(f"\nratios from {min(ratios):.2f} to {max(ratios):.2f}")
+    if fitted:
+        middle = statistics.geometric_mean(fitted)
+        print(f"of the {len(fitted)} that take 20 ms or more: {min(fitted):.2f} to {max(fitted):.2f}, geometric mean "
+              f"{middle:.2f}; PROBE_REFERENCE = {cost.PROBE_REFERENCE * middle / 1.2:.2e} would put it at 1.2")
 
 
 if __name__ == "__main__":

@@ -8,22 +8,46 @@ A statement's odds add up the steps they will take, and the presentation of the
 answer (a float per value for the text, an exact fraction per value for JSON),
 and are refused before any of it when the total passes `LIMIT_SECONDS`.
 
-The constants were measured on the project's 2-core machine while it was busy, and the
-estimates fitted to what each step takes there (`python tools/calibrate_odds.py` prints every
-family's predictions beside measured times); the limit leaves room for the misses.
+The constants are seconds on a *reference machine*: the project's 2-core machine, busy, where
+they were fitted (`python tools/calibrate_odds.py` prints every family's predictions beside
+measured times). Their ratios carry over from machine to machine; their scale does not (a
+machine three times as fast answered in a third of the time, and was refused what it could do).
+So a prediction is multiplied by this machine's speed, `speed()`: a probe of the same kinds of
+work (a Karatsuba product, passes over a list of big integers) timed here against
+`PROBE_REFERENCE`, its time on the reference machine. The probe runs once per process, and only
+when a prediction comes near enough to the limit for the speed to matter (`PROBE_FROM`):
+most odds take microseconds and pay nothing for it.
 """
 
 from __future__ import annotations
 
+import time
 from contextvars import ContextVar
+from itertools import accumulate
 from typing import NamedTuple
 
 from crux_cli.core.errors import LimitError
 
-# Of predicted work per answer. The predictions are fitted to within about 30 % either way on a busy
-# machine (tools/calibrate_odds.py), and start-up and reading take 0.2 s: under 2 s of CPU in all.
-LIMIT_SECONDS = 1.3
+# Of predicted work per answer, in seconds of this machine (a reference prediction times `speed()`). The
+# scaled predictions are within about 30 % either way (tools/calibrate_odds.py), and start-up and
+# reading take 0.2 s: under 2 s of CPU in all.
+LIMIT_SECONDS = 1.1
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
+
+# The speed of this machine, measured by a probe. What the probe takes on the reference machine
+# (fitted with tools/calibrate_odds.py, so that the scaled predictions sit on the slow side of the
+# measured times there):
+PROBE_REFERENCE = 8.0e-4
+PROBE_RUNS = 5  # the fastest of these counts: an interrupt or a switch only ever slows one down
+# Reference seconds below which the speed is not measured: 0.15 s is refused only on a machine nine
+# times as slow as the reference, and takes 40 to 60 ms on the project's, so the probe (about 2 ms,
+# once) is a few percent of the rarest odds that pay it.
+PROBE_FROM = 0.15
+# The fastest speed believed. A probe that runs in a quiet moment, then a statement that runs while
+# the machine is loaded, would let through what then takes too long; below this floor a probe is
+# taken for noise. It is 4x the reference machine, a little past the fastest measured (about 3x), so
+# that nothing the reference constants predict past 4x the limit (5.2 s) is ever answered.
+FASTEST = 0.25
 
 KARATSUBA_DIGITS = 70  # CPython switches from schoolbook to Karatsuba at 70 digits of 30 bits
 SCHOOLBOOK = 1.6e-9  # seconds per digit x digit
@@ -40,6 +64,38 @@ JSON_ROW = 1.2e-5  # seconds per value of a JSON distribution besides its digits
 LOG10_2 = 0.30103
 
 exact_rows: ContextVar[bool] = ContextVar("exact_rows", default=False)  # JSON: a fraction for every value
+measured_speed: float | None = None  # speed(), once measured in this process
+
+
+def speed() -> float:
+    """Seconds on this machine per reference second: measured by `probe()` on first use, then kept."""
+    global measured_speed
+    if measured_speed is None:
+        measured_speed = max(FASTEST, probe() / PROBE_REFERENCE)
+    return measured_speed
+
+
+def here(seconds: float) -> float:
+    """A reference prediction in seconds of this machine; before the speed is measured, a prediction
+    too small for it to matter is left as it is (it is compared with the limit, never shown)."""
+    if measured_speed is None and seconds < PROBE_FROM:
+        return seconds
+    return seconds * speed()
+
+
+def probe() -> float:
+    """CPU seconds this machine takes for a little of the work the model counts (the fastest of
+    `PROBE_RUNS`): a Karatsuba product, a pass in C and an interpreted pass over 200 big integers."""
+    a, b = (1 << 24000) // 7, (1 << 20000) // 11
+    column = [a >> (20000 + i) for i in range(200)]  # about 4,000 bits each
+    fastest = float("inf")
+    for _ in range(PROBE_RUNS):
+        start = time.process_time()
+        _ = a * b
+        _ = list(accumulate(column))
+        _ = [x * 3 + 1 for x in column]
+        fastest = min(fastest, time.process_time() - start)
+    return fastest
 
 
 class Shape(NamedTuple):
@@ -100,18 +156,19 @@ def presentation(shape: Shape, exact: bool | None = None) -> float:
 
 def check(seconds: float) -> None:
     """Refuse one step predicted to pass the odds limit, naming it and how far past it goes."""
-    if seconds > LIMIT_SECONDS:
-        raise too_big(seconds)
+    if here(seconds) > LIMIT_SECONDS:
+        raise too_big(here(seconds))
 
 
 def check_answer(seconds: float, result: Shape | None) -> None:
     """Refuse a whole answer (its steps, `seconds`, and showing `result`) that would pass the limit,
     with a hint to drop --json when only the exact fractions of JSON make it too long."""
     shown = presentation(result) if result is not None else 0.0
-    if seconds + shown <= LIMIT_SECONDS:
+    if here(seconds + shown) <= LIMIT_SECONDS:
         return
-    text_only = result is not None and exact_rows.get() and seconds + presentation(result, False) <= LIMIT_SECONDS
-    error = too_big(seconds + shown)
+    text_only = (result is not None and exact_rows.get()
+                 and here(seconds + presentation(result, False)) <= LIMIT_SECONDS)
+    error = too_big(here(seconds + shown))
     if text_only:
         error.hint = ("exact fractions for every value are what pass it: `crux odds` without --json answers it "
                       "(its rows rounded); rolling it still works")
@@ -126,6 +183,7 @@ def check_memory(size: float) -> None:
 
 
 def too_big(seconds: float) -> LimitError:
+    """The refusal of odds that would take `seconds` on this machine."""
     return LimitError(f"these exact odds pass the odds size limit: working them out would take about "
                       f"{_duration(seconds)}, where the limit is {LIMIT_SECONDS:g} s",
                       hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")

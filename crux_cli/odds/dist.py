@@ -203,6 +203,8 @@ class Dist:
             return Dist((self.outcomes[0] * count,), (self.weights[0] ** count,), self.denominator ** count)
         lo, span = self.outcomes[0], self.outcomes[-1] - self.outcomes[0]
         if _dense_enough(self):
+            if len(self) == span + 1:  # no gaps: every total of the range has a weight
+                check_outcomes(count * span + 1)
             cost.check(sum_cost(self, count))
             slots = count * span + 1
             dense = _dense(self)
@@ -634,6 +636,13 @@ def _from_map(table: dict[int, int], denominator: int) -> Dist:
     if len(outcomes) > MAX_OUTCOMES:
         raise _too_many(len(outcomes))
     return Dist(outcomes, tuple(table[o] for o in outcomes), denominator)
+
+
+def check_outcomes(values: int) -> None:
+    """Refuse, before the work, a distribution that will have more values than MAX_OUTCOMES: once the
+    time limit lets more through on a fast machine, the count after the work comes too late."""
+    if values > MAX_OUTCOMES:
+        raise _too_many(values)
 
 
 def _too_many(values: int) -> LimitError:

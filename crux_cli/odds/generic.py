@@ -31,6 +31,7 @@ from crux_cli.odds.dist import (
     Dist,
     Predicate,
     Score,
+    check_outcomes,
     constant,
     convolve_cost,
     convolve_shape,
@@ -109,8 +110,9 @@ def term_plan(count: int, sides: int | str, *, reroll: Predicate | None = None, 
         if not compound and (keep is not None or score is not None):
             return exploded_plan(count, single, explodes, depth, keep=keep, score=score)
         if keep is None and score is None:
-            chained = single
-            return Plan(explode_sum_shape(single, count, depth),
+            chained, shape = single, explode_sum_shape(single, count, depth)
+            check_outcomes(shape.outcomes)  # every total of the span has a weight
+            return Plan(shape,
                         explode_sum_cost(single, count, depth, explodes, truncate),
                         lambda: chained.explode_sum(count, depth, on=explodes, truncate=truncate))
         cost.check(explode_cost(single, depth, explodes, truncate))
