@@ -500,10 +500,18 @@ def convolve_cost(a: Shape, b: Shape) -> float:
     estimates = [combine_cost(a, b)]
     short, long = sorted((a, b), key=lambda s: s.outcomes)
     if long.span + 1 <= 4 * long.outcomes + 16:
-        estimates.append(cost.items(2 * short.outcomes * (long.span + 1), bits) + cost.calls(short.outcomes))
+        estimates.append(_scaled_copies_cost(short.outcomes, long.span + 1, short.bits, long.bits))
     if a.span + b.span + 1 <= a.outcomes * b.outcomes + 64:
         estimates.append(_packed_cost(a, b, bits))
     return min(estimates)
+
+
+def _scaled_copies_cost(values: int, span: int, short_bits: int, long_bits: int) -> float:
+    """`_scaled_copies`: for each of the short side's `values`, `span` products of a weight of each side
+    (big integers: their multiplication, not only the pass over them, is most of the time), added in."""
+    copies = values * span
+    return cost.items(2 * copies, short_bits + long_bits) + copies * cost.product(short_bits, long_bits) \
+        + cost.calls(values)
 
 
 def _packed_cost(a: Shape, b: Shape, width: int) -> float:
@@ -761,7 +769,7 @@ def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if _dense_enough(long):
         span = long.outcomes[-1] - long.outcomes[0] + 1
-        methods.append((cost.items(2 * len(short) * span, bits) + cost.calls(len(short)),
+        methods.append((_scaled_copies_cost(len(short), span, short.total.bit_length(), long.total.bit_length()),
                         lambda: _scaled_copies(short, long)))
     if a.outcomes[-1] - a.outcomes[0] + b.outcomes[-1] - b.outcomes[0] + 1 <= len(a) * len(b) + 64:
         methods.append((_packed_cost(shape(a), shape(b), bits), lambda: _packed_sum(a, b)))
