@@ -46,12 +46,13 @@ def test_the_probe_runs_once_per_process(probes: list[float]) -> None:
     assert len(probes) == 1
 
 
-def test_a_machine_twice_as_fast_answers_what_the_reference_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """300d6+300d8 is 1.54 reference seconds, past the limit unscaled."""
+def test_a_machine_three_times_as_fast_answers_what_the_reference_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """300d6+300d8 is 1.54 reference seconds, past the limit unscaled (the project's machine measures
+    about three times as fast as the reference when quiet, and takes about 0.5 s for it)."""
     at_speed(monkeypatch, 1.0)
     with pytest.raises(LimitError, match=r"would take about 1\.54 s"):
         Runner().odds("300d6+300d8")
-    at_speed(monkeypatch, 0.5)
+    at_speed(monkeypatch, 1 / 3)
     assert Runner().odds("300d6+300d8").result.distribution is not None
 
 
