@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from crux_cli.core.style import Palette
+import pytest
+
+from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.dist import die
-from crux_cli.odds.result import dice_odds
+from crux_cli.odds.result import Odds, Table, dice_odds
 from crux_cli.render.odds_json import approx, odds_to_json, probability
-from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, percent, render_odds
+from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, names_printable, odds_text_lines, percent, render_odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 from crux_cli.rulesets.crux.odds import attack_odds, pool_odds
 from crux_cli.rulesets.crux.words import COLOURS
+from crux_cli.running.output import odds_lines
+from crux_cli.running.runner import Runner
 
 DEX_2B = PoolRequest("test", "DEX", (Source("boons", 2),))
 ATTACK = AttackRequest(2, 8, (Source("rushed", -1),), flat=3, armour="heavy")
@@ -109,3 +113,36 @@ def test_colour_only_through_the_palette() -> None:
     assert "\x1b[1mkept die\x1b[0m" in painted
     assert not any(line.endswith("\x1b[31m\x1b[0m") for line in painted.splitlines())  # no empty paint
     assert "\x1b[" not in render_odds(pool_odds(DEX_2B))
+
+
+def _split_and_indented(odds: Odds, palette: Palette, colours: dict[str, str]) -> list[str]:
+    """What `crux odds` printed before its lines were written with their margin: the text, split, indented."""
+    return [f"  {line}".rstrip() for line in render_odds(odds, palette, colours).splitlines()]
+
+
+ODDS_SHAPES = {
+    "test": pool_odds(DEX_2B),
+    "attack": attack_odds(ATTACK, at_least=10),
+    "keep": dice_odds(die(6).keep_highest(4, 3), at_least=15),
+    "grouped": dice_odds(die(6).sum_of(40)),
+    "a title with spaces after it": Odds("plug-in", (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2))),
+                                         (Table("side", "side  ", (("up", Fraction(1)),)),), label="coins "),
+}
+
+
+@pytest.mark.parametrize("palette", [PLAIN, Palette(True)], ids=["plain", "colour"])
+@pytest.mark.parametrize("name", list(ODDS_SHAPES))
+def test_lines_written_with_a_margin_read_as_the_text_indented(name: str, palette: Palette) -> None:
+    odds = ODDS_SHAPES[name]
+    assert names_printable(odds)
+    assert odds_text_lines(odds, palette, COLOURS, "  ") == _split_and_indented(odds, palette, COLOURS)
+    assert odds_text_lines(odds, palette, COLOURS) == render_odds(odds, palette, COLOURS).split("\n")
+
+
+@pytest.mark.parametrize("name", ["line\nbreak", "carriage\rreturn", "line\u2028separator", "tab\there"])
+def test_a_name_that_breaks_a_line_is_indented_part_by_part(name: str) -> None:
+    """A plug-in's outcome named across lines: each part of it keeps the margin, as the text split would."""
+    odds = Odds("plug-in", ((name, Fraction(1, 3)), ("other", Fraction(2, 3))))
+    assert not names_printable(odds)
+    answer = Runner().odds("1d6").replace(result=odds)
+    assert odds_lines(answer, PLAIN, False)[1:] == _split_and_indented(odds, PLAIN, {})

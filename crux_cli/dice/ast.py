@@ -168,7 +168,7 @@ DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes
 
 def base_of(term: DiceTerm) -> BaseDice:
     """The plain dice under a term's modifiers."""
-    while not isinstance(term, Dice | D66 | Fudge):
+    while not isinstance(term, BaseDice):  # the union made once, not at every test
         term = term.dice
     return term
 

@@ -35,9 +35,12 @@ def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Od
     return dice_odds(dist, depth=max(depths) if depths else None, label=label)
 
 
+WRAPPERS = (ast.Group, ast.Labelled)  # made once: `A | B` in a test builds the union at every call
+
+
 def _unwrapped(node: ast.Expr) -> ast.Expr:
     """The node under any parentheses and labels."""
-    while isinstance(node, ast.Group | ast.Labelled):
+    while isinstance(node, WRAPPERS):
         node = node.expr
     return node
 
@@ -78,7 +81,7 @@ def _operator_plan(op: str, left: Plan, right: Plan, operand: ast.Expr) -> Plan:
 def term_plan_of(term: ast.DiceTerm, depth: int | None, depths: set[int]) -> Plan:
     """One dice term, planned: its modifiers unpacked as the roller unpacks them (engine/dice.py DicePlan)."""
     reroll = explode = keep = target = None
-    while not isinstance(term, ast.Dice | ast.D66 | ast.Fudge):
+    while not isinstance(term, ast.BaseDice):
         match term:
             case ast.Successes():
                 target = term.target

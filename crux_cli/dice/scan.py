@@ -52,12 +52,20 @@ def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
         if number is None:
             return None
         return ast.Number(integer(number.group(), text, loc), loc), number.end()
-    tokens: list[Any] = [notation._base_dice(text, loc, base.groupdict())]
+    dice = notation._base_dice(text, loc, base.groupdict())
     end = base.end()
-    while (modifier := MODIFIER.match(text, end)) is not None and modifier.end() > end:
+    modifier = MODIFIER.match(text, end)
+    if modifier is None or modifier.end() == end:  # plain dice: the term's action would give them back as they are
+        return dice, end
+    tokens: list[Any] = [dice]
+    while modifier is not None and modifier.end() > end:
         tokens.append(notation._modifier(text, end, modifier.groupdict()))
         end = modifier.end()
+        modifier = MODIFIER.match(text, end)
     return notation._dice_term(text, loc, tokens), end
+
+
+PRODUCT, SUM = notation._chain(ast.Product), notation._chain(ast.Sum)  # the grammar's folds, made once
 
 
 def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
@@ -73,9 +81,9 @@ def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
         product.append(node)
         op = OPERATOR.match(text, loc)
         if op is None or op.group(1) in "+-":
-            sum_tokens.append(notation._chain(ast.Product)(text, product_start, product))
+            sum_tokens.append(PRODUCT(text, product_start, product))
             if op is None:
-                return notation._chain(ast.Sum)(text, sum_start, sum_tokens), loc
+                return SUM(text, sum_start, sum_tokens), loc
             sum_tokens.append(op.group(1))
             product, product_start = [], op.end()
         else:

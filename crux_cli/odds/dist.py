@@ -49,12 +49,13 @@ class Dist:
     outcomes: tuple[int, ...]  # ascending, each with a positive weight
     weights: tuple[int, ...]
     denominator: int  # >= sum(weights); the gap is the leftover
-    _total: int  # sum(weights), once asked for
+    _total: int  # sum(weights) once asked for (or given); -1 until then
 
-    def __init__(self, outcomes: tuple[int, ...], weights: tuple[int, ...], denominator: int) -> None:
+    def __init__(self, outcomes: tuple[int, ...], weights: tuple[int, ...], denominator: int, total: int = -1) -> None:
         object.__setattr__(self, "outcomes", outcomes)
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "denominator", denominator)
+        object.__setattr__(self, "_total", total)  # set, not left unset: an unset slot is read by raising
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Dist is immutable")
@@ -97,11 +98,11 @@ class Dist:
     @property
     def total(self) -> int:
         """The sum of the weights (the denominator less the leftover's share), added up once."""
-        try:
-            return self._total
-        except AttributeError:
-            object.__setattr__(self, "_total", sum(self.weights))
-            return self._total
+        total = self._total
+        if total < 0:
+            total = sum(self.weights)
+            object.__setattr__(self, "_total", total)
+        return total
 
     @property
     def leftover(self) -> Fraction:
@@ -357,7 +358,7 @@ def die(sides: int) -> Dist:
     """A fair die numbered 1..sides."""
     if sides < 1:
         raise CruxError("a die needs at least one side")
-    return Dist(tuple(range(1, sides + 1)), (1,) * sides, sides)
+    return Dist(tuple(range(1, sides + 1)), (1,) * sides, sides, sides)
 
 
 def constant(value: int) -> Dist:

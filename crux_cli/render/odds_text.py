@@ -30,15 +30,42 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 
 def render_odds(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str] = EMPTY) -> str:
     """The odds as text; `colours` (outcome -> role) is the colouring of the rule set that gave them."""
+    return "\n".join(odds_text_lines(odds, palette, colours))
+
+
+def odds_text_lines(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, str] = EMPTY,
+                    margin: str = "") -> list[str]:
+    """`render_odds` as its lines, each after `margin` (blank lines between blocks are left empty).
+
+    Written with the margin, rather than written and then split and indented, because `crux odds`
+    indents every line: a name with a line break of its own is the one thing that reads differently
+    (`render_odds` of it, split, puts the margin before each part of the name too: see `names_printable`).
+    """
     cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
-    blocks = [_table(odds.outcomes, palette, colours, None, cells)] if odds.outcomes else []
+    lines = _table(odds.outcomes, palette, colours, None, cells, margin) if odds.outcomes else []
     for table in odds.tables:
-        blocks.append(_table(table.rows, palette, colours, table.title, cells))
+        _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin))
     if odds.distribution is not None:
-        blocks.append(_histogram(distribution_of(odds.distribution), odds.label, palette))
-    blocks.append(_notes(odds, palette))
-    # each block is a list of lines, joined once here rather than block by block
-    return "\n\n".join(["\n".join(block) for block in blocks if block])
+        _add_block(lines, _histogram(distribution_of(odds.distribution), odds.label, palette, margin))
+    _add_block(lines, _notes(odds, palette, margin))
+    return lines
+
+
+def names_printable(odds: Odds) -> bool:
+    """No name in the odds breaks a line or hides a control character (a plug-in's names could)."""
+    names = [odds.label, *[name for name, _ in odds.outcomes]]
+    for table in odds.tables:
+        names.append(table.title)
+        names += [name for name, _ in table.rows]
+    return "".join(names).isprintable()
+
+
+def _add_block(lines: list[str], block: list[str]) -> None:
+    """A block after the others, a blank line between (an empty block adds nothing)."""
+    if block:
+        if lines:
+            lines.append("")
+        lines += block
 
 
 def percent(p: Fraction) -> str:
@@ -90,7 +117,8 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 
 def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
-           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None) -> list[str]:
+           heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None,
+           margin: str = "") -> list[str]:
     """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
         return []
@@ -104,7 +132,7 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
         shown.append(cell)
     name_width = max([len(name) for name, _ in rows])
     fraction_width = max([len(exact) for exact, _, _ in shown])
-    indent = "  " if heading else ""
+    indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
         lines = []
         for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
@@ -114,7 +142,7 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
         lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
                  for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True)]
-    return [palette.bold(heading), *lines] if heading else lines
+    return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
 
 
 def _cell(top: int, bottom: int) -> tuple[str, str, str]:
@@ -122,7 +150,7 @@ def _cell(top: int, bottom: int) -> tuple[str, str, str]:
     return fraction_of(top, bottom), percent_of(top, bottom).rjust(7), bar(top / bottom, BAR_WIDTH)
 
 
-def _histogram(distribution: Distribution, label: str, palette: Palette) -> list[str]:
+def _histogram(distribution: Distribution, label: str, palette: Palette, margin: str = "") -> list[str]:
     values, weights = distribution.values, distribution.weights
     if not values:
         return []
@@ -136,13 +164,15 @@ def _histogram(distribution: Distribution, label: str, palette: Palette) -> list
         if weight not in cells:  # the share is the float of the exact probability, scaled to the tallest row
             cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
                              f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
+    indent = f"{margin}  "
     if names is None:  # values are integers: the widest is the least's or the greatest's
         width = max(len(str(min(values))), len(str(max(values))))
-        rows = [f"  {str(value).rjust(width)}  {cells[weight]}" for value, weight in zip(values, weights, strict=True)]
+        rows = [f"{indent}{str(value).rjust(width)}  {cells[weight]}"
+                for value, weight in zip(values, weights, strict=True)]
     else:
         width = max(map(len, names))
-        rows = [f"  {name.rjust(width)}  {cells[weight]}" for name, weight in zip(names, weights, strict=True)]
-    return [palette.bold(label), *rows]
+        rows = [f"{indent}{name.rjust(width)}  {cells[weight]}" for name, weight in zip(names, weights, strict=True)]
+    return [f"{margin}{palette.bold(label)}".rstrip(), *rows]
 
 
 def _group(distribution: Distribution) -> list[tuple[str, int]]:
@@ -174,7 +204,7 @@ def _group(distribution: Distribution) -> list[tuple[str, int]]:
     return rows
 
 
-def _notes(odds: Odds, palette: Palette) -> list[str]:
+def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
     lines = []
     if odds.mean is not None:
         mean = odds.mean  # its float as numbers.Rational makes it, without the generic __float__ call
@@ -185,7 +215,9 @@ def _notes(odds: Odds, palette: Palette) -> list[str]:
     if odds.leftover:
         longer = f" longer than {odds.depth} re-rolls" if odds.depth is not None else " past the cap"
         lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
-    return [palette.dim(line) for line in lines] if palette.enabled else lines
+    if palette.enabled:
+        return [f"{margin}{palette.dim(line)}" for line in lines]
+    return [f"{margin}{line}" for line in lines] if margin else lines
 
 
 def _exact(p: Fraction, rounded: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import Pattern, check_input, typographic
+from crux_cli.rulesets import dice_handler
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -52,13 +53,14 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
     if CACHE_SIZE <= 0:
         return read_uncached(text, rules)
     # Keyed on the resolved rule set's name; a statement with no word reads the same in every rule set.
-    active = (rules() if callable(rules) else rules) if first_word(text) else None
+    word = first_word(text)
+    active = (rules() if callable(rules) else rules) if word else None
     key = (active.name if active is not None else "", text)
     hit = _cache.get(key)
     if hit is not None and hit[0] is active:
         _cache.move_to_end(key)
         return hit[1], hit[2]
-    handler, statement = read_uncached(text, rules if active is None else active)
+    handler, statement = _read(text, word, rules if active is None else active)
     _cache[key] = (active, handler, statement)
     if len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
@@ -67,12 +69,16 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
 
 def read_uncached(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
     """`read` without the cache: the input check and the grammar, every time."""
+    return _read(text, first_word(text), rules)
+
+
+def _read(text: str, word: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
+    """`read_uncached` of a statement whose first word is known (what `typographic` changes is never a letter)."""
     check_input(text)
     text = typographic(text)  # − and × pasted from crux's own output read as - and *
     if not text.strip():
         raise CruxError("the statement is empty", text=text, position=0,
                         hint="try 'DEX +1b', 'save WIL adv', 'atk 2d8+3', '4d6kh3' or 'crux --help'")
-    word = first_word(text)
     if not word:
         return dice(text, word)
     active = rules() if callable(rules) else rules
@@ -84,9 +90,8 @@ def read_uncached(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[Ru
 
 
 def dice(text: str, word: str) -> tuple[RuleSet, Any]:
-    from crux_cli.dice.handler import DICE
-
-    return DICE, DICE.parse(text, word)
+    handler = dice_handler()  # imported once: an import statement here would cost a microsecond a dice line
+    return handler, handler.parse(text, word)
 
 
 def parse_statement(text: str, rules: RuleSet) -> Any:
