@@ -11,7 +11,7 @@ from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.dist import die
 from crux_cli.odds.result import Odds, Table, dice_odds
 from crux_cli.render.odds_json import approx, odds_to_json, probability
-from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, names_printable, odds_text_lines, percent, render_odds
+from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, odds_text_lines, percent, render_odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 from crux_cli.rulesets.crux.odds import attack_odds, pool_odds
 from crux_cli.rulesets.crux.words import COLOURS
@@ -134,7 +134,6 @@ ODDS_SHAPES = {
 @pytest.mark.parametrize("name", list(ODDS_SHAPES))
 def test_lines_written_with_a_margin_read_as_the_text_indented(name: str, palette: Palette) -> None:
     odds = ODDS_SHAPES[name]
-    assert names_printable(odds)
     assert odds_text_lines(odds, palette, COLOURS, "  ") == _split_and_indented(odds, palette, COLOURS)
     assert odds_text_lines(odds, palette, COLOURS) == render_odds(odds, palette, COLOURS).split("\n")
 
@@ -142,7 +141,8 @@ def test_lines_written_with_a_margin_read_as_the_text_indented(name: str, palett
 @pytest.mark.parametrize("name", ["line\nbreak", "carriage\rreturn", "line\u2028separator", "tab\there"])
 def test_a_name_that_breaks_a_line_is_indented_part_by_part(name: str) -> None:
     """A plug-in's outcome named across lines: each part of it keeps the margin, as the text split would."""
-    odds = Odds("plug-in", ((name, Fraction(1, 3)), ("other", Fraction(2, 3))))
-    assert not names_printable(odds)
-    answer = Runner().odds("1d6").replace(result=odds)
-    assert odds_lines(answer, PLAIN, False)[1:] == _split_and_indented(odds, PLAIN, {})
+    for odds in (Odds("plug-in", ((name, Fraction(1, 3)), ("other", Fraction(2, 3)))),
+                 Odds("plug-in", (), (Table("side", f"{name}\n", (("up", Fraction(1)),)),)),
+                 dice_odds(die(4), label=name)):
+        answer = Runner().odds("1d6").replace(result=odds)
+        assert odds_lines(answer, PLAIN, False)[1:] == _split_and_indented(odds, PLAIN, {})

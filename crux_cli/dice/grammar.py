@@ -84,7 +84,7 @@ def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> ast.BaseDice:
         return ast.Fudge(dice_count(count, 1, s, loc), loc)
     if sides == "%":
         return ast.Dice(dice_count(count, 1, s, loc), 100, loc)
-    faces = die_sides(sides, s, loc + s[loc:].lower().index("d") + 1)
+    faces = die_sides(sides, s, loc + len(count or "") + 1)  # just past the d (BASE: digits, d, sides)
     if faces == 66:  # d66 is tens and ones, however the 66 is written (d066 too)
         return ast.D66(dice_count(count, 2, s, loc), loc)
     return ast.Dice(dice_count(count, 1, s, loc), faces, loc)

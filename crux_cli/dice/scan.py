@@ -35,13 +35,18 @@ CLOSE = re.compile(r"[ \t]*\)")
 
 def past_gap(text: str, loc: int) -> int:
     """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
+    if not text.startswith(BLANKS, loc):  # the usual case, told without a match
+        return loc
     gap = GAP.match(text, loc)
     return gap.end() if gap is not None else loc
 
 
+BLANKS = (" ", "\t")
+
+
 def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
     """A dice term with its modifiers (written right after it), a whole number, or `( expression )`."""
-    if (opened := OPEN.match(text, loc)) is not None:
+    if text.startswith("(", loc) and (opened := OPEN.match(text, loc)) is not None:
         found = expression(text, opened.end())
         if found is None or (closed := CLOSE.match(text, found[1])) is None:
             return None
@@ -79,7 +84,7 @@ def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
             return None
         node, loc = found
         product.append(node)
-        op = OPERATOR.match(text, loc)
+        op = OPERATOR.match(text, loc) if loc < len(text) else None
         if op is None or op.group(1) in "+-":
             sum_tokens.append(PRODUCT(text, product_start, product))
             if op is None:
@@ -98,7 +103,7 @@ def scan(text: str) -> ast.DiceStatement | None:
     try:
         start = loc = past_gap(text, 0)
         prefix: list[Any] = []
-        if (roll := ROLL.match(text, loc)) is not None:
+        if text.startswith(("r", "R"), loc) and (roll := ROLL.match(text, loc)) is not None:
             loc = past_gap(text, roll.end())
         if (repeat := REPEAT.match(text, loc)) is not None:
             prefix.append(notation._repeat(text, loc, repeat.groupdict()))

@@ -273,8 +273,9 @@ def _kept_plan(single: Dist, count: int, keep: tuple[str, int] | None, score: Sc
             how, n = ("kl" if how == "dh" else "kh"), count - n
         n = max(0, min(n, count))
     kept = n if how != "all" else count
-    span = kept * (max(values) - min(values))
-    return Plan(Shape(span + 1, span, count * single.denominator.bit_length(), kept * min(values)),
+    low, high = (min(values), max(values)) if score else (values[0], values[-1])  # outcomes are in order
+    span = kept * (high - low)
+    return Plan(Shape(span + 1, span, count * single.denominator.bit_length(), kept * low),
                 _keep_cost(single, count, how, n, score), lambda: _kept(single, count, keep, score))
 
 

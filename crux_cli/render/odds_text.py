@@ -38,26 +38,38 @@ def odds_text_lines(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, 
     """`render_odds` as its lines, each after `margin` (blank lines between blocks are left empty).
 
     Written with the margin, rather than written and then split and indented, because `crux odds`
-    indents every line: a name with a line break of its own is the one thing that reads differently
-    (`render_odds` of it, split, puts the margin before each part of the name too: see `names_printable`).
+    indents every line. A name that is not one printable line (a plug-in's could break a line) is the
+    one thing that would read differently: its text is split and indented, which puts the margin before
+    each of its lines too.
     """
+    if not margin:
+        return _lines(odds, palette, colours, margin)
+    try:
+        return _lines(odds, palette, colours, margin)
+    except _Unprintable:
+        return [f"{margin}{line}".rstrip() for line in "\n".join(_lines(odds, palette, colours, "")).splitlines()]
+
+
+class _Unprintable(Exception):
+    """A name with a line break or a control character, met while writing lines with a margin."""
+
+
+def _printable(text: str, margin: str) -> None:
+    """Refuse a name that would not read as one line after the margin (with no margin, anything goes)."""
+    if margin and not text.isprintable():
+        raise _Unprintable
+
+
+def _lines(odds: Odds, palette: Palette, colours: Mapping[str, str], margin: str) -> list[str]:
     cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
     lines = _table(odds.outcomes, palette, colours, None, cells, margin) if odds.outcomes else []
     for table in odds.tables:
         _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin))
+    _printable(odds.label, margin)  # in the histogram's heading and the notes
     if odds.distribution is not None:
         _add_block(lines, _histogram(distribution_of(odds.distribution), odds.label, palette, margin))
     _add_block(lines, _notes(odds, palette, margin))
     return lines
-
-
-def names_printable(odds: Odds) -> bool:
-    """No name in the odds breaks a line or hides a control character (a plug-in's names could)."""
-    names = [odds.label, *[name for name, _ in odds.outcomes]]
-    for table in odds.tables:
-        names.append(table.title)
-        names += [name for name, _ in table.rows]
-    return "".join(names).isprintable()
 
 
 def _add_block(lines: list[str], block: list[str]) -> None:
@@ -122,6 +134,8 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
         return []
+    names = [name for name, _ in rows]
+    _printable("".join(names) if heading is None else heading + "".join(names), margin)
     cells = {} if cells is None else cells
     shown = []
     for _, p in rows:
@@ -130,7 +144,7 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
         if cell is None:
             cell = cells[ratio] = _cell(*ratio)
         shown.append(cell)
-    name_width = max([len(name) for name, _ in rows])
+    name_width = max(map(len, names))
     fraction_width = max([len(exact) for exact, _, _ in shown])
     indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
@@ -160,13 +174,12 @@ def _histogram(distribution: Distribution, label: str, palette: Palette, margin:
     denominator = distribution.denominator
     tallest = max(weights) / denominator or 1.0
     cells: dict[int, str] = {}  # weight -> its percentage and bar: many rows share one (a fair die)
-    for weight in weights:
-        if weight not in cells:  # the share is the float of the exact probability, scaled to the tallest row
-            cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
-                             f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
+    for weight in set(weights):  # the share is the float of the exact probability, scaled to the tallest row
+        cells[weight] = (f"{percent_of(weight, denominator).rjust(7)}  "
+                         f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}").rstrip()
     indent = f"{margin}  "
-    if names is None:  # values are integers: the widest is the least's or the greatest's
-        width = max(len(str(min(values))), len(str(max(values))))
+    if names is None:  # values are integers in ascending order: the widest is the least's or the greatest's
+        width = max(len(str(values[0])), len(str(values[-1])))
         rows = [f"{indent}{str(value).rjust(width)}  {cells[weight]}"
                 for value, weight in zip(values, weights, strict=True)]
     else:
@@ -207,8 +220,8 @@ def _group(distribution: Distribution) -> list[tuple[str, int]]:
 def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
     lines = []
     if odds.mean is not None:
-        mean = odds.mean  # its float as numbers.Rational makes it, without the generic __float__ call
-        lines.append(f"mean {odds.label} {_exact(mean, f'{mean.numerator / mean.denominator:.4g}')}")
+        top, bottom = odds.mean.as_integer_ratio()  # one call rather than a property for each
+        lines.append(f"mean {odds.label} {_exact_of(top, bottom, f'{top / bottom:.4g}')}")
     if odds.at_least is not None:
         p = odds.at_least.p
         lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
@@ -222,7 +235,12 @@ def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
 
 def _exact(p: Fraction, rounded: str) -> str:
     """'= 7/2 ≈ 3.5', '≈ 3.237' when the fraction is too long to read, '= 3' when it is whole."""
-    if p.denominator == 1:
-        return f"= {p}"
-    text = fraction(p)
+    return _exact_of(*p.as_integer_ratio(), rounded)
+
+
+def _exact_of(top: int, bottom: int, rounded: str) -> str:
+    """`_exact` of top / bottom in lowest terms."""
+    if bottom == 1:
+        return f"= {top}"
+    text = fraction_of(top, bottom)
     return f"= {text} ≈ {rounded}" if text else f"≈ {rounded}"

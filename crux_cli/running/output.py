@@ -176,12 +176,8 @@ def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
         record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
                   **odds_to_json(answer.result)}
         return [dumps(record)]
-    import crux_cli.render.odds_text as text  # one module, not three names: each name imported costs a call
     import crux_cli.rulesets as rulesets  # not `from crux_cli import`: a package's fromlist costs a call in Python
+    from crux_cli.render.odds_text import odds_text_lines
 
-    odds, colours = answer.result, rulesets.handler(answer).colours
-    if text.names_printable(odds):  # the usual case: written with its margin
-        body = text.odds_text_lines(odds, palette, colours, "  ")
-    else:  # a name with a line break (a plug-in's): each part of it indented too
-        body = [f"  {line}".rstrip() for line in text.render_odds(odds, palette, colours).splitlines()]
+    body = odds_text_lines(answer.result, palette, rulesets.handler(answer).colours, "  ")
     return [f"{palette.bold(answer.input)}: exact odds", *body]
