@@ -87,15 +87,11 @@ def percent(p: Fraction) -> str:
 
 def percent_of(weight: int, denominator: int) -> str:
     """`percent` of weight / denominator, in integers (no Fraction to make and reduce)."""
-    if weight == 0:
-        return "0%"
-    if weight == denominator:
-        return "100%"
+    if denominator <= weight * 10_000 <= denominator * 9_999:  # the usual case, tested first
+        return f"{weight / denominator * 100:.2f}%"
     if weight * 10_000 < denominator:
-        return "<0.01%"
-    if weight * 10_000 > denominator * 9_999:
-        return ">99.99%"
-    return f"{weight / denominator * 100:.2f}%"
+        return "0%" if weight == 0 else "<0.01%"
+    return "100%" if weight == denominator else ">99.99%"
 
 
 def bar(share: float, width: int) -> str:
@@ -117,7 +113,7 @@ def fraction(p: Fraction) -> str:
 
 def fraction_of(numerator: int, denominator: int) -> str:
     """`fraction` of numerator / denominator in lowest terms."""
-    if max(numerator.bit_length(), denominator.bit_length()) > 4 * FRACTION_CHARS:
+    if (abs(numerator) | denominator).bit_length() > 4 * FRACTION_CHARS:  # the longer's bits: too long to read
         return ""
     text = str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
     return text if len(text) <= FRACTION_CHARS else ""
