@@ -9,7 +9,7 @@ import pytest
 
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.dist import die
-from crux_cli.odds.result import Odds, Table, dice_odds
+from crux_cli.odds.result import Odds, Table, WeightedRows, dice_odds, names_and_ratios
 from crux_cli.render.odds_json import approx, odds_to_json, probability
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, odds_text_lines, percent, render_odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
@@ -146,3 +146,26 @@ def test_a_name_that_breaks_a_line_is_indented_part_by_part(name: str) -> None:
                  dice_odds(die(4), label=name)):
         answer = Runner().odds("1d6").replace(result=odds)
         assert odds_lines(answer, PLAIN, False)[1:] == _split_and_indented(odds, PLAIN, {})
+
+
+def test_weighted_rows_read_as_the_pairs_they_stand_for() -> None:
+    """Rows kept as weights over one denominator (pool odds) are, to every reader, the (name, Fraction) pairs."""
+    weighted = WeightedRows(("failure", "partial", "success"), (0, 54, 162), 216)
+    pairs = (("failure", Fraction(0)), ("partial", Fraction(1, 4)), ("success", Fraction(3, 4)))
+    assert weighted == pairs and pairs == weighted and tuple(weighted) == pairs
+    assert hash(weighted) == hash(pairs) and dict(weighted) == dict(pairs)
+    assert weighted[1] == pairs[1] and weighted[1:] == pairs[1:] and len(weighted) == 3
+    assert weighted == WeightedRows(("failure", "partial", "success"), (0, 1, 3), 4)  # the same odds, reduced
+    assert weighted.ratios() == [(0, 1), (1, 4), (3, 4)]  # lowest terms, as a Fraction would be
+    (names, ratios), (pair_names, pair_ratios) = names_and_ratios(weighted), names_and_ratios(pairs)
+    assert list(names) == list(pair_names) and ratios == pair_ratios
+
+
+def test_pool_odds_keep_weights_and_write_what_fractions_write() -> None:
+    odds = pool_odds(DEX_2B)
+    assert isinstance(odds.outcomes, WeightedRows) and all(isinstance(t.rows, WeightedRows) for t in odds.tables)
+    as_fractions = odds.replace(outcomes=tuple(odds.outcomes),
+                                tables=tuple(t.replace(rows=tuple(t.rows)) for t in odds.tables))
+    assert as_fractions == odds
+    assert render_odds(as_fractions) == render_odds(odds)
+    assert odds_to_json(as_fractions) == odds_to_json(odds)

@@ -4,33 +4,107 @@ Probabilities are Fractions here (exact, reduced); renderers decide how to show
 them (`crux_cli.render.odds_text`, `crux_cli.render.odds_json`). A distribution
 can have thousands of values over a denominator of thousands of digits, so it
 keeps integer weights and makes a Fraction only for a row that is read: the text
-shows a few grouped rows and needs none of the others.
+shows a few grouped rows and needs none of the others. Outcome tables may be kept
+the same way (`WeightedRows`): a Fraction costs more to make than its row costs
+to write, and the text reads the weights.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
-from math import lcm
-from typing import overload
+from math import gcd, lcm
+from typing import TypeVar, overload
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.odds.dist import Dist
 
-Rows = tuple[tuple[str, Fraction], ...]
+K = TypeVar("K")
 
 
-class Distribution(Sequence[tuple[int, Fraction]]):
-    """Value -> probability, in ascending order of value: a sequence of (value, Fraction) pairs
-    that holds integer weights over one denominator and makes each Fraction when it is read."""
+class Weighted(Sequence[tuple[K, Fraction]]):
+    """(key, probability) pairs in order, held as integer weights over one denominator: a sequence
+    of pairs that makes each Fraction when the pair is read. What writes many rows reads the weights
+    (`ratios`), and no Fraction is made and reduced for a row that is only shown."""
 
-    __slots__ = ("denominator", "values", "weights")
+    __slots__ = ("_keys", "denominator", "weights")  # not `keys`: dict() would take the rows for a mapping
 
-    def __init__(self, values: Sequence[int], weights: Sequence[int], denominator: int) -> None:
-        self.values = tuple(values)
+    def __init__(self, keys: Sequence[K], weights: Sequence[int], denominator: int) -> None:
+        self._keys = tuple(keys)
         self.weights = tuple(weights)
         self.denominator = denominator
+
+    def ratios(self) -> list[tuple[int, int]]:
+        """Each pair's probability in lowest terms, as (numerator, denominator)."""
+        bottom = self.denominator
+        return [(weight // common, bottom // common) for weight in self.weights for common in (gcd(weight, bottom),)]
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[K, Fraction]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[K, Fraction], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[K, Fraction] | tuple[tuple[K, Fraction], ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        return self._keys[index], Fraction(self.weights[index], self.denominator)
+
+    def __iter__(self) -> Iterator[tuple[K, Fraction]]:
+        denominator = self.denominator
+        for key, weight in zip(self._keys, self.weights, strict=True):
+            yield key, Fraction(weight, denominator)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Weighted):
+            return (self._keys == other._keys
+                    and all(a * other.denominator == b * self.denominator
+                            for a, b in zip(self.weights, other.weights, strict=True)))
+        if isinstance(other, Sequence):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self._keys)!r}, {list(self.weights)!r}, {self.denominator})"
+
+
+class WeightedRows(Weighted[str]):
+    """Outcome rows (name -> probability, in reading order) as weights over one denominator."""
+
+    __slots__ = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._keys
+
+
+Rows = Sequence[tuple[str, Fraction]]  # a WeightedRows, or (name, Fraction) pairs (a plug-in's)
+
+
+def names_and_ratios(rows: Rows) -> tuple[Sequence[str], list[tuple[int, int]]]:
+    """The rows' names, and each probability in lowest terms as (numerator, denominator), however the
+    rows were given: weighted rows make no Fraction."""
+    if isinstance(rows, WeightedRows):
+        return rows.names, rows.ratios()
+    return [name for name, _ in rows], [p.as_integer_ratio() for _, p in rows]
+
+
+class Distribution(Weighted[int]):
+    """Value -> probability, in ascending order of value (see `Weighted`): the distribution of a
+    total or of damage, which can have thousands of values over a denominator of thousands of digits."""
+
+    __slots__ = ()
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return self._keys
 
     @staticmethod
     def of(dist: Dist) -> Distribution:
@@ -43,40 +117,6 @@ class Distribution(Sequence[tuple[int, Fraction]]):
         common = lcm(*(p.denominator for _, p in pairs)) if pairs else 1
         return Distribution([v for v, _ in pairs], [p.numerator * (common // p.denominator) for _, p in pairs],
                             common)
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, Fraction]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[tuple[int, Fraction], ...]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[int, Fraction] | tuple[tuple[int, Fraction], ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        return self.values[index], Fraction(self.weights[index], self.denominator)
-
-    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
-        denominator = self.denominator
-        for value, weight in zip(self.values, self.weights, strict=True):
-            yield value, Fraction(weight, denominator)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Distribution):
-            return (self.values == other.values
-                    and all(a * other.denominator == b * self.denominator
-                            for a, b in zip(self.weights, other.weights, strict=True)))
-        if isinstance(other, Sequence):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Distribution({list(self.values)!r}, {list(self.weights)!r}, {self.denominator})"
 
     def at_least(self, k: int) -> Fraction:
         """P(value >= k), in one exact division."""

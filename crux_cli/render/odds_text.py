@@ -11,14 +11,14 @@ terminal): each outcome and its bar in the colour its rule set gives it
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from itertools import accumulate
 from math import ceil
 
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Distribution, Odds, distribution_of
+from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -124,18 +124,17 @@ def _paint(palette: Palette, text: str, role: str) -> str:
     return palette.paint(text, role) if text.strip() else text
 
 
-def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapping[str, str],
+def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
            heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None,
            margin: str = "") -> list[str]:
     """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
     if not rows:
         return []
-    names = [name for name, _ in rows]
+    names, ratios = names_and_ratios(rows)
     _printable("".join(names) if heading is None else heading + "".join(names), margin)
     cells = {} if cells is None else cells
     shown = []
-    for _, p in rows:
-        ratio = p.as_integer_ratio()  # a cheaper key than the Fraction, whose hash is a modular inverse
+    for ratio in ratios:  # (top, bottom): a cheaper key than a Fraction, which hashes by a modular inverse
         cell = cells.get(ratio)
         if cell is None:
             cell = cells[ratio] = _cell(*ratio)
@@ -145,13 +144,13 @@ def _table(rows: Sequence[tuple[str, Fraction]], palette: Palette, colours: Mapp
     indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
         lines = []
-        for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True):
+        for name, (exact, percentage, shaded) in zip(names, shown, strict=True):
             role = colours.get(name, "")
             lines.append(f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
                          f"{percentage}  {_paint(palette, shaded, role)}".rstrip())
     else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
         lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
-                 for (name, _), (exact, percentage, shaded) in zip(rows, shown, strict=True)]
+                 for name, (exact, percentage, shaded) in zip(names, shown, strict=True)]
     return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
 
 

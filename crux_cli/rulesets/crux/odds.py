@@ -32,7 +32,7 @@ from crux_cli.odds.dist import (
     sum_cost,
     sum_shape,
 )
-from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, rows
+from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
     INITIATIVE_ACTIONS,
@@ -79,25 +79,26 @@ def check_dice(request: PoolRequest | AttackRequest) -> None:
 
 def pool_odds(request: PoolRequest) -> Odds:
     """Tests, saves and initiative: outcome bands, the kept face, Grit earned (and effect or actions)."""
+    # every table is weights over the kept die's denominator: a Fraction is made only for a row read as one
+    in_bands = dict.fromkeys(OUTCOME_ORDER, 0)  # the kept faces' weights, added up by band
     if request.ambush:
         kept = constant(0)  # no roll: every table is certain
-        bands = {"failure": Fraction(0), "partial": Fraction(0), "success": Fraction(1)}
-        faces: tuple[tuple[str, Fraction], ...] = ()
+        in_bands["success"] = 1
     else:
         kept = kept_die(6, request.net)
-        in_bands = dict.fromkeys(OUTCOME_ORDER, 0)  # the kept faces' weights, added up by band
         for face, weight in zip(kept.outcomes, kept.weights, strict=True):
             in_bands[BANDS[face]] += weight
-        bands = {band: Fraction(weight, kept.denominator) for band, weight in in_bands.items()}
-        faces = tuple((str(face), p) for face, p in kept.items())
-    tables = [] if request.ambush else [Table("kept", "kept die", faces)]
+    bands, weights = tuple(in_bands), tuple(in_bands.values())
+    tables = [] if request.ambush else [Table("kept", "kept die", WeightedRows(
+        [str(face) for face in kept.outcomes], kept.weights, kept.denominator))]
     if request.kind == "save":
-        tables.append(Table("effect", "effect", rows([(SAVE_EFFECTS[b], p) for b, p in bands.items()])))
+        tables.append(Table("effect", "effect", WeightedRows(
+            [SAVE_EFFECTS[band] for band in bands], weights, kept.denominator)))
     if request.kind == "initiative":
-        tables.append(Table("actions", "actions in the first round",
-                            rows([(str(INITIATIVE_ACTIONS[b]), p) for b, p in bands.items()])))
+        tables.append(Table("actions", "actions in the first round", WeightedRows(
+            [str(INITIATIVE_ACTIONS[band]) for band in bands], weights, kept.denominator)))
     tables.append(_grit_table(kept, request.grit_before))
-    return Odds(kind=request.kind, outcomes=rows(bands), tables=tuple(tables))
+    return Odds(kind=request.kind, outcomes=WeightedRows(bands, weights, kept.denominator), tables=tuple(tables))
 
 
 def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int | None = None) -> Odds:
@@ -205,5 +206,5 @@ def _sums_cost(request: AttackRequest, depth: int) -> float:
 def _grit_table(kept: Dist, grit_before: int | None) -> Table:
     earned = sum(weight for face, weight in zip(kept.outcomes, kept.weights, strict=True)
                  if grit_gained(face, grit_before) == 1)
-    return Table("grit_gained", "Grit earned", (("1", Fraction(earned, kept.denominator)),
-                                                 ("0", Fraction(kept.denominator - earned, kept.denominator))))
+    return Table("grit_gained", "Grit earned", WeightedRows(("1", "0"), (earned, kept.denominator - earned),
+                                                            kept.denominator))
