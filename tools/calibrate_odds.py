@@ -12,8 +12,10 @@ fitted on); `crux odds` multiplies a prediction by this machine's speed, which a
 (`cost.speed()`: the probe's time here over `cost.PROBE_REFERENCE`, its time there). The table shows
 both: "reference" is the constants' figure, "here" that figure times the speed, and the ratio is
 "here" over measured. So the constants' *relative* costs were fitted to this table: rerun it after
-changing an algorithm, and keep each family's ratios between about 0.8 and 1.5, so that what is
-answered takes under 2 s as a command and what is refused would take longer. The last line
+changing an algorithm. Aim for each family's ratios between about 0.8 and 1.5; today they run
+from about 0.5 to 1.6, and `cost.LIMIT_SECONDS` (0.75 s) is set for that spread, so that what is
+answered takes under 2 s as a command. A family that falls further from 1 needs its constants
+refitted, or the limit moved with it. The last line
 prints the `PROBE_REFERENCE` that would put the geometric mean of the ratios of the statements that
 take 20 ms or more (the smaller ones are start-up and noise) at 1.2, on the slow side; change it
 only with the relative costs, on a machine whose speed you know.
