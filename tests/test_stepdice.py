@@ -9,6 +9,7 @@ from brute import brute_odds, nonzero
 
 from crux_cli.core.errors import LimitError
 from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.rulesets import load
 from crux_cli.rulesets.stepdice.engine import (
     AttackRequest,
     DeathRequest,
@@ -22,6 +23,7 @@ from crux_cli.rulesets.stepdice.engine import (
     step_die,
 )
 from crux_cli.rulesets.stepdice.odds import attack_odds, death_odds, save_odds, step_odds
+from crux_cli.running.read import parse_statement
 
 
 def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:
@@ -321,3 +323,16 @@ def test_attack_odds_of_many_dice_are_exact() -> None:
     assert sum(p for _, p in odds.outcomes) == 1
     assert odds.distribution is not None
     assert dict(odds.distribution)[1] == Fraction(1, 12**1000)  # every die shows 1
+
+
+@pytest.mark.parametrize(("typed", "canonical"), [
+    ("ATK 1000D2", "attack 1000d2"),
+    ("attack d6 d6 d8 d6", "attack 2d6 d8 d6"),
+    ("atk 3d4 d4 enhanced", "attack 4d4 enhanced"),
+])
+def test_canonical_attack_writes_a_run_of_one_die_with_its_count(typed: str, canonical: str) -> None:
+    """A pool read from a short line (`1000d2`) is written back as short, in the order typed, so its
+    canonical text is under the input limit and reads back as the same statement (it was 3,006 characters)."""
+    statement = parse_statement(typed, load("stepdice"))
+    assert str(statement) == canonical
+    assert parse_statement(canonical, load("stepdice")) == statement

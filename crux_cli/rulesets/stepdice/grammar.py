@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from itertools import groupby
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, pp, tagged
@@ -82,7 +83,10 @@ class Attack(Record):
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
-        dice = " ".join(f"d{s}" for s in self.dice)
+        # a run of one die is written as its count (`1000d2`, as it may be typed), so that the canonical
+        # text of any statement read stays under the input limit and reads back as the same statement
+        dice = " ".join(f"{count}d{sides}" if count > 1 else f"d{sides}"
+                        for sides, count in ((sides, len(list(run))) for sides, run in groupby(self.dice)))
         target = f"{self.attribute.lower()} {die_name(self.strength)}" if self.strength is not None else ""
         return join_words("attack", dice, _modes(self.enhanced, self.impaired),
                      f"armor {self.armor}" if self.armor else "", f"grit {self.grit}" if self.grit else "",
