@@ -42,11 +42,9 @@ def odds_text_lines(odds: Odds, palette: Palette = PLAIN, colours: Mapping[str, 
     one thing that would read differently: its text is split and indented, which puts the margin before
     each of its lines too.
     """
-    if not margin:
-        return _lines(odds, palette, colours, margin)
     try:
         return _lines(odds, palette, colours, margin)
-    except _Unprintable:
+    except _Unprintable:  # raised only with a margin
         return [f"{margin}{line}".rstrip() for line in "\n".join(_lines(odds, palette, colours, "")).splitlines()]
 
 
