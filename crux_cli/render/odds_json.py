@@ -7,10 +7,9 @@ distribution are strings (JSON keys are), in ascending order of value.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
 from typing import Any
 
-from crux_cli.odds.result import Distribution, Odds, distribution_of
+from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 
@@ -20,14 +19,21 @@ STR_BITS = 13_000  # Python refuses str() of an int past 4,300 digits; longer on
 
 def probability(p: Fraction) -> dict[str, Any]:
     """An exact fraction as a string beside a float rounded to 4 significant digits."""
-    return {"p": exact(p), "approx": approx(p)}
+    return probability_of(*p.as_integer_ratio())
+
+
+def probability_of(top: int, bottom: int) -> dict[str, Any]:
+    """`probability` of top / bottom in lowest terms (what weighted rows give: no Fraction made)."""
+    return {"p": exact_of(top, bottom), "approx": float(f"{top / bottom:.{APPROX_DIGITS}g}")}
 
 
 def exact(p: Fraction) -> str:
     """`str(p)`, for numbers of any length."""
-    if p.denominator == 1:
-        return digits(p.numerator)
-    return f"{digits(p.numerator)}/{digits(p.denominator)}"
+    return exact_of(*p.as_integer_ratio())
+
+
+def exact_of(top: int, bottom: int) -> str:
+    return digits(top) if bottom == 1 else f"{digits(top)}/{digits(bottom)}"
 
 
 def digits(n: int) -> str:
@@ -48,21 +54,20 @@ def approx(p: Fraction) -> float:
 def distribution(rows: Distribution) -> dict[str, Any]:
     """Every value's probability, reduced straight from the integer weights (no Fraction objects:
     a distribution can have tens of thousands of rows)."""
-    denominator = rows.denominator
-    data: dict[str, Any] = {}
-    for value, weight in zip(rows.values, rows.weights, strict=True):
-        common = gcd(weight, denominator)
-        bottom = denominator // common
-        top = digits(weight // common)
-        data[str(value)] = {"p": top if bottom == 1 else f"{top}/{digits(bottom)}",
-                            "approx": float(f"{weight / denominator:.{APPROX_DIGITS}g}")}
-    return data
+    return {str(value): probability_of(top, bottom)
+            for value, (top, bottom) in zip(rows.values, rows.ratios(), strict=True)}
+
+
+def table(rows: Rows) -> dict[str, Any]:
+    """An outcome table's probabilities by name, from its weights when it keeps them."""
+    names, ratios = names_and_ratios(rows)
+    return {name: probability_of(top, bottom) for name, (top, bottom) in zip(names, ratios, strict=True)}
 
 
 def odds_to_json(odds: Odds) -> dict[str, Any]:
-    data: dict[str, Any] = {"outcomes": {name: probability(p) for name, p in odds.outcomes}}
-    for table in odds.tables:
-        data[table.key] = {name: probability(p) for name, p in table.rows}
+    data: dict[str, Any] = {"outcomes": table(odds.outcomes)}
+    for side in odds.tables:
+        data[side.key] = table(side.rows)
     if odds.distribution is not None:
         data["distribution"] = distribution(distribution_of(odds.distribution))
     if odds.mean is not None:
