@@ -12,7 +12,7 @@ by side in one run (interleaved repeats, medians of CPU time per call):
   probabilities), which is what `crux odds` does with its distribution ("ice. shown").
 
 `--commands` also times whole processes as users run them: `crux odds STATEMENT` against
-`python -c "import icepool; print(EXPRESSION)"`.
+`python -c "import icepool; print(EXPRESSION)"`, after one untimed run of each.
 
 icepool memoises results across calls (a keep of a pool it has seen is a dictionary lookup), so
 its caches are cleared before every timed call: each call computes, as one `crux odds` command
@@ -382,9 +382,12 @@ def compare_commands(repeats: int) -> None:
 
     print(f"\n{'command':<24} {'crux odds':>10} {'icepool':>10} {'ratio':>7}")
     with bench_environment() as environment:  # crux compiled, and folders of the bench's own
-        for statement, expression in COMMANDS:
-            ours_command = [*crux_command(), "odds", statement]
-            theirs_command = [sys.executable, "-c", f"import icepool; print({expression})"]
+        pairs = [([*crux_command(), "odds", statement], [sys.executable, "-c", f"import icepool; print({expression})"])
+                 for statement, expression in COMMANDS]
+        for ours_command, theirs_command in pairs:  # untimed: warm the file cache (minutes of sweeps may have
+            cpu(ours_command, environment)           # let it go) and the bytecode, as bench_startup.py does
+            cpu(theirs_command, environment)
+        for (statement, _), (ours_command, theirs_command) in zip(COMMANDS, pairs, strict=True):
             ours, theirs = [], []
             for _ in range(repeats):
                 ours.append(cpu(ours_command, environment))
