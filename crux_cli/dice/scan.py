@@ -57,16 +57,13 @@ def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
         if number is None:
             return None
         return ast.Number(integer(number.group(), text, loc), loc), number.end()
-    dice = notation._base_dice(text, loc, base.groupdict())
+    tokens: list[Any] = [notation._base_dice(text, loc, base.groupdict())]
     end = base.end()
-    modifier = MODIFIER.match(text, end)
-    if modifier is None or modifier.end() == end:  # plain dice: the term's action would give them back as they are
-        return dice, end
-    tokens: list[Any] = [dice]
-    while modifier is not None and modifier.end() > end:
+    while (modifier := MODIFIER.match(text, end)) is not None and modifier.end() > end:
         tokens.append(notation._modifier(text, end, modifier.groupdict()))
         end = modifier.end()
-        modifier = MODIFIER.match(text, end)
+    if len(tokens) == 1:  # plain dice: the term's action would give them back as they are
+        return tokens[0], end
     return notation._dice_term(text, loc, tokens), end
 
 
