@@ -40,14 +40,14 @@ LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three
 # measured times there):
 PROBE_REFERENCE = 8.0e-4
 PROBE_RUNS = 5  # the fastest of these counts: an interrupt or a switch only ever slows one down
-# Reference seconds below which the speed is not measured: 0.15 s is refused only on a machine nine
+# Reference seconds below which the speed is not measured: 0.15 s is refused only on a machine five
 # times as slow as the reference, and takes 40 to 60 ms on the project's, so the probe (about 2 ms,
 # once) is a few percent of the rarest odds that pay it.
 PROBE_FROM = 0.15
 # The fastest speed believed. A probe that runs in a quiet moment, then a statement that runs while
 # the machine is loaded, would let through what then takes too long; below this floor a probe is
 # taken for noise. It is 4x the reference machine, a little past the fastest measured (about 3x), so
-# that nothing the reference constants predict past 4x the limit (5.2 s) is ever answered.
+# that nothing the reference constants predict past 4x the limit (3 s) is ever answered.
 FASTEST = 0.25
 
 KARATSUBA_DIGITS = 70  # CPython switches from schoolbook to Karatsuba at 70 digits of 30 bits
