@@ -114,7 +114,7 @@ def integer(value: str, text: str, loc: int) -> int:
     if len(value) < SHORT_DIGITS and value.isascii() and value.isdigit():  # plain digits under the limit
         return int(value)
     digits = value.lstrip("+-").strip().lstrip("0") or "0"
-    if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
+    if len(digits) > SHORT_DIGITS or int(digits) > MAX_INTEGER:
         raise LimitError(f"{value.strip()[:12]}{'…' if len(value) > 12 else ''} is larger than "
                          f"{MAX_INTEGER:,} (the limit for a number)", text=text, position=loc)
     return int(value.replace(" ", ""))

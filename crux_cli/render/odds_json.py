@@ -24,7 +24,7 @@ def probability(p: Fraction) -> dict[str, Any]:
 
 def probability_of(top: int, bottom: int) -> dict[str, Any]:
     """`probability` of top / bottom in lowest terms (what weighted rows give: no Fraction made)."""
-    return {"p": exact_of(top, bottom), "approx": float(f"{top / bottom:.{APPROX_DIGITS}g}")}
+    return {"p": exact_of(top, bottom), "approx": approx_of(top, bottom)}
 
 
 def exact(p: Fraction) -> str:
@@ -48,7 +48,11 @@ def digits(n: int) -> str:
 
 
 def approx(p: Fraction) -> float:
-    return float(f"{float(p):.{APPROX_DIGITS}g}")
+    return approx_of(*p.as_integer_ratio())
+
+
+def approx_of(top: int, bottom: int) -> float:
+    return float(f"{top / bottom:.{APPROX_DIGITS}g}")
 
 
 def distribution(rows: Distribution) -> dict[str, Any]:
