@@ -24,13 +24,15 @@ def sheet(tmp_path: Path) -> Path:
 
 
 def journal_lines(state: Path) -> list[dict]:
-    return [json.loads(line) for line in (state / "crux" / "journal.jsonl").read_text().splitlines()]
+    """The journal as `crux log --json` exports it (rolls kept as replays given their answers back)."""
+    out = crux_here("log", "--json", env={"XDG_STATE_HOME": str(state)}).stdout
+    return [json.loads(line) for line in out.splitlines()]
 
 
 # -- the file -------------------------------------------------------------------------------------
 
 
-def test_each_roll_is_one_private_json_line(own_state_dir: Path) -> None:
+def test_each_roll_is_one_private_entry(own_state_dir: Path) -> None:
     result = crux_here("--seed", "3", "DEX +1b; 4d6kh3")
     assert result.returncode == 0
     lines = journal_lines(own_state_dir)
@@ -40,16 +42,15 @@ def test_each_roll_is_one_private_json_line(own_state_dir: Path) -> None:
     assert first["id"] == f"{first['session']}-1" and first["time"].endswith("Z")
     assert first["answers"][0]["kind"] == "test" and first["answers"][0]["seed"] == 3
     assert stat.S_IMODE((own_state_dir / "crux").stat().st_mode) == 0o700
-    assert stat.S_IMODE((own_state_dir / "crux" / "journal.jsonl").stat().st_mode) == 0o600
+    assert stat.S_IMODE((own_state_dir / "crux" / "crux.db").stat().st_mode) == 0o600
 
 
-def test_a_torn_last_line_is_skipped_and_the_next_line_starts_fresh(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "crux" / "journal.jsonl", "s")
+def test_entries_written_directly_read_back_in_order(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "crux", "s")
     journal.append({"kind": "roll", "statement": "d6", "answers": []})
-    with open(journal.path, "a") as file:
-        file.write('{"v": 1, "id": "killed-1", "statem')  # a writer killed mid-line
     journal.append({"kind": "roll", "statement": "d8", "answers": []})
-    assert [e["statement"] for e in read_entries(journal.path)] == ["d6", "d8"]
+    journal.close()
+    assert [e["statement"] for e in read_entries(tmp_path / "crux")] == ["d6", "d8"]
 
 
 def test_a_journal_that_cannot_be_written_is_a_warning_not_a_lost_roll(tmp_path: Path) -> None:
@@ -301,24 +302,29 @@ def test_a_state_dir_relative_to_nothing_is_home(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_fight_word_cut_short_by_a_kill_is_undone_at_resume(sheet: Path) -> None:
+    """Seed 001's ledger and the sheet agree after a kill: the word's sheet write is taken back."""
     from crux_cli.state.autosave import Autosave, left_fights
     from crux_cli.state.encounter import load_encounter
 
     session = session_on(sheet)
-    session.autosave = Autosave.start(session.journal.session)
+    session.autosave = Autosave.start(session.journal)
     fight(session)
     ledger, hp = session.fight.encounter, load_hero(sheet).hp
-    session.note_fight_word()  # a word begins ...
+    session.journal.begin_word("damage 4")  # a word begins ...
     session.fight.runners["Ann"].answer("damage 4")  # ... writes the hero's sheet ...
     assert load_hero(sheet).hp == hp - 4
-    session.autosave.close()  # ... and the process dies before the fight file is written
-    left = left_fights()
+    session.autosave.close()  # ... and the process dies before the word's entry and ledger are kept
+    session.journal.store.close()
+    later = Journal.open()
+    left = left_fights(later)
     assert len(left) == 1 and load_hero(sheet).hp == hp  # the half-done word is undone
+    assert any("was cut short" in warning for warning in later.take_warnings())
     assert load_encounter(left[0].path)[0] == ledger
     resumed = session_on(sheet)
     resumed.pending = None
     assert any("fight loaded" in line for line in resumed.fight_word(f"load {left[0].path}"))
     assert resumed.fight.encounter == ledger
+    assert "damage 4" not in [e["statement"] for e in read_entries()]  # the journal never shows it
 
 
 def test_a_batch_fed_line_by_line_answers_each_line_before_the_next_arrives() -> None:

@@ -76,6 +76,8 @@ def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "and conditions are kept on it (CRUX_SHEET works too)."),
         click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
                      help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
+        click.option("--no-journal", "no_journal", is_flag=True, default=None,
+                     help="Leave no trace of this run in the journal (CRUX_JOURNAL=off works too)."),
     ]):
         command = option(command)
     return command

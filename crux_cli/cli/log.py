@@ -15,7 +15,7 @@ import click
 @click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal.")
 def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
                 last: int | None, no_color: bool) -> None:
-    """Show the rolls and changes of every session (the journal in $XDG_STATE_HOME/crux).
+    """Show the rolls and changes of every session (the journal, in $XDG_STATE_HOME/crux/crux.db).
 
     \b
     Each line: the time, who rolled, the statement and its answer; changes show what
@@ -26,20 +26,28 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
 
     from crux_cli.core.style import Palette, wants_colour
     from crux_cli.render.log import log_lines
-    from crux_cli.state.journal import iter_lines, read_entries, select, since_stamp
+    from crux_cli.running.replay import with_answers
+    from crux_cli.state.journal import iter_lines, open_store, select_entries, since_stamp
 
-    entries = read_entries()
-    if session == "last":
-        session = entries[-1]["session"] if entries else None
-    chosen = select(entries, session=session, since=since_stamp(since) if since else None,
-                    sheet=os.path.expanduser(sheet) if sheet else None, fight=fight)
-    if last is not None:
-        chosen = chosen[-last:]
+    store = open_store()
+    if store is None:
+        chosen: list[dict[str, object]] = []
+        empty = True
+    else:
+        try:
+            if session == "last":
+                session = store.last_session()
+            chosen = select_entries(store, session=session, since=since_stamp(since) if since else None,
+                                    sheet=os.path.expanduser(sheet) if sheet else None, fight=fight, last=last)
+            empty = not chosen and store.last_session() is None
+        finally:
+            store.close()
+    chosen = with_answers(chosen)
     if as_json:
         for line in iter_lines(chosen):
             click.echo(line)
         return
     palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ)))
-    for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if not entries else
+    for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if empty else
                                                "nothing in the journal matches"]:
         click.echo(line)

@@ -197,7 +197,12 @@ def undo_or_redo(file: str, redo: bool) -> None:
     from crux_cli.state.journal import Journal, undo_sheet
 
     journal = Journal.open()
-    target, entry = undo_sheet(journal, file, redo=redo)
+    if journal.mode == "off":
+        journal.mode = "changes"  # an undo reads the journal, and what it takes back is kept there too
+    try:
+        target, entry = undo_sheet(journal, file, redo=redo)
+    finally:
+        journal.close()
     done = "made again" if redo else "took back"
     click.echo(f"{file}: {done} `{target.get('statement')}` · {change_summary(entry['sheets'][0])}")
     for warning in journal.take_warnings():

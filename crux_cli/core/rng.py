@@ -56,6 +56,8 @@ class ScriptedSource:
 class Roller:
     """Rolls the dice of one statement and refuses to pass the dice limit."""
 
+    drawn: list[int] | None = None  # set, every face rolled is added to it (the journal keeps what replays a roll)
+
     def __init__(self, source: RandomSource, limit: int = MAX_DICE) -> None:
         self.source = source
         self.limit = limit
@@ -80,9 +82,10 @@ class Roller:
         if self.rolled >= self.limit:
             self.reserve(1)
         self.rolled += 1
-        if self.below is not None and sides > 0:
-            return self.below(sides) + 1
-        return self.source.randint(1, sides)
+        face = self.below(sides) + 1 if self.below is not None and sides > 0 else self.source.randint(1, sides)
+        if self.drawn is not None:
+            self.drawn.append(face)
+        return face
 
     def dice(self, count: int, sides: int) -> list[int]:
         self.reserve(count)
@@ -90,7 +93,10 @@ class Roller:
         if below is None or not 0 < sides <= MAX_SIDES:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
-        return [below(sides) + 1 for _ in range(count)]
+        faces = [below(sides) + 1 for _ in range(count)]
+        if self.drawn is not None:
+            self.drawn += faces
+        return faces
 
 
 def _plain_random() -> type | None:

@@ -92,7 +92,7 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
         warnings += [warning] if warning else []
         warnings += keep_aliases_in(session, data_dir() / "aliases")
         warnings += first_use(config)
-        warnings += keep_journal(session)
+        warnings += keep_journal(session, settings)
     prompt = create_prompt(session, history, no_color, input, output, config)
     warm_up_after_first_draw(prompt, session)
     session.paging = config.pager
@@ -112,8 +112,12 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
             say("cancelled\n")
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
-    if session.fight is not None and session.autosave is not None and session.autosave.path.exists():
+    if session.fight is not None and session.autosave is not None:
         say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
+    if session.autosave is not None:
+        session.autosave.close()
+    if session.journal is not None:
+        session.journal.close()
     return 0
 
 
@@ -151,14 +155,15 @@ def first_use(config: Config) -> list[str]:
     return [f"wrote the commented defaults to {path}: edit them to change the rule set, colours, keys…"]
 
 
-def keep_journal(session: Session) -> list[str]:
+def keep_journal(session: Session, settings: Settings) -> list[str]:
     """Journal this session's rolls and changes, and autosave its fights; a warning when it cannot."""
     from crux_cli.state.autosave import Autosave
-    from crux_cli.state.journal import Journal
 
-    session.journal = Journal.open()
+    session.journal = journal = settings.journal()
+    if journal.mode == "off":
+        return []
     try:
-        session.autosave = Autosave.start(session.journal.session)
+        session.autosave = Autosave.start(journal)
     except OSError as error:
         return [f"fights are not autosaved this time: {error.filename}: {error.strerror}"]
     return []

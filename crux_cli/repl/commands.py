@@ -314,19 +314,25 @@ def log(session: "Session", call: Invocation) -> list[str]:
     from the shell, with --json, --since, --sheet and --fight.
     """
     from crux_cli.render.log import log_lines
-    from crux_cli.state.journal import read_entries, select
+    from crux_cli.running.replay import with_answers
+    from crux_cli.state.journal import select_entries
 
     words = call.args.lower().split()
     unknown = [w for w in words if w not in ("all", "fight") and not w.isdigit()]
     if unknown:
         raise call.error(f"/log does not take '{unknown[0]}'", unknown[0], f"{PREFIX}log, {PREFIX}log all 50, "
                          f"{PREFIX}log fight")
-    if session.journal is None:
+    journal = session.journal
+    if journal is None or journal.mode == "off":
         return ["this session keeps no journal"]
     count = next((int(w) for w in words if w.isdigit()), 20)
-    chosen = select(read_entries(session.journal.path), fight="fight" in words,
-                    session=None if "all" in words else session.journal.session)
-    return log_lines(chosen[-count:] if count else [], session.palette) or ["nothing in the journal matches"]
+    journal.flush()
+    store = journal.connected()
+    if store is None or not count:
+        return ["nothing in the journal matches"]
+    chosen = select_entries(store, fight="fight" in words, session=None if "all" in words else journal.session,
+                            last=count)
+    return log_lines(with_answers(chosen), session.palette) or ["nothing in the journal matches"]
 
 
 @command("quit", aliases=("exit", "q"))

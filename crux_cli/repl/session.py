@@ -71,9 +71,17 @@ class Session:
     def runner(self) -> Runner:
         if self._runner is None:
             assert self._make_runner is not None
-            self._runner = self._make_runner()
+            self._runner = self.hooked(self._make_runner())
             self.refresh_hero()
+        elif self._runner.on_write is None and self.journal is not None:
+            self.hooked(self._runner)
         return self._runner
+
+    def hooked(self, runner: Runner) -> Runner:
+        """The runner, announcing each sheet write to the journal (so a statement cut short is settled)."""
+        if self.journal is not None:
+            self.journal.watch(runner)
+        return runner
 
     @property
     def rules_name(self) -> str:
@@ -164,6 +172,8 @@ class Session:
 
         before = tracking.take(self)
         self._rendered = []
+        if self.journal is not None:
+            self.journal.begin_word(statement)
         try:
             yield
         finally:
@@ -172,12 +182,22 @@ class Session:
             after = tracking.take(self)
             entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered)
             noted = changed or entry["answers"]  # `status` and errors: not kept
-            entry_id = self.journal.append(entry)["id"] if self.journal is not None and noted else None
+            # the entry and the fight's new state: one transaction (an error in it is a warning, below)
+            with self.journal_transaction():
+                entry_id = self.journal.append(entry)["id"] if self.journal is not None and noted else None
+                if tracking.fight_key(before) != tracking.fight_key(after):
+                    out += self.keep_fight()
+            if self.journal is not None:
+                self.journal.end_word()
             if changed:
                 self.steps.push(tracking.Step(statement, before, after, sheets, entry_id))
-            if tracking.fight_key(before) != tracking.fight_key(after):
-                out += self.keep_fight()
             out += self.journal.take_warnings() if self.journal is not None else []
+
+    def journal_transaction(self) -> contextlib.AbstractContextManager[Any]:
+        """One transaction of the store for what a statement keeps; a store that fails is said, not raised."""
+        if self.journal is None:
+            return contextlib.nullcontext()
+        return self.journal.together_or_warn()
 
     def undo(self, redo: bool = False) -> list[str]:
         """Take back the last change (or make again the last one taken back): sheets and fight together."""
@@ -195,18 +215,20 @@ class Session:
         tracking.restore(self, step.after if redo else step.before)
         steps.pop()
         (self.steps.done if redo else self.steps.undone).append(step)
-        if self.journal is not None:
-            self.journal.append({"kind": word, "who": None, "statement": step.statement, "undoes": step.entry_id,
-                                 "answers": [], "sheets": [{**c, "before": c[other], "after": c[side]}
-                                                           for c in step.sheets]})
-        self.sheet_mtime = None
         out = [f"{'made again' if redo else 'took back'}: {step.statement}"]
+        with self.journal_transaction():
+            if self.journal is not None:
+                self.journal.append({"kind": word, "who": None, "statement": step.statement,
+                                     "undoes": step.entry_id, "answers": [],
+                                     "sheets": [{**c, "before": c[other], "after": c[side]} for c in step.sheets]})
+            if tracking.fight_key(step.before) != tracking.fight_key(step.after):
+                out += self.keep_fight()
+        self.sheet_mtime = None
         from crux_cli.render.log import change_summary
 
         out += [self.palette.dim("  " + change_summary({**c, "before": c[other], "after": c[side]}))
                 for c in step.sheets]
-        if tracking.fight_key(step.before) != tracking.fight_key(step.after):
-            out += self.keep_fight()
+        out += self.journal.take_warnings() if self.journal is not None else []
         return out
 
     def keep_fight(self) -> list[str]:
@@ -270,29 +292,13 @@ class Session:
     def fight_word(self, statement: str) -> list[str]:
         """Run one fight word (tracked, like any statement); a file it saves or loads is this session's now."""
         out: list[str] = []
-        self.note_fight_word()
-        try:
-            with self.tracked(statement, out):
-                self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
-                out += said
-        finally:
-            if self.autosave is not None:
-                self.autosave.end()  # the word is whole: in the sheets, the autosave and the journal
+        with self.tracked(statement, out):
+            self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
+            out += said
         word, _, rest = statement.partition(" ")
         if word.lower() in ("save", "load") and rest.strip():
             self.saved_to.add(os.path.realpath(os.path.expanduser(rest.strip())))
         return out
-
-    def note_fight_word(self) -> None:
-        """Before a fight word: note the fight and sheets as they are, so a kill mid-word is undone at resume."""
-        if self.autosave is None:
-            return
-        from crux_cli.repl import tracking
-
-        fight = self.fight
-        with contextlib.suppress(OSError, CruxError):  # the word still runs; only recovery from a crash is lost
-            self.autosave.begin(fight.encounter if fight is not None else None,
-                                dict(getattr(fight, "sheets", {}) or {}), tracking.take(self).sheets)
 
     def answered(self, line: str, run: Callable[[], list[str]]) -> list[str]:
         """The lines of `run()`, its error shown in their place: for answers to a question."""
@@ -305,18 +311,21 @@ class Session:
         """At start: the newest fight left by a session that ended or was killed is offered for resuming."""
         from crux_cli.state.autosave import left_fights
 
-        left = left_fights(self.autosave.path if self.autosave is not None else None)
+        if self.journal is None:
+            return []
+        left = left_fights(self.journal)
+        out = self.journal.take_warnings()  # what settling statements cut short did
         if not left:
-            return []  # the usual start: the encounter files and the fight rules stay unloaded
+            return out  # the usual start: the encounter files and the fight rules stay unloaded
         from crux_cli.state.encounter import load_encounter
 
         for other in left[1:]:  # offered at a later start
-            os.close(other.alive)
+            other.release()
         newest = left[0]
         try:
             encounter, _ = load_encounter(newest.path)
         except CruxError:
-            return [f"a fight was left that does not read: kept as {newest.set_aside()}"]
+            return [*out, f"a fight was left that does not read: kept as {newest.set_aside()}"]
 
         def answer(line: str) -> list[str]:
             if line.strip().lower() in ("n", "no"):
@@ -328,7 +337,7 @@ class Session:
             return out
 
         self.pending = answer
-        return [f"a fight was left running ({summary_of(encounter)}): resume it? (Y/n; "
+        return [*out, f"a fight was left running ({summary_of(encounter)}): resume it? (Y/n; "
                 "n keeps it as a file to load later)"]
 
     def claims(self, line: str) -> bool:
@@ -382,8 +391,8 @@ class Session:
     def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
         from crux_cli.running.runner import Runner
 
-        return Runner(rules=self.rules_name, source=self.runner.source, seed=self.runner.seed, sheet=sheet,
-                      hero=hero)
+        return self.hooked(Runner(rules=self.rules_name, source=self.runner.source, seed=self.runner.seed,
+                                  sheet=sheet, hero=hero))
 
     def read_hero(self, path: str) -> Hero:
         from crux_cli.state.store import load_hero

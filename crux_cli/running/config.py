@@ -43,6 +43,12 @@ DEFAULTS_TEXT = """\
 # true uses $PAGER, else `less -R`; a command such as "less -RS"; false prints it all.
 # pager = true
 
+# The journal of rolls and changes (crux log, undo): "on", "changes" (only what changed a sheet or a
+# fight) or "off" (a run leaves no trace; --no-journal and CRUX_JOURNAL=off do the same for one run).
+# journal = "on"
+# How many plain rolls the journal keeps, oldest dropped first (changes are kept for undo).
+# journal-keep = 1000000
+
 # What the bottom toolbar shows, in order: rules, hero, seed, fight, countdowns, help.
 # toolbar = ["rules", "hero", "seed", "fight", "countdowns", "help"]
 
@@ -75,6 +81,8 @@ class Config(Record):  # a Record, not a dataclass: every command reads the conf
     pager: bool | str = True
     toolbar: tuple[str, ...] = TOOLBAR_PARTS
     aliases: Mapping[str, str] = NOTHING
+    journal: str = "on"  # on, changes or off
+    journal_keep: int = 1_000_000  # plain rolls kept
     problem: str | None = None  # why the file was not used (crux then runs with the defaults)
 
 
@@ -167,6 +175,12 @@ def checked(data: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(value, bool | str):
                 raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
             out["pager"] = value
+        elif key == "journal":
+            out["journal"] = one_of(key, string(key, value), ("on", "changes", "off"))
+        elif key == "journal-keep":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000_000:
+                raise ConfigProblem("journal-keep is a whole number of rolls from 0 to 100000000", key)
+            out["journal_keep"] = value
         elif key == "toolbar":
             if not isinstance(value, list):
                 raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
@@ -179,7 +193,7 @@ def checked(data: dict[str, Any]) -> dict[str, Any]:
                                                for k, v in table(key, value).items()})
         else:
             raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
-                                                     "colors", "aliases")), key)
+                                                     "journal", "journal-keep", "colors", "aliases")), key)
     if "rules" in out:
         from crux_cli import rulesets
 

@@ -26,10 +26,11 @@ if TYPE_CHECKING:
 def journaled_runner(settings: Settings) -> Runner:
     """The settings' runner, writing each answer to the user's journal before it is shown."""
     from crux_cli.running.settings import make_runner
-    from crux_cli.state.journal import Journal
 
     runner = make_runner(settings)
-    runner.journal = Journal.open()
+    journal = runner.journal = settings.journal()
+    if runner.sheet is not None:
+        journal.watch(runner)
     return runner
 
 
@@ -41,6 +42,9 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
             output.answers([answer])
     except CruxError as error:
         output.error(error)
+    finally:
+        if runner is not None and runner.journal is not None:
+            runner.journal.close()
     warn_about_journal(runner.journal if runner is not None else None, output)
     return 2 if output.failures else 0
 
@@ -53,7 +57,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         return 2
     from crux_cli.running.config import expand_aliases
     from crux_cli.running.settings import make_runner
-    from crux_cli.state.journal import Journal
 
     try:
         runner = make_runner(settings)
@@ -62,8 +65,12 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         return 2
     # The batch journals each answer itself rather than through the runner, so an answer's JSON is
     # built once for the journal and for `--json` output alike.
-    journal = Journal.open()
+    journal = settings.journal()
     journal.defer_sync = True
+    if runner.sheet is not None:
+        journal.watch(runner)
+    elif journal.mode == "on" and runner.hero is None:
+        runner.journal = Keeper()  # only so the runner keeps each roll's faces: the batch journals itself
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal is on disk before the answers it holds are shown
@@ -73,7 +80,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
             held.clear()
 
     # bound once: a batch runs this loop for every line
-    each, answer_json, answered, render = runner.each, output.answer_json, journal.answered, output.batch_renderer()
+    each, answered, render = runner.each, journal.answered, output.batch_renderer()
+    # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
+    answer_json = output.answer_json if output.json else no_json
     waiting = input_waits(stream)
     aliases = settings.aliases
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
@@ -103,8 +112,20 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 show()
                 lines = 0
         show()
+    journal.close()
     warn_about_journal(journal, output)
     return 2 if output.failures else 0
+
+
+def no_json(answer: Any) -> None:
+    return None
+
+
+class Keeper:
+    """A journal that writes nothing: set on a batch's runner so that it keeps the faces each roll drew."""
+
+    def answered(self, answer: Any, answer_json: str | None = None) -> None:
+        pass
 
 
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there

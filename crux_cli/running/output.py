@@ -50,12 +50,13 @@ class Output:
         render = self._render or self._choose_renderer()
         return render(answer, line) + "\n"
 
-    def batch_renderer(self) -> Callable[[Any, int, str], str]:
-        """`render` for a batch, chosen once: (answer, its line, its JSON) -> the text printed for it."""
+    def batch_renderer(self) -> Callable[[Any, int, str | None], str]:
+        """`render` for a batch, chosen once: (answer, its line, its JSON: made in JSON mode only) -> the
+        text printed for it."""
         if self.json:
             from crux_cli.render.jsonl import with_line
 
-            return lambda answer, line, answer_json: with_line(answer_json, line) + "\n"
+            return lambda answer, line, answer_json: with_line(answer_json or "", line) + "\n"
         from crux_cli.render.text import answer_line
 
         palette = self.palette

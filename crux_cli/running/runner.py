@@ -15,7 +15,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
 from crux_cli.core.lines import SEPARATOR, split_comment, split_statements
-from crux_cli.core.record import Record
+from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
 from crux_cli.running import read as reading
@@ -48,6 +48,7 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
+    drawn: list[int] | None = field(default=None, compare=False)  # the faces rolled, when they give it back
 
 
 class Runner:
@@ -63,6 +64,9 @@ class Runner:
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
+        # given, called under a sheet's lock before each write (path, values before, values after, statement,
+        # who): the journal announces the write, so a kill between the write and its entry is settled
+        self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
 
     @property
@@ -146,12 +150,22 @@ class Runner:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it
-            return iter((self.answered(handler, statement, Roller(self.source), text, comment, None),))
+            roller = Roller(self.source)
+            if self.journal is not None and self.hero is None and self.sheet is None:  # its faces give it back
+                roller.drawn = []
+            return iter((self.answered(handler, statement, roller, text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
+
+    def roller(self) -> Roller:
+        """A statement's roller; a journaled runner with no hero keeps the faces, which give the answer back."""
+        roller = Roller(self.source)
+        if self.journal is not None and self.hero is None and self.sheet is None:
+            roller.drawn = []
+        return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
                     times: int) -> Iterator[Answer]:
-        roller = Roller(self.source)
+        roller = self.roller()
         for number in range(1, times + 1):
             yield self.answered(handler, statement, roller, text, comment, number)
 
@@ -159,8 +173,11 @@ class Runner:
                  index: int | None) -> Answer:
         """One roll of the statement as an answer, journaled (when the runner keeps a journal)."""
         name = "" if handler is self.loaded else handler.name  # asked before the roll, which may load the rules
+        drawn = roller.drawn
+        if drawn:  # repetitions share a roller: each answer keeps its own faces
+            roller.drawn = drawn = []
         result, sheet = self.roll(handler, statement, roller, text)
-        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index)
+        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index, drawn)
         if self.journal is not None:
             self.journal.answered(answer)
         return answer
@@ -191,9 +208,18 @@ class Runner:
             before = sheet.hero
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
+            if self.on_write is not None and after != before:
+                self.announce(path, before, after, text)
             sheet.save(after)
         self.hero = after
         return result, SheetUpdate(path, before, after)
+
+    def announce(self, path: str, before: Hero, after: Hero, text: str) -> None:
+        from crux_cli.state.journal import sheet_values
+
+        old, new = sheet_values(before), sheet_values(after)
+        if old != new and self.on_write is not None:
+            self.on_write(path, old, new, text, after.name)
 
     def apply(self, result: Any, hero: Hero) -> Hero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from crux_cli.core.style import Palette
     from crux_cli.running.config import Config
     from crux_cli.running.runner import Runner
+    from crux_cli.state.journal import Journal
 
 
 class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's start-up pays for none
@@ -21,6 +22,7 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
     no_color: bool = False
     sheet: str | None = None
     repeat: int = 1
+    no_journal: bool = False  # --no-journal: this run leaves no trace in the journal
     config: Config | None = None  # the user's config file: default rule set and sheet, colours, aliases
 
     @classmethod
@@ -31,6 +33,17 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
     @property
     def default_rules(self) -> str | None:
         return self.config.rules if self.config is not None else None
+
+    def journal(self) -> Journal:
+        """The journal this run writes to: off with --no-journal, else as CRUX_JOURNAL or the config say."""
+        from crux_cli.state.journal import Journal
+
+        configured = self.config.journal if self.config is not None else None
+        keep = self.config.journal_keep if self.config is not None else None
+        journal = Journal.open(mode=configured, keep=keep)
+        if self.no_journal:
+            journal.mode = "off"
+        return journal
 
     @property
     def aliases(self) -> dict[str, str]:

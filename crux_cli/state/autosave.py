@@ -1,72 +1,62 @@
-"""The running fight, saved after every fight word, so a crash or a closed terminal never loses it.
+"""The running fight, kept in the state store after every fight word, so a crash or a closed terminal
+never loses it.
 
-Each REPL session saves its fight to `$XDG_STATE_HOME/crux/fights/SESSION.toml` (the
-encounter format of state.encounter, sheets as absolute paths), written like a sheet:
-temporary file, fsync, rename, under the file's sidecar lock; private (0600).
-
-While a session runs it holds an exclusive `flock` on `.SESSION.alive`. A fight file
-whose `.alive` lock can be taken belongs to a session that is gone (ended, killed,
-its terminal closed): that is a fight to offer for resuming. Two REPLs at once never
-write each other's file, and never both resume the same fight.
+Each REPL session keeps its fight in the store's `fights` table (encounter-file text, sheets as
+absolute paths), written in the same transaction as the journal entry of the word that changed it.
+While a session runs it holds its liveness lock (state.sessions). A fight whose session's lock can be
+taken belongs to a session that is gone: that is a fight to offer for resuming, claimed by taking
+the lock, so two REPLs never both resume it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-from dataclasses import dataclass
+import sqlite3
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.state.journal import private_dir, state_dir
+from crux_cli.state.sessions import Alive, alive_path, hold
+
+if TYPE_CHECKING:
+    from crux_cli.state.journal import Journal
 
 
-def fights_dir() -> Path:
-    return state_dir() / "fights"
-
-
-@dataclass
 class Autosave:
-    path: Path
-    alive: int  # the descriptor holding this session's `.alive` lock (closed when the process ends)
+    def __init__(self, journal: Journal, alive: Alive) -> None:
+        self.journal = journal
+        self.alive = alive
 
     @classmethod
-    def start(cls, session: str) -> Autosave:
-        folder = private_dir(fights_dir())
-        path = folder / f"{session}.toml"
-        return cls(path, hold(alive_path(path)))
+    def start(cls, journal: Journal) -> Autosave:
+        """Claim this session (its liveness lock) for the rest of the process."""
+        return cls(journal, Alive(journal.folder, journal.session))
+
+    @property
+    def path(self) -> Path:
+        return self.journal.path
 
     def save(self, encounter: Any, sheets: dict[str, str]) -> None:
-        """Write the fight now (sheets as absolute paths, so it resumes from any folder)."""
-        write_private(self.path, ledger_text(encounter, sheets))
-
-    def begin(self, encounter: Any | None, fight_sheets: dict[str, str], values: dict[str, Any]) -> None:
-        """Before a fight word: note the ledger and the sheets' values as they are, in `SESSION.pending`.
-
-        A word writes heroes' sheets as it goes and the fight file at its end; killed in
-        between, the next start finds this note and puts both back as they were before the
-        word (`recover`), so ledger and sheets never disagree. `end` removes the note.
-        """
-        import json
-
-        note = {"ledger": ledger_text(encounter, fight_sheets) if encounter is not None else None,
-                "sheets": values}
-        write_private(pending_path(self.path), json.dumps(note))
-
-    def end(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            pending_path(self.path).unlink()
+        """Keep the fight now (sheets as absolute paths, so it resumes from any folder)."""
+        self.put(ledger_text(encounter, sheets))
 
     def clear(self) -> None:
         """The fight is over: nothing to resume."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        self.put(None)
+
+    def put(self, ledger: str | None) -> None:
+        store = self.journal.connected()
+        if store is None:
+            raise CruxError(self.journal.warnings[-1] if self.journal.warnings else "the state store cannot be used")
+        try:
+            store.save_fight(self.journal.session, ledger)
+        except sqlite3.Error as error:
+            raise CruxError(str(error)) from None
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self.alive)
+        self.alive.end()
 
 
 def ledger_text(encounter: Any, sheets: dict[str, str]) -> str:
@@ -81,105 +71,78 @@ def write_private(path: Path, text: str) -> None:
 
     with locked(path, str(path)):
         if not path.exists():
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
         write_atomically(path, text, str(path))
 
 
-def pending_path(fight: Path) -> Path:
-    return fight.with_suffix(".pending")
-
-
-def recover(fight: Path) -> bool:
-    """Undo a fight word cut short by a kill (see `Autosave.begin`); True when there was one."""
-    import json
-
-    from crux_cli.state.journal import put_sheet_values
-
-    note_path = pending_path(fight)
-    try:
-        note = json.loads(note_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        note = {}  # the note itself was cut short: the word had not started
-    if note:
-        for path, values in note.get("sheets", {}).items():
-            with contextlib.suppress(OSError, CruxError):
-                put_sheet_values(path, values)
-        if note.get("ledger") is None:
-            with contextlib.suppress(FileNotFoundError):
-                fight.unlink()
-        else:
-            write_private(fight, note["ledger"])
-    with contextlib.suppress(FileNotFoundError):
-        note_path.unlink()
-    return bool(note)
-
-
-def alive_path(fight: Path) -> Path:
-    return fight.with_name(f".{fight.stem}.alive")
-
-
-def hold(path: Path, wait: bool = True) -> int:
-    """An exclusive lock on `path` (made 0600), held until the descriptor is closed; OSError if taken."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except OSError:
-        os.close(descriptor)
-        raise
-    return descriptor
-
-
-@dataclass
 class Left:
-    """A fight left by a session that is gone, claimed (its `.alive` lock held) by this one."""
+    """A fight left by a session that is gone, claimed (its liveness lock held) by this one.
 
-    path: Path
-    alive: int
+    `path` is the fight written out as an encounter file (private, in the state folder) for `load`.
+    """
+
+    def __init__(self, journal: Journal, session: str, path: Path, alive: int) -> None:
+        self.journal = journal
+        self.session = session
+        self.path = path
+        self.alive = alive
 
     def forget(self) -> None:
-        """Resumed or set aside: its file and lock go, and the claim is released."""
+        """Resumed or set aside: it leaves the store, its file and its claim go."""
+        store = self.journal.connected()
+        if store is not None:
+            with contextlib.suppress(CruxError, sqlite3.Error):
+                store.save_fight(self.session, None)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        with contextlib.suppress(FileNotFoundError):
-            pending_path(self.path).unlink()
-        with contextlib.suppress(FileNotFoundError):
-            alive_path(self.path).unlink()
+        with contextlib.suppress(OSError):
+            alive_path(self.journal.folder, self.session).unlink()
         with contextlib.suppress(OSError):
             os.close(self.alive)
 
     def set_aside(self) -> Path:
-        """Keep it under a dated name (to `load` by hand), no longer offered at start."""
-        import time
-
-        kept = self.path.with_name(f"left-{time.strftime('%Y%m%d-%H%M%S')}-{self.path.name}")
+        """Keep it as an encounter file under a dated name (to `load` by hand), no longer offered at start."""
+        kept = self.path.parent / f"left-{time.strftime('%Y%m%d-%H%M%S')}-{self.path.name}"
         os.replace(self.path, kept)
         self.forget()
         return kept
 
+    def release(self) -> None:
+        """Not offered now: the claim goes, the fight stays for a later start."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        with contextlib.suppress(OSError):
+            os.close(self.alive)
 
-def left_fights(own: Path | None = None) -> list[Left]:
+
+def fights_dir(journal: Journal) -> Path:
+    return journal.folder / "fights"
+
+
+def left_fights(journal: Journal) -> list[Left]:
     """Fights whose session is gone, newest first, each claimed so no other REPL offers it too."""
-    folder = fights_dir()
+    from crux_cli.state.journal import private_dir
+
+    store = journal.connected()  # opening settles what sessions cut short left unfinished
+    if store is None:
+        return []
     try:
-        names = {p.with_suffix(".toml") for p in folder.glob("*.pending")} | set(folder.glob("*.toml"))
-        candidates = sorted((p for p in names if p.exists() or pending_path(p).exists()),
-                            key=lambda p: max(q.stat().st_mtime for q in (p, pending_path(p)) if q.exists()),
-                            reverse=True)
-    except OSError:
+        kept = store.fights()
+    except sqlite3.Error:
         return []
     found = []
-    for path in candidates:
-        if path == own or path.name.startswith("left-"):
+    for session, ledger, _ in kept:
+        if session == journal.session:
             continue
         try:
-            left = Left(path, hold(alive_path(path), wait=False))
+            claim = hold(alive_path(journal.folder, session), wait=False)
         except OSError:
             continue  # its session is still running
-        recover(path)
-        if path.exists():
-            found.append(left)
-        else:
-            left.forget()  # the word cut short was the one that started the fight
+        try:
+            path = private_dir(fights_dir(journal)) / f"{session}.toml"
+            write_private(path, ledger)
+        except (OSError, CruxError):
+            os.close(claim)
+            continue
+        found.append(Left(journal, session, path, claim))
     return found

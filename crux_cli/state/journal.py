@@ -1,14 +1,10 @@
-"""The journal: every roll and every change crux makes to state, one JSON line each.
+"""The journal: every roll and every change crux makes to state, kept in the state store (state.db).
 
-It lives at `$XDG_STATE_HOME/crux/journal.jsonl` (`~/.local/state/crux/` when the
-variable is unset or relative), private to the user (folder 0700, file 0600).
-A line is appended under the journal's lock (the sheets' sidecar `flock`) with
-one `write` on an `O_APPEND` descriptor and fsynced before the answer is shown,
-so a roll on screen is a roll on disk. A writer killed mid-line leaves a torn
-last line: readers skip lines that are not JSON, and the next writer starts on
-a fresh line, so one torn line never spoils the lines after it.
-
-A line (format 1; documented in crux(1), JOURNAL):
+The store is `$XDG_STATE_HOME/crux/crux.db` (`~/.local/state/crux/` when the variable is unset or
+relative), private to the user (folder 0700, file 0600). A change (a sheet written, a fight's
+ledger, countdowns) is committed before its answer is shown, with the fight's new state in the
+same transaction; plain rolls are committed a chunk at a time, before their answers are shown.
+`crux log --json` exports an entry as one JSON line (format 1; documented in crux(1), JOURNAL):
 
     {"v": 1, "id": "SESSION-N", "time": "2026-11-23T17:02:03.123Z", "session": "SESSION",
      "kind": "roll" | "change" | "undo" | "redo", "who": "Ann", "statement": "damage 5",
@@ -18,9 +14,11 @@ A line (format 1; documented in crux(1), JOURNAL):
      "countdowns": {"before": [...], "after": [...]},             # when they changed
      "undoes": "SESSION-N"}                         # undo and redo only
 
-`sheets` holds only the values that changed (Grit, HP, Wounds, Dying, Hit Dice,
-conditions): enough to take the change back, and to see whether someone changed
-the sheet since (`undo_sheet` refuses then, naming what changed).
+A plain roll with no hero (most of a batch) is stored as what reproduces it, not what it
+printed: its statement, rule set and the faces drawn (`replay`); the running layer rolls it
+again with those faces to give its answers back (running.replay). `sheets` holds only the
+values that changed (Grit, HP, Wounds, Dying, Hit Dice, conditions): enough to take the change
+back, and to see whether someone changed the sheet since (`undo_sheet` refuses then).
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -37,10 +36,10 @@ from crux_cli.core.errors import CruxError, SheetError
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.state.db import Store
 
 FORMAT = 1
-NAME = "journal.jsonl"
-CHANGING = ("change", "undo", "redo")
+NAME = "journal.jsonl"  # the journal before the store: imported on first use (state.migrate)
 # built once: json.dumps with options builds an encoder a call
 ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
@@ -62,13 +61,16 @@ def private_dir(path: Path) -> Path:
 
 
 def journal_path(environ: Mapping[str, str] = os.environ) -> Path:
-    return state_dir(environ) / NAME
+    """Where the journal is kept: the state store."""
+    from crux_cli.state.db import store_path
+
+    return store_path(state_dir(environ))
 
 
 def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
     """CRUX_SESSION when a script sets it (its runs share one session), else 8 random hex digits."""
     given = environ.get("CRUX_SESSION", "").strip()
-    return given[:64] if given else os.urandom(4).hex()
+    return clean_text(given[:64]) if given else os.urandom(4).hex()
 
 
 def now() -> str:
@@ -107,192 +109,521 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
 
 # -- writing ----------------------------------------------------------------------------------------
 
+MODES = ("on", "changes", "off")  # `journal` in config.toml, CRUX_JOURNAL, --no-journal (off)
+
+
+def journal_mode(environ: Mapping[str, str] = os.environ, configured: str | None = None) -> str:
+    """CRUX_JOURNAL when set to a known mode, else the config's `journal`, else on."""
+    given = environ.get("CRUX_JOURNAL", "").strip().lower()
+    if given in MODES:
+        return given
+    if given in ("0", "no", "false", "none"):
+        return "off"
+    return configured if configured in MODES else "on"
+
 
 class Journal:
-    """Appends lines for one session (a REPL, or one `crux` run) to the journal file.
+    """Writes the rolls and changes of one session (a REPL, or one `crux` run) to the state store.
 
-    A plain class, not a dataclass: every roll builds one, and a dataclass costs start-up time.
+    The store is opened at the first write, so a run that journals nothing (odds, `--no-journal`)
+    never opens it. A plain roll is held in `runs` and written with the others of its chunk as one
+    row (`sync`); anything that changed state is written at once, in its own transaction, after the
+    rolls before it. A failure to write is a warning, said once: the roll itself is never refused.
     """
 
-    def __init__(self, path: Path, session: str) -> None:
-        self.path = path
-        self.session = session
-        self.count = 0
-        self.defer_sync = False  # batch mode: fsync once per chunk of answers (see `sync`), not once a line
-        self.unsynced = False
-        self.pending: list[str] = []  # batch mode: roll lines (no state changed) written together at `sync`
+    def __init__(self, folder: Path, session: str, mode: str = "on", keep: int | None = None) -> None:
+        from crux_cli.state.db import KEEP_ROLLS
+
+        self.folder = folder
+        self.session = clean_text(session)
+        self.mode = mode
+        self.keep = KEEP_ROLLS if keep is None else keep
+        self.store: Store | None = None
+        self.count = 0  # the last entry number given in this session (set from the store when it opens)
+        self.defer_sync = False  # batch mode: plain rolls wait for `sync` (one row, one commit per chunk)
+        self.runs: list[tuple[int, Any]] = []  # plain rolls not yet written: (statement's number, faces or kept)
+        self.run_first = 0  # the number of the first of `runs`
+        self.run_rules: str = ""  # the rule set and seed of `runs` (each item that differs says its own)
+        self.run_seed: int | None = None
+        self.run_start = 0.0  # when the run began (its rolls were answered between then and its write)
+        self.statements: dict[str, int] = {}  # the run's statements, each kept once: items give its number
+        self.written = 0  # plain rolls written since the last retention check
+        self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
+        self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
         self.warned = False
         self.warnings: list[str] = []
-        self.prefix: tuple[str, str] | None = None  # the fixed parts of this session's roll lines
-        self.quoted: dict[str, str] = {}  # statements as JSON strings: a batch repeats a few dozen
 
     @classmethod
-    def open(cls, environ: Mapping[str, str] = os.environ) -> Journal:
-        return cls(journal_path(environ), new_session_id(environ))
+    def open(cls, environ: Mapping[str, str] = os.environ, mode: str | None = None,
+             keep: int | None = None) -> Journal:
+        return cls(state_dir(environ), new_session_id(environ), journal_mode(environ, mode), keep)
+
+    @property
+    def path(self) -> Path:
+        from crux_cli.state.db import store_path
+
+        return store_path(self.folder)
+
+    @property
+    def keeps_rolls(self) -> bool:
+        return self.mode == "on"
+
+    def connected(self) -> Store | None:
+        """The store, opened (and earlier runs' unfinished intents settled) at the first write."""
+        if self.store is not None or self.mode == "off" or self.warned:
+            return self.store
+        from crux_cli.state.db import Store
+
+        try:
+            self.store = Store.open(self.folder)
+            self.warnings += self.store.warnings
+            self.warnings += settle(self.store)
+            self.count = max(self.count, self.store.next_number(self.session) - 1)
+        except CruxError as error:
+            self.failed(error)
+        except (OSError, sqlite3.Error) as error:
+            self.failed(error)
+        return self.store
+
+    def next_id(self) -> str:
+        self.count += 1
+        return f"{self.session}-{self.count}"
 
     def append(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """Write `entry` (given its id, time and session here) and fsync it; a failure is a warning, once."""
-        self.count += 1
-        full = {"v": FORMAT, "id": f"{self.session}-{self.count}", "time": now(), "session": self.session,
-                **entry}
-        line = ENCODER.encode(full)
-        if self.defer_sync and entry.get("kind") == "roll":
-            # Nothing changed on disk for a roll: its line may wait for the chunk's one locked write,
-            # which `sync` makes before the answer is shown. A change is written at once, after them.
-            self.pending.append(line)
+        """Write `entry` (given its id, time and session here) at once, after the rolls waiting before it."""
+        full = {"v": FORMAT, "id": "", "time": now(), "session": self.session, **entry}
+        if self.mode == "off" or (self.mode == "changes" and entry.get("kind") == "roll"):
             return full
-        self.write([*self.pending, line], sync=not self.defer_sync)
+        store = self.connected()
+        if store is None:
+            return full
+        self.flush()
+        full["id"] = self.next_id()
+        try:
+            with store.transaction():
+                store.add_entry(full)
+                self.finish_word(store)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
         return full
 
-    def write(self, lines: list[str], sync: bool) -> None:
-        self.pending = []
-        try:
-            append_line(self.path, "\n".join(lines), sync=sync)
-            self.unsynced = not sync
-        except (OSError, CruxError) as error:
-            self.failed(error)
-
-    def sync(self) -> None:
-        """Put the lines appended since the last fsync on disk (before their answers are shown)."""
-        if self.pending:
-            self.write(self.pending, sync=True)
-            return
-        if not self.unsynced:
-            return
-        self.unsynced = False
-        try:
-            descriptor = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                os.fsync(descriptor)
-            finally:
-                os.close(descriptor)
-        except OSError as error:
-            self.failed(error)
-
-    def failed(self, error: OSError | CruxError) -> None:
-        reason = error.strerror if isinstance(error, OSError) else error.message
-        if not self.warned:
-            self.warnings.append(f"the journal is not kept: {self.path}: {reason}")
-        self.warned = True
-
     def answered(self, answer: Any, answer_json: str | None = None) -> None:
-        """One statement answered on the command line: a roll, or a change when it changed the sheet.
-
-        `answer_json` is the answer as `crux --json` prints it (without `line`), when the caller has it.
-        """
+        """One statement answered on the command line: a roll, or a change when it changed the sheet."""
         update = answer.sheet
-        change = sheet_change(update.path, update.before, update.after) if update is not None else None
-        if update is None or change is None:
+        if update is None:
+            self.roll(answer, answer_json)
+            return
+        change = sheet_change(update.path, update.before, update.after)
+        if change is None:
+            self.roll(answer, answer_json)
+            return
+        if self.mode == "off":
+            return
+        store = self.connected()
+        if store is None:
+            return
+        from crux_cli.render.jsonl import record
+
+        self.flush()
+        entry = {"v": FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
+                 "who": update.after.name, "statement": answer.input, "answers": [record(answer)],
+                 "sheets": [change]}
+        intent, self.sheet_intent = self.sheet_intent, None
+        try:
+            with store.transaction():
+                if intent is None or store.finish_intent(intent):  # settled meanwhile by another crux: it has it
+                    store.add_entry(entry)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def roll(self, answer: Any, answer_json: str | None) -> None:
+        """A roll that changed nothing: kept with the others of its chunk, as what replays it when it can be.
+
+        A batch journals every line, so the usual roll (no hero, the chunk's rule set and seed) is kept
+        as [milliseconds, statement, faces] with nothing else built; times are written when read.
+        """
+        if self.mode != "on" or self.warned:
+            return
+        runs = self.runs
+        if not runs:
+            self.run_first = self.count + 1
+            self.run_rules, self.run_seed = answer.rules, answer.seed
+            self.run_start = time.time()
+            self.statements = {}
+        self.count += 1
+        drawn = answer.drawn
+        said = answer.input
+        number = self.statements.get(said)
+        if number is None:  # a batch repeats a few dozen statements: each is kept once a row
+            number = self.statements[said] = len(self.statements)
+        if (drawn is not None and answer.rules == self.run_rules and answer.seed == self.run_seed
+                and answer.comment is None and answer.index is None):  # the statement says its handler
+            runs.append((number, drawn))
+        else:
+            runs.append((number, self.kept(answer, answer_json)))
+        if not self.defer_sync:
+            self.flush()
+
+    @staticmethod
+    def kept(answer: Any, answer_json: str | None) -> dict[str, Any]:
+        """What gives back an answer that is not the chunk's usual roll: its replay, or its JSON."""
+        if answer.drawn is None:
             if answer_json is None:
                 from crux_cli.render.jsonl import compact, record
 
                 answer_json = compact(record(answer))
-            self.rolled(answer.input, answer_json)
+            return {"answer": json.loads(answer_json)}
+        kept: dict[str, Any] = {"rules": answer.rules, "faces": answer.drawn}
+        for name in ("seed", "comment", "index"):
+            if getattr(answer, name) is not None:
+                kept[name] = getattr(answer, name)
+        return kept
+
+    def flush(self) -> None:
+        """Write the plain rolls waiting, as one row."""
+        if not self.runs:
             return
-        from crux_cli.render.jsonl import record
+        runs, self.runs = self.runs, []
+        store = self.connected()
+        if store is None:
+            return
+        try:
+            body = {"rules": self.run_rules, "seed": self.run_seed, "statements": list(self.statements),
+                    "items": runs}
+            store.add_rolls(f"{self.session}-{self.run_first}", self.session,
+                            stamp_of(int(self.run_start * 1000)), now(), len(runs), body)
+            self.written += len(runs)
+            if self.written >= TRIM_EVERY:
+                self.written = 0
+                store.trim(self.keep)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
 
-        self.append({"kind": "change", "who": update.after.name, "statement": answer.input,
-                     "answers": [record(answer)], "sheets": [change]})
+    def sync(self) -> None:
+        """Put the rolls answered since the last sync in the store (before their answers are shown)."""
+        self.flush()
 
-    def rolled(self, statement: str, answer_json: str) -> None:
-        """A roll's line, spelled out rather than built as a dict and encoded: a batch writes one per line.
+    def close(self) -> None:
+        self.flush()
+        if self.store is not None and self.written:
+            with contextlib.suppress(CruxError, sqlite3.Error):
+                self.store.trim(self.keep)
+        if self.store is not None:
+            self.store.close()
+            self.store = None
 
-        The same line `append` would write for {"kind": "roll", "who": None, ...}, key for key.
+    # -- sheet writes announced before they are made --------------------------------------------------
+
+    def watch(self, runner: Any) -> None:
+        """Announce `runner`'s sheet writes (`note_write`); the store is opened, and writes cut short by
+        earlier kills settled, now, before this process takes any sheet's lock."""
+        if self.mode == "off":
+            return
+        self.connected()
+        runner.on_write = self.note_write
+
+    def note_write(self, path: str, before: Mapping[str, Any], after: Mapping[str, Any], statement: str = "",
+                   who: str | None = None) -> None:
+        """A sheet is about to be written (under its lock): announce it, so a kill in between is settled.
+
+        In a REPL statement (`begin_word`) every write joins the statement's intent; on the command
+        line each write is an intent of its own, finished by the answer's journal entry.
         """
-        self.count += 1
-        if self.prefix is None:
-            session = ENCODER.encode(self.session)
-            self.prefix = (f'{{"v":{FORMAT},"id":{session[:-1]}-', f',"session":{session},"kind":"roll","who":null,')
-        quoted = self.quoted.get(statement)
-        if quoted is None:
-            if len(self.quoted) >= 1024:
-                self.quoted.clear()
-            quoted = self.quoted[statement] = ENCODER.encode(statement)
-        line = (f'{self.prefix[0]}{self.count}","time":"{now()}"{self.prefix[1]}'
-                f'"statement":{quoted},"answers":[{answer_json}]}}')
-        if self.defer_sync:  # nothing changed on disk: the line may wait for the chunk's one locked write
-            self.pending.append(line)
+        if self.mode == "off":
+            return
+        store = self.connected()
+        if store is None:
+            return
+        real = os.path.realpath(path)
+        try:
+            if self.word is not None:
+                self.word["writes"].append([real, dict(before), dict(after)])
+                if self.word.get("seq") is None:
+                    self.word["seq"] = store.intend(self.session, "word", self.word)
+                else:
+                    store.update_intent(self.word["seq"], self.word)
+                return
+            changed = [name for name in before if before[name] != after.get(name)]
+            entry = {"v": FORMAT, "kind": "change", "who": who, "statement": statement, "answers": [],
+                     "sheets": [{"path": real, "who": who, "before": {n: before[n] for n in changed},
+                                 "after": {n: after[n] for n in changed}}]}
+            self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry})
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def begin_word(self, statement: str) -> None:
+        """A REPL statement starts: its sheet writes (if any) form one intent, finished with its entry."""
+        self.word = {"statement": statement, "writes": [], "seq": None}
+
+    def finish_word(self, store: Store) -> None:
+        """The statement's entry is written (inside its transaction): its intent is done."""
+        word, self.word = self.word, None
+        if word is not None and word.get("seq") is not None:
+            store.finish_intent(word["seq"])
+
+    def end_word(self) -> None:
+        """A REPL statement that wrote no entry (nothing changed, or it failed first): its intent goes."""
+        if self.word is not None and self.word.get("seq") is not None and self.store is not None:
+            with contextlib.suppress(CruxError, sqlite3.Error):
+                self.store.finish_intent(self.word["seq"])
+        self.word = None
+
+    @contextlib.contextmanager
+    def together_or_warn(self) -> Iterator[None]:
+        """One transaction around several writes (a statement's entry and its fight's new state).
+
+        A store that cannot be written is a warning (said once), never an error of the statement.
+        """
+        store = self.connected()
+        if store is None:
+            yield
+            return
+        block = store.transaction()
+        try:
+            block.__enter__()
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+            yield
+            return
+        try:
+            yield
+        except BaseException as error:
+            with contextlib.suppress(CruxError, sqlite3.Error):
+                block.__exit__(type(error), error, error.__traceback__)
+            raise
+        try:
+            block.__exit__(None, None, None)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def failed(self, error: BaseException) -> None:
+        if isinstance(error, OSError):
+            reason = str(error.strerror)
+        elif isinstance(error, CruxError):
+            reason = error.message
         else:
-            self.write([*self.pending, line], sync=True)
+            reason = str(error)
+        if not self.warned:
+            self.warnings.append(f"the journal is not kept: {self.path}: {reason}" if self.path.name not in reason
+                                 else f"the journal is not kept: {reason}")
+        self.warned = True
 
     def take_warnings(self) -> list[str]:
         said, self.warnings = self.warnings, []
         return said
 
 
-def append_line(path: Path, text: str, sync: bool = True) -> None:
-    """Append one line under the journal's lock, in one write, fsynced (the file made 0600 when new)."""
-    private_dir(path.parent)
-    with journal_lock(path):
-        descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
+
+
+def stamp_of(milliseconds: int) -> str:
+    """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
+    whole, part = divmod(int(milliseconds), 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{part:03d}Z"
+
+
+def clean_text(text: str) -> str:
+    from crux_cli.state.db import clean
+
+    return clean(text)
+
+
+# -- settling what a writer killed mid-way left -----------------------------------------------------------
+
+
+def settle(store: Store) -> list[str]:
+    """Settle the intents whose writers are gone; what the user should know, as warnings.
+
+    A sheet write of the command line (`sheet`): under the sheet's lock, a sheet that holds the new
+    values was written, and the change is journaled; one that holds the old ones was not, and the
+    intent is dropped. A REPL statement (`word`), when its session is gone: it was cut short, its
+    fight's new state was never kept, so each sheet it wrote that still holds what it wrote is put
+    back, and the journal never shows it.
+    """
+    said: list[str] = []
+    for seq, session, kind, body in store.intents():
         try:
-            size = os.fstat(descriptor).st_size
-            torn = size > 0 and os.pread(descriptor, 1, size - 1) != b"\n"  # a writer was killed mid-line
-            data = (("\n" if torn else "") + text + "\n").encode("utf-8")
-            while data:
-                data = data[os.write(descriptor, data):]
-            if sync:
-                os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        if size == 0:
-            from crux_cli.state.files import fsync_directory
-
-            fsync_directory(path.parent)  # the new file's name is on disk too
+            if kind == "sheet":
+                said += settle_sheet(store, seq, session, body)
+            elif kind == "word":
+                said += settle_word(store, seq, session, body)
+            else:
+                store.finish_intent(seq)
+        except (CruxError, OSError, sqlite3.Error, KeyError, TypeError, ValueError) as error:
+            reason = error.message if isinstance(error, CruxError) else str(error)
+            said.append(f"a change cut short could not be settled: {reason}")
+    return said
 
 
-@contextlib.contextmanager
-def journal_lock(path: Path) -> Iterator[None]:
-    """The journal's sidecar lock, as `store.locked` takes a sheet's; apart so a plain roll does not import
-    the sheet machinery (state.store reads sheets, and a roll's start-up time is measured)."""
-    import fcntl
+def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
+    """Settle one command-line sheet write, under the sheet's lock; a sheet whose lock is held (a writer
+    at work, perhaps this very process) is left for a later start."""
+    from crux_cli.state.locking import acquire, release
+    from crux_cli.state.store import load_hero, open_lock, resolve
 
-    descriptor = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    entry = body.get("entry")
+    change = entry["sheets"][0] if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or not isinstance(change, dict):
+        store.finish_intent(seq)
+        return []
+    path = str(change["path"])
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
+        descriptor = open_lock(resolve(path))
+    except OSError:
+        return []
+    try:
+        try:
+            acquire(descriptor, wait=False)
+        except OSError:
+            return []
+        try:
+            current = sheet_values(load_hero(path))
+        except CruxError:
+            current = {}
+        applied = not describe_difference(current, change["after"])
+        with store.transaction():
+            if store.finish_intent(seq) and applied:
+                number = store.next_number(session)
+                store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
     finally:
-        os.close(descriptor)  # closing releases the lock
+        release(descriptor)
+    return []
+
+
+def settle_word(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
+    """A REPL statement cut short, once its session is gone: its sheet writes are taken back."""
+    from crux_cli.state.sessions import is_alive
+
+    if is_alive(store.path.parent, session):
+        return []
+    first: dict[str, dict[str, Any]] = {}
+    last: dict[str, dict[str, Any]] = {}
+    for path, before, after in body.get("writes", ()):
+        first.setdefault(path, before)
+        last[path] = after
+    said = []
+    statement = str(body.get("statement") or "")
+    for path in sorted(first):
+        changed = [n for n in first[path] if first[path][n] != last[path].get(n)]
+        wanted = {n: first[path][n] for n in changed}
+        expected = {n: last[path].get(n) for n in changed}
+        if not changed:
+            continue
+        try:
+            restore_sheets([(path, expected, wanted)], statement)
+            said.append(f"`{statement}` was cut short: {path} is back as it was before it")
+        except CruxError as error:
+            said.append(f"`{statement}` was cut short; {path} is left as it is: {error.message}")
+    store.finish_intent(seq)
+    return said
 
 
 # -- reading ----------------------------------------------------------------------------------------
 
 
-def read_entries(path: Path | None = None) -> list[dict[str, Any]]:
-    """Every whole line of the journal, oldest first; torn or foreign lines are skipped."""
-    path = path or journal_path()
+def open_store(folder: Path | None = None) -> Store | None:
+    """The store to read (None when there is none yet: nothing was ever journaled)."""
+    from crux_cli.state.db import Store, store_path
+
+    folder = folder or state_dir()
+    if folder.suffix == ".db":
+        folder = folder.parent
+    if not store_path(folder).exists() and not (folder / NAME).exists():
+        return None
+    return Store.open(folder)
+
+
+def entries_of(row: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The journal entries of one row, oldest first (a run of plain rolls gives one per roll)."""
+    _, ident, stamp, session, kind, who, statement, _, count, body = row
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data = json.loads(body)
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    if count == 1 and "items" not in data:
+        return [{"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind, "who": who,
+                 "statement": statement, **data}]
+    prefix, _, first = str(ident).rpartition("-")
+    try:
+        number = int(first)
+    except ValueError:
+        number = 1
+    out = []
+    usual: dict[str, Any] = {"rules": data.get("rules")}
+    if data.get("seed") is not None:
+        usual["seed"] = data["seed"]
+    said = data.get("statements", [])
+    for offset, item in enumerate(data.get("items", ())):
+        if not (isinstance(item, list) and len(item) == 2):
+            continue
+        which, kept = item
+        statement = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
+        # a run is written as soon as input waits or a chunk is full: its rolls share its time stamps
+        entry: dict[str, Any] = {"v": FORMAT, "id": f"{prefix}-{number + offset}", "time": stamp,
+                                 "session": session, "kind": "roll", "who": None, "statement": statement}
+        if isinstance(kept, list):
+            entry["replay"] = {**usual, "faces": kept}
+        elif isinstance(kept, dict) and "answer" in kept:
+            entry["answers"] = [kept["answer"]]
+        else:
+            entry["replay"] = kept
+        out.append(entry)
+    return out
+
+
+def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
+                   sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[dict[str, Any]]:
+    """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
+    if sheet is not None:
+        rows = store.sheet_rows(os.path.realpath(sheet))
+        chosen = [e for row in rows for e in entries_of(row)
+                  if (session is None or e["session"] == session) and (since is None or e["time"] >= since)
+                  and (not fight or "fight" in e or e.get("in_fight"))]
+        return chosen[-last:] if last else chosen
+    clauses, params = [], []
+    if session is not None:
+        clauses.append("session = ?")
+        params.append(session)
+    if since is not None:
+        clauses.append("until >= ?")
+        params.append(since)
+    if fight:
+        clauses.append("fight = 1")
+    chunks: list[list[dict[str, Any]]] = []  # each row's entries (oldest first), newest row first
+    held = 0
+    before = None
+    while last is None or held < last:
+        rows = store.rows_before(before, " AND ".join(clauses), tuple(params), limit=64 if last else 2000)
+        if not rows:
+            break
+        for row in rows:
+            chunk = [e for e in entries_of(row) if since is None or e["time"] >= since]
+            chunks.append(chunk)
+            held += len(chunk)
+        before = rows[-1][0]
+    found = [entry for chunk in reversed(chunks) for entry in chunk]
+    return found[-last:] if last else found
+
+
+def read_entries(where: Path | None = None) -> list[dict[str, Any]]:
+    """Every entry of the journal, oldest first (tests and the export of a whole journal)."""
+    store = open_store(where)
+    if store is None:
         return []
-    except OSError as error:
-        raise CruxError(f"cannot read the journal: {path}: {error.strerror}") from None
-    entries = []
-    for raw in data.splitlines():
-        with contextlib.suppress(ValueError):
-            entry = json.loads(raw)
-            if isinstance(entry, dict) and entry.get("v") == FORMAT and "id" in entry:
-                entries.append(entry)
-    return entries
-
-
-def touches(entry: Mapping[str, Any], sheet: str) -> bool:
-    return any(change.get("path") == sheet for change in entry.get("sheets", ()))
-
-
-def select(entries: Iterable[dict[str, Any]], *, session: str | None = None, since: str | None = None,
-           sheet: str | None = None, fight: bool = False) -> list[dict[str, Any]]:
-    """The entries a log asks for: of one session, from a time on, touching a sheet, or of a fight."""
-    real = os.path.realpath(sheet) if sheet else None
-    return [e for e in entries
-            if (session is None or e.get("session") == session)
-            and (since is None or str(e.get("time", "")) >= since)
-            and (real is None or touches(e, real))
-            and (not fight or "fight" in e or is_fight_roll(e))]
+    try:
+        return select_entries(store)
+    finally:
+        store.close()
 
 
 def is_fight_roll(entry: Mapping[str, Any]) -> bool:
     return bool(entry.get("in_fight"))
+
+
+def touches(entry: Mapping[str, Any], sheet: str) -> bool:
+    return any(isinstance(change, dict) and change.get("path") == sheet for change in entry.get("sheets", ()))
 
 
 # -- undo and redo from the journal -------------------------------------------------------------------
@@ -332,10 +663,18 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
     """Take back (or redo) the last change of one sheet, under its lock; the journal says so.
 
     Returns the change taken back and the new journal entry. Refused when the sheet no
-    longer holds what that change wrote: someone (another crux, or a hand) changed it since.
+    longer holds what that change wrote (someone changed it since), and when the change was a
+    fight word of a fight still kept (running in a REPL, or left to resume): only that session's
+    `undo` takes back the word whole, sheets and ledger together.
     """
     real = os.path.realpath(os.path.expanduser(path))
-    done, undone = stacks(read_entries(journal.path), real)
+    store = journal.connected()
+    if store is None:
+        raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
+                        hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
+    journal.flush()
+    entries = [e for row in store.sheet_rows(real) for e in entries_of(row)]
+    done, undone = stacks(entries, real)
     pending = undone if redo else done
     word = "redo" if redo else "undo"
     if not pending:
@@ -343,6 +682,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
                         hint="the journal holds no change of this sheet" + (" undone since its last change"
                                                                             if redo else ""))
     target = pending[-1]
+    refuse_fight_word(store, target, path)
     change = change_of(target, real)
     expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
     restore_sheets([(path, expected, wanted)], str(target.get("statement") or ""))
@@ -350,6 +690,22 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
                             "undoes": target["id"], "answers": [],
                             "sheets": [{**change, "before": expected, "after": wanted}]})
     return target, entry
+
+
+def refuse_fight_word(store: Store, target: Mapping[str, Any], path: str) -> None:
+    """A fight word's change belongs to its fight while the fight is kept: undo it in that session."""
+    if "fight" not in target:
+        return
+    session = str(target.get("session"))
+    from crux_cli.state.sessions import is_alive
+
+    running = is_alive(store.path.parent, session)
+    kept = any(s == session for s, _, _ in store.fights())
+    if running or kept:
+        where = "running in REPL session " + session if running else f"left by REPL session {session} to resume"
+        raise CruxError(f"`{target.get('statement')}` changed {path} in a fight {where}",
+                        hint="take it back there with `undo` (sheets and fight together); "
+                             "crux sheet undo leaves it as it is")
 
 
 def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], statement: str = "") -> None:
@@ -380,14 +736,6 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], st
             parse_sheet(new_text, shown)
             if new_text != text:
                 write_atomically(real, new_text, shown)
-
-
-def put_sheet_values(path: str, values: Mapping[str, Any]) -> None:
-    """Set a sheet's kept values to `values`, whatever it holds now (recovering a word cut short)."""
-    from crux_cli.state.store import sheet_transaction
-
-    with sheet_transaction(path) as sheet:
-        sheet.save(sheet.hero.with_changes(**hero_values(values)))
 
 
 def hero_values(values: Mapping[str, Any]) -> dict[str, Any]:

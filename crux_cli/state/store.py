@@ -1,6 +1,6 @@
 """Reading and writing sheets so that a crash or two processes at once lose nothing.
 
-- Every change is a transaction: an exclusive `fcntl.flock` on a sidecar lock
+- Every change is a transaction: an exclusive lock (state.locking) on a sidecar lock
   file (`.NAME.lock` beside the sheet) is held from the read to the write, so
   two `crux --sheet` runs spending Grit never both start from the same value.
   The lock is on a sidecar, not on the sheet, because the sheet's inode is
@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import stat
@@ -36,6 +35,7 @@ from pathlib import Path
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, fsync_directory, open_regular, read_regular
+from crux_cli.state.locking import acquire
 from crux_cli.state.sheet import parse_sheet, update_sheet_text
 
 ACL = "system.posix_acl_access"
@@ -103,7 +103,7 @@ def locked(sheet: Path, shown: str, what: str = "sheet") -> Iterator[None]:
         raise SheetError(f"cannot lock the {what}: {lock_path(sheet).name} {lock_problem(error)}", path=shown,
                          hint=f"crux needs to make a lock file in the {what}'s folder") from None
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        acquire(descriptor)
         yield
     finally:
         os.close(descriptor)  # closing releases the lock
@@ -261,7 +261,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
         descriptor, unlocked = None, f"{lock_path(sheet).name} {lock_problem(error)}"
     try:
         if descriptor is not None:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            acquire(descriptor)
             remove_leftovers(sheet)
         text = read_text(sheet, shown)
         yield SheetTransaction(sheet, shown, text, parse_sheet(text, shown), unlocked)

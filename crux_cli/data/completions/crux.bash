@@ -9,12 +9,12 @@ _crux_command() {
     options="" valued=" " subcommands="" argument="" argument_words="" fallback=""
     case $1 in
         "crux")
-            options="--seed --json --rules --no-color --sheet --repeat --completion --version -h --help"
+            options="--seed --json --rules --no-color --sheet --repeat --no-journal --completion --version -h --help"
             valued=" --seed --rules --sheet --repeat --completion "
             subcommands="log odds repl sheet"
             argument="statement" argument_words="" fallback="_statement" ;;
         "crux _statement")
-            options="--seed --json --rules --no-color --sheet --repeat -h --help"
+            options="--seed --json --rules --no-color --sheet --repeat --no-journal -h --help"
             valued=" --seed --rules --sheet --repeat "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
@@ -24,12 +24,12 @@ _crux_command() {
             subcommands=""
             argument="" argument_words="" fallback="" ;;
         "crux odds")
-            options="--seed --json --rules --no-color --sheet --repeat --at-least -h --help"
+            options="--seed --json --rules --no-color --sheet --repeat --no-journal --at-least -h --help"
             valued=" --seed --rules --sheet --repeat --at-least "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
         "crux repl")
-            options="--seed --json --rules --no-color --sheet --repeat -h --help"
+            options="--seed --json --rules --no-color --sheet --repeat --no-journal -h --help"
             valued=" --seed --rules --sheet --repeat "
             subcommands=""
             argument="" argument_words="" fallback="" ;;

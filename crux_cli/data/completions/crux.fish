@@ -15,16 +15,16 @@ function __crux_command --argument-names path
     set -g __crux_fallback ''
     switch $path
         case 'crux'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --completion --version -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal --completion --version -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --sheet --repeat --completion
             set -g __crux_subcommands log odds repl sheet
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
         case 'crux _statement'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --sheet --repeat
             set -g __crux_subcommands
             set -g __crux_argument statement
@@ -39,16 +39,16 @@ function __crux_command --argument-names path
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --at-least -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal --at-least -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --sheet --repeat --at-least
             set -g __crux_subcommands
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux repl'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --sheet --repeat
             set -g __crux_subcommands
             set -g __crux_argument ''

@@ -1,0 +1,45 @@
+"""Plain rolls given back from what the journal keeps of them: the statement, its rule set and the faces.
+
+A batch of a million rolls is journaled as what reproduces each answer (state.journal), not as the
+answer itself. `with_answers` rolls each such statement again with a scripted source that draws the
+kept faces in order, which gives the very answer that was printed (the rule engines draw every die
+through one roller, and are pure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import Roller, ScriptedSource
+
+
+def with_answers(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries with `answers` filled in for the rolls kept as replays."""
+    runners: dict[Any, Any] = {}
+    return [answered(entry, runners) if "replay" in entry else entry for entry in entries]
+
+
+def answered(entry: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
+    kept = entry["replay"]
+    out = {key: value for key, value in entry.items() if key != "replay"}
+    try:
+        out["answers"] = [replayed(str(entry.get("statement") or ""), kept, runners)]
+    except (CruxError, AssertionError, KeyError, TypeError, ValueError):
+        out["answers"] = []  # a rule set no longer installed, or a statement it now reads otherwise
+    return out
+
+
+def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
+    from crux_cli.render.jsonl import record
+    from crux_cli.running.runner import Runner
+
+    key = (kept["rules"], kept.get("seed"))
+    runner = runners.get(key)
+    if runner is None:
+        runner = runners[key] = Runner(rules=str(kept["rules"]), seed=kept.get("seed"))
+    source = ScriptedSource(int(face) for face in kept.get("faces", ()))
+    handler, tree = runner.read(statement)
+    answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))
+    return record(answer)

@@ -1,0 +1,404 @@
+"""The state store: one SQLite database for everything that outlives a roll.
+
+`$XDG_STATE_HOME/crux/crux.db` (folder 0700, file 0600) holds the journal (rolls, changes, undo
+and redo), the running fights of REPL sessions (what resuming offers after a crash) and the
+intents that bracket sheet writes. It is the standard library's `sqlite3` in WAL mode: nothing to
+install or start, readers never wait for a writer, and each statement's rows commit together or
+not at all. Readers go through indexes (time, session, sheet, fight), so `crux log -n 20` costs
+the same with ten entries or a million.
+
+Tables:
+- `entries`: one row per journal entry, or per run of plain rolls of one batch chunk (`count` > 1:
+  a batch of a thousand rolls is one row, its items in `body`). `id` is the entry's "SESSION-N"
+  (the first one of a run); `body` holds the rest of the entry as JSON.
+- `sheet_entries`: (real sheet path, entry) for every entry that changed a sheet: the index undo and
+  `crux log --sheet` read.
+- `fights`: the running fight of each REPL session, as encounter-file text.
+- `intents`: a sheet write announced before it is made (see `Store.intend`), settled at the next
+  start when its writer died before the journal had it.
+- `meta`: the format, how many plain rolls are kept (for retention without a count over the table).
+
+A damaged database is moved aside (`crux.db.damaged-TIME`) with one warning and a new one started;
+one locked by another crux for longer than `WAIT` seconds gives a plain message. Neither stops a
+roll: the roll is answered and the journal says it was not kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from crux_cli.core.errors import CruxError
+
+NAME = "crux.db"
+FORMAT = 1  # PRAGMA user_version of a store crux made
+WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
+KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
+TRIM_EVERY = 10_000  # plain rolls written between two checks of the retention cap
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    time TEXT NOT NULL,
+    until TEXT NOT NULL,
+    session TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    who TEXT,
+    statement TEXT,
+    fight INTEGER NOT NULL DEFAULT 0,
+    count INTEGER NOT NULL DEFAULT 1,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_until ON entries(until);
+CREATE INDEX IF NOT EXISTS entries_session ON entries(session, seq);
+CREATE INDEX IF NOT EXISTS entries_id ON entries(id);
+CREATE INDEX IF NOT EXISTS entries_fight ON entries(seq) WHERE fight = 1;
+CREATE INDEX IF NOT EXISTS entries_rolls ON entries(seq) WHERE kind = 'roll';
+CREATE TABLE IF NOT EXISTS sheet_entries (
+    path TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (path, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fights (
+    session TEXT PRIMARY KEY,
+    ledger TEXT NOT NULL,
+    saved TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS intents (
+    seq INTEGER PRIMARY KEY,
+    session TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
+
+
+class StoreError(CruxError):
+    """The store cannot be used now (locked, unwritable): said as a warning, the roll goes on."""
+
+
+def store_path(folder: Path) -> Path:
+    return folder / NAME
+
+
+class Store:
+    """One connection to the state store; every write is one transaction (`with store.transaction()`)."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, warnings: list[str]) -> None:
+        self.path = path
+        self.db = connection
+        self.warnings = warnings
+        self.depth = 0  # nested `transaction` blocks: only the outermost commits
+
+    # -- opening --------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, folder: Path, *, migrate: bool = True) -> Store:
+        """The store in `folder`, made on first use; a damaged one is moved aside and a new one made.
+
+        Raises StoreError when the folder cannot be made or the store stays locked.
+        """
+        from crux_cli.state.journal import private_dir
+
+        warnings: list[str] = []
+        try:
+            private_dir(folder)
+        except OSError as error:
+            raise StoreError(f"cannot make the state folder {folder}: {error.strerror}") from None
+        path = store_path(folder)
+        for attempt in (1, 2):
+            try:
+                store = cls(path, connect(path), warnings)
+                fresh = store.prepare()
+                break
+            except sqlite3.DatabaseError as error:
+                if is_busy(error):
+                    raise StoreError(busy_message(path)) from None
+                if attempt == 2 or not is_damage(error):
+                    raise StoreError(f"cannot use the state store {path}: {error}") from None
+                warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
+                                f"{move_aside(path).name} and a new one started")
+        if fresh and migrate:
+            from crux_cli.state.migrate import import_old_files
+
+            with contextlib.suppress(sqlite3.Error, OSError):
+                warnings += import_old_files(store, folder)
+        return store
+
+    def prepare(self) -> bool:
+        """Make the tables of a new store (True when it was new); check the format of an old one."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version == FORMAT:
+            return False
+        if version > FORMAT:
+            raise sqlite3.DatabaseError(f"made by a newer crux (format {version}); this crux reads format {FORMAT}")
+        with self.transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {FORMAT}")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('rolls', '0')")
+        return True
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.close()
+
+    # -- transactions -----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: committed at the end of the outermost block, rolled back on any error."""
+        if self.depth:
+            self.depth += 1
+            try:
+                yield self.db
+            finally:
+                self.depth -= 1
+            return
+        self.depth = 1
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            if is_busy(error):
+                raise StoreError(busy_message(self.path)) from None
+            raise StoreError(f"cannot write the state store {self.path}: {error}") from None
+        finally:
+            self.depth = 0
+
+    # -- the journal ------------------------------------------------------------------------------
+
+    def add_entry(self, entry: Mapping[str, Any]) -> int:
+        """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
+        body = {k: v for k, v in entry.items() if k not in COLUMNS}
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (entry["id"], entry["time"], entry["time"], entry["session"], entry["kind"],
+                 text_or_none(entry.get("who")), text_or_none(entry.get("statement")),
+                 1 if entry.get("in_fight") or "fight" in entry else 0, dumps(body)))
+            seq = int(cursor.lastrowid or 0)
+            paths = {str(change.get("path")) for change in entry.get("sheets", ()) if isinstance(change, dict)}
+            db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in paths])
+            if entry["kind"] == "roll":
+                db.execute("UPDATE meta SET value = value + 1 WHERE key = 'rolls'")
+        return seq
+
+    def add_rolls(self, first_id: str, session: str, started: str, ended: str, count: int,
+                  body: dict[str, Any]) -> None:
+        """A run of plain rolls of one session as one row (a batch chunk).
+
+        Committed without waiting for the disk (WAL, synchronous NORMAL): a process killed at any
+        moment loses nothing committed, and only a power cut could take back the last chunk of
+        rolls; changes, and the intents before sheet writes, wait for the disk (FULL).
+        """
+        if self.depth:  # inside a change's transaction: it commits, and waits for the disk
+            self.insert_rolls(first_id, session, started, ended, count, body)
+            return
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            with self.transaction():
+                self.insert_rolls(first_id, session, started, ended, count, body)
+        finally:
+            self.db.execute("PRAGMA synchronous = FULL")
+
+    def insert_rolls(self, first_id: str, session: str, started: str, ended: str, count: int,
+                     body: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
+                       "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
+                       (first_id, started, ended, session, count, dumps(body)))
+            db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
+
+    def trim(self, keep: int) -> int:
+        """Drop the oldest plain rolls past `keep` (changes are never dropped here); how many rows went."""
+        with self.transaction() as db:
+            held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
+            dropped = 0
+            while held > keep:
+                rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' ORDER BY seq LIMIT 500"
+                                  ).fetchall()
+                if not rows:
+                    held = 0
+                    break
+                gone = []
+                for seq, count in rows:
+                    if held <= keep:
+                        break
+                    gone.append((seq,))
+                    held -= count
+                db.executemany("DELETE FROM entries WHERE seq = ?", gone)
+                dropped += len(gone)
+            db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(max(held, 0)),))
+        return dropped
+
+    def rows_before(self, before: int | None, where: str = "", params: tuple[Any, ...] = (),
+                    limit: int = 200) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows older than row `before` (None: the newest), newest first, matching `where`."""
+        clauses = [where] if where else []
+        if before is not None:
+            clauses.append("seq < ?")
+            params = (*params, before)
+        sql = ("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries"
+               + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
+        return self.db.execute(sql, (*params, limit)).fetchall()
+
+    def sheet_rows(self, path: str) -> list[tuple[Any, ...]]:
+        """Every entry that changed the sheet at `path` (real path), oldest first: through its index."""
+        return self.db.execute(
+            "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
+            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? ORDER BY s.seq", (path,)
+        ).fetchall()
+
+    def last_session(self) -> str | None:
+        row = self.db.execute("SELECT session FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        return str(row[0]) if row else None
+
+    def next_number(self, session: str) -> int:
+        """The number after the highest entry number of `session` (so ids never collide across runs)."""
+        row = self.db.execute("SELECT id, count FROM entries WHERE session = ? ORDER BY seq DESC LIMIT 1",
+                              (session,)).fetchone()
+        if row is None:
+            return 1
+        try:
+            return int(str(row[0]).rsplit("-", 1)[1]) + int(row[1])
+        except (IndexError, ValueError):
+            return 1
+
+    # -- fights -------------------------------------------------------------------------------------
+
+    def save_fight(self, session: str, ledger: str | None) -> None:
+        """The running fight of a REPL session (None: it has none now)."""
+        with self.transaction() as db:
+            if ledger is None:
+                db.execute("DELETE FROM fights WHERE session = ?", (session,))
+            else:
+                db.execute("INSERT OR REPLACE INTO fights VALUES (?, ?, ?)", (session, ledger, stamp()))
+
+    def fights(self) -> list[tuple[str, str, str]]:
+        """(session, ledger, saved) of every fight kept, newest first."""
+        return [(str(s), str(ledger), str(saved)) for s, ledger, saved in
+                self.db.execute("SELECT session, ledger, saved FROM fights ORDER BY saved DESC")]
+
+    # -- intents --------------------------------------------------------------------------------------
+
+    def intend(self, session: str, kind: str, body: dict[str, Any]) -> int:
+        """Announce a change before it is made to a sheet: settled at the next start if its writer dies."""
+        with self.transaction() as db:
+            return int(db.execute("INSERT INTO intents (session, kind, body) VALUES (?, ?, ?)",
+                                  (session, kind, dumps(body))).lastrowid or 0)
+
+    def update_intent(self, seq: int, body: dict[str, Any]) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE intents SET body = ? WHERE seq = ?", (dumps(body), seq))
+
+    def finish_intent(self, seq: int) -> bool:
+        """Drop an intent (inside the caller's transaction); False when another crux settled it already."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM intents WHERE seq = ?", (seq,)).rowcount > 0
+
+    def intents(self) -> list[tuple[int, str, str, dict[str, Any]]]:
+        out = []
+        for seq, session, kind, body in self.db.execute("SELECT seq, session, kind, body FROM intents ORDER BY seq"):
+            try:
+                parsed = json.loads(body)
+            except ValueError:
+                parsed = None
+            out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
+        return out
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), WAL, waiting `WAIT` s for a lock."""
+    if not path.exists():  # made private from its first byte; SQLite gives -wal and -shm the same mode
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
+    connection = sqlite3.connect(path, timeout=WAIT, isolation_level=None, check_same_thread=False)
+    try:
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = FULL")  # a roll on screen is a roll on disk
+        connection.execute("PRAGMA foreign_keys = OFF")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def is_busy(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return any(word in text for word in ("not a database", "malformed", "corrupt", "file is encrypted",
+                                         "newer crux", "no such table", "no such column"))
+
+
+def busy_message(path: Path) -> str:
+    return f"the state store {path} is held by another crux for more than {WAIT:g} s"
+
+
+def move_aside(path: Path) -> Path:
+    """Keep a damaged store under a dated name (with its -wal and -shm) rather than delete it."""
+    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{path}{suffix}", f"{kept}{suffix}")
+    return kept
+
+
+def stamp() -> str:
+    from crux_cli.state.journal import now
+
+    return now()
+
+
+def text_or_none(value: Any) -> str | None:
+    return None if value is None else clean(str(value))
+
+
+def clean(text: str) -> str:
+    """Text SQLite and JSON can hold: a lone surrogate (an undecodable byte) becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON (orjson, several times quicker: a batch writes a thousand rolls a row); a lone
+    surrogate (an undecodable byte) is written escaped, which SQLite can store."""
+    try:
+        import orjson
+
+        return orjson.dumps(value).decode()
+    except (ImportError, TypeError, ValueError):  # an integer past 64 bits, a surrogate: the json module
+        pass
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"), default=str)
+    return text

@@ -1,0 +1,58 @@
+"""Exclusive file locks that work wherever Python does: `fcntl.flock` on POSIX, `msvcrt.locking` on Windows.
+
+Every lock crux takes (a sheet's sidecar, the session's liveness file, the REPL history) goes
+through `acquire`, so no module imports `fcntl` and crux rolls on Windows too. The lock belongs to
+the open descriptor: closing it (or the process ending, however it ends) releases it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+try:  # POSIX
+    import fcntl as _fcntl
+except ImportError:  # Windows: no fcntl
+    _fcntl = None  # type: ignore[assignment]
+
+
+def acquire(descriptor: int, wait: bool = True) -> None:
+    """Lock `descriptor` exclusively; with `wait` False, raise OSError at once when someone holds it."""
+    if _fcntl is not None:
+        _fcntl.flock(descriptor, _fcntl.LOCK_EX | (0 if wait else _fcntl.LOCK_NB))
+        return
+    _windows_lock(descriptor, wait)
+
+
+def _windows_lock(descriptor: int, wait: bool) -> None:
+    """msvcrt locks a byte range: byte 0 of the file, from its start (the file may be empty)."""
+    import msvcrt  # type: ignore[import-not-found, unused-ignore]
+    import time
+
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    while True:
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined, unused-ignore]
+            return
+        except OSError:
+            if not wait:
+                raise
+            time.sleep(0.05)  # LK_LOCK gives up after ten seconds; a sheet's lock may be held longer
+
+
+def release(descriptor: int) -> None:
+    """Close the descriptor, which releases its lock on every platform."""
+    with contextlib.suppress(OSError):
+        os.close(descriptor)
+
+
+@contextlib.contextmanager
+def held(path: str | os.PathLike[str], flags: int = os.O_RDWR | os.O_CREAT, mode: int = 0o600) -> Iterator[int]:
+    """Hold the exclusive lock of the file at `path` (made when missing) for the body of the `with`."""
+    descriptor = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), mode)
+    try:
+        acquire(descriptor)
+        yield descriptor
+    finally:
+        release(descriptor)
