@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from crux_cli.core.record import Record
 from crux_cli.rulesets.crux.encounter import Encounter
@@ -51,3 +51,20 @@ class FightState(Record):
 
     def names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.encounter.combatants)
+
+    def acting(self) -> str | None:
+        """Whose turn it is (None before initiative)."""
+        active = self.encounter.active()
+        return active.name if active is not None else None
+
+    def summary(self) -> str:
+        """Where the fight stands, in a few words: "round 2, Wren's turn: Wren, goblin"."""
+        active = self.encounter.active()
+        where = f"round {self.encounter.round}, {active.name}'s turn" if active is not None else "not begun yet"
+        return f"{where}: {', '.join(self.names())}"
+
+    def ledger_json(self) -> dict[str, Any]:
+        """The ledger as JSON (the journal keeps it before and after each fight word)."""
+        import dataclasses
+
+        return dataclasses.asdict(self.encounter)
