@@ -302,3 +302,13 @@ def test_the_journals_who_is_whoever_rolled_or_was_changed_not_the_active_combat
     assert journal.who("enemy rat hp 2") == "rat"
     said(session, "move")
     assert journal.who("move") == "Wren"
+
+
+def test_saving_over_a_heros_sheet_is_refused_though_the_fight_read_it(tmp_path):
+    sheet = make_sheet(tmp_path)
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, "fight")
+    said(session, f"hero {sheet}")
+    before = sheet.read_bytes()
+    assert "is not a crux encounter" in refused(session, f"save {sheet}")
+    assert sheet.read_bytes() == before

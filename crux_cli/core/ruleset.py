@@ -96,8 +96,11 @@ class FightRules(Protocol):
     # before a word replaces a running fight: (the question, the line to run on yes)
     def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None: ...
 
-    # a save of the fight to a file: (the file, the line that writes it, forced: replace without asking)
-    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool] | None: ...
+    # a save of the fight to a file: (the file, the line that writes it, forced: replace without asking,
+    # the question before replacing an earlier save)
+    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None: ...
+
+    def fight_file(self, line: str) -> str | None: ...  # the fight file a line saves or loads
 
     def resume(self, path: str) -> str: ...  # the line that loads a fight left in `path`
 

@@ -119,9 +119,9 @@ class Fighting:
         finally:
             if session.autosave is not None:
                 session.autosave.end()  # the word is whole: in the sheets, the autosave and the journal
-        _, _, rest = statement.partition(" ")
-        if rest.strip() and os.path.splitext(rest.strip())[1]:  # `save FILE`, `load FILE`
-            self.saved_to.add(os.path.realpath(os.path.expanduser(rest.strip())))
+        path = rules.fight_file(statement)
+        if path is not None:
+            self.saved_to.add(os.path.realpath(os.path.expanduser(path)))
         return out
 
     def guard(self, statement: str) -> list[str] | None:
@@ -137,7 +137,7 @@ class Fighting:
             return self.ask(*asked)
         return None
 
-    def guard_save(self, path: str, statement: str, forced: bool) -> list[str]:
+    def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:
         """A save never writes over what is not a fight file, nor over an older save without asking."""
         from crux_cli.state.encounter import load_encounter
 
@@ -149,8 +149,7 @@ class Fighting:
                 raise CruxError(f"{path} is not a crux encounter: crux will not write over it",
                                 hint=f"save to another file name ({error.message})") from None
             if not forced:
-                return self.ask(f"{path} holds an earlier fight: replace it? (y/N; `save! {path}` does not ask)",
-                                statement)
+                return self.ask(question, statement)
         return self.word(statement)
 
     def ask(self, question: str, statement: str) -> list[str]:

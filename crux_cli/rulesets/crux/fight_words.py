@@ -153,13 +153,19 @@ class CruxFights:
                     "(y/N; `undo` brings this one back)", line.strip())
         return None
 
-    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool] | None:
-        """`save FILE.toml` in a fight: the file, the line that writes it, and whether it was forced (`save!`)."""
+    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None:
+        """`save FILE.toml` in a fight: the file, the line that writes it, whether it was forced (`save!`),
+        and the question before it replaces an earlier save."""
         word, _, rest = line.strip().partition(" ")
         word, rest = word.lower(), rest.strip()
         if word in ("save", "save!") and fight is not None and is_file(rest):
-            return rest, f"save {rest}", word == "save!"
+            return (rest, f"save {rest}", word == "save!",
+                    f"{rest} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
         return None
+
+    def fight_file(self, line: str) -> str | None:
+        word, _, rest = line.strip().partition(" ")
+        return rest.strip() if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
 
     def resume(self, path: str) -> str:
         return f"load {path}"
