@@ -312,3 +312,23 @@ def test_saving_over_a_heros_sheet_is_refused_though_the_fight_read_it(tmp_path)
     before = sheet.read_bytes()
     assert "is not a crux encounter" in refused(session, f"save {sheet}")
     assert sheet.read_bytes() == before
+
+
+def test_a_fight_left_running_waits_when_the_session_starts_in_rules_without_fights():
+    from crux_cli.state.autosave import Autosave
+
+    session = zed_dying()
+    session.autosave = Autosave.start("first")
+    said(session, "cond add goblin prone")
+    fight = session.fight
+    session.autosave.close()
+
+    elsewhere = Session(Runner(rules="stepdice", source=ScriptedSource([])))
+    elsewhere.autosave = Autosave.start("second")
+    assert "the stepdice rules have no fights" in elsewhere.resume_offer()[0] and elsewhere.pending is None
+    elsewhere.autosave.close()
+    resumed = Session(Runner(source=ScriptedSource([])))
+    resumed.autosave = Autosave.start("third")
+    assert "resume it?" in resumed.resume_offer()[0]  # still offered, in rules with fights
+    said(resumed, "y")
+    assert resumed.fight == fight

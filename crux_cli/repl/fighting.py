@@ -205,14 +205,15 @@ class Fighting:
             return []  # the usual start: the encounter files and the fight rules stay unloaded
         from crux_cli.state.encounter import load_fight
 
-        for other in left[1:]:  # offered at a later start
-            os.close(other.alive)
-        newest = left[0]
         rules = self.rules()
+        for other in left[1 if rules is not None else 0:]:  # offered at a later start
+            os.close(other.alive)
+        if rules is None:
+            return [f"a fight was left running: the {session.rules_name} rules have no fights, so it waits "
+                    "for a session in rules that have them"]
+        newest = left[0]
         try:
             fight = load_fight(newest.path)
-            if rules is None:
-                raise CruxError("no fights in these rules")
         except CruxError:
             return [f"a fight was left that does not read: kept as {newest.set_aside()}"]
 
