@@ -68,3 +68,9 @@ class FightState(Record):
         import dataclasses
 
         return dataclasses.asdict(self.encounter)
+
+
+if TYPE_CHECKING:  # mypy checks that the value is what the session holds
+    from crux_cli.core.ruleset import FightValue
+
+    _VALUE: FightValue = FightState()

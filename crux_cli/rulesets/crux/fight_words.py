@@ -188,3 +188,8 @@ class CruxFights:
 
 
 FIGHTS = CruxFights()
+
+if TYPE_CHECKING:  # mypy checks that the Crux fights are what the session asks for
+    from crux_cli.core.ruleset import FightRules
+
+    _FIGHTS: FightRules = FIGHTS
