@@ -335,21 +335,20 @@ def test_a_fight_left_running_waits_when_the_session_starts_in_rules_without_fig
 
 
 def test_a_fight_is_a_value_the_words_never_change_and_a_refused_word_leaves_as_it_was():
-    import pytest as _pytest
-
     from crux_cli.core.errors import CruxError
 
     session = zed_dying()
     fights = session.runner.rules.fight_rules()
     before = session.fight
-    with _pytest.raises(AttributeError):
+    with pytest.raises(AttributeError):
         before.over = True  # immutable
-    with _pytest.raises(TypeError):
+    with pytest.raises(TypeError):
         before.heroes["Zed"] = None  # and so are its maps
     after, said_lines = fights.run("cond add goblin blinded", before, session.fighting)
     assert after != before and "blinded" in after.encounter.find("goblin").conditions
+    assert said_lines == ["goblin: blinded"]
     assert "blinded" not in before.encounter.find("goblin").conditions  # the value handed in is unchanged
-    with _pytest.raises(CruxError):
+    with pytest.raises(CruxError):
         fights.run("atk nobody", after, session.fighting)
     assert session.fight is before  # running the rules by hand touched nothing the session holds
     refused(session, "atk nobody")
