@@ -142,7 +142,17 @@ armour = "heavy"
         (("armour = \"heavy\"", "sheet = \"goblin.toml\""), 15, "only a hero has a sheet"),
         (("sheet = \"wren.toml\"", "sheet = \"wren\\u0000.toml\""), 8, "`sheet` must be a text"),
         (("sheet = \"wren.toml\"", "sheet = 7"), 8, "`sheet` must be a text"),
-        (("format = 2", "format = 3"), 1, "not a crux encounter file"),
+        (("format = 2", "format = 4"), 1, "not a crux encounter file"),
+        (("round = 1", "round = 1\nfallen = [3]"), 3, "`fallen` must list the names"),
+        (("round = 1", "round = 1\nover = 1"), 3, "`over` must be true or false"),
+        (("sheet = \"wren.toml\"", "held = 5"), 8, "`held` must be a table"),
+        (("sheet = \"wren.toml\"", "held = { hp = 11 }"), 8, "`hp` is 11; it must be from 0 to 10"),
+        (("sheet = \"wren.toml\"", "held = { wounds = 7 }"), 8, "`wounds` is 7; it must be from 0 to 6"),
+        (("sheet = \"wren.toml\"", "held = { grit = 6 }"), 8, "`grit` is 6"),
+        (("sheet = \"wren.toml\"", "held = { conditions = [\"on fire\"] }"), 8, "`conditions` must list"),
+        (("sheet = \"wren.toml\"", "held = { charm = 3 }"), 8, "unknown key 'charm' in `held`"),
+        (("sheet = \"wren.toml\"", "sheet = \"wren.toml\"\nheld = {}"), 9, "only a hero without a sheet"),
+        (("armour = \"heavy\"", "held = { hp = 1 }"), 15, "only a hero without a sheet"),
         (("format = 2", "format = true"), 1, "not a crux encounter file"),
         (("round = 1", "round = 1\ncolour = \"red\""), 3, "unknown key `colour`"),
         (("round = 1", "round = " + "9" * 5000), None, "a number too long"),
@@ -197,3 +207,64 @@ def test_any_one_field_changed_loads_or_is_refused_never_crashes(key, value, whe
     for combatant in encounter.combatants:  # what loaded is what the ledger works with
         assert isinstance(combatant.name, str) and isinstance(combatant.hp, int)
     assert encounter.order() is not None and (encounter.active() is None or encounter.combatants)
+
+
+def test_a_hero_held_in_memory_the_fallen_and_a_won_fight_are_kept_whole(tmp_path):
+    from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
+    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.state.encounter import load_fight, save_fight
+
+    zed = Hero(name="Bram", hp=0, wounds=3, dying=True, grit=2, hit_dice=0, conditions=("prone", "dazed"))
+    state = FightState(a_fight(), frozen_map({"Wren": str(tmp_path / "wren.toml")}), frozen_map({"Bram": zed}),
+                       ("rats", "Bram"), over=True)
+    path = tmp_path / "fight.toml"
+    save_fight(path, state)
+    text = path.read_text()
+    bram = text.split("[[combatant]]")[2]
+    assert "held = {" in bram and "hp = 0\n" not in bram and "grit = -1" not in bram  # no enemy's fields
+    assert load_fight(path) == state
+    assert load_encounter(path) == (a_fight(), {"Wren": str(tmp_path / "wren.toml")})  # the ledger alone, as before
+
+
+def test_a_format_2_file_still_loads_with_its_heroes_at_their_sheets_values(tmp_path):
+    from crux_cli.state.encounter import load_fight
+
+    path = tmp_path / "fight.toml"
+    path.write_text(GOOD)
+    fight = load_fight(path)
+    assert fight.heroes == {} and fight.fallen == () and not fight.over and fight.names() == ("Wren", "goblin")
+
+
+def test_an_encounter_file_loads_in_time_linear_in_its_combatants_and_is_capped(tmp_path):
+    import time
+
+    from crux_cli.rulesets.crux.encounter import MAX_COMBATANTS
+
+    def file_of(count: int) -> Path:
+        path = tmp_path / f"fight{count}.toml"
+        path.write_text("format = 3\nround = 0\nturn = 0\n" + "".join(
+            f"[[combatant]]\nname = \"goblin {i}\"\nside = \"enemy\"\nhp = 7\nhp_max = 7\n" for i in range(count)))
+        return path
+
+    largest = file_of(MAX_COMBATANTS)
+    began = time.process_time()
+    assert len(load_encounter(largest)[0].combatants) == MAX_COMBATANTS
+    assert time.process_time() - began < 1.0  # was 21 s for 400 (each field's line looked up afresh)
+    with pytest.raises(SheetError, match=f"more than {MAX_COMBATANTS}"):
+        load_encounter(file_of(3000))
+    bad = largest.read_text().replace('name = "goblin 199"', 'name = "goblin 0"')
+    largest.write_text(bad)
+    with pytest.raises(SheetError, match="two combatants are named") as caught:
+        load_encounter(largest)
+    assert caught.value.line == 3 + 5 * 199 + 2  # still the right line
+
+
+def test_a_fight_refuses_a_combatant_past_the_cap():
+    from crux_cli.core.errors import CruxError
+    from crux_cli.rulesets.crux.encounter import MAX_COMBATANTS
+
+    e = fight.Encounter()
+    for i in range(MAX_COMBATANTS):
+        e = fight.add_enemy(e, f"g{i}", 3).encounter
+    with pytest.raises(CruxError, match="at most"):
+        fight.add_enemy(e, "one more", 3)

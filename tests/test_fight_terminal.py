@@ -71,3 +71,39 @@ def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_a_name_only_dying_hero_survives_save_load_and_a_kill_9_resume(environ: dict[str, str],  # noqa: F811
+                                                                     tmp_path: Path) -> None:
+    import os
+    import signal
+
+    child = start(environ, "repl", "--seed", "3")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Zed", "Zed joins the fight")
+    say(child, "enemy goblin hp 7 atk d6", "goblin (7 HP")
+    say(child, "init", "round 1")
+    say(child, "damage Zed 10", "Dying no → yes")
+    say(child, "damage Zed 2", "Wounds 1 → 3")
+    say(child, "cond add Zed prone", "now prone")
+    whole = "HP 0/10 · Wounds 3/6 · Grit "
+    say(child, f"save {tmp_path / 'f.toml'}", "fight saved")
+    child.sendline("status")
+    child.expect_exact("round 1, ")
+    child.expect_exact(PROMPT)
+    status = next(line for line in child.before.splitlines() if "Zed" in line and whole in line).strip()
+    assert status.endswith("dying · prone")
+    os.kill(child.pid, signal.SIGKILL)  # no goodbye: the terminal is gone
+    child.expect(pexpect.EOF)
+    child.close()
+
+    again = start(environ, "repl")
+    assert "a fight was left running" in again.before
+    say(again, "y", "fight loaded from", status)  # Zed as the kill left him
+    say(again, "undo", "nothing to undo in this session")  # resuming is not taken back
+    say(again, "status", status)
+    say(again, f"load {tmp_path / 'f.toml'}", "a fight is running")
+    say(again, "y", "fight loaded from", status)  # and the file saved before the kill holds him too
+    again.sendline("/quit")
+    again.expect(pexpect.EOF)

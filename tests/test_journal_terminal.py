@@ -73,8 +73,9 @@ def test_a_fight_killed_with_sigkill_resumes_with_sheets_and_ledger_consistent(
     status = again.before
     assert f"HP {hero.hp}/12" in status  # the ledger reads the sheet as the kill left it
     assert "ogre         2 actions" in status  # the ogre's attack stayed spent
-    again.sendline("undo")  # the resumed fight is this session's now
-    again.expect_exact("took back: load")
+    again.sendline("undo")  # resuming is no step undo takes back: the fight stays (issue 22)
+    again.expect_exact("nothing to undo in this session")
+    send(again, "status", "ogre         2 actions")
     send(again, "/quit")
     again.expect(pexpect.EOF)
     entries = read_entries(own_state_dir / "crux")

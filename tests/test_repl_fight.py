@@ -181,3 +181,198 @@ def test_a_fight_saved_in_one_folder_resumes_with_the_same_sheets_from_another(t
     said(resumed, "load ../campaign/fight.toml")
     said(resumed, "damage Wren 3")
     assert load_hero(campaign / "wren.toml").hp == 7 and load_hero(elsewhere / "wren.toml").hp == 10
+
+
+# -- every combatant whole: a hero held in memory through save, load and a resume ---------------------
+
+ZED_FACES = [6,  # Zed's initiative: 3 actions
+             6, 4,  # the goblin crits Zed: 6 explodes 4 → 10 damage: 0 HP, a Wound, Dying
+             5, 3]  # a rushed second attack: keep lowest 3 → 3 damage while Dying: +2 Wounds
+
+
+def zed_dying(faces: list[int] | None = None) -> Session:
+    session = Session(Runner(source=ScriptedSource(list(faces or ZED_FACES))))
+    for line in ("fight", "hero Zed", "enemy goblin hp 7 atk d6", "init", "next", "atk Zed", "atk Zed",
+                 "cond add Zed prone"):
+        said(session, line)
+    return session
+
+
+def zed(session: Session) -> Hero:
+    return session.fight.heroes["Zed"]
+
+
+def test_a_hero_held_in_memory_keeps_hp_wounds_dying_conditions_and_grit_through_save_and_load(tmp_path):
+    session = zed_dying()
+    held = zed(session)
+    assert (held.hp, held.wounds, held.dying, held.conditions) == (0, 3, True, ("prone",))
+    shown = said(session, "status")
+    said(session, f"save {tmp_path / 'f.toml'}")
+    assert "hp = 0, hp_max = 0" not in (tmp_path / "f.toml").read_text()
+
+    resumed = Session(Runner(source=ScriptedSource([1, 1])))
+    out = said(resumed, f"load {tmp_path / 'f.toml'}")
+    assert zed(resumed) == held and resumed.fight == session.fight  # the whole fight, Zed unchanged
+    assert shown in out  # the same status, line for line
+    assert "Wounds 3/6" in said(resumed, "show Zed") and zed(resumed).dying
+
+
+def test_the_fallen_and_the_damage_tally_survive_a_load_for_the_summary(tmp_path):
+    session = zed_dying()
+    said(session, f"save {tmp_path / 'f.toml'}")
+    resumed = Session(Runner(source=ScriptedSource([6, 6])))
+    said(resumed, f"load {tmp_path / 'f.toml'}")
+    said(resumed, "next")  # Zed's turn: Dying, 1 action
+    out = said(resumed, "damage goblin 7")
+    assert "the fight is won" in out and "fell: Zed, goblin" in out and "Zed: dealt 0, took 13" in out
+
+
+def kept_in(session: Session, name: str) -> Session:
+    """The session journals to the state store as session `name`, and keeps its fight there."""
+    from crux_cli.state.autosave import Autosave
+    from crux_cli.state.journal import Journal, state_dir
+
+    session.journal = Journal(state_dir(), name)
+    session.autosave = Autosave.start(session.journal)
+    return session
+
+
+def kept_fight(session: Session) -> str | None:
+    """The fight the store keeps for this session (encounter-file text), if any."""
+    store = session.journal.connected()
+    return next((ledger for name, ledger, _ in store.fights() if name == session.journal.session), None)
+
+
+def gone(session: Session) -> None:
+    """The session's process ends without a goodbye (killed, or its terminal closed)."""
+    session.autosave.close()
+    session.journal.close()
+
+
+def test_a_hero_held_in_memory_survives_the_autosave_and_a_resume():
+    session = kept_in(zed_dying(), "first")
+    said(session, "status")
+    said(session, "cond add goblin prone")  # a fight word: the fight is kept in the store
+    held, fight = zed(session), session.fight
+    assert "held = {" in kept_fight(session)
+    gone(session)
+
+    resumed = kept_in(Session(Runner(source=ScriptedSource([]))), "second")
+    assert "resume it?" in resumed.resume_offer()[0]
+    said(resumed, "y")
+    assert resumed.fight == fight and zed(resumed) == held
+
+
+def test_undo_right_after_a_resume_keeps_the_fight_and_its_autosave():
+    session = kept_in(zed_dying(), "first")
+    said(session, "cond add goblin prone")
+    fight = session.fight
+    gone(session)
+
+    resumed = kept_in(Session(Runner(source=ScriptedSource([]))), "second")
+    resumed.resume_offer()
+    said(resumed, "y")
+    assert said(resumed, "undo") == "nothing to undo in this session"
+    assert resumed.fight == fight and kept_fight(resumed) is not None
+    said(resumed, "cond remove goblin prone")  # a word after the resume is undone as ever
+    assert "took back: cond remove goblin prone" in said(resumed, "undo")
+    assert resumed.fight == fight and kept_fight(resumed) is not None
+
+
+class Entries:
+    """A journal that keeps its entries in a list (what the session hands any journal)."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict] = []
+
+    def append(self, entry: dict) -> dict:
+        self.entries.append(entry)
+        return {**entry, "id": str(len(self.entries))}
+
+    def take_warnings(self) -> list[str]:
+        return []
+
+    def begin_word(self, statement: str) -> None:
+        pass
+
+    def end_word(self) -> None:
+        pass
+
+    def watch(self, runner: object) -> None:
+        pass
+
+    def together_or_warn(self):
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def who(self, statement: str) -> str | None:
+        return next(e["who"] for e in reversed(self.entries) if e["statement"] == statement)
+
+
+def test_the_journals_who_is_whoever_rolled_or_was_changed_not_the_active_combatant(tmp_path):
+    sheet = make_sheet(tmp_path)
+    session = Session(Runner(source=ScriptedSource([5, 5, 3, 4, 2, 6, 3, 1, 1])))
+    session.journal = journal = Entries()
+    said(session, f"/load {sheet}")
+    for line in ("fight", "hero Bram", "enemy ogre hp 20 atk d6", "init"):
+        said(session, line)
+    assert session.fight.acting() == "Wren"
+    said(session, "atk ogre")
+    assert journal.who("atk ogre") == "Wren"  # the attacker rolled
+    said(session, "save Bram STR")
+    assert journal.who("save Bram STR") == "Bram"  # not Wren, whose turn it is
+    said(session, "damage Bram 2")
+    assert journal.who("damage Bram 2") == "Bram"
+    said(session, "cond add ogre prone")
+    assert journal.who("cond add ogre prone") == "ogre"  # changed in the ledger, nobody rolled
+    said(session, "enemy rat hp 2")
+    assert journal.who("enemy rat hp 2") == "rat"
+    said(session, "move")
+    assert journal.who("move") == "Wren"
+
+
+def test_saving_over_a_heros_sheet_is_refused_though_the_fight_read_it(tmp_path):
+    sheet = make_sheet(tmp_path)
+    session = Session(Runner(source=ScriptedSource([])))
+    said(session, "fight")
+    said(session, f"hero {sheet}")
+    before = sheet.read_bytes()
+    assert "is not a crux encounter" in refused(session, f"save {sheet}")
+    assert sheet.read_bytes() == before
+
+
+def test_a_fight_left_running_waits_when_the_session_starts_in_rules_without_fights():
+    session = kept_in(zed_dying(), "first")
+    said(session, "cond add goblin prone")
+    fight = session.fight
+    gone(session)
+
+    elsewhere = kept_in(Session(Runner(rules="stepdice", source=ScriptedSource([]))), "second")
+    assert "the stepdice rules have no fights" in elsewhere.resume_offer()[0] and elsewhere.pending is None
+    gone(elsewhere)
+    resumed = kept_in(Session(Runner(source=ScriptedSource([]))), "third")
+    assert "resume it?" in resumed.resume_offer()[0]  # still offered, in rules with fights
+    said(resumed, "y")
+    assert resumed.fight == fight
+
+
+def test_a_fight_is_a_value_the_words_never_change_and_a_refused_word_leaves_as_it_was():
+    from crux_cli.core.errors import CruxError
+
+    session = zed_dying()
+    fights = session.runner.rules.fight_rules()
+    before = session.fight
+    with pytest.raises(AttributeError):
+        before.over = True  # immutable
+    with pytest.raises(TypeError):
+        before.heroes["Zed"] = None  # and so are its maps
+    after, said_lines = fights.run("cond add goblin blinded", before, session.fighting)
+    assert after != before and "blinded" in after.encounter.find("goblin").conditions
+    assert said_lines == ["goblin: blinded"]
+    assert "blinded" not in before.encounter.find("goblin").conditions  # the value handed in is unchanged
+    with pytest.raises(CruxError):
+        fights.run("atk nobody", after, session.fighting)
+    assert session.fight is before  # running the rules by hand touched nothing the session holds
+    refused(session, "atk nobody")
+    assert session.fight is before  # a refused word leaves the fight as it was

@@ -38,29 +38,78 @@ class FightRunner(Protocol):
     def current_hero(self) -> Any: ...
 
 
+class FightValue(Protocol):
+    """A fight as the session holds it: an immutable value that the rule set's fight words take and give
+    back (`FightRules.run`), that `undo` keeps, and that the autosave and `save` write whole."""
+
+    @property
+    def over(self) -> bool: ...  # won: the words wait for a new fight or for it to go on
+
+    @property
+    def sheets(self) -> Mapping[str, str]: ...  # hero name -> the sheet file that keeps their values
+
+    def names(self) -> tuple[str, ...]: ...  # the combatants, as the lexer colours them
+
+    def acting(self) -> str | None: ...  # whose turn it is (None before the first)
+
+    def summary(self) -> str: ...  # where it stands, in a few words: "round 2, Wren's turn: Wren, goblin"
+
+    def ledger_json(self) -> dict[str, Any]: ...  # the ledger as JSON, for the journal
+
+
 class FightHost(Protocol):
-    """What a rule set's fight words ask of the session that runs them (`repl.session.Session`).
+    """What a rule set's fight words ask of the session that runs them (`repl.fighting.Fighting`).
 
     A rule set may not import the running, state or REPL layers above it, so a fight gets its
-    runners, rendering, files and its own ending through this.
+    runners, rendering and files through this.
     """
 
-    palette: Palette
+    @property
+    def palette(self) -> Palette: ...
 
     @property
     def runner(self) -> FightRunner: ...  # the session's own runner: the loaded sheet, if any
 
     def fight_runner(self, sheet: str | None = None, hero: Any = None) -> FightRunner: ...
 
-    def render(self, answer: Any) -> str: ...
+    def render(self, answer: Any, who: str | None = None) -> str: ...  # who: the combatant who rolled
 
     def read_hero(self, path: str) -> Any: ...
 
-    def save_encounter(self, path: str, encounter: Any, sheets: dict[str, str]) -> None: ...
+    def save_fight(self, path: str, fight: FightValue) -> None: ...
 
-    def load_encounter(self, path: str) -> tuple[Any, dict[str, str]]: ...
+    def load_fight(self, path: str) -> FightValue: ...
 
-    def end_fight(self) -> None: ...
+
+class FightRules(Protocol):
+    """A rule set's fights (`RuleSet.fights`): which lines are fight words, running them, and what the REPL
+    shows of a fight. Every call takes the fight as a value and changes nothing but what it returns."""
+
+    def words(self, fighting: bool) -> tuple[str, ...]: ...  # to complete and colour: all of them when fighting
+
+    def help(self) -> tuple[str, ...]: ...  # the lines of `/help fight`
+
+    def claims(self, line: str, fight: FightValue | None) -> bool: ...  # a fight word now?
+
+    def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]: ...
+
+    # before a word replaces a running fight: (the question, the line to run on yes)
+    def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None: ...
+
+    # a save of the fight to a file: (the file, the line that writes it, forced: replace without asking,
+    # the question before replacing an earlier save)
+    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None: ...
+
+    def fight_file(self, line: str) -> str | None: ...  # the fight file a line saves or loads
+
+    def resume(self, path: str) -> str: ...  # the line that loads a fight left in `path`
+
+    def takes_path(self, word: str) -> bool: ...  # a file name follows `word`
+
+    def complete(self, text: str, fight: FightValue,
+                 host: FightHost) -> tuple[str, tuple[tuple[str, str], ...], bool] | None: ...
+
+    def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]: ...
 
 
 def lazy(module: str, name: str) -> Callable[..., Any]:
@@ -83,6 +132,23 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"{module}.{name}, imported at its first call."
     return call
+
+
+def lazy_value(module: str, name: str) -> Callable[[], Any]:
+    """A loader of the value `name` of `module`, imported at its first call (then kept), as `lazy` does for
+    functions: a rule set's fights load when the first fight word is read, never for a plain roll."""
+    found: list[Any] = []
+
+    def load() -> Any:
+        if not found:
+            import importlib
+
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0]
+
+    load.__name__ = load.__qualname__ = name
+    load.__doc__ = f"{module}.{name}, imported at its first call."
+    return load
 
 
 def no_words(keyword: str) -> tuple[str, ...] | None:
@@ -127,7 +193,8 @@ class RuleSet(Record):
       expression, verbose syntax) for notation of its own the REPL colours too ('bonus', 'penalty');
     - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style` (good,
       mixed, bad, crit), which its renderer and the odds tables paint with;
-    - `fights`: the module (dotted path) of its fight words, or '' when it has no fights;
+    - `fights`: a loader of its fights (`FightRules`, see `lazy_value`), or None when it has none; `fight_rules()`
+      loads them;
     - `status(hero)`: the hero's state for the REPL's toolbar, as (tone, text) pairs, the tone one of
       key, value, low, hint (rule sets that keep state only);
     - `sheet_suffix(answer, palette)` / `sheet_json(sheet_update)`: what a roll on a sheet adds to
@@ -152,7 +219,7 @@ class RuleSet(Record):
     patterns: tuple[tuple[str, str], ...] = ()
     help: tuple[str, ...] = ()
     colours: Mapping[str, str] = field(default=EMPTY, compare=False)
-    fights: str = ""
+    fights: Callable[[], FightRules] | None = field(default=None, compare=False)
     status: Callable[[Any], tuple[tuple[str, str], ...]] | None = field(default=None, compare=False)
     sheet_suffix: Callable[[Any, Palette], str] | None = field(default=None, compare=False)
     sheet_json: Callable[[Any], dict[str, Any]] | None = field(default=None, compare=False)
@@ -161,6 +228,10 @@ class RuleSet(Record):
     def keeps_state(self) -> bool:
         """Does a roll change the hero (so a sheet is written under its lock)?"""
         return self.apply is not None
+
+    def fight_rules(self) -> FightRules | None:
+        """Its fights, loaded on first use; None when it has none."""
+        return self.fights() if self.fights is not None else None
 
     def statement_words(self) -> tuple[str, ...]:
         """First words of a statement, as completion offers them."""

@@ -248,7 +248,7 @@ def first_answer_needs(prompt: PromptSession[str], session: Session) -> list[Cal
 
     def typed_line() -> None:  # what colouring a typed line and answering it look up first
         tokens(session.runner.rules.patterns)
-        session.fights()
+        session.runner.rules.fight_rules()
 
     return [key_table, lambda: session.runner, rule_set, typed_line]
 

@@ -128,15 +128,7 @@ def help_(session: "Session", call: Invocation) -> list[str]:
 
 def fight_help(session: "Session") -> list[str]:
     """The fight words, as the rule set's fight module documents them (its docstring's indented lines)."""
-    fights = session.fights()
-    if fights is None:
-        return [f"the {session.rules_name} rules have no fights: /rules crux has them"]
-    words = [line[4:] for line in (fights.__doc__ or "").splitlines() if line.startswith("    ")]
-    return ["an encounter: `fight` starts one, and these words run it until `end`:", *words,
-            "save! FILE.toml             replace an earlier save without asking (never a sheet)",
-            "fight new                   start a new fight without asking first",
-            "undo | redo                 take back the last word, sheets and ledger together; make it again",
-            "the fight is saved after every word; a fight left by a crash is offered at the next start"]
+    return session.fighting.help()
 
 
 def notation_help(session: "Session") -> list[str]:

@@ -32,12 +32,12 @@ class CruxCompleter(Completer):
         self.paths = PathCompleter(expanduser=True, file_filter=is_sheet_or_folder)
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
-        fight = self.session.fight.complete(document.text_before_cursor) if self.session.fight else None
+        fight = self.session.fighting.complete(document.text_before_cursor)
         if fight is not None:  # names, reaction kinds and files in a fight line, already matched to the word
-            start = -len(fight.word)
-            yield from (Completion(w, start_position=start, display_meta=meta) for w, meta in fight.candidates)
-            if fight.paths:
-                yield from self.paths.get_completions(Document(fight.word), complete_event)
+            word, candidates, paths = fight
+            yield from (Completion(w, start_position=-len(word), display_meta=meta) for w, meta in candidates)
+            if paths:
+                yield from self.paths.get_completions(Document(word), complete_event)
             return
         suggestion = kinds.suggest(document.text_before_cursor, self.session.runner.rules)
         for kind in suggestion.kinds:

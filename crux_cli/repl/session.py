@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import PLAIN, Palette
+from crux_cli.repl.fighting import Fighting
 from crux_cli.repl.tracking import Steps
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
+    from crux_cli.core.ruleset import FightValue
     from crux_cli.repl.countdown import Countdown
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
@@ -56,14 +56,14 @@ class Session:
         self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
         self.aliases_file: Path | None = None  # where /alias keeps them between sessions, when set
-        self.fight: Any = None  # an encounter in progress (the rule set's `fights` module): its words come first
+        self.fighting = Fighting(self)  # the fight in progress (the rule set's `fights`): its words come first
         self.done = False
         self.journal: Journal | None = None  # where rolls and changes are kept (a real session sets it)
         self.autosave: Autosave | None = None  # where the running fight is saved after every word
         self.steps = Steps()  # what `undo` and `redo` take back and make again
         self.pending: Callable[[str], list[str]] | None = None  # a question waiting for its answer
-        self.saved_to: set[str] = set()  # fight files this session wrote or loaded: replaced without asking
         self._rendered: list[Answer] | None = None  # the answers shown by the statement being tracked
+        self._rolled_by: list[str] | None = None  # who rolled them, when a fight said so
         if self._runner is not None:
             self.refresh_hero()
 
@@ -82,6 +82,15 @@ class Session:
         if self.journal is not None:
             self.journal.watch(runner)
         return runner
+
+    @property
+    def fight(self) -> FightValue | None:
+        """The fight in progress, as a value (None when there is none)."""
+        return self.fighting.state
+
+    @fight.setter
+    def fight(self, fight: FightValue | None) -> None:
+        self.fighting.state = fight
 
     @property
     def rules_name(self) -> str:
@@ -148,12 +157,12 @@ class Session:
             if head.lower() in ("undo", "redo") and not rest.strip():
                 out += self.undo(redo=head.lower() == "redo")
                 continue
-            asked = self.guard(statement)
+            asked = self.fighting.guard(statement)
             if asked is not None:
                 out += asked
                 continue
-            if self.fight_claims(statement):
-                out += self.fight_word(statement)
+            if self.fighting.claims(statement):
+                out += self.fighting.word(statement)
                 continue
             with self.tracked(statement, out):
                 for answer in self.runner.each_answer(statement, comment):
@@ -162,34 +171,35 @@ class Session:
     # -- the journal, undo and the fight's safety ------------------------------------------------------
 
     @contextlib.contextmanager
-    def tracked(self, statement: str, out: list[str]) -> Iterator[None]:
+    def tracked(self, statement: str, out: list[str], undoable: bool = True) -> Iterator[None]:
         """Note what `statement` changes: journal it, make it one undo step, autosave the fight.
 
         Done even when the statement fails half-way or Ctrl-C stops it, since what it
-        already wrote to a sheet stays written.
+        already wrote to a sheet stays written. `undoable` false: journaled, but no undo step.
         """
         from crux_cli.repl import tracking
 
         before = tracking.take(self)
-        self._rendered = []
+        self._rendered, self._rolled_by = [], []
         if self.journal is not None:
             self.journal.begin_word(statement)
         try:
             yield
         finally:
             rendered, self._rendered = self._rendered, None
+            rolled_by, self._rolled_by = self._rolled_by, None
             self.recent.extend(rendered)
             after = tracking.take(self)
-            entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered)
+            entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered, rolled_by)
             noted = changed or entry["answers"]  # `status` and errors: not kept
             # the entry and the fight's new state: one transaction (an error in it is a warning, below)
             with self.journal_transaction():
                 entry_id = self.journal.append(entry)["id"] if self.journal is not None and noted else None
-                if tracking.fight_key(before) != tracking.fight_key(after):
-                    out += self.keep_fight()
+                if before.fight != after.fight:
+                    out += self.fighting.keep()
             if self.journal is not None:
                 self.journal.end_word()
-            if changed:
+            if changed and undoable:
                 self.steps.push(tracking.Step(statement, before, after, sheets, entry_id))
             out += self.journal.take_warnings() if self.journal is not None else []
 
@@ -221,83 +231,14 @@ class Session:
                 self.journal.append({"kind": word, "who": None, "statement": step.statement,
                                      "undoes": step.entry_id, "answers": [],
                                      "sheets": [{**c, "before": c[other], "after": c[side]} for c in step.sheets]})
-            if tracking.fight_key(step.before) != tracking.fight_key(step.after):
-                out += self.keep_fight()
+            if step.before.fight != step.after.fight:
+                out += self.fighting.keep()
         self.sheet_mtime = None
         from crux_cli.render.log import change_summary
 
         out += [self.palette.dim("  " + change_summary({**c, "before": c[other], "after": c[side]}))
                 for c in step.sheets]
         out += self.journal.take_warnings() if self.journal is not None else []
-        return out
-
-    def keep_fight(self) -> list[str]:
-        """Autosave the fight after a change to it (the file goes when the fight is over)."""
-        if self.autosave is None:
-            return []
-        fight = self.fight
-        try:
-            if fight is None:
-                self.autosave.clear()
-            else:
-                self.autosave.save(fight.encounter, getattr(fight, "sheets", {}))
-        except (OSError, CruxError) as error:
-            reason = error.strerror if isinstance(error, OSError) else error.message
-            return [f"the fight is not autosaved: {self.autosave.path}: {reason}"]
-        return []
-
-    def guard(self, statement: str) -> list[str] | None:
-        """Ask before a fight word replaces a running fight or writes over a file (None: nothing to ask)."""
-        word, _, rest = statement.strip().partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if word in ("save", "save!") and self.fight is not None and is_file(rest):
-            return self.guard_save(rest, forced=word == "save!")
-        if self.fight is None or not self.fight.encounter.combatants or getattr(self.fight, "over", False):
-            return None  # nothing running to lose (a won fight is over; `fight on` goes on with it)
-        if word == "fight" and rest.lower() not in ("new", "on"):
-            return self.ask(f"a fight is running ({summary_of(self.fight.encounter)}): start a new one? "
-                            "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
-        if word == "load" and is_file(rest):
-            return self.ask(f"a fight is running ({summary_of(self.fight.encounter)}): replace it with {rest}? "
-                            "(y/N; `undo` brings this one back)", statement)
-        return None
-
-    def guard_save(self, path: str, forced: bool) -> list[str]:
-        """`save FILE` never writes over what is not a crux encounter, nor over an older save without asking."""
-        from crux_cli.state.encounter import load_encounter
-
-        real = os.path.realpath(os.path.expanduser(path))
-        if os.path.lexists(real) and real not in self.saved_to:
-            try:
-                load_encounter(real)
-            except CruxError as error:
-                raise CruxError(f"{path} is not a crux encounter: crux will not write over it",
-                                hint=f"save to another file name ({error.message})") from None
-            if not forced:
-                return self.ask(f"{path} holds an earlier fight: replace it? (y/N; `save! {path}` does not ask)",
-                                f"save {path}")
-        return self.fight_word(f"save {path}")
-
-    def ask(self, question: str, statement: str) -> list[str]:
-        """Put a y/N question; `y` or `yes` then runs `statement` as a fight word, anything else leaves it."""
-
-        def answer(line: str) -> list[str]:
-            if line.strip().lower() not in ("y", "yes"):
-                return ["left as it was"]
-            return self.answered(line, lambda: self.fight_word(statement))
-
-        self.pending = answer
-        return [question]
-
-    def fight_word(self, statement: str) -> list[str]:
-        """Run one fight word (tracked, like any statement); a file it saves or loads is this session's now."""
-        out: list[str] = []
-        with self.tracked(statement, out):
-            self.fight, said = self.fights().run(statement, self.fight, self)  # type: ignore[union-attr]
-            out += said
-        word, _, rest = statement.partition(" ")
-        if word.lower() in ("save", "load") and rest.strip():
-            self.saved_to.add(os.path.realpath(os.path.expanduser(rest.strip())))
         return out
 
     def answered(self, line: str, run: Callable[[], list[str]]) -> list[str]:
@@ -307,119 +248,40 @@ class Session:
         except CruxError as error:
             return self.error(error)
 
-    def resume_offer(self) -> list[str]:
-        """At start: the newest fight left by a session that ended or was killed is offered for resuming."""
-        from crux_cli.state.autosave import left_fights
-
-        if self.journal is None:
-            return []
-        left = left_fights(self.journal)
-        out = self.journal.take_warnings()  # what settling statements cut short did
-        if not left:
-            return out  # the usual start: the encounter files and the fight rules stay unloaded
-        from crux_cli.state.encounter import load_encounter
-
-        for other in left[1:]:  # offered at a later start
-            other.release()
-        newest = left[0]
-        try:
-            encounter, _ = load_encounter(newest.path)
-        except CruxError:
-            return [*out, f"a fight was left that does not read: kept as {newest.set_aside()}"]
-
-        def answer(line: str) -> list[str]:
-            if line.strip().lower() in ("n", "no"):
-                kept = newest.set_aside()
-                return [f"the fight is kept in {kept}: `load {kept}` resumes it"]
-            out = self.answered(line, lambda: self.fight_word(f"load {newest.path}"))
-            if self.fight is not None:
-                newest.forget()
-            return out
-
-        self.pending = answer
-        return [*out, f"a fight was left running ({summary_of(encounter)}): resume it? (Y/n; "
-                "n keeps it as a file to load later)"]
-
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         statement = lines.last_part(lines.code(line)).strip()
         word = statement.split(" ", 1)[0].lower()
-        if word in ("undo", "redo") or (word == "save!" and self.fight is not None):
+        if word in ("undo", "redo"):
             return True  # the session's own words, read before the rule set's
-        fights = self.fights()
+        fights = self.runner.rules.fight_rules()
         return fights is not None and fights.claims(statement, self.fight)
 
-    # -- fights: the rule set's `fights` module runs them; the session lends it what it needs (FightHost) ----
+    # -- the fight: `fighting` holds it and runs its words; these are the session's words for it ----------
 
-    def fights(self) -> ModuleType | None:
-        """The active rule set's fight words, or None when it has no fights."""
-        name = self.runner.rules.fights
-        if not name:
-            return None
-        import importlib
+    def fight_word(self, statement: str) -> list[str]:
+        return self.fighting.word(statement)
 
-        return importlib.import_module(name)
-
-    def fight_claims(self, statement: str) -> bool:
-        """Is `statement` a fight word? Refused in plain words in a rule set without fights."""
-        fights = self.fights()
-        if fights is not None:
-            return bool(fights.claims(statement, self.fight))
-        word = statement.split()[0].lower() if statement.split() else ""
-        stranger = word not in self.runner.rules.keywords  # `atk` is also a stepdice statement
-        if word == "fight" or (self.fight is not None and stranger and self.fight.claims(statement)):
-            raise CruxError(f"the {self.rules_name} rules have no fights", text=statement, position=0,
-                            hint="fights follow the crux rules: /rules crux")
-        return False
+    def resume_offer(self) -> list[str]:
+        return self.fighting.resume_offer()
 
     def fight_words(self, fighting: bool | None = None) -> tuple[str, ...]:
-        """Fight words of the active rule set (for completion, colours and alias names): all of them when
-        `fighting`, else those that fit now."""
-        fights = self.fights()
-        now = self.fight is not None if fighting is None else fighting
-        return tuple(fights.words(now)) if fights is not None else ()
+        return self.fighting.words(fighting)
 
     def fight_marks(self) -> dict[str, str]:
-        """Styles for the lexer: fight words as keywords, each word of a combatant's name as a name."""
-        if self._runner is None:
-            return {}
-        marks = {word: "class:keyword" for word in self.fight_words()}
-        if self.fight is not None:
-            marks.update({part.lower(): "class:name" for name in self.fight.names() for part in name.split()})
-        return marks
-
-    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
-        from crux_cli.running.runner import Runner
-
-        return self.hooked(Runner(rules=self.rules_name, source=self.runner.source, seed=self.runner.seed,
-                                  sheet=sheet, hero=hero))
-
-    def read_hero(self, path: str) -> Hero:
-        from crux_cli.state.store import load_hero
-
-        return load_hero(path)
-
-    def save_encounter(self, path: str, encounter: Any, sheets: dict[str, str]) -> None:
-        from crux_cli.state.encounter import save_encounter
-
-        save_encounter(path, encounter, sheets)
-
-    def load_encounter(self, path: str) -> tuple[Any, dict[str, str]]:
-        from crux_cli.state.encounter import load_encounter
-
-        return load_encounter(path)
-
-    def end_fight(self) -> None:
-        self.fight = None
+        return self.fighting.marks() if self._runner is not None else {}
 
     def error(self, error: CruxError) -> list[str]:
         from crux_cli.render.text import error_lines
 
         return error_lines(error, self.palette)
 
-    def render(self, answer: Answer) -> str:
+    def render(self, answer: Answer, who: str | None = None) -> str:
+        """`answer` as it is shown; `who` rolled it (a fight says who), for the journal."""
         if self._rendered is not None:  # a statement being tracked: its answers go to the journal and /history
             self._rendered.append(answer)
+        if self._rolled_by is not None and who is not None:
+            self._rolled_by.append(who)
         if self.json:
             from crux_cli.render.jsonl import line
 
@@ -506,15 +368,3 @@ def _mtime(path: str) -> int | None:
         return os.stat(path).st_mtime_ns
     except OSError:
         return None
-
-
-def summary_of(encounter: Any) -> str:
-    active = encounter.active() if encounter.started else None
-    names = ", ".join(c.name for c in encounter.combatants)
-    where = f"round {encounter.round}, {active.name}'s turn" if active is not None else "not begun yet"
-    return f"{where}: {names}"
-
-
-def is_file(word: str) -> bool:
-    """A fight file named in `save`/`load` (the fight words take .toml files)."""
-    return word.lower().endswith(".toml")

@@ -27,7 +27,6 @@ TOPIC = "topic"  # what /help explains
 RULES = "rules"  # a rule-set name
 COUNTDOWN = "countdown"  # what /countdown does
 SESSION_KINDS = frozenset({STATEMENT, DECLARED, PATH, COMMAND, TOPIC, RULES, COUNTDOWN})
-LOAD = "load"  # `load FILE.toml`, a fight word, takes a path
 
 class Suggestion(Record):
     kinds: tuple[str, ...]
@@ -62,7 +61,8 @@ def _in_statement(text: str, rules: RuleSet) -> Suggestion:
     if not before:
         return Suggestion((STATEMENT,), word)
     first = before[0].lower()
-    if first == LOAD:
+    fights = rules.fight_rules()
+    if fights is not None and fights.takes_path(first):  # a fight word that takes a file
         return Suggestion((PATH,), word)
     declared = rules.following(first)
     if declared is not None:

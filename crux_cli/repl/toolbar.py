@@ -73,7 +73,7 @@ def fight_part(session: Session) -> list[Part]:
     if session.fight is None:
         return []
     out: list[Part] = []
-    for rank, key, value in session.fight.toolbar():
+    for rank, key, value in session.fighting.toolbar():
         pieces = [("class:toolbar.key", f"  {key} ")] if key else [("class:toolbar", "  ")]
         out.append((rank, [*pieces, ("class:toolbar.value", value)]))
     return out

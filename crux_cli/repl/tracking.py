@@ -1,14 +1,15 @@
 """What each statement at the prompt changed, for the journal, `undo`/`redo` and the fight's autosave.
 
 Around every statement (and `/countdown`) the session takes a `Snapshot`: the fight
-(its ledger, heroes and runners, as plain copies), the hero held in memory, the
-countdowns, and the values kept on every sheet in play. The difference between the
-snapshots before and after is one journal entry and, when anything changed, one step
-that `undo` takes back: sheets and ledger together, the sheets under their locks and
-only when they still hold what the step wrote (state.journal.restore_sheets).
+(an immutable value: its ledger, sheets, the heroes it holds in memory, who fell),
+the session's own hero held in memory, the countdowns, and the values kept on every
+sheet in play. The difference between the snapshots before and after is one journal
+entry and, when anything changed, one step that `undo` takes back: sheets and fight
+together, the sheets under their locks and only when they still hold what the step
+wrote (state.journal.restore_sheets).
 
-Kept apart from the fight words (the rule set's `fights` module): this module sees a fight only through
-its attributes `encounter`, `runners` and `sheets`, so the words can change freely.
+Kept apart from the fight words (the rule set's `fights`): this module sees a fight only as a
+`core.ruleset.FightValue`, so the words can change freely.
 """
 
 from __future__ import annotations
@@ -21,30 +22,26 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
+    from crux_cli.core.ruleset import FightValue
+    from crux_cli.repl.countdown import Countdown
     from crux_cli.repl.session import Session
+    from crux_cli.rulesets.crux.hero import Hero
 
 UNDO_DEPTH = 200
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
-    fight: Any  # the Fight object, or None
-    fight_state: dict[str, Any] | None  # a copy of the fight's attributes
-    heroes: dict[str, Any]  # heroes held in memory, not on a sheet: "" for the session's, names for a fight's
-    countdowns: tuple[Any, ...]
+    fight: FightValue | None  # the fight, a value (None: no fight)
+    hero: Hero | None  # the session's hero held in memory (None with a sheet, or no hero)
+    countdowns: tuple[Countdown, ...]
     sheets: dict[str, dict[str, Any]]  # sheet path -> the values crux keeps on it
 
 
-def copied(value: Any) -> Any:
-    return type(value)(value) if isinstance(value, (dict, list, set)) else value
-
-
 def take(session: Session) -> Snapshot:
-    fight = session.fight
-    state = None if fight is None else {k: copied(v) for k, v in vars(fight).items() if k != "session"}
-    runners = {"": session.runner, **fight_runners(session)}
-    heroes = {name: r.hero for name, r in runners.items() if getattr(r, "sheet", None) is None}  # sheets: below
-    return Snapshot(fight, state, heroes, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)))
+    runner = session.runner
+    hero = runner.hero if runner.sheet is None else None  # a sheet's values: below
+    return Snapshot(session.fight, hero, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)))
 
 
 def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
@@ -61,42 +58,32 @@ def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
     return sheets
 
 
-def fight_runners(session: Session) -> dict[str, Any]:
-    return dict(getattr(session.fight, "runners", {}) or {})
+def fight_sheets(session: Session) -> dict[str, str]:
+    """The fight's heroes' sheets as real paths: path -> hero name."""
+    fight = session.fight
+    if fight is None:
+        return {}
+    return {os.path.realpath(os.path.expanduser(path)): name for name, path in fight.sheets.items()}
 
 
 def sheet_paths(session: Session) -> list[str]:
     """Every sheet in play: the loaded one and the fight's heroes', as real paths."""
-    runners = [session.runner, *fight_runners(session).values()]
-    paths = {os.path.realpath(r.sheet) for r in runners if getattr(r, "sheet", None)}
+    paths = set(fight_sheets(session))
+    if session.runner.sheet is not None:
+        paths.add(os.path.realpath(session.runner.sheet))
     return sorted(paths)
 
 
 def restore(session: Session, snapshot: Snapshot) -> None:
-    """Put the fight, the heroes held in memory and the countdowns back as `snapshot` has them."""
+    """Put the fight, the hero held in memory and the countdowns back as `snapshot` has them."""
     session.fight = snapshot.fight
-    if snapshot.fight is not None and snapshot.fight_state is not None:
-        for key, value in snapshot.fight_state.items():
-            setattr(snapshot.fight, key, copied(value))
-    runners = fight_runners(session)
-    for name, hero in snapshot.heroes.items():
-        runner = session.runner if name == "" else runners.get(name)
-        if runner is not None:
-            runner.hero = hero
+    if session.runner.sheet is None:
+        session.runner.hero = snapshot.hero
     session.countdowns = list(snapshot.countdowns)
 
 
-def fight_key(snapshot: Snapshot) -> Any:
-    state = snapshot.fight_state or {}
-    return (id(snapshot.fight) if snapshot.fight is not None else None, state.get("encounter"),
-            tuple(state.get("runners", {})), tuple(sorted((state.get("sheets") or {}).items())))
-
-
 def ledger_json(snapshot: Snapshot) -> Any:
-    encounter = (snapshot.fight_state or {}).get("encounter")
-    if encounter is None or not dataclasses.is_dataclass(encounter) or isinstance(encounter, type):
-        return None
-    return dataclasses.asdict(encounter)
+    return snapshot.fight.ledger_json() if snapshot.fight is not None else None
 
 
 def sheet_changes(before: Snapshot, after: Snapshot) -> list[dict[str, Any]]:
@@ -133,21 +120,22 @@ class Steps:
         self.undone = []
 
 
-def entry_for(session: Session, statement: str, before: Snapshot, after: Snapshot,
-              answers: list[Any]) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+def entry_for(session: Session, statement: str, before: Snapshot, after: Snapshot, answers: list[Any],
+              rolled_by: list[str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
     """The journal entry of one statement, its sheet changes, and whether it changed anything."""
     from crux_cli.render.jsonl import record
 
     sheets = sheet_changes(before, after)
-    names = {os.path.realpath(getattr(r, "sheet", "") or ""): n for n, r in fight_runners(session).items()}
+    names = {**fight_sheets(session), **fight_sheets_of(before), **fight_sheets_of(after)}
     loaded = session.hero.name if session.hero is not None else None
     for change in sheets:
         change["who"] = names.get(change["path"], loaded)
-    fight_changed = fight_key(before) != fight_key(after)
-    heroes_changed = before.heroes != after.heroes
+    fight_changed = before.fight != after.fight
+    heroes_changed = before.hero != after.hero
     countdowns_changed = before.countdowns != after.countdowns
     changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
-    entry: dict[str, Any] = {"kind": "change" if changed else "roll", "who": who(session, before, sheets),
+    entry: dict[str, Any] = {"kind": "change" if changed else "roll",
+                             "who": who(session, before, after, sheets, rolled_by or []),
                              "statement": statement, "answers": [safe_record(record, a) for a in answers]}
     if sheets:
         entry["sheets"] = sheets
@@ -161,6 +149,13 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     return entry, sheets, changed
 
 
+def fight_sheets_of(snapshot: Snapshot) -> dict[str, str]:
+    fight = snapshot.fight
+    if fight is None:
+        return {}
+    return {os.path.realpath(os.path.expanduser(path)): name for name, path in fight.sheets.items()}
+
+
 def safe_record(record: Any, answer: Any) -> Any:
     try:
         return record(answer)
@@ -168,12 +163,37 @@ def safe_record(record: Any, answer: Any) -> Any:
         return {"input": getattr(answer, "input", "")}
 
 
-def who(session: Session, before: Snapshot, sheets: list[dict[str, Any]]) -> str | None:
-    """Whose statement: the fighter whose turn it was, else the hero whose sheet changed, else the loaded one."""
-    encounter = (before.fight_state or {}).get("encounter")
-    active = encounter.active() if encounter is not None and hasattr(encounter, "active") else None
-    if active is not None:
-        return str(active.name)
+def who(session: Session, before: Snapshot, after: Snapshot, sheets: list[dict[str, Any]],
+        rolled_by: list[str]) -> str | None:
+    """Whose statement: who rolled first (a fight says), else the hero whose sheet changed, else the
+    combatant the fight word changed, else the one whose turn it is, else the loaded hero."""
+    if rolled_by:
+        return rolled_by[0]
     if sheets:
-        return sheets[0]["who"]
+        return str(sheets[0]["who"]) if sheets[0]["who"] is not None else None
+    changed = changed_combatants(before, after)
+    if changed:
+        return changed[0]
+    active = active_name(after) or active_name(before)
+    if active is not None:
+        return active
     return session.hero.name if session.hero is not None else None
+
+
+def changed_combatants(before: Snapshot, after: Snapshot) -> list[str]:
+    """Combatants the fight word added, took away or changed (in the ledger's order); the one whose turn
+    it now is, when the word changed several (`next`, an area attack)."""
+    old, new = ledger_json(before), ledger_json(after)
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return []
+    was = {c.get("name"): c for c in old.get("combatants", [])}
+    now = {c.get("name"): c for c in new.get("combatants", [])}
+    changed = [str(name) for name in [*now, *(n for n in was if n not in now)] if was.get(name) != now.get(name)]
+    active = active_name(after)
+    if len(changed) > 1 and active in changed:
+        return [active, *(name for name in changed if name != active)]
+    return changed
+
+
+def active_name(snapshot: Snapshot) -> str | None:
+    return snapshot.fight.acting() if snapshot.fight is not None else None

@@ -41,6 +41,7 @@ from crux_cli.rulesets.crux.hero import CONDITIONS
 ACTIONS = ("attack", "cast", "move", "assess")
 REACTIONS = {"defend": "Defend", "interpose": "Interpose", "opportunity": "Opportunity Attack", "help": "Help"}
 TURN_ACTIONS = 3
+MAX_COMBATANTS = 200  # in one fight (a crowd is one minion group); an encounter file with more is refused
 ENEMY_CONDITIONS = CONDITIONS  # §10.3, §11: enemies carry the same conditions as heroes (one list, in hero)
 
 
@@ -114,6 +115,9 @@ def possessive(name: str) -> str:
 def _join(encounter: Encounter, combatant: Combatant) -> Encounter:
     if any(c.name.lower() == combatant.name.lower() for c in encounter.combatants):
         raise CruxError(f"'{combatant.name}' is already in the fight", hint="give each combatant its own name")
+    if len(encounter.combatants) >= MAX_COMBATANTS:
+        raise CruxError(f"a fight holds at most {MAX_COMBATANTS} combatants", hint="make a crowd one minion group: "
+                        "minions NAME COUNT")
     return _keep_turn(encounter, replace(encounter, combatants=(*encounter.combatants, combatant)))
 
 

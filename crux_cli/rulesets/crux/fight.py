@@ -1,176 +1,97 @@
-"""Encounters in the Crux rules: the fight words run, kept in the ledger of `encounter`.
+"""The fight words of the Crux rules: each takes the fight as a value and gives the next one.
 
-A fight holds its heroes (each answered by a runner of their own: a sheet file, or a
-hero held in memory) and its enemies. Rolls go through the same runners and renderers
-as every other statement; the ledger decides who may act, how rushed an attack is and
-where its damage goes. The session lends runners, rendering and files through
-`core.ruleset.FightHost`. Names may have spaces: quote them, or give any unique
-beginning of the name or of one of its words. The words, and which lines are fight
-words, are in `fight_words` (the module the session asks first, for every line).
+`run(line, state, host)` answers one fight line (one `fight_words.claims` took). For
+that one line a `Fight` holds the heroes' runners (each answered by a runner of its
+own: a sheet file, or a hero held in memory, whose values the state carries), rolls
+through the same runners and renderers as every other statement, keeps the books in
+the ledger of `encounter`, and gives back a new `FightState`; the state handed in is
+never changed, so a word refused half-way leaves the fight as it was. The session
+lends runners, rendering and files through `core.ruleset.FightHost`. The line grammar
+(tokens, names) is in `fight_line`; what a fight shows (status, toolbar, Tab) in
+`fight_view`.
 """
 
 from __future__ import annotations
 
-import functools
-import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.limits import MAX_INTEGER
-from crux_cli.core.vocabulary import ARMOUR_WORDS
+from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.engine import GRIT_MAX
-from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, ROLLS, claims, first, is_file
+from crux_cli.rulesets.crux.fight_line import (
+    ARMOUR,
+    POOL,
+    RENAMED,
+    Token,
+    check_name,
+    is_count,
+    take_name,
+    tokens,
+    unknown,
+)
+from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
+from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, first, is_file
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
-
-NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save")  # names come next
-ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
-POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
-NUMBER = re.compile(r"[+-]?\d+[bB]?")
-TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
-RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
+    from crux_cli.rulesets.crux.hero import Hero
 
 
-class Token(NamedTuple):
-    text: str
-    quoted: bool
-    at: int  # where it starts in the line, for the caret
-
-
-
-def is_count(text: str) -> bool:
-    """A whole number as the grammar reads one: ASCII digits (not ² or ٣), refused past the integer limit."""
-    if not (text.isascii() and text.isdigit()):
-        return False
-    if len(text) > len(str(MAX_INTEGER)) or int(text) > MAX_INTEGER:
-        raise LimitError(f"{text[:12]}{'…' if len(text) > 12 else ''} is more than {MAX_INTEGER:,} (the limit)",
-                         hint="numbers in a fight are counts of actions, HP or damage")
-    return True
-
-def tokens(line: str) -> list[Token]:
-    """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
-    out = []
-    for match in TOKEN.finditer(line):
-        quoted = match.group(3) is None
-        out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
-                         else match.group(3), quoted, match.start()))
-    return out
-
-
-@functools.cache
-def reserved() -> frozenset[str]:
-    """Words no combatant may be named: they already mean something in a fight line."""
-    from crux_cli.rulesets.crux import grammar
-    from crux_cli.rulesets.crux.hero import CONDITIONS
-    from crux_cli.rulesets.crux.ruleset import KEYWORDS
-
-    return frozenset(w.lower() for w in (
-        *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
-        *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
-        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
-        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all"))
-
-
-def plain_word(word: str) -> bool:
-    """A word that is never part of a name: a keyword, a number, dice, `+STR`."""
-    low = word.lower()
-    return low in reserved() or bool(NUMBER.fullmatch(low) or POOL.fullmatch(low)) or low[:1] in "+-"
-
-
-def check_name(name: str) -> str:
-    """Refuse names a fight line could not tell from its other words."""
-    name = " ".join(name.split())
-    if not name:
-        raise CruxError("a combatant needs a name")
-    if plain_word(name) or any(ch in name for ch in "#;\"'"):
-        raise CruxError(f"'{name}' cannot name a combatant: it reads as part of a fight line",
-                        hint="pick a name that is not a keyword, number or dice (e.g. goblin, \"Bram Ironfoot\")")
-    return name
-
-
-def name_matches(encounter: ledger.Encounter, typed: str) -> list[ledger.Combatant]:
-    """Combatants `typed` names: the whole name, else any beginning of the name or of one of its words."""
-    key = " ".join(typed.lower().split())
-    exact = [c for c in encounter.combatants if c.name.lower() == key]
-    if exact or not key:
-        return exact
-    return [c for c in encounter.combatants
-            if c.name.lower().startswith(key) or any(w.startswith(key) for w in c.name.lower().split())]
-
-
-def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0) -> ledger.Combatant | None:
-    """The one combatant `typed` names, None when none; an ambiguous name is refused with the candidates."""
-    found = name_matches(encounter, typed)
-    if len(found) > 1:
-        raise CruxError(f"'{typed}' could be " + " or ".join(c.name for c in found), text=line or None,
-                        position=at if line else None, hint="give more of the name, or quote it whole")
-    return found[0] if found else None
-
-
-def unknown(encounter: ledger.Encounter, typed: str, line: str, at: int) -> CruxError:
-    names = ", ".join(c.name for c in encounter.combatants) or "nobody yet"
-    return CruxError(f"there is no '{typed}' in this fight", text=line, position=at, hint=f"in the fight: {names}")
-
-
-def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
-              start: int = 0) -> tuple[ledger.Combatant, int] | None:
-    """The combatant named from `words[start]` on, and how many words the name took (longest name first)."""
-    if start >= len(words):
-        return None
-    if words[start].quoted:
-        found = resolve(encounter, words[start].text, line, words[start].at)
-        if found is None:
-            raise unknown(encounter, words[start].text, line, words[start].at)
-        return found, 1
-    for end in range(len(words), start + 1, -1):  # an unquoted name with spaces, written whole
-        found_whole = [c for c in encounter.combatants
-                       if c.name.lower() == " ".join(w.text.lower() for w in words[start:end])]
-        if found_whole:
-            return found_whole[0], end - start
-    if plain_word(words[start].text):
-        return None
-    found = resolve(encounter, words[start].text, line, words[start].at)
-    return (found, 1) if found is not None else None
-
-
-class Completions(NamedTuple):
-    """What Tab offers in a fight line: candidates (word, what it is) for the word being typed."""
-
-    word: str
-    candidates: tuple[tuple[str, str], ...] = ()
-    paths: bool = False  # files too
-
-
-def run(line: str, fight: Fight | None, host: FightHost) -> tuple[Fight | None, list[str]]:
-    """Answer a fight line (one `claims` took): the fight in progress afterwards (None once it ends)."""
+def run(line: str, state: FightState | None, host: FightHost) -> tuple[FightState | None, list[str]]:
+    """Answer a fight line: the fight afterwards (None once it ends), and what to say."""
     word, _ = first(line)
-    if word == "load" and (fight is None or fight.over):  # resuming a saved fight
-        fight = Fight(host)
+    if word == "load" and (state is None or state.over):  # resuming a saved fight
+        state = FightState()
     elif word in ALWAYS:
-        fight = fight or Fight(host)
-    elif fight is None:
+        state = state or FightState()
+    elif state is None:
         raise CruxError("no fight is running", text=line, position=0,
                         hint="`fight` starts one; `load FILE.toml` resumes a saved one")
+    fight = Fight(host, state)
     said = fight.handle(line)
-    return (None if fight.ended else fight), said
+    return (None if fight.ended else fight.state()), said
 
 
 class Fight:
-    def __init__(self, host: FightHost) -> None:
+    """One fight line at work: the state's values, and a runner for each hero, for the time of the word."""
+
+    def __init__(self, host: FightHost, state: FightState) -> None:
         self.host = host
-        self.encounter = ledger.Encounter()
+        self.begin(state)
+
+    def begin(self, state: FightState) -> None:
+        from crux_cli.rulesets.crux.hero import Hero
+
+        self.encounter = state.encounter
+        self.sheets: dict[str, str] = dict(state.sheets)  # hero name -> sheet file
         self.runners: dict[str, FightRunner] = {}  # hero name -> the runner that rolls for them
-        self.sheets: dict[str, str] = {}  # hero name -> sheet file
-        self.fallen: list[str] = []  # in the order they fell, for the summary
-        self.over = False  # won: the words wait for `fight on` or a new `fight`
+        for name in state.hero_names():
+            sheet = self.sheets.get(name)
+            self.runners[name] = self.host.fight_runner(sheet=os.path.expanduser(sheet)) if sheet is not None else \
+                self.host.fight_runner(hero=state.heroes.get(name) or Hero(name=name))
+        self.fallen: list[str] = list(state.fallen)  # in the order they fell, for the summary
+        self.over = state.over  # won: the words wait for `fight on` or a new `fight`
         self.ended = False
 
-    # -- which lines are ours -------------------------------------------------------------------
+    def state(self) -> FightState:
+        """The fight as it stands now, as a value: the ledger, the sheets, the held heroes' values, the fallen."""
+        held: dict[str, Hero] = {}
+        for name, runner in self.runners.items():
+            hero = runner.current_hero() if name not in self.sheets else None
+            if hero is not None:
+                held[name] = hero
+        return FightState(self.encounter, frozen_map(self.sheets), frozen_map(held), tuple(self.fallen), self.over)
 
-    def claims(self, line: str) -> bool:
-        return claims(line, self)
+    def hero_of(self, name: str) -> Hero | None:
+        runner = self.runners.get(name)
+        return runner.current_hero() if runner is not None else None
+
+    def said_by(self, answer: Any, who: str, shown: str | None = None) -> str:
+        """An answer as one line, prefixed with who rolled (the journal keeps them as its `who`)."""
+        return self.host.render(answer.replace(input=shown if shown is not None else f"{who}: {answer.input}"), who)
 
     def handle(self, line: str) -> list[str]:
         word, _ = first(line)
@@ -185,17 +106,13 @@ class Fight:
             return self.roll_as(line, words)
         if word in ("heal", "cond", "show", "wound"):
             return self.sheet_as(line, words)
-        handler = getattr(self, f"do_{word}")
-        return handler(line, words)  # type: ignore[no-any-return]
-
-    def names_someone(self, line: str) -> bool:
-        """Does a statement name a combatant (`save Bram STR`, `cond add goblin prone`), or try to?"""
-        words = tokens(line)[1:]
-        at = 1 if first(line)[0] in ("cond", "condition", "conditions") else 0
-        try:
-            return take_name(self.encounter, words, line, at) is not None
-        except CruxError:
-            return True  # an ambiguous name: the fight says which ones it could be
+        words_of: dict[str, Callable[[str, list[Token]], list[str]]] = {
+            "fight": self.do_fight, "hero": self.do_hero, "enemy": self.do_enemy, "minions": self.do_minions,
+            "remove": self.do_remove, "init": self.do_init, "next": self.do_next, "cast": self.do_cast,
+            "move": self.do_move, "assess": self.do_assess, "react": self.do_react, "end": self.do_end,
+            "atk": self.do_atk, "damage": self.do_damage, "dmg": self.do_damage, "status": self.do_status,
+            "load": self.do_load}
+        return words_of[word](line, words)
 
     # -- setting up -----------------------------------------------------------------------------
 
@@ -205,7 +122,7 @@ class Fight:
                 raise CruxError("the fight is still on", text=line, position=words[0].at)
             self.over = False
             return ["the fight goes on: add enemies, or `next`"]
-        self.__init__(self.host)  # type: ignore[misc]
+        self.begin(FightState())
         said = ["a fight begins: add enemies (enemy NAME hp N), minions (minions NAME COUNT), "
                 "more heroes (hero FILE.toml), then roll init"]
         runner = self.host.runner
@@ -220,8 +137,6 @@ class Fight:
         return self.add_hero(" ".join(w.text for w in words), line)
 
     def add_hero(self, what: str, line: str) -> list[str]:
-        import os
-
         from crux_cli.rulesets.crux.hero import Hero
 
         if is_file(what):
@@ -236,7 +151,7 @@ class Fight:
         if self.encounter.started:  # a late joiner rolls initiative for their round-1 actions
             answer = runner.answer("init")
             opening = answer.result.actions
-            out.append(self.host.render(answer.replace(input=f"{name}: {answer.input}")))
+            out.append(self.said_by(answer, name))
         step = ledger.add_hero(self.encounter, name, opening=opening)
         self.runners[name] = runner
         if sheet is not None:
@@ -324,7 +239,7 @@ class Fight:
         for name, runner in self.runners.items():
             answer = runner.answer("init ambush" if ambush else "init")
             openings[name] = answer.result.actions
-            out.append(self.host.render(answer.replace(input=f"{name}: {answer.input}")))
+            out.append(self.said_by(answer, name))
         self.sync()
         return out + self.turn_begins(ledger.start(self.encounter, openings))
 
@@ -365,7 +280,6 @@ class Fight:
 
     def do_end(self, line: str, words: list[Token]) -> list[str]:
         self.ended = True
-        self.host.end_fight()
         return ["the fight is over"]
 
     # -- attacks and damage ----------------------------------------------------------------------
@@ -391,7 +305,7 @@ class Fight:
         answer = self.roll(attacker, statement)
         spent = self.step(step)  # the action is spent once the dice are rolled; an elite's Grit follows
         answer, said = self.as_enemy(attacker, answer)
-        rolled = self.host.render(answer.replace(input=f"{attacker.name} → {target.name}: {statement}"))
+        rolled = self.said_by(answer, attacker.name, f"{attacker.name} → {target.name}: {statement}")
         damage, crit = answer.result.damage, answer.result.outcome == "crit"
         return [*notes, *why, *mine, rolled, *said, *spent,
                 *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
@@ -417,15 +331,9 @@ class Fight:
             raise CruxError("area needs how many it catches: area 3", text=line, position=line.find("area"))
         return int(count), rest[:at] + rest[at + 2:]
 
-    def conditions_of(self, combatant: ledger.Combatant) -> tuple[str, ...]:
-        if combatant.side == "enemy":
-            return ledger.enemy_conditions(combatant)
-        hero = self.runners[combatant.name].current_hero()
-        return hero.conditions if hero is not None else ()
-
     def against(self, target: ledger.Combatant, melee: bool) -> tuple[list[str], int]:
         """Boons the target's conditions give an attack against it (seed §10.3), named."""
-        conditions = self.conditions_of(target)
+        conditions = view.conditions_of(target, self.hero_of)
         why = []
         if "prone" in conditions and melee:
             why.append(f"{target.name} is prone: +1 Boon to a melee attack against them")
@@ -513,7 +421,7 @@ class Fight:
             return []
         answer = self.runners[name].answer(f"damage {damage}" + (" crit" if crit else ""))
         self.encounter = ledger.count_damage(self.encounter, name, damage, by)
-        return [self.host.render(answer.replace(input=f"{name}: {answer.input}")), *self.sync()]
+        return [self.said_by(answer, name), *self.sync()]
 
     def won(self) -> list[str]:
         if not ledger.won(self.encounter):
@@ -550,7 +458,7 @@ class Fight:
             statement += " -1B"
         answer, said = self.as_enemy(who, self.roll(who, statement))
         helped = self.step(ledger.take_help(self.encounter, who.name))
-        rolled = self.host.render(answer.replace(input=f"{who.name}: {statement}"))
+        rolled = self.said_by(answer, who.name, f"{who.name}: {statement}")
         frightened = [self.host.palette.dim(f"{who.name} is frightened: +1 Bane")] if "frightened" in held else []
         return [*notes, *frightened, *helped, rolled, *said, *self.sync()]
 
@@ -563,12 +471,12 @@ class Fight:
         who, rest = self.who(line, words, start)
         if who.side == "hero":
             answer = self.runners[who.name].answer(" ".join([head, *(w.text for w in rest)]))
-            return [*notes, self.host.render(answer.replace(input=f"{who.name}: {answer.input}")), *self.sync()]
+            return [*notes, self.said_by(answer, who.name), *self.sync()]
         return notes + self.enemy_sheet(kind, who, rest, line)
 
     def enemy_sheet(self, kind: str, enemy: ledger.Combatant, rest: list[Token], line: str) -> list[str]:
         if kind == "show":
-            return [self.status_line(enemy)]
+            return [view.status_line(enemy, self.hero_of)]
         if kind == "cond":
             from crux_cli.rulesets.crux.wounds import condition_name
 
@@ -611,140 +519,16 @@ class Fight:
 
     def do_status(self, line: str, words: list[Token]) -> list[str]:
         notes = self.sync()
-        active = self.encounter.active()
-        head = f"round {self.encounter.round}, {ledger.possessive(active.name)} turn" if active else \
-            "initiative not rolled yet"
-        out = [*notes, head]
-        width = max([12, *(len(c.name) for c in self.encounter.combatants)])
-        for c in self.encounter.order():
-            mark = "▶" if active is not None and c.name == active.name else " "
-            out.append(f"{mark} {self.status_line(c, width)}")
-        return out
-
-    def health(self, c: ledger.Combatant) -> str:
-        if c.side == "hero":
-            hero = self.runners[c.name].current_hero()
-            if hero is None:
-                return ""
-            return (f"HP {hero.hp}/{hero.hp_max} · Wounds {hero.wounds}/{hero.wound_cap} · Grit {hero.grit}"
-                    + (" · dying" if hero.dying else "") + (" · dead" if hero.dead else "")
-                    + (" · " + ", ".join(hero.conditions) if hero.conditions else ""))
-        held = ledger.enemy_conditions(c)
-        grit = f" · Grit {c.grit}" if c.grit >= 0 else ""
-        base = f"{c.minions} standing" if c.minions or c.hp_max == 0 else f"HP {c.hp}/{c.hp_max} · {c.armour}"
-        return base + grit + (" · " + ", ".join(held) if held else "")
-
-    def status_line(self, c: ledger.Combatant, width: int = 12) -> str:
-        reactions = f" · reacted: {', '.join(c.reactions)}" if c.reactions else ""
-        helped = f" · +{c.helped} Boon waiting" if c.helped else ""
-        state = "down" if c.down else f"{c.actions} action{'s' if c.actions != 1 else ''}"
-        return f"{c.name:{width}} {state:10} {self.health(c)}{reactions}{helped}"
+        return [*notes, *view.status_lines(self.state(), self.hero_of)]
 
     def do_save(self, line: str, words: list[Token]) -> list[str]:
-        import os
-
         self.sync()
-        self.host.save_encounter(os.path.expanduser(words[0].text), self.encounter, self.sheets)
+        self.host.save_fight(os.path.expanduser(words[0].text), self.state())
         return [f"fight saved to {words[0].text}"]
 
     def do_load(self, line: str, words: list[Token]) -> list[str]:
-        import os
-
-        from crux_cli.rulesets.crux.hero import Hero
-
-        encounter, sheets = self.host.load_encounter(os.path.expanduser(words[0].text))
-        self.__init__(self.host)  # type: ignore[misc]
-        self.encounter, self.sheets = encounter, sheets
-        for c in encounter.combatants:
-            if c.side == "hero":
-                sheet = sheets.get(c.name)
-                self.runners[c.name] = self.host.fight_runner(sheet=os.path.expanduser(sheet) if sheet else None,
-                                                              hero=None if sheet else Hero(name=c.name))
+        loaded = self.host.load_fight(os.path.expanduser(words[0].text))
+        if not isinstance(loaded, FightState):
+            raise CruxError(f"{words[0].text} is not a fight of the Crux rules", text=line, position=words[0].at)
+        self.begin(loaded)
         return [f"fight loaded from {words[0].text}", *self.do_status(line, [])]
-
-    # -- what the REPL shows: completion and the toolbar ---------------------------------------------
-
-    def complete(self, text: str) -> Completions | None:
-        """Names, reaction kinds and files for a fight line being typed; None when the line is not ours."""
-        parts = tokens(text)
-        if not parts:
-            return None
-        last = parts[-1]
-        raw = text[last.at:]
-        open_quote = last.quoted and not (len(raw) > 1 and raw.rstrip()[-1:] == raw[0])
-        typing = not text[-1].isspace() or open_quote
-        typed, before = (raw, parts[:-1]) if typing else ("", parts)
-        if not before:
-            return None
-        word = RENAMED.get(before[0].text.lower(), before[0].text.lower())
-        after = before[1:]
-        if word in ("hero", "load") and not after:
-            return Completions(typed, (), True)
-        if word == "react" and after:
-            return Completions(typed, self.reaction_candidates(text, after, typed))
-        if word == "cond" and len(after) < 2:
-            pairs = (("add", ""), ("remove", "")) if not after else self.name_candidates(typed)
-            return Completions(typed, tuple(p for p in pairs if p[0].startswith(typed.lower())) if not after
-                               else pairs)
-        if word in NAMED and not after:
-            return Completions(typed, self.name_candidates(typed), paths=word == "save")
-        if word == "save" and self.only_a_name(text, after):  # `save Bram ` → the attribute
-            from crux_cli.core.vocabulary import ATTRIBUTES
-
-            return Completions(typed, tuple((a, "") for a in ATTRIBUTES if a.lower().startswith(typed.lower())))
-        return None
-
-    def only_a_name(self, text: str, words: list[Token]) -> bool:
-        try:
-            taken = take_name(self.encounter, words, text)
-        except CruxError:
-            return False
-        return taken is not None and taken[1] == len(words)
-
-    def reaction_candidates(self, text: str, after: list[Token], typed: str) -> tuple[tuple[str, str], ...]:
-        """After `react NAME`: the kinds of reaction; after `react NAME help`: the ally."""
-        try:
-            taken = take_name(self.encounter, after, text)
-        except CruxError:
-            return ()
-        if taken is not None and len(after) == taken[1]:
-            return tuple((k, v) for k, v in ledger.REACTIONS.items() if k.startswith(typed.lower()))
-        if taken is not None and len(after) == taken[1] + 1 and after[-1].text.lower() == "help":
-            return self.name_candidates(typed)
-        return ()
-
-    def name_candidates(self, typed: str = "") -> tuple[tuple[str, str], ...]:
-        """Combatants whose name `typed` begins (or a word of it), as Tab offers them: standing ones first,
-        with their HP; names with spaces quoted."""
-        key = typed.strip("\"'")
-        found = name_matches(self.encounter, key) if key else list(self.encounter.order())
-        if key and not found:
-            return ()
-        order = sorted((c for c in self.encounter.order() if c in found), key=lambda c: c.down)
-        return tuple((f'"{c.name}"' if " " in c.name else c.name, "down" if c.down else self.health_short(c))
-                     for c in order)
-
-    def health_short(self, c: ledger.Combatant) -> str:
-        if c.side == "enemy":
-            return f"{c.minions} standing" if c.minions else f"HP {c.hp}/{c.hp_max}"
-        hero = self.runners[c.name].current_hero()
-        return f"HP {hero.hp}/{hero.hp_max}" + (" · dying" if hero.dying else "") if hero is not None else "hero"
-
-    def toolbar(self) -> list[tuple[int, str, str]]:
-        """(rank, key, value) parts for the toolbar: the active combatant first; a higher rank goes first
-        when the terminal is narrow."""
-        if self.over:
-            return [(1, "fight", "won")]
-        active = self.encounter.active()
-        if active is None:
-            return [(1, "fight", f"setting up ({len(self.encounter.combatants)} in)")]
-        actions = f"{active.actions} action{'s' if active.actions != 1 else ''}"
-        parts = [(0, "▶", active.name), (0, "", actions), (1, "", self.health_short(active))]
-        held = self.conditions_of(active)
-        if held:
-            parts.append((2, "", ", ".join(held)))
-        parts.append((3, "round", str(self.encounter.round)))
-        return parts
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.encounter.combatants)

@@ -1,4 +1,5 @@
-"""The fight words of the Crux rules, and which lines are fight words now (the rule set's `fights` module).
+"""The fight words of the Crux rules, and which lines are fight words now: the rule set's `fights`
+(`FIGHTS`, a `core.ruleset.FightRules`).
 
 The session asks `claims` of every line it reads and colours (the lexer asks while it
 is typed), so this module is small and loads nothing else: a plain roll never waits
@@ -24,11 +25,14 @@ loads when a fight word first runs. Words (documented in /help fight):
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import FightHost
-    from crux_cli.rulesets.crux.fight import Fight
+    from crux_cli.core.ruleset import FightHost, FightValue
+    from crux_cli.rulesets.crux.fight_state import FightState
+    from crux_cli.rulesets.crux.hero import Hero
 
 ALWAYS = ("fight",)
 DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
@@ -37,6 +41,11 @@ NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "ca
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
 SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
+MORE_HELP = (
+    "save! FILE.toml             replace an earlier save without asking (never a sheet)",
+    "fight new                   start a new fight without asking first",
+    "undo | redo                 take back the last word, sheets and ledger together; make it again",
+    "the fight is saved after every word; a fight left by a crash is offered at the next start")
 
 
 def first(line: str) -> tuple[str, list[str]]:
@@ -53,22 +62,134 @@ def words(fighting: bool) -> tuple[str, ...]:
     return (*ALWAYS, *(DURING if fighting else ()))
 
 
-def claims(line: str, fight: Fight | None) -> bool:
+def own(fight: FightValue | None) -> FightState | None:
+    """The session hands back the value these words gave it: a Crux `FightState` (or None)."""
+    if fight is None:
+        return None
+    from crux_cli.rulesets.crux.fight_state import FightState
+
+    if not isinstance(fight, FightState):
+        raise TypeError(f"not a fight of the Crux rules: {type(fight).__name__}")
+    return fight
+
+
+def claims(line: str, fight: FightValue | None) -> bool:
     """Is `line` a fight word now (with `fight` in progress, or None), rather than a rule-set statement?"""
     word, rest = first(line)
+    state = own(fight)
     if word in ALWAYS:
         return True
-    if fight is None or fight.over:
+    if word == "save!":
+        return state is not None
+    if state is None or state.over:
         return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(rest[0]))
     if word in DURING or (word in ("save", "load") and bool(rest) and is_file(rest[0])):
         return True
     if word not in ACTING:
         return False
-    return fight.encounter.started or fight.names_someone(line)
+    return state.encounter.started or names_someone(line, state)
 
 
-def run(line: str, fight: Fight | None, host: FightHost) -> tuple[Fight | None, list[str]]:
-    """Answer a fight line (one `claims` took): the fight in progress afterwards (None once it ends)."""
-    from crux_cli.rulesets.crux.fight import run as run_fight
+def names_someone(line: str, state: FightState) -> bool:
+    """Does a statement name a combatant (`save Bram STR`, `cond add goblin prone`), or try to?"""
+    from crux_cli.core.errors import CruxError
+    from crux_cli.rulesets.crux.fight_line import take_name, tokens
 
-    return run_fight(line, fight, host)
+    words = tokens(line)[1:]
+    at = 1 if first(line)[0] in ("cond", "condition", "conditions") else 0
+    try:
+        return take_name(state.encounter, words, line, at) is not None
+    except CruxError:
+        return True  # an ambiguous name: the fight says which ones it could be
+
+
+def hero_of(state: FightState, host: FightHost) -> Callable[[str], Hero | None]:
+    """A hero's values as they stand: held in the state, or read from their sheet (None when it does not read)."""
+    from crux_cli.core.errors import CruxError
+
+    def of(name: str) -> Hero | None:
+        if name in state.heroes:
+            return state.heroes[name]
+        sheet = state.sheets.get(name)
+        if sheet is None:
+            return None
+        try:
+            return host.read_hero(os.path.expanduser(sheet))  # type: ignore[no-any-return]
+        except CruxError:
+            return None
+
+    return of
+
+
+class CruxFights:
+    """The Crux rules' fights, as the session asks for them (`core.ruleset.FightRules`)."""
+
+    def words(self, fighting: bool) -> tuple[str, ...]:
+        return words(fighting)
+
+    def help(self) -> tuple[str, ...]:
+        listed = [line[4:] for line in (__doc__ or "").splitlines() if line.startswith("    ")]
+        return ("an encounter: `fight` starts one, and these words run it until `end`:", *listed, *MORE_HELP)
+
+    def claims(self, line: str, fight: FightValue | None) -> bool:
+        return claims(line, fight)
+
+    def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]:
+        from crux_cli.rulesets.crux.fight import run
+
+        return run(line, own(fight), host)
+
+    def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None:
+        """Before a word replaces a running fight: the question, and the line to run on yes."""
+        word, _, rest = line.strip().partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if fight is None or not fight.names() or fight.over:
+            return None  # nothing running to lose (a won fight is over; `fight on` goes on with it)
+        if word == "fight" and rest.lower() not in ("new", "on"):
+            return (f"a fight is running ({fight.summary()}): start a new one? "
+                    "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
+        if word == "load" and is_file(rest):
+            return (f"a fight is running ({fight.summary()}): replace it with {rest}? "
+                    "(y/N; `undo` brings this one back)", line.strip())
+        return None
+
+    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None:
+        """`save FILE.toml` in a fight: the file, the line that writes it, whether it was forced (`save!`),
+        and the question before it replaces an earlier save."""
+        word, _, rest = line.strip().partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if word in ("save", "save!") and fight is not None and is_file(rest):
+            return (rest, f"save {rest}", word == "save!",
+                    f"{rest} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
+        return None
+
+    def fight_file(self, line: str) -> str | None:
+        word, _, rest = line.strip().partition(" ")
+        return rest.strip() if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
+
+    def resume(self, path: str) -> str:
+        return f"load {path}"
+
+    def takes_path(self, word: str) -> bool:
+        return word.lower() == "load"
+
+    def complete(self, text: str, fight: FightValue,
+                 host: FightHost) -> tuple[str, tuple[tuple[str, str], ...], bool] | None:
+        from crux_cli.rulesets.crux.fight_view import complete
+
+        state = own(fight)
+        return complete(text, state, hero_of(state, host)) if state is not None else None
+
+    def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]:
+        from crux_cli.rulesets.crux.fight_view import toolbar
+
+        state = own(fight)
+        return toolbar(state, hero_of(state, host)) if state is not None else []
+
+
+FIGHTS = CruxFights()
+
+if TYPE_CHECKING:  # mypy checks that the Crux fights are what the session asks for
+    from crux_cli.core.ruleset import FightRules
+
+    _FIGHTS: FightRules = FIGHTS

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.memo import by_identity
-from crux_cli.core.ruleset import Context, RuleSet, lazy
+from crux_cli.core.ruleset import Context, RuleSet, lazy, lazy_value
 from crux_cli.rulesets.crux import ast, engine, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
@@ -131,7 +131,7 @@ RULESET = RuleSet(
     patterns=words.PATTERNS,
     help=words.HELP,
     colours=words.COLOURS,
-    fights="crux_cli.rulesets.crux.fight_words",
+    fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
     status=status,
     sheet_suffix=sheet_suffix,
     sheet_json=sheet_json,

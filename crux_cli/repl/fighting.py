@@ -1,0 +1,259 @@
+"""The fight a session holds: one value, handed to the active rule set's fights with each fight word.
+
+`Fighting` keeps the fight (`core.ruleset.FightValue`, or None), asks the rule set's
+`FightRules` which lines are fight words and runs them, and lends the fight what a
+rule set may not reach itself (`core.ruleset.FightHost`): runners, rendering, files.
+It names no word of any rule set: the words, the questions before a fight is replaced
+and the line that resumes a fight all come from the rule set.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import FightRules, FightValue
+    from crux_cli.core.style import Palette
+    from crux_cli.repl.session import Session
+    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.running.runner import Answer, Runner
+
+
+class Fighting:
+    """The session's fight and its words (the session's `FightHost`)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.state: FightValue | None = None  # the fight in progress: its words come first
+        self.saved_to: set[str] = set()  # fight files this session wrote or loaded: replaced without asking
+        self.began_in = ""  # the rule set the fight in progress began in
+
+    # -- the rule set's fights ------------------------------------------------------------------------
+
+    def rules(self) -> FightRules | None:
+        """The active rule set's fights, or None when it has none."""
+        return self.session.runner.rules.fight_rules()
+
+    def claims(self, statement: str) -> bool:
+        """Is `statement` a fight word now? Refused in plain words in a rule set without fights."""
+        rules = self.rules()
+        if rules is not None:
+            return rules.claims(statement, self.state)
+        keeper = self.rules_with_fights(statement)
+        if keeper is not None:
+            raise CruxError(f"the {self.session.rules_name} rules have no fights", text=statement, position=0,
+                            hint=f"fights follow the {keeper} rules: /rules {keeper}")
+        return False
+
+    def rules_with_fights(self, statement: str) -> str | None:
+        """The rule set whose fight word `statement` is, in a rule set without fights: the one the running
+        fight began in (`atk` after /rules stepdice is the stepdice statement, though), else any that
+        starts a fight with it."""
+        from crux_cli import rulesets
+
+        word = statement.split()[0].lower() if statement.split() else ""
+        if self.state is not None:
+            if not self.began_in or word in self.session.runner.rules.keywords:
+                return None
+            began = rulesets.load(self.began_in).fight_rules()
+            return self.began_in if began is not None and began.claims(statement, self.state) else None
+        for name in rulesets.BUILT_IN:
+            fights = rulesets.load(name).fight_rules()
+            if fights is not None and word in fights.words(False):
+                return name
+        return None
+
+    def words(self, fighting: bool | None = None) -> tuple[str, ...]:
+        """Fight words of the active rule set (completion, colours, alias names): all when `fighting`."""
+        rules = self.rules()
+        now = self.state is not None if fighting is None else fighting
+        return rules.words(now) if rules is not None else ()
+
+    def marks(self) -> dict[str, str]:
+        """Styles for the lexer: fight words as keywords, each word of a combatant's name as a name."""
+        marks = {word: "class:keyword" for word in self.words()}
+        if self.state is not None:
+            marks.update({part.lower(): "class:name" for name in self.state.names() for part in name.split()})
+        return marks
+
+    def complete(self, text: str) -> tuple[str, tuple[tuple[str, str], ...], bool] | None:
+        rules = self.rules()
+        if self.state is None or rules is None:
+            return None
+        return rules.complete(text, self.state, self)
+
+    def toolbar(self) -> list[tuple[int, str, str]]:
+        rules = self.rules()
+        if self.state is None or rules is None:
+            return []
+        return rules.toolbar(self.state, self)
+
+    def help(self) -> list[str]:
+        rules = self.rules()
+        if rules is None:
+            return [f"the {self.session.rules_name} rules have no fights: /rules lists the rule sets"]
+        return list(rules.help())
+
+    # -- running a word -------------------------------------------------------------------------------
+
+    def word(self, statement: str, undoable: bool = True) -> list[str]:
+        """Run one fight word (tracked, like any statement); a file it saves or loads is this session's now.
+
+        `undoable` false: journaled, but not a step `undo` takes back (resuming a fight left by a crash).
+        """
+        rules = self.rules()
+        if rules is None:
+            raise CruxError(f"the {self.session.rules_name} rules have no fights", text=statement, position=0)
+        session = self.session
+        out: list[str] = []
+        # its sheet writes are announced to the journal as they happen (Session.tracked): a kill mid-word
+        # is settled at the next start, the ledger kept as it was before the word
+        with session.tracked(statement, out, undoable=undoable):
+            self.state, said = rules.run(statement, self.state, self)
+            self.began_in = session.runner.rules_name if self.state is not None else ""
+            out += said
+        path = rules.fight_file(statement)
+        if path is not None:
+            self.saved_to.add(os.path.realpath(os.path.expanduser(path)))
+        return out
+
+    def guard(self, statement: str) -> list[str] | None:
+        """Ask before a fight word replaces a running fight or writes over a file (None: nothing to ask)."""
+        rules = self.rules()
+        if rules is None:
+            return None
+        saving = rules.saves_to(statement, self.state)
+        if saving is not None:
+            return self.guard_save(*saving)
+        asked = rules.question(statement, self.state)
+        if asked is not None:
+            return self.ask(*asked)
+        return None
+
+    def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:
+        """A save never writes over what is not a fight file, nor over an older save without asking."""
+        from crux_cli.state.encounter import load_encounter
+
+        real = os.path.realpath(os.path.expanduser(path))
+        if os.path.lexists(real) and real not in self.saved_to:
+            try:
+                load_encounter(real)
+            except CruxError as error:
+                raise CruxError(f"{path} is not a crux encounter: crux will not write over it",
+                                hint=f"save to another file name ({error.message})") from None
+            if not forced:
+                return self.ask(question, statement)
+        return self.word(statement)
+
+    def ask(self, question: str, statement: str) -> list[str]:
+        """Put a y/N question; `y` or `yes` then runs `statement` as a fight word, anything else leaves it."""
+
+        def answer(line: str) -> list[str]:
+            if line.strip().lower() not in ("y", "yes"):
+                return ["left as it was"]
+            return self.session.answered(line, lambda: self.word(statement))
+
+        self.session.pending = answer
+        return [question]
+
+    # -- the autosave ---------------------------------------------------------------------------------
+
+    def keep(self) -> list[str]:
+        """Keep the fight in the state store after a change to it (it goes when the fight is over); called
+        inside the statement's transaction, with its journal entry."""
+        autosave = self.session.autosave
+        if autosave is None:
+            return []
+        try:
+            if self.state is None:
+                autosave.clear()
+            else:
+                autosave.save(self.state, dict(self.state.sheets))
+        except (OSError, CruxError) as error:
+            reason = error.strerror if isinstance(error, OSError) else error.message
+            return [f"the fight is not autosaved: {autosave.path}: {reason}"]
+        return []
+
+    def resume_offer(self) -> list[str]:
+        """At start: the newest fight left by a session that ended or was killed is offered for resuming.
+
+        Resuming is not a step `undo` takes back: undone, the fight would leave the session and its
+        autosave file with it.
+        """
+        session = self.session
+        from crux_cli.state.autosave import left_fights
+
+        if session.journal is None:
+            return []
+        left = left_fights(session.journal)
+        said = session.journal.take_warnings()  # what settling statements cut short by a kill did
+        if not left:
+            return said  # the usual start: the encounter files and the fight rules stay unloaded
+        from crux_cli.state.encounter import load_fight
+
+        rules = self.rules()
+        for other in left[1 if rules is not None else 0:]:  # offered at a later start
+            other.release()
+        if rules is None:
+            return [*said, f"a fight was left running: the {session.rules_name} rules have no fights, so it "
+                    "waits for a session in rules that have them"]
+        newest = left[0]
+        try:
+            fight = load_fight(newest.path)
+        except CruxError:
+            return [*said, f"a fight was left that does not read: kept as {newest.set_aside()}"]
+
+        def answer(line: str) -> list[str]:
+            if line.strip().lower() in ("n", "no"):
+                kept = newest.set_aside()
+                return [f"the fight is kept in {kept}: `{rules.resume(str(kept))}` resumes it"]
+            out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
+            if self.state is not None:
+                newest.forget()
+            return out
+
+        session.pending = answer
+        return [*said, f"a fight was left running ({fight.summary()}): resume it? (Y/n; "
+                "n keeps it as a file to load later)"]
+
+    # -- what the fight's words ask of the session (core.ruleset.FightHost) ----------------------------
+
+    @property
+    def palette(self) -> Palette:
+        return self.session.palette
+
+    @property
+    def runner(self) -> Runner:
+        return self.session.runner
+
+    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
+        from crux_cli.running.runner import Runner
+
+        runner = self.session.runner
+        return self.session.hooked(Runner(rules=runner.rules_name, source=runner.source, seed=runner.seed,
+                                          sheet=sheet, hero=hero))
+
+    def render(self, answer: Answer, who: str | None = None) -> str:
+        return self.session.render(answer, who)
+
+    def read_hero(self, path: str) -> Hero:
+        from crux_cli.state.store import load_hero
+
+        return load_hero(path)
+
+    def save_fight(self, path: str, fight: FightValue) -> None:
+        from crux_cli.rulesets.crux.fight_state import FightState
+        from crux_cli.state.encounter import save_fight
+
+        if not isinstance(fight, FightState):  # the one file format crux writes fights in
+            raise CruxError(f"the {self.session.rules_name} rules' fights cannot be saved to a file")
+        save_fight(path, fight)
+
+    def load_fight(self, path: str) -> FightValue:
+        from crux_cli.state.encounter import load_fight
+
+        return load_fight(path)
+

@@ -1,0 +1,128 @@
+"""The line grammar of a fight: its words as tokens, and the combatants' names in them.
+
+Names may have spaces: quote them, or give any unique beginning of the name or of one
+of its words. A name is refused when it could be read as another part of a fight line
+(a keyword, a number, dice). Pure: the words (`fight`) and the view (`fight_view`) read
+lines through this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_INTEGER
+from crux_cli.core.vocabulary import ARMOUR_WORDS
+from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING
+
+NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save")  # names come next
+ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
+POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
+NUMBER = re.compile(r"[+-]?\d+[bB]?")
+TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
+RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
+
+
+class Token(NamedTuple):
+    text: str
+    quoted: bool
+    at: int  # where it starts in the line, for the caret
+
+
+
+def is_count(text: str) -> bool:
+    """A whole number as the grammar reads one: ASCII digits (not ² or ٣), refused past the integer limit."""
+    if not (text.isascii() and text.isdigit()):
+        return False
+    if len(text) > len(str(MAX_INTEGER)) or int(text) > MAX_INTEGER:
+        raise LimitError(f"{text[:12]}{'…' if len(text) > 12 else ''} is more than {MAX_INTEGER:,} (the limit)",
+                         hint="numbers in a fight are counts of actions, HP or damage")
+    return True
+
+def tokens(line: str) -> list[Token]:
+    """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
+    out = []
+    for match in TOKEN.finditer(line):
+        quoted = match.group(3) is None
+        out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
+                         else match.group(3), quoted, match.start()))
+    return out
+
+
+@functools.cache
+def reserved() -> frozenset[str]:
+    """Words no combatant may be named: they already mean something in a fight line."""
+    from crux_cli.rulesets.crux import grammar
+    from crux_cli.rulesets.crux.hero import CONDITIONS
+    from crux_cli.rulesets.crux.ruleset import KEYWORDS
+
+    return frozenset(w.lower() for w in (
+        *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
+        *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
+        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
+        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all"))
+
+
+def plain_word(word: str) -> bool:
+    """A word that is never part of a name: a keyword, a number, dice, `+STR`."""
+    low = word.lower()
+    return low in reserved() or bool(NUMBER.fullmatch(low) or POOL.fullmatch(low)) or low[:1] in "+-"
+
+
+def check_name(name: str) -> str:
+    """Refuse names a fight line could not tell from its other words."""
+    name = " ".join(name.split())
+    if not name:
+        raise CruxError("a combatant needs a name")
+    if plain_word(name) or any(ch in name for ch in "#;\"'"):
+        raise CruxError(f"'{name}' cannot name a combatant: it reads as part of a fight line",
+                        hint="pick a name that is not a keyword, number or dice (e.g. goblin, \"Bram Ironfoot\")")
+    return name
+
+
+def name_matches(encounter: ledger.Encounter, typed: str) -> list[ledger.Combatant]:
+    """Combatants `typed` names: the whole name, else any beginning of the name or of one of its words."""
+    key = " ".join(typed.lower().split())
+    exact = [c for c in encounter.combatants if c.name.lower() == key]
+    if exact or not key:
+        return exact
+    return [c for c in encounter.combatants
+            if c.name.lower().startswith(key) or any(w.startswith(key) for w in c.name.lower().split())]
+
+
+def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0) -> ledger.Combatant | None:
+    """The one combatant `typed` names, None when none; an ambiguous name is refused with the candidates."""
+    found = name_matches(encounter, typed)
+    if len(found) > 1:
+        raise CruxError(f"'{typed}' could be " + " or ".join(c.name for c in found), text=line or None,
+                        position=at if line else None, hint="give more of the name, or quote it whole")
+    return found[0] if found else None
+
+
+def unknown(encounter: ledger.Encounter, typed: str, line: str, at: int) -> CruxError:
+    names = ", ".join(c.name for c in encounter.combatants) or "nobody yet"
+    return CruxError(f"there is no '{typed}' in this fight", text=line, position=at, hint=f"in the fight: {names}")
+
+
+def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
+              start: int = 0) -> tuple[ledger.Combatant, int] | None:
+    """The combatant named from `words[start]` on, and how many words the name took (longest name first)."""
+    if start >= len(words):
+        return None
+    if words[start].quoted:
+        found = resolve(encounter, words[start].text, line, words[start].at)
+        if found is None:
+            raise unknown(encounter, words[start].text, line, words[start].at)
+        return found, 1
+    for end in range(len(words), start + 1, -1):  # an unquoted name with spaces, written whole
+        found_whole = [c for c in encounter.combatants
+                       if c.name.lower() == " ".join(w.text.lower() for w in words[start:end])]
+        if found_whole:
+            return found_whole[0], end - start
+    if plain_word(words[start].text):
+        return None
+    found = resolve(encounter, words[start].text, line, words[start].at)
+    return (found, 1) if found is not None else None
