@@ -16,7 +16,19 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imports them on first use
+    from crux_cli.api import CruxError as CruxError
+    from crux_cli.api import LimitError as LimitError
+    from crux_cli.api import OddsResult as OddsResult
+    from crux_cli.api import RollResult as RollResult
+    from crux_cli.api import Session as Session
+    from crux_cli.api import SheetError as SheetError
+    from crux_cli.api import format_error as format_error
+    from crux_cli.api import odds as odds
+    from crux_cli.api import roll as roll
+    from crux_cli.api import rolls as rolls
 
 __version__ = "0.1.0"
 
