@@ -30,6 +30,11 @@ session = Session(seed=1)
 reveal_type(session)
 reveal_type(session.roll("d6"))
 reveal_type(session.odds("d6"))
+wren = crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)}, grit=1)
+reveal_type(wren)
+reveal_type(crux_cli.Session(hero=wren).hero)
+reveal_type(crux_cli.odds("2d6") + crux_cli.odds("d4"))
+held: crux_cli.Hero = wren
 total: int = one.seed or 0
 typed: Odds = chances.odds
 '''
@@ -39,10 +44,13 @@ EXPECTED = [
     "tuple[crux_cli.api.RollResult, ...]",
     "crux_cli.api.OddsResult",
     "typing.Mapping[str, fractions.Fraction]",
-    "def (text: str, *, rules: str | None =, sheet: str | None =, at_least: int | None =) -> "
-    "crux_cli.api.OddsResult",
+    "def (text: str, *, rules: str | None =, sheet: str | os.PathLike[str] | None =, "
+    "hero: crux_cli.rulesets.crux.hero.Hero | None =, at_least: int | None =) -> crux_cli.api.OddsResult",
     "crux_cli.api.Session",
     "crux_cli.api.RollResult",
+    "crux_cli.api.OddsResult",
+    "crux_cli.rulesets.crux.hero.Hero",
+    "crux_cli.rulesets.crux.hero.Hero | None",
     "crux_cli.api.OddsResult",
 ]
 
