@@ -114,7 +114,8 @@ def test_every_line_of_the_golden_batch_fits_its_schema() -> None:
     assert len(lines) > 2000 and errors > 0
 
 
-@pytest.mark.parametrize("args", [["--json", "bogus"], ["--json", "odds", "DEX +2"], ["--json", "1001d6"]])
+@pytest.mark.parametrize("args", [["--json", "bogus"], ["--json", "odds", "DEX +2"], ["--json", "1001d6"],
+                                  ["--json", "--seed", "abc", "DEX"], ["--json", "help"]])
 def test_a_one_shot_refusal_fits_the_error_schema(args: list[str]) -> None:
     check(json.loads(crux_here(*args).stdout), "error.json")
 

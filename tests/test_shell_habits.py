@@ -112,7 +112,8 @@ def test_a_one_shot_json_error_is_shaped_as_a_batch_error() -> None:
     (["--seed=1_000", "DEX"], ["crux: error: --seed: the seed must be a whole number, not '1_000'",
                                "  --seed=1_000 DEX", "         ^",
                                "  hint: a seed such as 42 repeats the same dice; leave it out for fresh dice"]),
-    (["--repeat", "0", "DEX"], None),
+    (["--repeat", "0", "DEX"], ["crux: error: --repeat takes a whole number from 1 up", "  --repeat 0 DEX",
+                                "           ^", "  hint: crux --help lists the options"]),
     (["--rules"], ["crux: error: --rules needs a value", "  --rules", "  ^",
                    "  hint: write it as --rules NAME; crux --help lists the options"]),
     (["--colr", "always", "DEX"], ["crux: error: no such option: --colr", "  --colr always DEX", "  ^",
@@ -145,3 +146,15 @@ def test_help_points_at_dash_dash_help(args: list[str]) -> None:
     assert result.returncode == 2
     assert "heal" not in result.stderr
     assert "crux --help" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["--json", "--seed", "abc", "DEX"], ["--json", "--repeat"], ["DEX", "--json", "--sedd"],
+                                  ["--json", "--color=pink", "DEX"]])
+def test_with_json_a_usage_error_is_a_json_object_on_stdout_too(args: list[str]) -> None:
+    result = crux_here(*args)
+    assert result.returncode == 2 and result.stderr.startswith("crux: error: ")
+    record = json.loads(result.stdout)
+    assert set(record["input"].split()) <= set(args)  # the words the caret is placed in
+    assert record["error"]["message"] in result.stderr and record["error"]["hint"]
+    position = record["error"]["position"]
+    assert position is not None and record["input"][position:].startswith(("abc", "--", "pink"))

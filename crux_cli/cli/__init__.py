@@ -258,6 +258,20 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
     raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least))
 
 
+def refuse(error: CruxError, words: list[str]) -> int:
+    """An error outside any statement, on stderr; with --json, as a JSON object on stdout too (as a batch does)."""
+    from crux_cli.core.style import PLAIN
+    from crux_cli.render.text import error_lines
+
+    sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
+    if "--json" in words[: words.index("--") if "--" in words else len(words)]:  # a script reads stdout
+        from crux_cli.render.jsonl import dumps
+
+        sys.stdout.write(dumps({"input": error.text if error.text is not None else " ".join(words), "error": {
+            "message": error.message, "position": error.position, "hint": error.hint}}) + "\n")
+    return 2
+
+
 def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:
     """The command line, never a traceback whatever the input or the state of the streams.
 
@@ -270,21 +284,14 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
         code = crux.main(args=argv, prog_name="crux", standalone_mode=False, obj=repl)
     except click.UsageError as error:  # a usage error click found itself, said as crux says its own
         from crux_cli.cli.params import usage_error
-        from crux_cli.core.style import PLAIN
-        from crux_cli.render.text import error_lines
 
-        sys.stderr.write("\n".join(error_lines(usage_error(error, sys.argv[1:] if argv is None else argv), PLAIN))
-                         + "\n")
-        code = 2
+        words = sys.argv[1:] if argv is None else argv
+        code = refuse(usage_error(error, words), words)
     except click.ClickException as error:
         error.show()
         code = error.exit_code
-    except CruxError as error:  # raised outside a statement, e.g. an unknown rule set
-        from crux_cli.core.style import PLAIN
-        from crux_cli.render.text import error_lines
-
-        sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
-        code = 2
+    except CruxError as error:  # raised outside a statement: an unknown option, 'help', no terminal…
+        code = refuse(error, sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, as other Unix tools do
         code = output_failed(None)
     except OSError as error:  # the output cannot be written: a full disk, a closed descriptor

@@ -152,6 +152,8 @@ def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
         shown = max(names, key=len) if names else error.param.name or "the value"
         if isinstance(error, CruxUsage):
             message, hint = f"{shown}: {error.message}", error.hint
+        elif isinstance(error.param.type, click.IntRange) and error.param.type.min is not None:
+            message = f"{shown} takes a whole number from {error.param.type.min} up"
         else:
             message = f"{shown}: {error.message[:1].lower()}{error.message[1:].rstrip('.')}"
         position = at_option(names, value=True)
