@@ -148,8 +148,8 @@ def test_help_points_at_dash_dash_help(args: list[str]) -> None:
     assert "crux --help" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["--json", "--seed", "abc", "DEX"], ["--json", "--repeat"], ["DEX", "--json", "--sedd"],
-                                  ["--json", "--color=pink", "DEX"]])
+@pytest.mark.parametrize("args", [["--json", "--seed", "abc", "DEX"], ["--json", "--repeat"],
+                                  ["DEX", "--json", "--sedd"], ["--json", "--color=pink", "DEX"]])
 def test_with_json_a_usage_error_is_a_json_object_on_stdout_too(args: list[str]) -> None:
     result = crux_here(*args)
     assert result.returncode == 2 and result.stderr.startswith("crux: error: ")
