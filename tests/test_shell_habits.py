@@ -119,6 +119,11 @@ def test_a_one_shot_json_error_is_shaped_as_a_batch_error() -> None:
     (["--colr", "always", "DEX"], ["crux: error: no such option: --colr", "  --colr always DEX", "  ^",
                                    "  hint: did you mean --color? crux --help lists the options"]),
     (["odds"], ["crux: error: crux odds needs a statement", "  hint: for example: crux odds 'DEX +2b'"]),
+    (["sheet", "new"], ["crux: error: crux sheet new needs a file", "  hint: crux sheet new --help lists the options"]),
+    (["sheet", "new", "x.toml", "--hp", "0"], ["crux: error: --hp takes a whole number from 1 to 100,000",
+                                               "  sheet new x.toml --hp 0", "                        ^",
+                                               "  hint: crux sheet new --help lists the options"]),
+    (["sheet", "bogus"], ["crux: error: no such command 'bogus'", "  hint: crux sheet --help lists its commands"]),
 ])
 def test_usage_errors_are_said_in_cruxs_own_words(args: list[str], lines: list[str] | None) -> None:
     result = crux_here(*args)
@@ -158,3 +163,8 @@ def test_with_json_a_usage_error_is_a_json_object_on_stdout_too(args: list[str])
     assert record["error"]["message"] in result.stderr and record["error"]["hint"]
     position = record["error"]["position"]
     assert position is not None and record["input"][position:].startswith(("abc", "--", "pink"))
+
+
+def test_a_group_alone_still_shows_its_help() -> None:
+    result = crux_here("sheet")
+    assert result.returncode == 2 and "crux sheet new FILE" in result.stdout + result.stderr

@@ -285,6 +285,10 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
     except click.UsageError as error:  # a usage error click found itself, said as crux says its own
         from crux_cli.cli.params import usage_error
 
+        if type(error).__name__ == "NoArgsIsHelpError":  # `crux sheet` alone: its help, as click shows it
+            error.show()
+            raise SystemExit(error.exit_code) from None
+
         words = sys.argv[1:] if argv is None else argv
         code = refuse(usage_error(error, words), words)
     except click.ClickException as error:

@@ -123,8 +123,8 @@ def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
                     return starts[index] + (len(name) + 1 if value else 0)
         return None
 
-    command = error.ctx.command.name if error.ctx is not None and error.ctx.command is not None else None
-    where = f"crux {command}" if command and command not in ("crux", "_statement") else "crux"
+    where = error.ctx.command_path if error.ctx is not None else "crux"
+    where = "crux" if where.endswith(" _statement") else where  # a statement's options are crux's own
     hint: str | None = f"{where} --help lists the options"
     position: int | None = None
     if isinstance(error, click.NoSuchOption):
@@ -153,11 +153,14 @@ def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
         if isinstance(error, CruxUsage):
             message, hint = f"{shown}: {error.message}", error.hint
         elif isinstance(error.param.type, click.IntRange) and error.param.type.min is not None:
-            message = f"{shown} takes a whole number from {error.param.type.min} up"
+            low, high = error.param.type.min, error.param.type.max
+            message = f"{shown} takes a whole number from {low}" + (f" to {high:,}" if high is not None else " up")
         else:
             message = f"{shown}: {error.message[:1].lower()}{error.message[1:].rstrip('.')}"
         position = at_option(names, value=True)
     else:
         message = error.format_message().rstrip(".")
         message = message[:1].lower() + message[1:]
+        if message.startswith("no such command"):
+            hint = f"{where} --help lists its commands"
     return CruxError(message, text=text if position is not None else None, position=position, hint=hint)
