@@ -16,12 +16,28 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imports them on first use
+    from crux_cli.api import CruxError as CruxError
+    from crux_cli.api import Hero as Hero
+    from crux_cli.api import LimitError as LimitError
+    from crux_cli.api import OddsResult as OddsResult
+    from crux_cli.api import RollResult as RollResult
+    from crux_cli.api import Session as Session
+    from crux_cli.api import SheetError as SheetError
+    from crux_cli.api import format_error as format_error
+    from crux_cli.api import new_hero as new_hero
+    from crux_cli.api import odds as odds
+    from crux_cli.api import read_sheet as read_sheet
+    from crux_cli.api import roll as roll
+    from crux_cli.api import rolls as rolls
+    from crux_cli.api import write_sheet as write_sheet
 
 __version__ = "0.1.0"
 
 API = ("roll", "rolls", "odds", "Session", "RollResult", "OddsResult", "CruxError", "LimitError", "SheetError",
-       "format_error")
+       "format_error", "new_hero", "read_sheet", "write_sheet", "Hero")
 __all__ = ["__version__", *API]
 
 
@@ -46,11 +62,10 @@ class _OddsEntry:
     crux_cli.odds.result as r`), it is the subpackage.
     """
 
-    def __call__(self, text: str, *, rules: str | None = None, sheet: str | None = None,
-                 at_least: int | None = None) -> Any:
+    def __call__(self, text: str, **options: Any) -> Any:
         from crux_cli.api import odds
 
-        return odds(text, rules=rules, sheet=sheet, at_least=at_least)
+        return odds(text, **options)
 
     def __getattr__(self, name: str) -> Any:
         import importlib

@@ -13,6 +13,7 @@ imports click or prompt-toolkit, and nothing reads the user's config file or env
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -22,12 +23,13 @@ from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
+    from crux_cli.odds.dist import Dist
     from crux_cli.odds.result import AtLeast, Odds
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
-__all__ = ["CruxError", "LimitError", "OddsResult", "RollResult", "Session", "SheetError", "format_error",
-           "odds", "roll", "rolls"]
+__all__ = ["CruxError", "Hero", "LimitError", "OddsResult", "RollResult", "Session", "SheetError", "format_error",
+           "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
 
 COMMON = ("input", "kind", "rules", "seed", "comment", "index")  # the JSON fields every answer has
 
@@ -187,20 +189,88 @@ class OddsResult(Record):
         shown = ", ".join(f"{name} {p}" for name, p in self.odds.outcomes) or f"mean {self.mean}"
         return f"<OddsResult {self.input}: {shown}>"
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when the odds are: the same kind, outcomes, tables and distribution, however the statements
+        were written (`odds("d6+d6") == odds("2d6")`)."""
+        if not isinstance(other, OddsResult):
+            return NotImplemented
+        return self.odds == other.odds
+
+    def __hash__(self) -> int:
+        return hash(self.odds)
+
+    def __add__(self, other: OddsResult | int) -> OddsResult:
+        """The odds of the sum of two independent totals (or damages), or of one shifted by a number.
+
+        Only odds with a distribution add up (dice, attacks' damage); the sum has that distribution alone,
+        since outcomes such as `hit` or `success` do not add. Its `input` says what was added.
+        """
+        from crux_cli.odds.result import dice_odds
+
+        mine = self._dist("+")
+        if isinstance(other, OddsResult):
+            total = mine + other._dist("+")
+            label = "damage" if self.odds.label == other.odds.label == "damage" else "total"
+            text = f"{self.input} + {other.input}"
+        elif isinstance(other, int) and not isinstance(other, bool):
+            sign = "+" if other >= 0 else "-"
+            total, label, text = mine + other, self.odds.label, f"{self.input} {sign} {abs(other)}"
+        else:
+            return NotImplemented
+        return OddsResult(text, self.rules, dice_odds(total, label=label))
+
+    def __radd__(self, other: int) -> OddsResult:
+        if other == 0 and not isinstance(other, bool):  # sum(results) starts from 0
+            return self
+        return self + other
+
+    def _dist(self, operation: str) -> Dist:
+        from crux_cli.odds.dist import Dist
+        from crux_cli.odds.result import distribution_of
+
+        if self.odds.distribution is None:
+            raise TypeError(f"{self.kind} odds have no total or damage to {operation}: only odds with a "
+                            "distribution (dice, attacks) combine")
+        rows = distribution_of(self.odds.distribution)  # its denominator keeps the leftover, if any
+        return Dist(rows.values, rows.weights, rows.denominator)
+
 
 class Session:
-    """Several statements sharing one random source (a seed covers them all) and one sheet.
+    """Several statements sharing one random source (a seed covers them all) and one sheet, or one hero.
 
     With `sheet`, statements read the character sheet's ratings and write back what they
-    change (Grit spent, HP, Wounds) under its lock, exactly as `crux --sheet FILE` does.
-    Without one, a rule set that keeps a hero keeps it in memory for the session.
+    change (Grit spent, HP, Wounds) under its lock, and journal each change, exactly as
+    `crux --sheet FILE` does: `crux sheet undo FILE` takes the last one back. With `hero`
+    (from `new_hero` or `read_sheet`), the hero is held in memory and changes there; without
+    either, a rule set that keeps a hero keeps a default one in memory for the session.
     """
 
-    def __init__(self, *, rules: str | None = None, seed: int | None = None, sheet: str | None = None,
-                 repeat: int = 1) -> None:
+    def __init__(self, *, rules: str | None = None, seed: int | None = None,
+                 sheet: str | os.PathLike[str] | None = None, hero: Hero | None = None, repeat: int = 1) -> None:
         from crux_cli.running.settings import Settings, make_runner
 
-        self.runner: Runner = make_runner(Settings(seed=seed, rules=rules, sheet=sheet, repeat=repeat))
+        seed = checked_seed(seed)
+        if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+            raise CruxError(f"repeat must be a whole number from 1 up, not {repeat!r}", hint="repeat=6 answers "
+                            "each statement six times")
+        if sheet is not None and hero is not None:
+            raise CruxError("a session plays from a sheet or from a hero held in memory, not both",
+                            hint="write the hero to a sheet first: crux_cli.write_sheet(path, hero)")
+        if hero is not None:
+            from crux_cli.rulesets.crux.hero import Hero
+
+            if not isinstance(hero, Hero):
+                raise CruxError(f"hero must be a Hero (from new_hero or read_sheet), not {type(hero).__name__}")
+            rules = rules or hero.rules
+        path = None if sheet is None else os.fspath(sheet)
+        self.runner: Runner = make_runner(Settings(seed=seed, rules=rules, sheet=path, repeat=repeat))
+        if hero is not None:
+            self.runner.hero = hero
+        if path is not None:  # what changes a sheet is journaled, as on the command line, so it can be undone
+            from crux_cli.state.journal import Journal
+
+            journal = self.runner.journal = Journal.open()
+            journal.watch(self.runner)  # each sheet write announced, so a kill mid-way is settled
 
     @property
     def rules(self) -> str:
@@ -217,7 +287,10 @@ class Session:
 
     def rolls(self, text: str) -> tuple[RollResult, ...]:
         """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`."""
-        return tuple(RollResult.of(answer) for answer in self.runner.execute(text))
+        try:
+            return tuple(RollResult.of(answer) for answer in self.runner.execute(text))
+        finally:
+            self._warn_about_the_journal()
 
     def roll(self, text: str) -> RollResult:
         """The answer to one statement; a line that gives several answers is refused (use `rolls`)."""
@@ -236,22 +309,90 @@ class Session:
         answer = self.runner.odds(text, at_least=at_least, exact=True)
         return OddsResult(answer.input, answer.rules, answer.result)
 
+    def _warn_about_the_journal(self) -> None:
+        """A journal that cannot be written is a warning (the answers stand), as on the command line."""
+        journal = self.runner.journal
+        if journal is not None:
+            import warnings
 
-def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | None = None) -> RollResult:
+            for message in journal.take_warnings():
+                warnings.warn(f"crux: {message}", RuntimeWarning, stacklevel=3)
+
+
+def checked_seed(seed: object) -> int | None:
+    """A seed as `--seed` takes one: a whole number, or None for fresh dice; anything else is refused."""
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return seed
+    from crux_cli.core.rng import bad_seed
+
+    raise bad_seed(repr(seed))
+
+
+def new_hero(name: str = "hero", *, attributes: Mapping[str, int | tuple[int, int]] | None = None,
+             advantaged: str | None = None, disadvantaged: str | None = None, attack: str = "d6",
+             attack_attribute: str | None = None, hp: int = 10, hit_dice: int = 1, hit_die: str = "d8",
+             wound_cap: int = 6, grit: int = 0) -> Hero:
+    """A hero held in memory, as `crux sheet new` would write it, checked as a sheet file is.
+
+    `attributes` maps an attribute to its modifier, or to (modifier, Boon/Bane rating):
+    `{"DEX": (2, 1), "STR": -1}`; the others are 0. Dice are written as on a sheet (`"d8"`, `"2d6"`).
+    """
+    import json
+
+    def quoted(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value).lower()
+
+    lines = [f"name = {quoted(name)}", "[attributes]"]
+    for attribute, value in (attributes or {}).items():
+        modifier, rating = value if isinstance(value, tuple) else (value, 0)
+        lines.append(f"{quoted(str(attribute))} = {{ modifier = {quoted(modifier)}, rating = {quoted(rating)} }}")
+    lines += ["[saves]", f"advantaged = {quoted(advantaged or '')}", f"disadvantaged = {quoted(disadvantaged or '')}",
+              "[attack]", f"die = {quoted(attack)}", f"attribute = {quoted(attack_attribute or '')}",
+              "[status]", f"grit = {quoted(grit)}", f"hp = {quoted(hp)}", f"hp_max = {quoted(hp)}",
+              f"hit_dice = {quoted(hit_dice)}", f"hit_dice_max = {quoted(hit_dice)}", f"hit_die = {quoted(hit_die)}",
+              f"wound_cap = {quoted(wound_cap)}"]
+    return read_sheet("\n".join(lines) + "\n", "<new_hero>")
+
+
+def read_sheet(text: str, path: str = "<sheet>") -> Hero:
+    """A hero from a sheet's TOML text, checked as `crux --sheet` checks a file (SheetError names the line)."""
+    from crux_cli.state.sheet import parse_sheet
+
+    return parse_sheet(text, path)
+
+
+def write_sheet(path: str | os.PathLike[str], hero: Hero) -> None:
+    """Write `hero` to a new, commented sheet file, as `crux sheet new` does; an existing file is never replaced."""
+    from crux_cli.state.sheet import new_sheet_text
+    from crux_cli.state.store import create_sheet
+
+    create_sheet(path, new_sheet_text(hero))
+
+
+def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
+         hero: Hero | None = None) -> RollResult:
     """Roll one statement, as `crux [--rules R] [--seed N] [--sheet FILE] TEXT` does."""
-    return Session(rules=rules, seed=seed, sheet=sheet).roll(text)
+    return Session(rules=rules, seed=seed, sheet=sheet, hero=hero).roll(text)
 
 
-def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | None = None,
-          repeat: int = 1) -> tuple[RollResult, ...]:
+def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
+          hero: Hero | None = None, repeat: int = 1) -> tuple[RollResult, ...]:
     """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them."""
-    return Session(rules=rules, seed=seed, sheet=sheet, repeat=repeat).rolls(text)
+    return Session(rules=rules, seed=seed, sheet=sheet, hero=hero, repeat=repeat).rolls(text)
 
 
-def odds(text: str, *, rules: str | None = None, sheet: str | None = None,
-         at_least: int | None = None) -> OddsResult:
+def odds(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
+         hero: Hero | None = None, at_least: int | None = None) -> OddsResult:
     """Exact odds of one statement, as `crux odds [--at-least K] TEXT` computes them."""
-    return Session(rules=rules, sheet=sheet).odds(text, at_least=at_least)
+    return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Hero":  # the hero's type, imported only when asked for: a roll without a hero never needs it
+        from crux_cli.rulesets.crux.hero import Hero
+
+        return Hero
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def format_error(error: CruxError) -> str:

@@ -156,3 +156,89 @@ def test_odds_count_the_exact_fractions_their_result_holds() -> None:
     exact = crux_cli.odds("100d6!")  # within the limit with every fraction written
     assert sum(exact.distribution.values()) + exact.leftover == 1
     assert json.loads(exact.to_json())["depth"] == 17
+
+
+@pytest.mark.parametrize("seed", ["abc", "3", 1.5, True, False, [1]])
+def test_a_seed_that_is_not_a_whole_number_is_refused_as_the_command_refuses_it(seed: object) -> None:
+    for call in (lambda: crux_cli.roll("d6", seed=seed), lambda: crux_cli.rolls("d6", seed=seed),  # type: ignore[arg-type]
+                 lambda: crux_cli.Session(seed=seed)):  # type: ignore[arg-type]
+        with pytest.raises(crux_cli.CruxError, match="the seed must be a whole number") as refused:
+            call()
+        assert refused.value.hint
+    assert crux_cli.roll("d6", seed=-7).seed == -7  # what `crux --seed -7` takes
+
+
+@pytest.mark.parametrize("repeat", [0, -1, 1.0, True])
+def test_repeat_is_a_whole_number_from_one(repeat: object) -> None:
+    with pytest.raises(crux_cli.CruxError, match="repeat must be a whole number"):
+        crux_cli.rolls("d6", repeat=repeat)  # type: ignore[arg-type]
+
+
+def test_a_session_on_a_sheet_journals_its_changes_so_sheet_undo_takes_them_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import crux_here
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    crux_cli.write_sheet("wren.toml", crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)}, grit=2))
+    session = crux_cli.Session(sheet=tmp_path / "wren.toml", seed=5)
+    assert session.roll("DEX grit").fields["sheet"]["changes"]["grit"] == (2, 1)
+    assert crux_cli.read_sheet((tmp_path / "wren.toml").read_text()).grit == 1
+    undone = crux_here("sheet", "undo", str(tmp_path / "wren.toml"), env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    assert undone.returncode == 0, undone.stderr
+    assert "Grit 1 → 2" in undone.stdout
+    assert crux_cli.read_sheet((tmp_path / "wren.toml").read_text()).grit == 2
+
+
+def test_a_session_without_a_sheet_writes_no_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    crux_cli.Session(seed=1, hero=crux_cli.new_hero(grit=1)).roll("DEX grit")
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_hero_held_in_memory_changes_there_and_nowhere_else(tmp_path: Path) -> None:
+    wren = crux_cli.new_hero("Wren", attributes={"DEX": (2, 1), "STR": -1}, grit=2, attack="d8",
+                             attack_attribute="DEX", advantaged="WIL")
+    assert (wren.name, wren.attribute("DEX").modifier, wren.attribute("DEX").rating, wren.attribute("STR").modifier,
+            wren.attack_sides, wren.advantaged_save) == ("Wren", 2, 1, -1, 8, "WIL")
+    session = crux_cli.Session(hero=wren, seed=5)
+    session.roll("DEX grit")
+    assert session.hero is not None and session.hero.grit == 1 and wren.grit == 2  # a Hero is immutable
+    assert crux_cli.roll("DEX", hero=wren, seed=3).fields["rules"] == "crux"
+    crux_cli.write_sheet(tmp_path / "wren.toml", session.hero)
+    assert crux_cli.read_sheet((tmp_path / "wren.toml").read_text()) == session.hero
+    with pytest.raises(crux_cli.SheetError, match="already exists"):
+        crux_cli.write_sheet(tmp_path / "wren.toml", wren)
+    with pytest.raises(crux_cli.CruxError, match="not both"):
+        crux_cli.Session(hero=wren, sheet=tmp_path / "wren.toml")
+
+
+@pytest.mark.parametrize(("options", "words"), [({"attributes": {"LUCK": 1}}, "LUCK"), ({"hp": 0}, "hp"),
+                                                ({"attack": "d0"}, "die"), ({"attributes": {"DEX": (0, 4)}}, "rating"),
+                                                ({"grit": 9}, "grit")])
+def test_a_hero_is_checked_as_a_sheet_is(options: dict[str, object], words: str) -> None:
+    with pytest.raises(crux_cli.SheetError, match=words):
+        crux_cli.new_hero(**options)  # type: ignore[arg-type]
+
+
+def test_odds_compare_by_their_probabilities_not_their_text() -> None:
+    assert crux_cli.odds("2d6") == crux_cli.odds("d6+d6") == crux_cli.odds("2d6", rules="stepdice")
+    assert hash(crux_cli.odds("2d6")) == hash(crux_cli.odds("d6+d6"))
+    assert crux_cli.odds("2d6") != crux_cli.odds("2d8")
+    assert crux_cli.odds("DEX +1b") == crux_cli.odds("DEX +1b")
+    assert crux_cli.odds("DEX +1b") != crux_cli.odds("DEX +2b")
+    assert crux_cli.odds("2d6") != "2d6"
+
+
+def test_odds_with_a_distribution_add_up_as_independent_totals() -> None:
+    both = crux_cli.odds("2d6") + crux_cli.odds("1d4")
+    assert both == crux_cli.odds("2d6+1d4")
+    assert both.input == "2d6 + 1d4" and both.mean == Fraction(19, 2)
+    assert crux_cli.odds("2d6") + 3 == crux_cli.odds("2d6+3")
+    assert (crux_cli.odds("2d6") + -1).input == "2d6 - 1"
+    two = sum([crux_cli.odds("atk d8"), crux_cli.odds("atk d8")])
+    assert isinstance(two, crux_cli.OddsResult) and two.outcomes == {} and two.odds.label == "damage"
+    one = crux_cli.odds("atk d8")
+    assert two.mean is not None and one.mean is not None and abs(two.mean - 2 * one.mean) < Fraction(1, 10**9)
+    with pytest.raises(TypeError, match="test odds have no total or damage"):
+        crux_cli.odds("DEX") + crux_cli.odds("2d6")

@@ -45,9 +45,9 @@ def test_json_carries_the_notation_fields():
 
 def test_attack_json_fields():
     record = json.loads(crux_here("--seed", "5", "--json", "atk 2d8+3 heavy rushed").stdout)
-    assert {"primary", "dice", "explosions", "flat", "armour", "outcome", "damage", "grit"} <= set(record)
+    assert {"primary", "dice", "explosions", "flat", "armor", "outcome", "damage", "grit"} <= set(record)
     assert len(record["primary"]["dice"]) == 2 and record["primary"]["kept"] == min(record["primary"]["dice"])
-    assert record["armour"] == "heavy" and record["flat"] == 3
+    assert record["armor"] == "heavy" and record["flat"] == 3
 
 
 def test_save_and_initiative_json_add_their_fields():

@@ -56,3 +56,31 @@ def test_a_batch_line_is_the_record_with_its_line_number_after_the_input() -> No
             fields = record(answer)
             expected = {"input": fields.pop("input"), "line": 7, **fields}
             assert line(answer, 7) == dumps(expected)
+
+
+@given(RECORDS)
+def test_the_public_fallback_writes_what_the_private_c_encoder_writes(record: dict) -> None:
+    """`dumps` leans on json's private c_make_encoder when it is there; without it, the public encoder."""
+    import crux_cli.render.jsonl as jsonl
+
+    saved = jsonl.C_ENCODE
+    try:
+        jsonl.C_ENCODE = None
+        public = dumps(record)
+    finally:
+        jsonl.C_ENCODE = saved
+    assert public == dumps(record)
+
+
+def test_a_python_whose_private_encoder_differs_gets_the_public_one(monkeypatch) -> None:
+    import json.encoder
+
+    import crux_cli.render.jsonl as jsonl
+
+    assert jsonl.C_ENCODE is not None or json.encoder.c_make_encoder is None  # CPython: the quick path
+    monkeypatch.delattr(json.encoder, "c_make_encoder")
+    assert jsonl._one_shot() is None  # gone in some later Python
+    monkeypatch.setattr(json.encoder, "c_make_encoder", lambda *args: None, raising=False)
+    assert jsonl._one_shot() is None  # different arguments or result
+    monkeypatch.setattr(json.encoder, "c_make_encoder", lambda *args: (lambda obj, level: ["{}"]), raising=False)
+    assert jsonl._one_shot() is None  # writes something else

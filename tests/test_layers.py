@@ -1,6 +1,6 @@
 """The packages import one another in one direction only (CONTRIBUTING.md, "Layers").
 
-Lowest first: core → odds → dice → rulesets → render → state → running → api → cli | repl. A
+Lowest first: core → odds → plugin → dice → rulesets → render → state → running → api → cli | repl. A
 package imports only from itself and the packages below it; cli and repl never import
 each other; a rule set's folder (`rulesets/<name>/`) never imports another rule set's
 folder (the registry, `rulesets/__init__.py`, may load any of them). `crux_cli/__init__.py`
@@ -27,7 +27,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "crux_cli"
-ORDER = ("core", "odds", "dice", "rulesets", "render", "state", "running", "api", "cli", "repl")
+ORDER = ("core", "odds", "plugin", "dice", "rulesets", "render", "state", "running", "api", "cli", "repl")
 TOP = ("cli", "repl")  # the two faces: the same level, and strangers to each other
 BELOW_ALL, ABOVE_ALL = "crux_cli", "__main__"
 

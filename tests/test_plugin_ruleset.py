@@ -65,6 +65,28 @@ def crux_says(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def test_it_imports_nothing_of_crux_but_the_public_plugin_module() -> None:
+    import ast
+
+    imported = set()
+    for path in (PLUGIN / "coinflip").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+    assert {name for name in imported if name.split(".")[0] == "crux_cli"} == {"crux_cli.plugin"}
+
+
+def test_the_public_plugin_module_exports_what_it_promises() -> None:
+    import crux_cli.plugin as plugin
+
+    assert {"RuleSet", "Context", "CruxError", "LimitError", "SheetError", "Odds", "Table", "AtLeast",
+            "Distribution", "Dist", "dice_odds", "Roller", "Palette", "lazy"} <= set(plugin.__all__)
+    assert all(hasattr(plugin, name) for name in plugin.__all__)
+    assert "Stability" in (plugin.__doc__ or "")
+
+
 def test_the_registry_finds_it_by_its_entry_point(coinflip: Path) -> None:
     assert rulesets.names() == [*rulesets.BUILT_IN, "coinflip"]
     assert rulesets.load("coinflip").keywords == {"flip"}

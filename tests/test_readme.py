@@ -1,6 +1,7 @@
 """The README's console examples are real: each `$ command` prints exactly what follows it.
 
-The commands of one console block run in order in one directory (a sheet made by one is used by the next).
+The whole tour runs top to bottom in one directory with one journal, as a newcomer following it would
+run it: a sheet made by one command is used by the next, and no command may trip over an earlier one.
 """
 
 from __future__ import annotations
@@ -44,17 +45,16 @@ def test_the_readme_has_examples():
 
 
 @pytest.fixture(scope="module")
-def block_directories(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
-    """One working directory per console block, so a block can make a sheet and then play with it."""
-    return {number: tmp_path_factory.mktemp(f"block{number}") for number in {n for n, _, _ in EXAMPLES}}
+def tour_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one working directory of the whole tour (made once, used by every block in order)."""
+    return tmp_path_factory.mktemp("tour")
 
 
 @pytest.mark.parametrize(("block", "command", "expected"), EXAMPLES, ids=[c for _, c, _ in EXAMPLES])
-def test_example(block: int, command: str, expected: str, block_directories: dict[int, Path]):
+def test_example(block: int, command: str, expected: str, tour_directory: Path):
     env = dict(os.environ, NO_COLOR="1", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     for name in ("CRUX_RULES", "CRUX_SHEET"):
         env.pop(name, None)
-    env["XDG_STATE_HOME"] = str(block_directories[block] / ".state")  # one journal per block, as for one user
-    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
-                            cwd=block_directories[block])
+    env["XDG_STATE_HOME"] = str(tour_directory / ".state")  # one journal, as for one user
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, cwd=tour_directory)
     assert (result.stdout + result.stderr).rstrip("\n") == expected

@@ -89,7 +89,7 @@ def test_stepdice_attack_json() -> None:
     assert module.to_json(result) == {
         "kind": "attack", "mode": "normal", "attack_dice": ["d6", "d8"], "dice": [2, 8],
         "rolls": [{"die": "d6", "face": 2}, {"die": "d8", "face": 8}], "highest": 8, "armor": 3,
-        "armor_given": 5, "damage": 5, "grit": {"before": 1, "lost": 1, "left": 0}, "direct": 4,
+        "armor_given": 5, "damage": 5, "grit": {"spent": 1, "gained": 0, "before": 1, "after": 0}, "direct": 4,
         "outcome": "direct",
         "save": {"kind": "save", "die": "d4", "mode": "normal", "vs": 4, "dice": [4],
                  "rolls": [{"die": "d4", "face": 4}], "kept": 4, "opposing": None, "target": 4,
@@ -131,7 +131,7 @@ def test_challenge_json() -> None:
     module, result = answer("challenge", "resist 0", 3, 6)
     record = module.to_json(result)
     assert (record["pool"], record["zero_pool"], record["kept"], record["outcome"]) == (0, True, 3, "miss")
-    assert record["grit"] == {"marked": 1, "back": 0, "net": 1, "options": [
+    assert record["grit"] == {"spent": 1, "gained": 0, "net": 1, "options": [
         {"mark": 1, "effect": "reduce the consequences (half damage if taking damage)"},
         {"mark": 2, "effect": "avoid the consequences completely"}]}
 

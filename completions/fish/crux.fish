@@ -15,17 +15,17 @@ function __crux_command --argument-names path
     set -g __crux_fallback ''
     switch $path
         case 'crux'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal --completion --version -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --sheet --repeat --completion
+            set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal --completion --version -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --color --sheet --repeat --completion
             set -g __crux_subcommands log odds repl sheet
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
         case 'crux _statement'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --sheet --repeat
+            set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --color --sheet --repeat
             set -g __crux_subcommands
             set -g __crux_argument statement
             set -g __crux_argument_words
@@ -39,17 +39,17 @@ function __crux_command --argument-names path
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal --at-least -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --sheet --repeat --at-least
+            set -g __crux_options --json --rules --color --no-color --sheet --no-sheet --at-least -h --help
+            set -g __crux_helps 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --rules --color --sheet --at-least
             set -g __crux_subcommands
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux repl'
-            set -g __crux_options --seed --json --rules --no-color --sheet --repeat --no-journal -h --help
-            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'No colour, even on a terminal (NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --seed --rules --sheet --repeat
+            set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --color --sheet --repeat
             set -g __crux_subcommands
             set -g __crux_argument ''
             set -g __crux_argument_words
@@ -102,20 +102,28 @@ function __crux_option_values --argument-names path option
     switch "$path $option"
         case 'crux --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux --color'
+            echo words auto always never
         case 'crux --sheet'
             echo files
         case 'crux --completion'
             echo words bash zsh fish
         case 'crux _statement --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux _statement --color'
+            echo words auto always never
         case 'crux _statement --sheet'
             echo files
         case 'crux odds --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux odds --color'
+            echo words auto always never
         case 'crux odds --sheet'
             echo files
         case 'crux repl --rules'
             echo words crux stepdice d20check challenge list
+        case 'crux repl --color'
+            echo words auto always never
         case 'crux repl --sheet'
             echo files
         case 'crux sheet new --adv'

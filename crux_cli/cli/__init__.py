@@ -18,8 +18,9 @@ from typing import Any
 import click
 
 from crux_cli import __version__
-from crux_cli.cli.params import RuleSetName, SheetFile
+from crux_cli.cli.params import RuleSetName, Seed, SheetFile
 from crux_cli.core.errors import CruxError
+from crux_cli.core.style import COLOR_CHOICES
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
@@ -51,7 +52,7 @@ Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
 STATEMENT_COMMAND = "_statement"
-RULE_SET_NAME, SHEET_FILE = RuleSetName(), SheetFile()  # one of each for every command that takes them
+RULE_SET_NAME, SHEET_FILE, SEED = RuleSetName(), SheetFile(), Seed()  # one of each for every command that takes them
 REPL = "crux.repl"  # ctx.meta key: the function that runs the interactive session, given by `main`
 ReplStarter = Callable[[Settings], int]
 LAZY_COMMANDS = {  # name -> (module, click command)
@@ -60,24 +61,35 @@ LAZY_COMMANDS = {  # name -> (module, click command)
 }
 
 
-def common_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every way of running takes, so they may come before or after the statement."""
+def common_options(command: Callable[..., Any] | None = None, *, rolls: bool = True) -> Any:
+    """The options every way of running takes, so they may come before or after the statement.
+
+    `rolls=False` leaves out what only a roll uses (--seed, --repeat): `crux odds` rolls nothing.
+    """
+    if command is None:
+        return lambda command: common_options(command, rolls=rolls)
     for option in reversed([
-        click.option("--seed", type=int, default=None, metavar="N",
-                     help="Seed the dice: the same seed repeats a run exactly."),
+        *([click.option("--seed", type=SEED, default=None, metavar="N",
+                        help="Seed the dice: the same seed repeats a run exactly.")] if rolls else []),
         click.option("--json", "json", is_flag=True, default=None,
                      help="One JSON object per statement (JSON Lines), for scripts."),
         click.option("--rules", type=RULE_SET_NAME, default=None, envvar="CRUX_RULES", metavar="NAME",
                      help="Rule set to use (default crux); '--rules list' names them all."),
+        click.option("--color", "color", type=click.Choice(COLOR_CHOICES), default=None, metavar="WHEN",
+                     help="Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns "
+                          "it off), always (through a pipe too) or never."),
         click.option("--no-color", "no_color", is_flag=True, default=None,
-                     help="No colour, even on a terminal (NO_COLOR works too)."),
+                     help="No colour, even on a terminal (--color=never; NO_COLOR works too)."),
         click.option("--sheet", type=SHEET_FILE, default=None, envvar="CRUX_SHEET", metavar="FILE",
                      help="A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds "
                           "and conditions are kept on it (CRUX_SHEET works too)."),
-        click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
-                     help="Answer each statement N times (like '6x 4d6kh3' for dice)."),
-        click.option("--no-journal", "no_journal", is_flag=True, default=None,
-                     help="Leave no trace of this run in the journal (CRUX_JOURNAL=off works too)."),
+        click.option("--no-sheet", "no_sheet", is_flag=True, default=None,
+                     help="No character sheet, whatever the config file or CRUX_SHEET names."),
+        *([click.option("--repeat", type=click.IntRange(1), default=None, metavar="N",
+                        help="Answer each statement N times (like '6x 4d6kh3' for dice).")] if rolls else []),
+        *([click.option("--no-journal", "no_journal", is_flag=True, default=None,
+                        help="Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).")]
+          if rolls else []),
     ]):
         command = option(command)
     return command
@@ -109,7 +121,12 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
         # The group already read CRUX_RULES; read again here it would undo `crux --rules X statement`.
         options = {name: value for name, value in options.items()
                    if ctx.get_parameter_source(name) is not click.core.ParameterSource.ENVIRONMENT}
+    elif options.get("sheet") is None and os.environ.get("CRUX_SHEET") == "":
+        settings.forget_sheet()  # an empty CRUX_SHEET names no sheet, over the config file's
+    no_sheet = options.pop("no_sheet", None)
     settings.update(options)
+    if no_sheet:
+        settings.forget_sheet()
     if settings.rules == "list":
         from crux_cli import rulesets
 
@@ -198,18 +215,36 @@ def start_repl(ctx: click.Context, settings: Settings) -> None:
 @click.pass_context
 def statement_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
     settings = settings_of(ctx, options)
-    unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
-    if unknown is not None:  # `--sed 3` is a mistyped option; `--2` or `---1` is arithmetic
+    refuse_unknown_options(ctx, statement, "crux --help lists the options")
+    if statement[:1] == ("help",):
         text = " ".join(statement)
-        raise CruxError(f"no such option: {unknown.partition('=')[0]}", text=text, position=text.find(unknown),
-                        hint="crux --help lists the options")
+        raise CruxError("'help' is not a statement", text=text, position=0,
+                        hint="crux --help lists the options and commands; man crux-notation describes the statements")
     if statement == ("-",):
         raise SystemExit(run_batch(settings, sys.stdin, Output(settings)))
     raise SystemExit(run_one(settings, " ".join(statement), Output(settings)))
 
 
+def refuse_unknown_options(ctx: click.Context, statement: tuple[str, ...], hint: str) -> None:
+    """`--sed 3` is a mistyped option; `--2` or `---1` is arithmetic."""
+    unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
+    if unknown is not None:
+        text = " ".join(statement)
+        name = unknown.partition("=")[0]
+        if name in ("--seed", "--repeat") and ctx.command.name == "odds":
+            hint = f"odds roll nothing, so {name} does nothing there; {hint}"
+        else:
+            from difflib import get_close_matches
+
+            known = [opt for param in ctx.command.params for opt in param.opts if opt.startswith("--")]
+            close = get_close_matches(name, known, n=1, cutoff=0.8)
+            if close:
+                hint = f"did you mean {close[0]}? {hint}"
+        raise CruxError(f"no such option: {name}", text=text, position=text.find(unknown), hint=hint)
+
+
 @crux.command("odds", context_settings={"ignore_unknown_options": True})
-@common_options
+@common_options(rolls=False)
 @click.option("--at-least", "at_least", type=int, default=None, metavar="K",
               help="Also the chance that the damage (or total) is K or more.")
 @click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
@@ -222,7 +257,22 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
     up to a cap whose left-over probability is printed when it is not zero.
     """
     settings = settings_of(ctx, options)
+    refuse_unknown_options(ctx, statement, "crux odds --help lists its options")
     raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least))
+
+
+def refuse(error: CruxError, words: list[str]) -> int:
+    """An error outside any statement, on stderr; with --json, as a JSON object on stdout too (as a batch does)."""
+    from crux_cli.core.style import PLAIN
+    from crux_cli.render.text import error_lines
+
+    sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
+    if "--json" in words[: words.index("--") if "--" in words else len(words)]:  # a script reads stdout
+        from crux_cli.render.jsonl import dumps
+
+        sys.stdout.write(dumps({"input": error.text if error.text is not None else " ".join(words), "error": {
+            "message": error.message, "position": error.position, "hint": error.hint}}) + "\n")
+    return 2
 
 
 def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:
@@ -235,15 +285,20 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
     guard_streams()
     try:
         code = crux.main(args=argv, prog_name="crux", standalone_mode=False, obj=repl)
-    except click.ClickException as error:  # a usage error click found itself
+    except click.UsageError as error:  # a usage error click found itself, said as crux says its own
+        from crux_cli.cli.params import usage_error
+
+        if type(error).__name__ == "NoArgsIsHelpError":  # `crux sheet` alone: its help, as click shows it
+            error.show()
+            raise SystemExit(error.exit_code) from None
+
+        words = sys.argv[1:] if argv is None else argv
+        code = refuse(usage_error(error, words), words)
+    except click.ClickException as error:
         error.show()
         code = error.exit_code
-    except CruxError as error:  # raised outside a statement, e.g. an unknown rule set
-        from crux_cli.core.style import PLAIN
-        from crux_cli.render.text import error_lines
-
-        sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
-        code = 2
+    except CruxError as error:  # raised outside a statement: an unknown option, 'help', no terminal…
+        code = refuse(error, sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, as other Unix tools do
         code = output_failed(None)
     except OSError as error:  # the output cannot be written: a full disk, a closed descriptor

@@ -15,6 +15,8 @@ import click
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
+    from crux_cli.core.errors import CruxError
+
 
 class WordType(click.ParamType):
     """A value that is one of a set of words (read when completing, never at start-up)."""
@@ -69,3 +71,96 @@ class SheetFile(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         return value
+
+
+class Seed(click.ParamType):
+    """`--seed N`: a whole number, refused in the words the library uses (`core.rng.bad_seed`)."""
+
+    name = "seed"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        if text[1:].isdecimal() if text[:1] in "+-" else text.isdecimal():  # not int(): it takes '1_000' too
+            try:
+                return int(text)
+            except ValueError:  # more digits than Python converts
+                pass
+        from crux_cli.core.rng import bad_seed
+
+        error = bad_seed(repr(value))
+        raise CruxUsage(error.message, error.hint, ctx=ctx, param=param)
+
+
+class CruxUsage(click.BadParameter):
+    """A value click's parser refused, with crux's own message and hint."""
+
+    def __init__(self, message: str, hint: str | None, *, ctx: click.Context | None = None,
+                 param: click.Parameter | None = None) -> None:
+        super().__init__(message, ctx=ctx, param=param)
+        self.hint = hint
+
+
+def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
+    """A usage error click found (an unknown option, a missing or bad value), as crux says its own errors:
+    the command line with a caret under the word at fault, and a hint."""
+    from crux_cli.core.errors import CruxError
+
+    text = " ".join(argv)
+    starts = []
+    offset = 0
+    for word in argv:
+        starts.append(offset)
+        offset += len(word) + 1
+
+    def at_option(names: list[str], value: bool = False) -> int | None:
+        for index, word in enumerate(argv):
+            for name in names:
+                if word == name:
+                    return starts[index + 1] if value and index + 1 < len(argv) else starts[index]
+                if name.startswith("--") and word.startswith(name + "="):
+                    return starts[index] + (len(name) + 1 if value else 0)
+        return None
+
+    where = error.ctx.command_path if error.ctx is not None else "crux"
+    where = "crux" if where.endswith(" _statement") else where  # a statement's options are crux's own
+    hint: str | None = f"{where} --help lists the options"
+    position: int | None = None
+    if isinstance(error, click.NoSuchOption):
+        message = f"no such option: {error.option_name}"
+        if error.possibilities:
+            hint = "did you mean " + " or ".join(sorted(error.possibilities)) + "?"
+        position = at_option([error.option_name])
+    elif isinstance(error, click.BadOptionUsage):
+        message = f"{error.option_name} needs a value"
+        if error.ctx is not None:
+            params = error.ctx.command.params
+        else:  # click's parser raises it before there is a context: the group's options, then the commands'
+            from crux_cli.cli import crux
+
+            params = [*crux.params, *(p for c in crux.commands.values() for p in c.params)]
+        option = next((p for p in params if error.option_name in p.opts), None)
+        if option is not None and option.metavar:
+            hint = f"write it as {error.option_name} {option.metavar}; {hint}"
+        position = at_option([error.option_name])
+    elif isinstance(error, click.MissingParameter) and isinstance(error.param, click.Argument):
+        message = f"{where} needs a {error.param.name or 'value'}"
+        hint = f"for example: {where} 'DEX +2b'" if error.param.name == "statement" else hint
+    elif isinstance(error, click.BadParameter) and error.param is not None:
+        names = list(error.param.opts)
+        shown = max(names, key=len) if names else error.param.name or "the value"
+        if isinstance(error, CruxUsage):
+            message, hint = f"{shown}: {error.message}", error.hint
+        elif isinstance(error.param.type, click.IntRange) and error.param.type.min is not None:
+            low, high = error.param.type.min, error.param.type.max
+            message = f"{shown} takes a whole number from {low}" + (f" to {high:,}" if high is not None else " up")
+        else:
+            message = f"{shown}: {error.message[:1].lower()}{error.message[1:].rstrip('.')}"
+        position = at_option(names, value=True)
+    else:
+        message = error.format_message().rstrip(".")
+        message = message[:1].lower() + message[1:]
+        if message.startswith("no such command"):
+            hint = f"{where} --help lists its commands"
+    return CruxError(message, text=text if position is not None else None, position=position, hint=hint)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from crux_cli.core.errors import LimitError
+from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 
 
@@ -103,3 +103,9 @@ def _plain_random() -> type | None:
     """random.Random, when the random module is loaded: until it is, no source can be one."""
     module = sys.modules.get("random")
     return module.Random if module is not None else None
+
+
+def bad_seed(shown: str) -> CruxError:
+    """The refusal of a seed that is not a whole number, in the same words wherever it is given."""
+    return CruxError(f"the seed must be a whole number, not {shown}",
+                     hint="a seed such as 42 repeats the same dice; leave it out for fresh dice")

@@ -127,7 +127,23 @@ class Palette:
 PLAIN = Palette(False)
 
 
-def wants_colour(stream_is_tty: bool, no_color_flag: bool, environ: Mapping[str, str]) -> bool:
-    """Colour only on a terminal that can show it: never with --no-color, NO_COLOR (https://no-color.org)
-    or TERM=dumb."""
-    return stream_is_tty and not no_color_flag and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb"
+COLOR_CHOICES = ("auto", "always", "never")  # --color=WHEN
+
+
+def wants_colour(stream_is_tty: bool, no_color_flag: bool, environ: Mapping[str, str], when: str = "auto") -> bool:
+    """Whether to paint a stream, strongest reason first.
+
+    `--no-color` or `--color=never`: never. `--color=always`: always, through a pipe too (`| less -R`);
+    a flag on the command line is the user's latest word, as https://no-color.org asks. Then NO_COLOR
+    (set and not empty): never. Then CLICOLOR_FORCE or FORCE_COLOR (set, neither empty nor 0): always.
+    Otherwise only on a terminal that can show it (not TERM=dumb).
+    """
+    if no_color_flag or when == "never":
+        return False
+    if when == "always":
+        return True
+    if environ.get("NO_COLOR"):
+        return False
+    if any(environ.get(name, "") not in ("", "0") for name in ("CLICOLOR_FORCE", "FORCE_COLOR")):
+        return True
+    return stream_is_tty and environ.get("TERM") != "dumb"

@@ -37,3 +37,22 @@ MAX_WOUND_CAP = 6  # seed §9.2: "6 Wounds = death (or a lower cap for a grittie
 def canonical_attribute(name: str) -> str | None:
     """`dex`, `Dex` and `dexterity` all mean DEX; None for anything else."""
     return ATTRIBUTE_NAMES.get(name.strip().lower())
+
+
+# The JSON words every rule set shares, so a script reads one idea by one name whatever `--rules` says
+# (the schemas in crux_cli/data/schema/ hold every rule set to them).
+ARMOR_KEY = "armor"  # the armour an attack met: crux's category word, stepdice's and d20check's number
+
+
+def grit_json(spent: int, gained: int, *, before: int | None = None, after: int | None = None,
+              **more: object) -> dict[str, object]:
+    """A roll's `grit` object in every rule set: Grit `spent` (paid, marked or lost to damage) and `gained`
+    (earned or given back), with the Grit `before` and `after` when the statement knows them, then what
+    a rule set adds (challenge: `net`, `options`)."""
+    record: dict[str, object] = {"spent": spent, "gained": gained}
+    if before is not None:
+        record["before"] = before
+    if after is not None:
+        record["after"] = after
+    record.update(more)
+    return record

@@ -16,6 +16,8 @@ from fractions import Fraction
 from itertools import accumulate
 from math import ceil
 
+from crux_cli.core.columns import ljust
+from crux_cli.core.columns import width as columns
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
@@ -137,17 +139,17 @@ def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
         if cell is None:
             cell = cells[ratio] = _cell(*ratio)
         shown.append(cell)
-    name_width = max(map(len, names))
+    name_width = max(map(columns, names))  # a plug-in's outcome may be named in any script
     fraction_width = max([len(exact) for exact, _, _ in shown])
     indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
         lines = []
         for name, (exact, percentage, shaded) in zip(names, shown, strict=True):
             role = colours.get(name, "")
-            lines.append(f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
+            lines.append(f"{indent}{_paint(palette, ljust(name, name_width), role)}  {exact.rjust(fraction_width)}  "
                          f"{percentage}  {_paint(palette, shaded, role)}".rstrip())
     else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
-        lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
+        lines = [f"{indent}{ljust(name, name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
                  for name, (exact, percentage, shaded) in zip(names, shown, strict=True)]
     return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
 

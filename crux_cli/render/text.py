@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from crux_cli import rulesets
+from crux_cli.core.columns import JOINERS, width
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import MAX_INPUT
 from crux_cli.core.style import Palette
@@ -37,17 +38,10 @@ def scrub(line: str) -> str:
 
 
 def visible(text: str) -> str:
-    """The input as it can be echoed safely: control and format characters shown as '?'."""
+    """The input as it can be echoed safely: control and format characters shown as '?' (but joiners)."""
     if text.isprintable():  # nearly always: one C-level check rather than a join per character
         return text
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
-def width(text: str) -> int:
-    import unicodedata  # only errors are measured: an answer line never pays for the table
-
-    """Terminal columns: wide (East Asian) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return "".join(ch if ch.isprintable() or ch in JOINERS else "?" for ch in text)
 
 
 ECHO_LIMIT = MAX_INPUT  # longer input is refused anyway: echo only the part around the caret

@@ -34,7 +34,7 @@ def page(text: str, command: list[str]) -> bool:
 
 
 def visible_width(text: str) -> int:
-    from crux_cli.render.text import width
+    from crux_cli.core.columns import width
 
     return width(ESCAPE.sub("", text))
 

@@ -42,7 +42,10 @@ def fit(parts: list[Part], width: int | None) -> Fragments:
 
 
 def length(parts: list[Part]) -> int:
-    return sum(len(text) for _, fragments in parts for _, text in fragments)
+    """Terminal columns: a hero's name may be in any script (core.columns.width)."""
+    from crux_cli.core.columns import width
+
+    return sum(width(text) for _, fragments in parts for _, text in fragments)
 
 
 def rules_part(session: Session) -> list[Part]:

@@ -41,7 +41,7 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
         for answer in runner.each(with_aliases(settings, text)):
             output.answers([answer])
     except CruxError as error:
-        output.error(error)
+        output.refused(error, None, text)
     finally:
         if runner is not None and runner.journal is not None:
             runner.journal.close()
@@ -191,7 +191,7 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     try:
         answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json)
     except CruxError as error:
-        output.error(error)
+        output.refused(error, None, text)
         return 2
     output.odds(answer)
     return 0

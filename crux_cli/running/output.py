@@ -30,8 +30,9 @@ class Output:
         self.stderr = stderr if stderr is not None else sys.stderr
         environ = environ if environ is not None else os.environ
         self.json = settings.json
-        self.palette = settings.palette(wants_colour(self.stdout.isatty(), settings.no_color, environ))
-        self.error_palette = settings.palette(wants_colour(self.stderr.isatty(), settings.no_color, environ))
+        self.palette = settings.palette(wants_colour(self.stdout.isatty(), settings.no_color, environ, settings.color))
+        self.error_palette = settings.palette(wants_colour(self.stderr.isatty(), settings.no_color, environ,
+                                                           settings.color))
         self.failures = 0
         self._render: Callable[[Any, int | None], str] | None = None
         self._json_of: Callable[[Any], str] | None = None
@@ -152,14 +153,19 @@ class Output:
         self.stderr.flush()
 
 
-    def refused(self, error: CruxError, number: int, text: str) -> None:
-        """A batch line refused: the error on stderr and, with --json, a JSON line on stdout in its place."""
-        self.error(error, f"line {number}: ")
+    def refused(self, error: CruxError, number: int | None, text: str) -> None:
+        """A statement refused: the error on stderr and, with --json, a JSON line on stdout in its place.
+
+        `number` is the batch line it came from (None for the one statement of `crux TEXT` or `crux odds`).
+        """
+        self.error(error, f"line {number}: " if number is not None else "")
         if self.json:
             from crux_cli.render.jsonl import dumps
 
-            record = {"input": text, "line": number,
-                      "error": {"message": error.message, "position": error.position, "hint": error.hint}}
+            record: dict[str, Any] = {"input": text}
+            if number is not None:
+                record["line"] = number
+            record["error"] = {"message": error.message, "position": error.position, "hint": error.hint}
             self._write(dumps(record) + "\n")
 
     def warning(self, message: str) -> None:

@@ -20,6 +20,7 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
     json: bool = False
     rules: str | None = None  # None: the sheet's `rules`, else crux
     no_color: bool = False
+    color: str = "auto"  # --color=auto|always|never (core.style.wants_colour)
     sheet: str | None = None
     repeat: int = 1
     no_journal: bool = False  # --no-journal: this run leaves no trace in the journal
@@ -61,6 +62,12 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
         for name, value in options.items():
             if value is not None and value is not False:
                 setattr(self, name, value)
+        if options.get("color") == "never":
+            self.no_color = True  # type: ignore[misc]  # a mutable Record, which mypy takes for frozen
+
+    def forget_sheet(self) -> None:
+        """No sheet, over the config file's and CRUX_SHEET's (`--no-sheet`, an empty CRUX_SHEET)."""
+        self.sheet = None  # type: ignore[misc]  # a mutable Record, which mypy takes for frozen
 
 
 def make_runner(settings: Settings) -> Runner:

@@ -9,13 +9,13 @@ _crux_command() {
     options="" valued=" " subcommands="" argument="" argument_words="" fallback=""
     case $1 in
         "crux")
-            options="--seed --json --rules --no-color --sheet --repeat --no-journal --completion --version -h --help"
-            valued=" --seed --rules --sheet --repeat --completion "
+            options="--seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal --completion --version -h --help"
+            valued=" --seed --rules --color --sheet --repeat --completion "
             subcommands="log odds repl sheet"
             argument="statement" argument_words="" fallback="_statement" ;;
         "crux _statement")
-            options="--seed --json --rules --no-color --sheet --repeat --no-journal -h --help"
-            valued=" --seed --rules --sheet --repeat "
+            options="--seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal -h --help"
+            valued=" --seed --rules --color --sheet --repeat "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
         "crux log")
@@ -24,13 +24,13 @@ _crux_command() {
             subcommands=""
             argument="" argument_words="" fallback="" ;;
         "crux odds")
-            options="--seed --json --rules --no-color --sheet --repeat --no-journal --at-least -h --help"
-            valued=" --seed --rules --sheet --repeat --at-least "
+            options="--json --rules --color --no-color --sheet --no-sheet --at-least -h --help"
+            valued=" --rules --color --sheet --at-least "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
         "crux repl")
-            options="--seed --json --rules --no-color --sheet --repeat --no-journal -h --help"
-            valued=" --seed --rules --sheet --repeat "
+            options="--seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal -h --help"
+            valued=" --seed --rules --color --sheet --repeat "
             subcommands=""
             argument="" argument_words="" fallback="" ;;
         "crux sheet")
@@ -65,13 +65,17 @@ _crux_command() {
 _crux_option_values() {
     case "$1 $2" in
         "crux --rules") echo words "crux stepdice d20check challenge list" ;;
+        "crux --color") echo words "auto always never" ;;
         "crux --sheet") echo files ;;
         "crux --completion") echo words "bash zsh fish" ;;
         "crux _statement --rules") echo words "crux stepdice d20check challenge list" ;;
+        "crux _statement --color") echo words "auto always never" ;;
         "crux _statement --sheet") echo files ;;
         "crux odds --rules") echo words "crux stepdice d20check challenge list" ;;
+        "crux odds --color") echo words "auto always never" ;;
         "crux odds --sheet") echo files ;;
         "crux repl --rules") echo words "crux stepdice d20check challenge list" ;;
+        "crux repl --color") echo words "auto always never" ;;
         "crux repl --sheet") echo files ;;
         "crux sheet new --adv") echo words "STR DEX INT WIL" ;;
         "crux sheet new --dis") echo words "STR DEX INT WIL" ;;

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.style import Palette
+from crux_cli.core.vocabulary import grit_json
 from crux_cli.rulesets.challenge import engine
 from crux_cli.rulesets.challenge.words import COLOURS
 
@@ -53,6 +54,6 @@ def to_json(result: Any) -> dict[str, Any]:
     if isinstance(result, engine.ActionResult):
         record["xp"] = result.xp
     if isinstance(result, engine.ResistResult):
-        record["grit"] = {"marked": result.grit_marked, "back": result.grit_back, "net": result.grit_net,
-                          "options": [{"mark": extra, "effect": effect} for extra, effect in result.options]}
+        record["grit"] = grit_json(result.grit_marked, result.grit_back, net=result.grit_net,
+                                   options=[{"mark": extra, "effect": effect} for extra, effect in result.options])
     return record

@@ -6,6 +6,8 @@ from typing import Any
 
 from crux_cli.core.memo import by_identity
 from crux_cli.core.style import CRIT, GOOD, Palette
+from crux_cli.core.vocabulary import ARMOR_KEY
+from crux_cli.core.vocabulary import grit_json as shared_grit_json
 from crux_cli.rulesets.crux.engine import AttackRequest, AttackResult, GritChange, PoolRequest, PoolResult, Source
 from crux_cli.rulesets.crux.words import COLOURS
 
@@ -117,8 +119,8 @@ def describe(result: Any, palette: Palette) -> str:
     return describe_pool(result, palette)
 
 
-def grit_json(grit: GritChange) -> dict[str, int]:
-    return {"spent": grit.spent, "gained": grit.gained}
+def grit_json(grit: GritChange) -> dict[str, object]:
+    return shared_grit_json(grit.spent, grit.gained)
 
 
 def sources_json(sources: tuple[Source, ...]) -> list[dict[str, Any]]:
@@ -148,7 +150,7 @@ def attack_json(result: AttackResult) -> dict[str, Any]:
         "kind": "attack", "net": request.net, "sides": request.sides, "count": request.count,
         "primary": {"dice": list(result.primary_dice), "kept": result.primary},
         "dice": list(result.dice), "explosions": list(result.explosions), "flat": request.flat,
-        "armour": request.armour, "resist": request.resist, "vuln": request.vuln,
+        ARMOR_KEY: request.armour, "resist": request.resist, "vuln": request.vuln,
         "outcome": result.outcome, "dice_total": result.dice_total, "total": result.total,
         "damage": result.damage, "grit": grit_json(result.grit), "sources": sources_json(request.sources),
     }

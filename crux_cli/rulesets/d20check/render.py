@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.style import Palette
+from crux_cli.core.vocabulary import ARMOR_KEY
 from crux_cli.rulesets.d20check import engine
 from crux_cli.rulesets.d20check.words import COLOURS
 
@@ -65,6 +66,6 @@ def to_json(result: Any) -> dict[str, Any]:
                 "total": result.total, "outcome": result.outcome, "luck": result.luck}
     request = result.request
     return {"kind": "damage", "count": request.count, "sides": request.sides, "flat": request.flat,
-            "armor": result.armor, "armor_given": request.armor, "immune": request.immune, "weak": request.weak,
+            ARMOR_KEY: result.armor, "armor_given": request.armor, "immune": request.immune, "weak": request.weak,
             "dice": list(result.dice), "total": result.total, "damage": result.damage,
             "outcome": result.outcome, "reason": result.reason}

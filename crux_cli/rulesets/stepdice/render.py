@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.style import Palette
+from crux_cli.core.vocabulary import ARMOR_KEY, grit_json
 from crux_cli.rulesets.stepdice import engine
 from crux_cli.rulesets.stepdice.engine import Roll, die_name
 from crux_cli.rulesets.stepdice.words import COLOURS, DEATH_COLOURS
@@ -139,9 +140,9 @@ def attack_json(result: engine.AttackResult) -> dict[str, Any]:
     return {
         "kind": "attack", "mode": request.mode, "attack_dice": [die_name(s) for s in request.dice],
         "dice": [r.face for r in result.rolls], "rolls": [roll_json(r) for r in result.rolls],
-        "highest": result.highest, "armor": result.armor, "armor_given": request.armor,
+        "highest": result.highest, ARMOR_KEY: result.armor, "armor_given": request.armor,
         "damage": result.damage,
-        "grit": {"before": request.grit, "lost": result.grit_lost, "left": result.grit_left},
+        "grit": grit_json(result.grit_lost, 0, before=request.grit, after=result.grit_left),
         "direct": result.direct, "outcome": result.outcome,
         "save": save_json(result.save) if result.save is not None else None,
         "consequence": result.consequence,

@@ -1,7 +1,7 @@
 """Coin flips: `flip` tosses one coin, `flip N` tosses N and counts the heads.
 
-Written only against crux's public shape of a rule set (`crux_cli.core.ruleset.RuleSet`),
-its errors and its odds type, as a package that is not crux would be.
+Written only against crux's public surface for plug-ins, `crux_cli.plugin` (the rule set's shape,
+its errors and its odds type), as a package that is not crux would be.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from crux_cli.core.errors import CruxError
-from crux_cli.core.ruleset import Context, RuleSet
-from crux_cli.odds.result import Odds
+from crux_cli.plugin import Context, CruxError, Odds, Palette, RuleSet
 
 MAX_COINS = 1000
 STATEMENT = re.compile(r"\s*flip(?:\s+(\d+))?\s*", re.IGNORECASE)
@@ -56,7 +54,7 @@ def odds(statement: Flip, ctx: Context | None = None) -> Odds:
     return Odds("flip", outcomes, distribution=heads, label="heads", mean=Fraction(n, 2))
 
 
-def describe(result: Flipped, palette: Any) -> str:
+def describe(result: Flipped, palette: Palette) -> str:
     faces = " ".join("H" if heads else "T" for heads in result.coins)
     return f"{result.heads} heads of {len(result.coins)} · {faces}"
 

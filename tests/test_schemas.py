@@ -1,0 +1,136 @@
+"""The JSON Schemas crux ships (crux_cli/data/schema/, written by tools/gen_schemas.py) hold every answer.
+
+Every statement of the corpus (grammar/examples.txt, in every rule set, on a sheet for the sheet
+statements), every line of the golden batch, their exact odds and their refusals are validated against
+the schema of their kind; and every field an answer has is one its schema names, so the schemas (and
+crux(1), which lists them) cannot fall behind the renderers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import crux_here
+
+import crux_cli
+
+jsonschema = pytest.importorskip("jsonschema")
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = files("crux_cli").joinpath("data", "schema")
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    return json.loads(SCHEMAS.joinpath(name).read_text(encoding="utf-8"))
+
+
+def schema_name(record: dict[str, Any]) -> str:
+    if "error" in record:
+        return "error.json"
+    kind = str(record["kind"]).replace(" ", "-")
+    specific = f"roll.{record['rules']}.{kind}.json"
+    return specific if SCHEMAS.joinpath(specific).is_file() else f"roll.{kind}.json"
+
+
+@cache
+def validator(name: str) -> Any:
+    return jsonschema.Draft202012Validator(schema(name))  # made once: jsonschema.validate checks the schema each call
+
+
+def check(record: dict[str, Any], name: str | None = None) -> None:
+    name = name or schema_name(record)
+    document = schema(name)
+    validator(name).validate(record)
+    if name != "odds.json":  # odds name their side tables freely; every other field is one the schema names
+        unnamed = set(record) - set(document["properties"])
+        assert not unnamed, f"{name} does not name {sorted(unnamed)} of {record}"
+
+
+def corpus() -> list[tuple[str, str]]:
+    rules, found = "crux", []
+    for line in (ROOT / "grammar" / "examples.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("[") and line.endswith("]"):
+            rules = line[1:-1]
+        elif " => " in line and not line.startswith("#") and not line.partition(" => ")[2].startswith("error"):
+            found.append((rules, line.partition(" => ")[0]))
+    return found
+
+
+def test_the_schemas_are_what_the_tool_writes() -> None:
+    spec = importlib.util.spec_from_file_location("gen_schemas", ROOT / "tools" / "gen_schemas.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    shipped = {path.name for path in SCHEMAS.iterdir() if path.name.endswith(".json")}
+    assert shipped == set(tool.schemas())
+    for name, document in tool.schemas().items():
+        assert SCHEMAS.joinpath(name).read_text(encoding="utf-8") == tool.text_of(document), \
+            f"{name} is stale: python tools/gen_schemas.py --update"
+        jsonschema.Draft202012Validator.check_schema(document)
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    crux_cli.write_sheet(tmp_path / "wren.toml", crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)}, grit=3,
+                                                                   hit_dice=3))
+    return tmp_path / "wren.toml"
+
+
+def test_every_corpus_answer_and_its_odds_fit_their_schemas(sheet: Path) -> None:
+    seen: set[str] = set()
+    for rules, text in corpus():
+        session = crux_cli.Session(rules=rules, seed=1, sheet=sheet if rules == "crux" else None)
+        try:
+            answers = session.rolls(text)
+        except crux_cli.CruxError:  # a sheet statement the hero cannot afford now: its odds still count
+            answers = ()
+        for answer in answers:
+            record = json.loads(answer.to_json())
+            check(record)
+            seen.add(schema_name(record))
+        try:
+            chances = session.odds(text)
+        except crux_cli.CruxError:  # a statement without exact odds
+            continue
+        check(json.loads(chances.to_json()), "odds.json")
+    assert len(seen) >= 20, sorted(seen)
+
+
+def test_every_line_of_the_golden_batch_fits_its_schema() -> None:
+    lines = gzip.decompress((ROOT / "tests" / "golden" / "batch_json.out.gz").read_bytes()).decode().splitlines()
+    errors = 0
+    for line in lines:
+        record = json.loads(line)
+        check(record)
+        errors += "error" in record
+    assert len(lines) > 2000 and errors > 0
+
+
+@pytest.mark.parametrize("args", [["--json", "bogus"], ["--json", "odds", "DEX +2"], ["--json", "1001d6"],
+                                  ["--json", "--seed", "abc", "DEX"], ["--json", "help"]])
+def test_a_one_shot_refusal_fits_the_error_schema(args: list[str]) -> None:
+    check(json.loads(crux_here(*args).stdout), "error.json")
+
+
+def test_odds_with_every_part_fit_the_odds_schema() -> None:
+    for args in (["--at-least", "10", "atk 2d8+3 heavy"], ["3d6!"], ["DEX +2b grit"]):
+        result = crux_here("--json", "odds", *args)
+        assert result.returncode == 0, result.stderr
+        check(json.loads(result.stdout), "odds.json")
+
+
+def test_the_schemas_are_documented_in_crux_1() -> None:
+    page = (ROOT / "man" / "crux.1").read_text(encoding="utf-8")
+    assert "crux_cli/data/schema" in page
+    for path in SCHEMAS.iterdir():
+        if path.name.startswith("roll."):
+            rules_and_kind = path.name.removeprefix("roll.").removesuffix(".json")
+            assert rules_and_kind.split(".")[-1].replace("-", " ") in page, path.name

@@ -1,0 +1,77 @@
+"""A typed client of the library: `mypy --strict` sees the real types of `crux_cli.roll`, `rolls`, `odds` and
+`Session`, not `Any` (the names reach the module through `__getattr__` at run time, and `crux_cli.odds` is
+a subpackage as well as the function)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CLIENT = '''\
+import crux_cli
+from crux_cli import Session
+from crux_cli.plugin import Odds  # a plug-in's import of the odds subpackage's types changes nothing
+
+one = crux_cli.roll("DEX +2b", seed=3)
+reveal_type(one)
+reveal_type(crux_cli.rolls("d6; d8", seed=1))
+chances = crux_cli.odds("DEX +2b")
+reveal_type(chances)
+reveal_type(chances.outcomes)
+reveal_type(crux_cli.odds)
+session = Session(seed=1)
+reveal_type(session)
+reveal_type(session.roll("d6"))
+reveal_type(session.odds("d6"))
+wren = crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)}, grit=1)
+reveal_type(wren)
+reveal_type(crux_cli.Session(hero=wren).hero)
+reveal_type(crux_cli.odds("2d6") + crux_cli.odds("d4"))
+held: crux_cli.Hero = wren
+total: int = one.seed or 0
+typed: Odds = chances.odds
+'''
+
+EXPECTED = [
+    "crux_cli.api.RollResult",
+    "tuple[crux_cli.api.RollResult, ...]",
+    "crux_cli.api.OddsResult",
+    "typing.Mapping[str, fractions.Fraction]",
+    "def (text: str, *, rules: str | None =, sheet: str | os.PathLike[str] | None =, "
+    "hero: crux_cli.rulesets.crux.hero.Hero | None =, at_least: int | None =) -> crux_cli.api.OddsResult",
+    "crux_cli.api.Session",
+    "crux_cli.api.RollResult",
+    "crux_cli.api.OddsResult",
+    "crux_cli.rulesets.crux.hero.Hero",
+    "crux_cli.rulesets.crux.hero.Hero | None",
+    "crux_cli.api.OddsResult",
+]
+
+
+@pytest.mark.slow  # mypy over the client and the package it follows: some seconds
+def test_mypy_strict_sees_the_real_types(tmp_path: Path) -> None:
+    (tmp_path / "client.py").write_text(CLIENT)
+    # crux_cli's own modules are followed but not reported, as for any installed package with py.typed
+    env = {**os.environ, "MYPYPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental",
+                             "client.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    revealed = re.findall(r'Revealed type is "(.*)"', result.stdout)
+    assert revealed == EXPECTED, result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr  # reveal_type is a note, not an error
+    assert "error" not in result.stdout, result.stdout
+
+
+def test_the_client_runs_as_it_type_checks() -> None:
+    import crux_cli
+
+    namespace: dict[str, object] = {"reveal_type": lambda value: value}
+    exec(compile(CLIENT, "client.py", "exec"), namespace)
+    assert str(namespace["one"]).startswith("DEX +2b: success")
+    assert isinstance(namespace["chances"], crux_cli.OddsResult)
