@@ -116,6 +116,7 @@ class OddsResult(Record):
     input: str
     rules: str
     odds: Odds  # the typed odds the rule set computed
+    comment: str | None = None  # the line's `# comment`, for `odds …` answered by rolls()
 
     @property
     def kind(self) -> str:
@@ -174,7 +175,7 @@ class OddsResult(Record):
     def answer(self) -> Answer:
         from crux_cli.running.runner import Answer
 
-        return Answer(self.input, self.rules, self.odds)
+        return Answer(self.input, self.rules, self.odds, comment=self.comment, odds=True)
 
     def __str__(self) -> str:
         """The table `crux odds` prints, without colour."""
@@ -201,6 +202,7 @@ class Session:
         from crux_cli.running.settings import Settings, make_runner
 
         self.runner: Runner = make_runner(Settings(seed=seed, rules=rules, sheet=sheet, repeat=repeat))
+        self.runner.exact_odds = True  # `odds …` in rolls() gives an OddsResult, whose to_json() is exact
 
     @property
     def rules(self) -> str:
@@ -215,9 +217,11 @@ class Session:
         """The hero as the sheet has it now, or as held in memory (None without either)."""
         return self.runner.current_hero()
 
-    def rolls(self, text: str) -> tuple[RollResult, ...]:
-        """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`."""
-        return tuple(RollResult.of(answer) for answer in self.runner.execute(text))
+    def rolls(self, text: str) -> tuple[RollResult | OddsResult, ...]:
+        """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`; a statement
+        written `odds …` answers with its exact odds (an `OddsResult`), as at the prompt."""
+        return tuple(OddsResult(answer.input, answer.rules, answer.result, answer.comment) if answer.odds
+                     else RollResult.of(answer) for answer in self.runner.execute(text))
 
     def roll(self, text: str) -> RollResult:
         """The answer to one statement; a line that gives several answers is refused (use `rolls`)."""
@@ -225,7 +229,11 @@ class Session:
         if len(answers) != 1:
             raise CruxError(f"this line gives {len(answers)} answers, and roll() returns one", text=text,
                             position=0, hint="use rolls() for several statements or repeats")
-        return answers[0]
+        answer = answers[0]
+        if isinstance(answer, OddsResult):
+            raise CruxError("'odds …' answers with exact odds, and roll() returns a roll", text=text, position=0,
+                            hint="use odds() for the odds of one statement, or rolls() for a line")
+        return answer
 
     def odds(self, text: str, *, at_least: int | None = None) -> OddsResult:
         """Exact odds of one statement (nothing is rolled, no sheet is written).

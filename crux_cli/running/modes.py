@@ -90,6 +90,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 try:
                     # kept one by one: a later refusal keeps the earlier ones
                     for answer in each(expand_aliases(line, aliases) if aliases else line):
+                        if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
+                            held.append(output.render(answer, number))
+                            continue
                         made = answer_json(answer)
                         answered(answer, made)
                         held.append(render(answer, number, made))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
-from crux_cli.core.lines import SEPARATOR, split_comment, split_statements
+from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -48,6 +48,7 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
+    odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
 class Runner:
@@ -64,6 +65,7 @@ class Runner:
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
+        self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
 
     @property
     def source(self) -> RandomSource:
@@ -140,6 +142,8 @@ class Runner:
         statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
         printing a million dice.
         """
+        if text[:1] in ODDS_INITIALS and (body := odds_body(text)) is not None:  # `odds STATEMENT`, as at the prompt
+            return iter((self.odds(body.strip(), exact=self.exact_odds).replace(comment=comment),))
         handler, statement = self.read(text)
         times = getattr(statement, "repeat", 1) * self.repeat
         if times > MAX_REPEAT:
@@ -234,7 +238,7 @@ class Runner:
         except CruxError as error:
             raise error.at(text) from None
         name = "" if self.is_active(handler) else handler.name
-        return Answer(text, self.rules_name, odds, self.seed, handler=name)
+        return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
 
     def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
         """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
@@ -252,6 +256,9 @@ class Runner:
             return odds(statement, ctx)
         finally:
             exact_rows.reset(token)
+
+
+ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)
 
 
 class _SourceOf:
