@@ -251,8 +251,8 @@ def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet:
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | None = None,
-          repeat: int = 1) -> tuple[RollResult, ...]:
-    """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them."""
+          repeat: int = 1) -> tuple[RollResult | OddsResult, ...]:
+    """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them (`odds …` as an OddsResult)."""
     return Session(rules=rules, seed=seed, sheet=sheet, repeat=repeat).rolls(text)
 
 

@@ -254,6 +254,36 @@ class Roll(Record):
 
 
 
+class Versus(Record):
+    """`EXPR vs N`, a target (the roll passes when its total reaches N), or `EXPR vs EXPR`, an opposed roll
+    (both sides rolled: the higher total wins, equal totals tie). A side with no dice is a target."""
+
+    expr: Expr
+    against: Expr
+    repeat: int = 1
+    pos: int = field(default=0, compare=False)
+
+    @property
+    def opposed(self) -> bool:
+        return has_dice(self.against)
+
+    def __str__(self) -> str:
+        return (f"{self.repeat}x " if self.repeat != 1 else "") + f"{self.expr} vs {self.against}"
+
+
+def has_dice(expr: Expr) -> bool:
+    """Does rolling `expr` roll any die?"""
+    if isinstance(expr, Number):
+        return False
+    if isinstance(expr, Group | Labelled):
+        return has_dice(expr.expr)
+    if isinstance(expr, Negate):
+        return has_dice(expr.operand)
+    if isinstance(expr, Sum | Product):
+        return has_dice(expr.first) or any(has_dice(operand) for _, operand in expr.rest)
+    return True
+
+
 class Countdown(Record):
     """`CdS`: a countdown die; on a 1 it shrinks one size (d8 → d6), and a 1 on Cd4 ends it."""
 
@@ -265,4 +295,4 @@ class Countdown(Record):
         return (f"{self.repeat}x " if self.repeat != 1 else "") + f"Cd{self.sides}"
 
 
-DiceStatement = Roll | Countdown
+DiceStatement = Roll | Countdown | Versus

@@ -88,6 +88,38 @@ class DiceResult(Record):
         return self.rolled.value
 
 
+class VersusResult(Record):
+    """One roll of `EXPR vs N` (a target) or `EXPR vs EXPR` (opposed: the other side is rolled too).
+
+    A target passes when the total reaches it (`>=`); the margin is the total less the target. An
+    opposed roll is won by the higher total, and equal totals are a tie (no side wins); the margin is
+    this side's total less the other's.
+    """
+
+    statement: ast.Versus
+    rolled: Rolled
+    against: Rolled
+
+    @property
+    def kind(self) -> str:
+        return "opposed" if self.statement.opposed else "target"
+
+    @property
+    def total(self) -> int:
+        return self.rolled.value
+
+    @property
+    def margin(self) -> int:
+        return self.rolled.value - self.against.value
+
+    @property
+    def outcome(self) -> str:
+        margin = self.margin
+        if not self.statement.opposed:
+            return "pass" if margin >= 0 else "fail"
+        return "win" if margin > 0 else "tie" if margin == 0 else "lose"
+
+
 class CountdownResult(Record):
     """One roll of a countdown die: a 1 shrinks it one size, and a 1 on the smallest ends it."""
 
@@ -309,7 +341,15 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 
-def statement_least_dice(statement: ast.Roll) -> int:
+def roll_versus(roller: Roller, statement: ast.Versus) -> VersusResult:
+    """One roll of a target or an opposed roll: this side, then the other (a target is worked out, not rolled)."""
+    roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
+    return VersusResult(statement, roll_expression(roller, statement.expr), roll_expression(roller, statement.against))
+
+
+def statement_least_dice(statement: ast.Roll | ast.Versus) -> int:
+    if isinstance(statement, ast.Versus):
+        return least_dice(statement.expr) + least_dice(statement.against)
     return least_dice(statement.expr)
 
 

@@ -23,7 +23,7 @@ from crux_cli.core.ruleset import lazy
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
-HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
+HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5, (2d4+1)*3 or 1d20+5 vs 15; "
         "statements start with a word such as DEX, save, init or atk")
 COMPARE = r"(?:>=|<=|>|<|=)"
 # the tokens scan.py shares with the grammar
@@ -206,11 +206,26 @@ def _countdown(s: str, loc: int, toks: pp.ParseResults) -> ast.Countdown:
     return ast.Countdown(sides, pos=loc)
 
 
+class Against:
+    """What follows `vs` (a target or the other side of an opposed roll), until the statement is built."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: ast.Expr) -> None:
+        self.expr = expr
+
+
 def _statement(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceStatement:
     *prefix, body = toks
+    against = None
+    if isinstance(body, Against):
+        against = body
+        *prefix, body = prefix
     repeat = prefix[0] if prefix else 1
     if isinstance(body, ast.Countdown):
         return ast.Countdown(body.sides, repeat, body.pos)
+    if against is not None:
+        return ast.Versus(body, against.expr, repeat, loc)
     return ast.Roll(body, repeat, loc)
 
 
@@ -239,7 +254,10 @@ def grammar() -> pp.ParserElement:
     repeat = pp.Regex(REPEAT)
     repeat.set_parse_action(positioned(_repeat))
     countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
-    body = countdown - pp.StringEnd() | expr
+    # `vs` then a target or the other side (grammar/crux.ebnf, versus); `1d20+5 vs15` reads too
+    versus = pp.Regex(r"[vV][sS](?![A-Za-z_])").set_name("vs")
+    against = (pp.Suppress(versus) - expr).set_parse_action(lambda t: Against(t[0]))
+    body = countdown - pp.StringEnd() | expr + pp.Optional(against)
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
 
 

@@ -16,7 +16,7 @@ from crux_cli.odds import cost
 from crux_cli.odds.cost import Shape
 from crux_cli.odds.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
 from crux_cli.odds.generic import Plan, countdown_odds, explosion_depth, term_plan
-from crux_cli.odds.result import Odds, dice_odds
+from crux_cli.odds.result import Distribution, Odds, WeightedRows, dice_odds
 
 
 def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Odds:
@@ -27,6 +27,8 @@ def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Od
     """
     if isinstance(statement, ast.Countdown):
         return countdown_odds(statement.sides)
+    if isinstance(statement, ast.Versus):
+        return versus_odds(statement, depth)
     depths: set[int] = set()
     plan = expression_plan(statement.expr, depth, depths)
     cost.check_answer(plan.seconds, plan.shape)
@@ -121,3 +123,24 @@ def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
     except CruxError as error:
         error.position = operand.pos
         raise
+
+
+def versus_odds(statement: ast.Versus, depth: int | None = None) -> Odds:
+    """A target's P(pass) and P(fail), or an opposed roll's P(win), P(tie), P(lose), with the margin's
+    distribution (this side's total less the target or the other side's total) and its mean."""
+    depths: set[int] = set()
+    mine = expression_plan(statement.expr, depth, depths)
+    other = expression_plan(statement.against, depth, depths)
+    plan = _operator_plan("-", mine, other, statement.against)
+    cost.check_answer(plan.seconds, plan.shape)
+    margin = plan.compute()
+    above = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m > 0)
+    level = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m == 0)
+    below = margin.total - above - level
+    names, weights = (("win", "tie", "lose"), [above, level, below]) if statement.opposed else (
+        ("pass", "fail"), [above + level, below])
+    leftover = margin.leftover
+    return Odds(kind="opposed" if statement.opposed else "target",
+                outcomes=WeightedRows(names, weights, margin.denominator),
+                distribution=Distribution.of(margin), label="margin", mean=margin.mean(), leftover=leftover,
+                depth=(max(depths) if depths else None) if leftover or depths else None)

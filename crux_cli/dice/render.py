@@ -80,9 +80,23 @@ def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:
     return f"{palette.paint('ends', BAD)} · {roll} · the countdown is over"
 
 
+VERSUS_ROLES = {"pass": GOOD, "fail": BAD, "win": GOOD, "tie": MIXED, "lose": BAD}  # as handler.COLOURS
+
+
+def versus_text(result: engine.VersusResult, palette: Palette) -> str:
+    """`pass +3 · 18 · 1d20 [13] + 5 vs 15`; opposed: `lose -2 · 13 · 1d20 [10] + 3 vs 15 · 1d20 [10] + 5`."""
+    outcome = palette.paint(f"{result.outcome} {result.margin:+d}", VERSUS_ROLES[result.outcome])
+    mine = f"{palette.bold(str(result.total))} · {rolled_text(result.rolled, palette)}"
+    if not result.statement.opposed:
+        return f"{outcome} · {mine} vs {result.against.value}"
+    return f"{outcome} · {mine} vs {result.against.value} · {rolled_text(result.against, palette)}"
+
+
 def describe(result: Any, palette: Palette) -> str:
     if isinstance(result, engine.CountdownResult):
         return countdown_text(result, palette)
+    if isinstance(result, engine.VersusResult):
+        return versus_text(result, palette)
     return f"{headline(result, palette)} · {rolled_text(result.rolled, palette)}"
 
 
@@ -142,9 +156,33 @@ def to_json(result: Any) -> dict[str, Any]:
         return {"kind": "countdown", "die": f"Cd{result.sides}", "sides": result.sides, "total": result.face,
                 "dice": [result.face], "outcome": result.outcome,
                 "next": f"Cd{result.next_sides}" if result.next_sides else None}
+    if isinstance(result, engine.VersusResult):
+        return versus_json(result)
     terms, labels = terms_json(result.rolled)
     record: dict[str, Any] = {"kind": "dice", "expression": notation(result.statement.expr), "total": result.total,
                               "terms": terms}
     if labels:
         record["labels"] = labels
+    return record
+
+
+def versus_json(result: engine.VersusResult) -> dict[str, Any]:
+    """A target (`kind` target: `target`) or an opposed roll (`kind` opposed: `against`, the other side)."""
+    statement = result.statement
+    terms, labels = terms_json(result.rolled)
+    record: dict[str, Any] = {"kind": result.kind, "expression": notation(statement.expr), "total": result.total,
+                              "terms": terms}
+    if labels:
+        record["labels"] = labels
+    if statement.opposed:
+        other_terms, other_labels = terms_json(result.against)
+        against: dict[str, Any] = {"expression": notation(statement.against), "total": result.against.value,
+                                   "terms": other_terms}
+        if other_labels:
+            against["labels"] = other_labels
+        record["against"] = against
+    else:
+        record["target"] = result.against.value
+    record["outcome"] = result.outcome
+    record["margin"] = result.margin
     return record
