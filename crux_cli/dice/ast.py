@@ -163,7 +163,26 @@ class Successes(Record):
         return f"{self.dice}{target}"
 
 
-DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes
+class Sorted(Record):
+    """`4d6s`: the dice are shown in ascending order of face; nothing else changes (a display modifier)."""
+
+    dice: BaseDice | Reroll | Explode | Keep | Drop | Successes
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}s"
+
+
+DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes | Sorted
+
+
+def unsorted(term: Expr) -> Expr:
+    """The term under a sort (`4d6>=5s` counts successes as `4d6>=5` does)."""
+    return term.dice if isinstance(term, Sorted) else term
+
+
+def counts_successes(term: Expr) -> bool:
+    return isinstance(unsorted(term), Successes)
 
 
 def base_of(term: DiceTerm) -> BaseDice:
@@ -191,6 +210,40 @@ class Group(Record):
 
     def __str__(self) -> str:
         return f"({self.expr})"
+
+
+POOL_KEEPS = ("kh", "kl", "dh", "dl")  # `{…}kh1`; min and max are `kl1` and `kh1` written as functions
+EXTREMES = ("min", "max")
+
+
+class Pool(Record):
+    """A grouped roll: `{A, B, C}` adds the items' totals; `{A, B}kh1` (kl, dh, dl) keeps or drops whole
+    items by their totals, as keep/drop does dice; `min(A, B)` and `max(A, B)` keep the lowest or highest."""
+
+    items: tuple[Expr, ...]
+    keep: str = ""  # "", one of POOL_KEEPS, or one of EXTREMES
+    count: int = 1
+    pos: int = field(default=0, compare=False)
+
+    def kept_count(self) -> int:
+        """How many items count: all of them, or what the keep or drop leaves (never fewer than 0)."""
+        n = len(self.items)
+        if not self.keep:
+            return n
+        if self.keep in EXTREMES:
+            return min(1, n)
+        return max(0, min(self.count, n)) if self.keep[0] == "k" else max(0, n - self.count)
+
+    @property
+    def highest(self) -> bool:
+        """Do the kept items come from the top?"""
+        return self.keep in ("kh", "dl", "max", "")
+
+    def __str__(self) -> str:
+        inside = ", ".join(str(item) for item in self.items)
+        if self.keep in EXTREMES:
+            return f"{self.keep}({inside})"
+        return "{" + inside + "}" + (f"{self.keep}{self.count}" if self.keep else "")
 
 
 class Labelled(Record):
@@ -236,7 +289,7 @@ class Sum(Record):
         return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
 
 
-Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum
+Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum | Pool
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -281,6 +334,8 @@ def has_dice(expr: Expr) -> bool:
         return has_dice(expr.operand)
     if isinstance(expr, Sum | Product):
         return has_dice(expr.first) or any(has_dice(operand) for _, operand in expr.rest)
+    if isinstance(expr, Pool):
+        return any(has_dice(item) for item in expr.items)
     return True
 
 

@@ -31,7 +31,8 @@ BASE = r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])"
 MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitively
             rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
             rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)")
+            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)"
+            r"|(?P<sort>s)")  # show the dice in order of face
 REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
 FAST_PATH = True  # plain statements are read by scan.py; tests turn it off to compare with the grammar
 _scan = lazy("crux_cli.dice.scan", "scan")  # imported at the first statement (scan.py imports this module)
@@ -101,11 +102,13 @@ def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
     if toks.get("bang"):
         when = compare(toks["eop"], toks["ev"], s, loc) if toks.get("ev") else None
         return ("explode", (toks["bang"] == "!!", when), loc)
+    if toks.get("sort"):
+        return ("sort", None, loc)
     return ("successes", compare(toks["sop"], toks["sv"], s, loc), loc)
 
 
 STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep": "keep or drop (kh, kl, dh, dl)",
-               "successes": "success target (>=T)"}
+               "successes": "success target (>=T)", "sort": "sort (s)"}
 
 
 def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
@@ -133,6 +136,8 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
     if "successes" in by_stage:
         target, where = by_stage["successes"]
         term = ast.Successes(term, target, where)
+    if "sort" in by_stage:
+        term = ast.Sorted(term, by_stage["sort"][1])
     return term
 
 
@@ -169,6 +174,46 @@ def _chain(kind: type[ast.Sum] | type[ast.Product]) -> Callable[[str, int, pp.Pa
         return kind(first, tuple(zip(rest[0::2], rest[1::2], strict=True)), loc)
 
     return fold
+
+
+class PoolKeep:
+    """The keep or drop written after a grouped roll's `}`, until the pool is built."""
+
+    __slots__ = ("count", "loc", "word")
+
+    def __init__(self, word: str, count: int, loc: int) -> None:
+        self.word, self.count, self.loc = word, count, loc
+
+
+def _pool_keep(s: str, loc: int, toks: pp.ParseResults) -> PoolKeep:
+    word = toks["keep"].lower()
+    return PoolKeep("kh" if word == "k" else word, integer(toks["n"], s, loc) if toks.get("n") else 1, loc)
+
+
+def _pool(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+    """`{A, B, C}` with an optional keep or drop of whole items."""
+    items = list(toks)
+    keep = items.pop() if items and isinstance(items[-1], PoolKeep) else None
+    _check_items(items, s, loc)
+    if keep is None:
+        return ast.Pool(tuple(items), pos=loc)
+    return ast.Pool(tuple(items), keep.word, keep.count, loc)
+
+
+def _extreme(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+    """`min(A, B)`, `max(A, B)`: the lowest or highest item."""
+    word, *items = toks
+    _check_items(items, s, loc)
+    return ast.Pool(tuple(items), word[:3].lower(), 1, loc)
+
+
+MAX_ITEMS = 100  # items of one grouped roll or min/max: each is worked out on its own for the odds
+
+
+def _check_items(items: list[Any], s: str, loc: int) -> None:
+    if len(items) > MAX_ITEMS:
+        raise LimitError(f"{len(items):,} items in one group is more than {MAX_ITEMS} (the limit)", text=s,
+                         position=loc, hint="group fewer rolls, or repeat one: 6x 4d6kh3")
 
 
 def _unary(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
@@ -243,7 +288,13 @@ def grammar() -> pp.ParserElement:
     expr.set_name("expression")
     group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
         lambda s, loc, t: ast.Group(t[0], loc)))
-    atom = (dice | number | group).set_name("dice, a number or (")
+    items = pp.DelimitedList(expr, ",")
+    pool_keep = pp.Regex(r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?").set_parse_action(positioned(_pool_keep))
+    pool = (pp.Suppress("{") + items + pp.Suppress("}") + pp.Optional(pool_keep.leave_whitespace()))
+    pool.set_parse_action(positioned(_pool)).set_name("{")
+    extreme = (pp.Regex(r"(?i)(?:min|max)[ \t]*\(") + items + pp.Suppress(")")).set_parse_action(
+        positioned(_extreme)).set_name("min( or max(")
+    atom = (dice | number | group | pool | extreme).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
     labelled = (atom + pp.Optional(label)).set_parse_action(positioned(_labelled))
     unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(positioned(_unary))

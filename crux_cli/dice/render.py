@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.memo import by_identity
-from crux_cli.core.style import BAD, GOOD, MIXED, Palette
+from crux_cli.core.style import BAD, GOOD, MIXED, PLAIN, Palette
 from crux_cli.dice import ast, engine
 
 
@@ -59,6 +59,12 @@ def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
             return f"{rolled_text(inner, palette)} {palette.dim('[' + node.label + ']')}"
         case engine.RolledNegate(_, inner):
             return f"-{rolled_text(inner, palette)}"
+        case engine.RolledPool(node, items, kept):
+            shown = ", ".join(rolled_text(item, palette) if keep else palette.dim(f"~~{rolled_text(item, PLAIN)}~~")
+                              for item, keep in zip(items, kept, strict=True))
+            if node.keep in ast.EXTREMES:
+                return f"{node.keep}({shown})"
+            return "{" + shown + "}" + (f"{node.keep}{node.count}" if node.keep else "")
     raise TypeError(f"not a rolled node: {rolled!r}")
 
 
@@ -66,7 +72,7 @@ def headline(result: engine.DiceResult, palette: Palette) -> str:
     rolled = result.rolled
     while isinstance(rolled, engine.RolledLabel | engine.RolledGroup):
         rolled = rolled.inner
-    if isinstance(rolled, engine.RolledDice) and isinstance(rolled.term, ast.Successes):
+    if isinstance(rolled, engine.RolledDice) and ast.counts_successes(rolled.term):
         return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
     return palette.bold(str(result.total))
 
@@ -120,7 +126,7 @@ def die_json(die: engine.Die) -> dict[str, Any]:
 
 def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(each dice term with its dice, each label with what it labels), in reading order."""
-    if isinstance(rolled, engine.RolledDice) and not isinstance(rolled.term, ast.Successes):  # `4d6kh3`
+    if isinstance(rolled, engine.RolledDice) and not ast.counts_successes(rolled.term):  # `4d6kh3`
         return [{"notation": notation(rolled.term), "value": rolled.value,
                  "dice": [die_json(d) for d in rolled.dice]}], []
     terms: list[dict[str, Any]] = []
@@ -135,7 +141,7 @@ def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str
     if isinstance(rolled, engine.RolledDice):
         term: dict[str, Any] = {"notation": notation(rolled.term), "value": rolled.value,
                                 "dice": [die_json(d) for d in rolled.dice]}
-        if isinstance(rolled.term, ast.Successes):
+        if ast.counts_successes(rolled.term):
             term["successes"] = rolled.value
         if label is not None:
             term["label"] = label
@@ -149,6 +155,26 @@ def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str
         collect_terms(rolled.inner, rolled.node.label, terms, labels)
     elif isinstance(rolled, engine.RolledGroup | engine.RolledNegate):
         collect_terms(rolled.inner, None, terms, labels)
+    elif isinstance(rolled, engine.RolledPool):
+        for item in rolled.items:
+            collect_terms(item, None, terms, labels)
+
+
+def groups_json(rolled: engine.Rolled, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each grouped roll and min/max of `rolled`, in reading order: its items' totals and which count."""
+    if isinstance(rolled, engine.RolledPool):
+        out.append({"notation": notation(rolled.node), "value": rolled.value,
+                    "items": [{"notation": notation(node), "value": item.value, "kept": keep}
+                              for node, item, keep in zip(rolled.node.items, rolled.items, rolled.kept, strict=True)]})
+        for item in rolled.items:
+            groups_json(item, out)
+    elif isinstance(rolled, engine.RolledChain):
+        groups_json(rolled.first, out)
+        for _, operand in rolled.rest:
+            groups_json(operand, out)
+    elif isinstance(rolled, engine.RolledGroup | engine.RolledNegate | engine.RolledLabel):
+        groups_json(rolled.inner, out)
+    return out
 
 
 def to_json(result: Any) -> dict[str, Any]:
@@ -163,6 +189,8 @@ def to_json(result: Any) -> dict[str, Any]:
                               "terms": terms}
     if labels:
         record["labels"] = labels
+    if not isinstance(result.rolled, engine.RolledDice) and (groups := groups_json(result.rolled, [])):
+        record["groups"] = groups
     return record
 
 
@@ -174,6 +202,8 @@ def versus_json(result: engine.VersusResult) -> dict[str, Any]:
                               "terms": terms}
     if labels:
         record["labels"] = labels
+    if groups := groups_json(result.rolled, []):
+        record["groups"] = groups
     if statement.opposed:
         other_terms, other_labels = terms_json(result.against)
         against: dict[str, Any] = {"expression": notation(statement.against), "total": result.against.value,

@@ -33,7 +33,7 @@ HEAD = r"""
   | (?P<label>\[[^\]]*\]?)
 """
 TAIL = r"""
-  | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+)*)
+  | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+|s)*)
   | (?P<word>[A-Za-z_]\w*)
   | (?P<number>\d+)
 """

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
 
 GLOBAL_STATEMENTS = (lines.ODDS, "roll")  # exact odds and generic dice belong to every rule set
-DICE_WORDS = ("vs",)  # words inside generic dice, in every rule set: `1d20+5 vs 15`, `1d20 vs 1d20`
+DICE_WORDS = ("vs", "min", "max")  # words of generic dice, in every rule set: `1d20+5 vs 15`, `max(1d20, 1d20)`
 
 
 def statement_words(rules: RuleSet) -> list[str]:

@@ -23,9 +23,10 @@ def first_word(text: str) -> str:
     return match.group(1).lower() if match else ""
 
 
-# `roll`, or dice written first: d6, d%, dF, Cd8 (a statement starting with a digit, sign or `(` has no word)
+# `roll`, or dice written first: d6, d%, dF, Cd8, min(, max(
+# (a statement starting with a digit, sign, `(` or `{` has no word)
 # (compiled when a statement first starts with a word no rule set knows: most never do)
-DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])")
+DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9]|(?:min|max)\s*\()")
 
 
 def is_dice(text: str, word: str, rules: RuleSet) -> bool:
