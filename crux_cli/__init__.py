@@ -20,8 +20,8 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-API = ("roll", "rolls", "odds", "Session", "RollResult", "OddsResult", "CruxError", "LimitError", "SheetError",
-       "format_error")
+API = ("roll", "rolls", "odds", "Session", "RollResult", "OddsResult", "OddsComparison", "CruxError", "LimitError",
+       "SheetError", "format_error")
 __all__ = ["__version__", *API]
 
 

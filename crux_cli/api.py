@@ -22,12 +22,14 @@ from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
-    from crux_cli.odds.result import AtLeast, Odds
+    from collections.abc import Iterator
+
+    from crux_cli.odds.result import AtLeast, Comparison, Odds
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
-__all__ = ["CruxError", "LimitError", "OddsResult", "RollResult", "Session", "SheetError", "format_error",
-           "odds", "roll", "rolls"]
+__all__ = ["CruxError", "LimitError", "OddsComparison", "OddsResult", "RollResult", "Session", "SheetError",
+           "format_error", "odds", "roll", "rolls"]
 
 COMMON = ("input", "kind", "rules", "seed", "comment", "index")  # the JSON fields every answer has
 
@@ -189,6 +191,61 @@ class OddsResult(Record):
         return f"<OddsResult {self.input}: {shown}>"
 
 
+class OddsComparison(Record):
+    """Exact odds of several statements side by side (`crux odds 'A; B; C'`): a sequence of `OddsResult`s,
+    the first the one the others are compared with."""
+
+    input: str
+    rules: str
+    comparison: Comparison
+
+    @property
+    def results(self) -> tuple[OddsResult, ...]:
+        return tuple(OddsResult(text, self.rules, odds)
+                     for text, odds in zip(self.comparison.inputs, self.comparison.odds, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.comparison.odds)
+
+    def __getitem__(self, index: int) -> OddsResult:
+        return self.results[index]
+
+    def __iter__(self) -> Iterator[OddsResult]:  # type: ignore[override]
+        return iter(self.results)
+
+    @property
+    def mean_differences(self) -> tuple[Fraction | None, ...]:
+        """Each statement's mean less the first's (None where either has no mean)."""
+        first = self.comparison.odds[0].mean
+        return tuple(None if o.mean is None or first is None else o.mean - first for o in self.comparison.odds)
+
+    def to_dict(self) -> dict[str, Any]:
+        import json
+
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """The line `crux --json odds 'A; B'` prints."""
+        from crux_cli.core.style import PLAIN
+        from crux_cli.running.output import odds_lines
+
+        return odds_lines(self.answer(), PLAIN, as_json=True)[0]
+
+    def answer(self) -> Answer:
+        from crux_cli.running.runner import Answer
+
+        return Answer(self.input, self.rules, self.comparison, odds=True)
+
+    def __str__(self) -> str:
+        from crux_cli.core.style import PLAIN
+        from crux_cli.running.output import odds_lines
+
+        return "\n".join(odds_lines(self.answer(), PLAIN, as_json=False))
+
+    def __repr__(self) -> str:
+        return f"<OddsComparison {self.input}>"
+
+
 class Session:
     """Several statements sharing one random source (a seed covers them all) and one sheet.
 
@@ -217,11 +274,17 @@ class Session:
         """The hero as the sheet has it now, or as held in memory (None without either)."""
         return self.runner.current_hero()
 
-    def rolls(self, text: str) -> tuple[RollResult | OddsResult, ...]:
+    def rolls(self, text: str) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
         """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`; a statement
         written `odds …` answers with its exact odds (an `OddsResult`), as at the prompt."""
-        return tuple(OddsResult(answer.input, answer.rules, answer.result, answer.comment) if answer.odds
-                     else RollResult.of(answer) for answer in self.runner.execute(text))
+        return tuple(self._odds_of(answer) if answer.odds else RollResult.of(answer)
+                     for answer in self.runner.execute(text))
+
+    @staticmethod
+    def _odds_of(answer: Answer) -> OddsResult | OddsComparison:
+        if answer.result.kind == "comparison":
+            return OddsComparison(answer.input, answer.rules, answer.result)
+        return OddsResult(answer.input, answer.rules, answer.result, answer.comment)
 
     def roll(self, text: str) -> RollResult:
         """The answer to one statement; a line that gives several answers is refused (use `rolls`)."""
@@ -230,18 +293,22 @@ class Session:
             raise CruxError(f"this line gives {len(answers)} answers, and roll() returns one", text=text,
                             position=0, hint="use rolls() for several statements or repeats")
         answer = answers[0]
-        if isinstance(answer, OddsResult):
+        if not isinstance(answer, RollResult):
             raise CruxError("'odds …' answers with exact odds, and roll() returns a roll", text=text, position=0,
                             hint="use odds() for the odds of one statement, or rolls() for a line")
         return answer
 
-    def odds(self, text: str, *, at_least: int | None = None) -> OddsResult:
-        """Exact odds of one statement (nothing is rolled, no sheet is written).
+    def odds(self, text: str, *, at_least: int | None = None,
+             cumulative: bool = False) -> OddsResult | OddsComparison:
+        """Exact odds of one statement (nothing is rolled, no sheet is written); of several (`A; B; C`), an
+        `OddsComparison` of them side by side.
 
         The result holds every probability as a Fraction and `to_json()` writes each one out, as
         `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
         """
-        answer = self.runner.odds(text, at_least=at_least, exact=True)
+        answer = self.runner.odds(text, at_least=at_least, exact=True, cumulative=cumulative)
+        if answer.result.kind == "comparison":
+            return OddsComparison(answer.input, answer.rules, answer.result)
         return OddsResult(answer.input, answer.rules, answer.result)
 
 
@@ -251,15 +318,16 @@ def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet:
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | None = None,
-          repeat: int = 1) -> tuple[RollResult | OddsResult, ...]:
+          repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
     """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them (`odds …` as an OddsResult)."""
     return Session(rules=rules, seed=seed, sheet=sheet, repeat=repeat).rolls(text)
 
 
-def odds(text: str, *, rules: str | None = None, sheet: str | None = None,
-         at_least: int | None = None) -> OddsResult:
-    """Exact odds of one statement, as `crux odds [--at-least K] TEXT` computes them."""
-    return Session(rules=rules, sheet=sheet).odds(text, at_least=at_least)
+def odds(text: str, *, rules: str | None = None, sheet: str | None = None, at_least: int | None = None,
+         cumulative: bool = False) -> OddsResult | OddsComparison:
+    """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them; of several
+    (`A; B; C`), an `OddsComparison`."""
+    return Session(rules=rules, sheet=sheet).odds(text, at_least=at_least, cumulative=cumulative)
 
 
 def format_error(error: CruxError) -> str:

@@ -55,7 +55,7 @@ def test_odds_in_a_line_are_not_journaled_as_rolls(tmp_path) -> None:
 
     runner = Runner(seed=1)
     runner.journal = recorder = Recorder()
-    assert [a.odds for a in runner.execute("odds 2d6; 1d6")] == [True, False]
+    assert [a.odds for a in runner.execute("1d6; odds 2d6")] == [False, True]
     assert recorder.inputs == ["1d6"]
     env = {"XDG_STATE_HOME": str(tmp_path)}
     crux_here("-", stdin="odds 2d6\n1d6\n", env=env)

@@ -29,11 +29,16 @@ def record(answer: Any) -> dict[str, Any]:
 
 def odds_record(answer: Any) -> dict[str, Any]:
     """An odds answer (`crux odds --json`, or `odds …` in any line) as its JSON object."""
-    from crux_cli.render.odds_json import odds_to_json
-
     out: dict[str, Any] = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules}
     if answer.comment:
         out["comment"] = answer.comment
+    if answer.result.kind == "comparison":
+        from crux_cli.render.odds_compare import comparison_json
+
+        out.update(comparison_json(answer.result))
+        return out
+    from crux_cli.render.odds_json import odds_to_json
+
     out.update(odds_to_json(answer.result))
     return out
 

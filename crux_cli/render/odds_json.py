@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
+from crux_cli.odds.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 
@@ -62,6 +62,18 @@ def distribution(rows: Distribution) -> dict[str, Any]:
             for value, (top, bottom) in zip(rows.values, rows.ratios(), strict=True)}
 
 
+def cumulative(rows: Distribution) -> dict[str, Any]:
+    """`--cumulative`: each value's P(at least it) and P(at most it), in the shape of a probability."""
+    out: dict[str, Any] = {}
+    below, total, bottom = 0, sum(rows.weights), rows.denominator
+    for value, weight in zip(rows.values, rows.weights, strict=True):
+        at_most = below + weight
+        out[str(value)] = {"at_least": probability(Fraction(total - below, bottom)),
+                           "at_most": probability(Fraction(at_most, bottom))}
+        below = at_most
+    return out
+
+
 def table(rows: Rows) -> dict[str, Any]:
     """An outcome table's probabilities by name, from its weights when it keeps them."""
     names, ratios = names_and_ratios(rows)
@@ -73,9 +85,15 @@ def odds_to_json(odds: Odds) -> dict[str, Any]:
     for side in odds.tables:
         data[side.key] = table(side.rows)
     if odds.distribution is not None:
-        data["distribution"] = distribution(distribution_of(odds.distribution))
+        rows = distribution_of(odds.distribution)
+        data["distribution"] = distribution(rows)
+        if odds.cumulative:
+            data["cumulative"] = cumulative(rows)
     if odds.mean is not None:
         data["mean"] = probability(odds.mean)
+    sd = deviation(odds) if odds.distribution is not None else None
+    if sd is not None:
+        data["sd"] = float(f"{sd:.{APPROX_DIGITS}g}")
     if odds.at_least is not None:
         data["at_least"] = {"k": odds.at_least.k, **probability(odds.at_least.p)}
     if odds.leftover:

@@ -28,10 +28,20 @@ def answer_line(answer: Any, palette: Palette) -> str:
 
 def odds_answer_lines(answer: Any, palette: Palette) -> list[str]:
     """An odds answer (`crux odds`, or `odds …` in any line) as printed: a heading, then the table."""
-    from crux_cli.render.odds_text import odds_text_lines
+    result = answer.result
+    if result.kind == "comparison":
+        from crux_cli.render.odds_compare import comparison_lines
 
-    body = odds_text_lines(answer.result, palette, rulesets.handler(answer).colours, "  ")
-    lines = [f"{palette.bold(visible(answer.input))}: exact odds", *body]
+        colours: dict[str, str] = {}
+        for name in dict.fromkeys(result.handlers):  # each answerer's colours: the rule set's, generic dice's
+            colours.update(rulesets.dice_handler().colours if name == "dice" else rulesets.load(answer.rules).colours)
+        lines = [f"{palette.bold(visible(answer.input))}: exact odds compared",
+                 *comparison_lines(result, palette, colours)]
+    else:
+        from crux_cli.render.odds_text import odds_text_lines
+
+        body = odds_text_lines(result, palette, rulesets.handler(answer).colours, "  ")
+        lines = [f"{palette.bold(visible(answer.input))}: exact odds", *body]
     if answer.comment:
         lines[0] += palette.dim(f"  # {visible(answer.comment)}")
     return lines

@@ -167,11 +167,13 @@ def warn_about_journal(journal: Journal | None, output: Output) -> None:
             output.warning(warning)
 
 
-def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None) -> int:
+def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None,
+             cumulative: bool = False) -> int:
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json)
+        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json,
+                                            cumulative=cumulative)
     except CruxError as error:
         output.error(error)
         return 2

@@ -219,13 +219,17 @@ class Runner:
 
         return load_hero(self.sheet)
 
-    def odds(self, text: str, at_least: int | None = None, exact: bool = False) -> Answer:
+    def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
 
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
         `exact` says every value will be shown as an exact fraction (JSON), which the odds
         limit counts: a long distribution can be quick to show rounded and slow to show exactly.
+        `cumulative` asks for P(at least) and P(at most) beside each value. Several statements
+        (`A; B; C`) give a `Comparison` of their odds.
         """
+        if SEPARATOR in text and len(parts := split_statements(text)) > 1:
+            return self.comparison(text, parts, at_least, exact, cumulative)
         handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
@@ -235,10 +239,39 @@ class Runner:
                 from crux_cli.odds.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
+            if cumulative:
+                odds = odds.replace(cumulative=True)
+                if exact and odds.distribution is not None:  # JSON: two more exact fractions a value
+                    from crux_cli.odds.result import check_cumulative
+
+                    check_cumulative(odds.distribution)
         except CruxError as error:
             raise error.at(text) from None
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
+
+    def comparison(self, text: str, parts: list[str], at_least: int | None, exact: bool,
+                   cumulative: bool) -> Answer:
+        """The odds of each statement of `A; B; C`, side by side. Each is held to the odds limit, and all of
+        them together to COMPARE_SECONDS of CPU: past it, the statements not yet worked out are refused."""
+        import time
+
+        from crux_cli.odds.result import Comparison
+
+        if len(parts) > MAX_COMPARED:
+            raise LimitError(f"{len(parts)} statements to compare is more than {MAX_COMPARED} (the limit)",
+                             text=text, position=0, hint="compare fewer statements at a time")
+        started = time.process_time()
+        answers = []
+        for part in parts:
+            if time.process_time() - started > COMPARE_SECONDS:
+                raise LimitError(f"these odds together pass the odds limit of a comparison ({COMPARE_SECONDS:g} s)",
+                                 text=text, position=text.find(part),
+                                 hint="compare fewer or smaller statements; each works on its own")
+            answers.append(self.odds(part, at_least, exact, cumulative))
+        compared = Comparison(tuple(parts), tuple(a.result for a in answers), tuple(a.handler for a in answers),
+                              cumulative)
+        return Answer(text, self.rules_name, compared, self.seed, odds=True)
 
     def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
         """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
@@ -258,6 +291,8 @@ class Runner:
             exact_rows.reset(token)
 
 
+MAX_COMPARED = 10  # statements one comparison shows side by side
+COMPARE_SECONDS = 0.75  # CPU a comparison's odds may take together before the rest are refused
 ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)
 
 
