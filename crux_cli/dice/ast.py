@@ -13,6 +13,8 @@ never recurses deeper than the parentheses do.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from crux_cli.core.record import Record, field
 
 COMPARISONS = (">=", "<=", ">", "<", "=")
@@ -202,6 +204,17 @@ class Number(Record):
         return str(self.value)
 
 
+class SheetValue(Record):
+    """`DEX` in a dice expression (`1d20 + DEX`): the loaded sheet's modifier of that attribute, read when the
+    statement is rolled (dice/sheet_values.py), never while parsing."""
+
+    attribute: str  # the short name: STR, DEX, INT, WIL
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return self.attribute
+
+
 class Group(Record):
     """`( expr )`: kept so canonical notation shows the parentheses the user wrote."""
 
@@ -289,7 +302,7 @@ class Sum(Record):
         return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
 
 
-Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum | Pool
+Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum | Pool | SheetValue
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -300,6 +313,7 @@ class Roll(Record):
     expr: Expr
     repeat: int = 1
     pos: int = field(default=0, compare=False)
+    reads_sheet: bool = field(default=False, compare=False)  # names an attribute (`1d20 + DEX`): see SheetValue
 
     def __str__(self) -> str:
         return f"{self.repeat}x {self.expr}" if self.repeat != 1 else str(self.expr)
@@ -315,6 +329,7 @@ class Versus(Record):
     against: Expr
     repeat: int = 1
     pos: int = field(default=0, compare=False)
+    reads_sheet: bool = field(default=False, compare=False)
 
     @property
     def opposed(self) -> bool:
@@ -324,9 +339,24 @@ class Versus(Record):
         return (f"{self.repeat}x " if self.repeat != 1 else "") + f"{self.expr} vs {self.against}"
 
 
+def names_attribute(expr: Expr) -> bool:
+    """Does `expr` name an attribute (a `SheetValue`) anywhere?"""
+    if isinstance(expr, SheetValue):
+        return True
+    if isinstance(expr, Group | Labelled):
+        return names_attribute(expr.expr)
+    if isinstance(expr, Negate):
+        return names_attribute(expr.operand)
+    if isinstance(expr, Sum | Product):
+        return names_attribute(expr.first) or any(names_attribute(operand) for _, operand in expr.rest)
+    if isinstance(expr, Pool):
+        return any(names_attribute(item) for item in expr.items)
+    return False
+
+
 def has_dice(expr: Expr) -> bool:
     """Does rolling `expr` roll any die?"""
-    if isinstance(expr, Number):
+    if isinstance(expr, Number | SheetValue):
         return False
     if isinstance(expr, Group | Labelled):
         return has_dice(expr.expr)
@@ -345,6 +375,7 @@ class Countdown(Record):
     sides: int
     repeat: int = 1
     pos: int = field(default=0, compare=False)
+    reads_sheet: ClassVar[bool] = False
 
     def __str__(self) -> str:
         return (f"{self.repeat}x " if self.repeat != 1 else "") + f"Cd{self.sides}"

@@ -168,6 +168,10 @@ def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
         return RolledNegate(expr, rolled, -rolled.value)
     if isinstance(expr, ast.Pool):
         return roll_pool(roller, expr)
+    if isinstance(expr, ast.SheetValue):  # the handler puts the sheet's values in first: here, there is none
+        from crux_cli.dice.sheet_values import no_sheet
+
+        no_sheet(expr)
     return roll_dice(roller, expr)
 
 
@@ -221,6 +225,8 @@ def least_dice(expr: ast.Expr) -> int:
             return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
         case ast.Pool(items):
             return sum(least_dice(item) for item in items)
+        case ast.SheetValue():
+            return 0
         case _:
             base = ast.base_of(expr)
             return base.count * (2 if isinstance(base, ast.D66) else 1)

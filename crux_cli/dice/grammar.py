@@ -20,7 +20,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
 from crux_cli.core.ruleset import lazy
-from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
+from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5, (2d4+1)*3 or 1d20+5 vs 15; "
@@ -294,7 +294,10 @@ def grammar() -> pp.ParserElement:
     pool.set_parse_action(positioned(_pool)).set_name("{")
     extreme = (pp.Regex(r"(?i)(?:min|max)[ \t]*\(") + items + pp.Suppress(")")).set_parse_action(
         positioned(_extreme)).set_name("min( or max(")
-    atom = (dice | number | group | pool | extreme).set_name("dice, a number or (")
+    spellings = "|".join(sorted(ATTRIBUTE_NAMES, key=len, reverse=True))
+    sheet_value = pp.Regex(rf"(?i)(?:{spellings})(?![A-Za-z0-9_])").set_name("attribute").set_parse_action(
+        positioned(lambda s, loc, t: ast.SheetValue(ATTRIBUTE_NAMES[t[0].lower()], loc)))
+    atom = (dice | number | group | pool | extreme | sheet_value).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
     labelled = (atom + pp.Optional(label)).set_parse_action(positioned(_labelled))
     unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(positioned(_unary))
@@ -325,6 +328,9 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
         tree = grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
+        if not isinstance(tree, ast.Countdown) and (ast.names_attribute(tree.expr) or (
+                isinstance(tree, ast.Versus) and ast.names_attribute(tree.against))):
+            tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
         return cast(ast.DiceStatement, tree)
     except pp.ParseBaseException as failure:
         raise not_understood(text, failure.loc, "a dice expression", HINT) from None

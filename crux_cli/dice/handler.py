@@ -34,8 +34,14 @@ roll_statement = lazy("crux_cli.dice.engine", "roll_statement")
 roll_versus = lazy("crux_cli.dice.engine", "roll_versus")
 
 
+# attribute names in dice (`1d20 + DEX`): the sheet's values, put in before a roll or its odds
+with_sheet_values = lazy("crux_cli.dice.sheet_values", "with_sheet_values")
+
+
 def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult | engine.VersusResult:
     result: engine.DiceResult | engine.CountdownResult | engine.VersusResult
+    if statement.reads_sheet:
+        statement = with_sheet_values(statement, ctx.hero)
     if isinstance(statement, ast.Countdown):
         result = roll_countdown(ctx.roller, statement.sides)
     elif isinstance(statement, ast.Versus):
@@ -51,6 +57,8 @@ statement_odds = lazy("crux_cli.dice.odds", "statement_odds")
 
 def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
     """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
+    if statement.reads_sheet:
+        statement = with_sheet_values(statement, ctx.hero if ctx is not None else None)
     result: Odds = statement_odds(statement)
     return result
 

@@ -65,6 +65,10 @@ def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan
             return total
         case ast.Pool():
             return pool_plan(node, depth, depths)
+        case ast.SheetValue():  # the handler puts the sheet's values in first: here, there is none
+            from crux_cli.dice.sheet_values import no_sheet
+
+            no_sheet(node)
     return term_plan_of(node, depth, depths)
 
 
