@@ -23,7 +23,7 @@ from crux_cli.core.ruleset import lazy
 from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
-HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5, (2d4+1)*3 or 1d20+5 vs 15; "
+HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
         "statements start with a word such as DEX, save, init or atk")
 COMPARE = r"(?:>=|<=|>|<|=)"
 # the tokens scan.py shares with the grammar

@@ -98,6 +98,9 @@ class Runner:
         known = self.known.get(text)
         if known is not None and known[0] is self.loaded:
             return known[1], known[2]
+        if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE and reading.TABLE not in \
+                self.rules.keywords:
+            return self.read_table(text)  # read from its file every time: a GM edits tables during a game
         handler, statement = read(text, lambda: self.rules)
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
@@ -105,6 +108,11 @@ class Runner:
             self.known.clear()
         self.known[text] = (self.loaded, handler, statement)
         return handler, statement
+
+    def read_table(self, text: str) -> tuple[RuleSet, Any]:
+        """`table NAME` (in every rule set): the table and the tables it rolls on, read from their files,
+        the campaign folder being the loaded sheet's."""
+        return reading.read_table(text, self.sheet)
 
     def is_active(self, handler: RuleSet) -> bool:
         """Is `handler` the active rule set (not generic dice)? Never loads it."""
@@ -291,6 +299,7 @@ class Runner:
             exact_rows.reset(token)
 
 
+TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
 MAX_COMPARED = 10  # statements one comparison shows side by side
 COMPARE_SECONDS = 0.75  # CPU a comparison's odds may take together before the rest are refused
 ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)
