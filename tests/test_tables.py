@@ -197,3 +197,38 @@ def test_odds_and_rolls_equal_enumeration(tables: Path, sizes: list[int], die: s
         expected[index] = expected.get(index, Fraction(0)) + Fraction(1, len(rolls))
         assert answer("table t", roll).row == table.rows[index]
     assert [p for _, p in odds.odds.outcomes] == [expected.get(i, Fraction(0)) for i in range(len(table.rows))]
+
+
+def test_the_example_tables_of_the_docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """grammar/tables/ holds the two tables crux-notation(7) shows; they read, roll and give their odds."""
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "grammar" / "tables", tmp_path / "tables")
+    monkeypatch.chdir(tmp_path)
+    page = (root / "man" / "crux-notation.7").read_text()
+    for name in ("loot", "gems"):
+        body = [line for line in (tmp_path / "tables" / f"{name}.toml").read_text().splitlines()
+                if not line.startswith("#")]
+        assert all(line.split("#")[0].strip() in page for line in body), name
+    odds = crux_cli.odds("table gems")
+    assert list(odds.outcomes.values()) == [Fraction(6, 10), Fraction(3, 10), Fraction(1, 10)]
+    for seed in range(30):
+        result = crux_cli.roll("table loot", seed=seed)
+        assert "{" not in result.text
+
+
+def test_tab_completes_table_names_and_the_word_table(tables: Path) -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from crux_cli.repl.completer import CruxCompleter
+    from crux_cli.repl.session import Session
+
+    completer = CruxCompleter(Session(Runner()))
+
+    def complete(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert complete("table ") == ["gems", "loot"] and complete("table l") == ["loot"]
+    assert "table" in complete("tab") and complete("table loot ") == []
