@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.limits import MAX_SIDES
 from crux_cli.dice import ast
 from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table
 
@@ -32,7 +33,8 @@ FOLDER = "tables"
 SUFFIX = ".toml"
 MAX_FILE = 256 * 1024  # bytes of one table file
 MAX_ROWS = 1_000
-MAX_WEIGHT = 1_000_000  # of one row, and of them all
+MAX_WEIGHT = MAX_SIDES  # of one row, and of them all: the weights make one die
+MAX_INLINE = 1_000  # inline rolls in one file
 MAX_TABLES = 64  # files one statement may read, nested tables included
 ROW_KEYS = {"roll", "weight", "text", "table"}
 TOP_KEYS = {"die", "rows", "title"}
@@ -234,6 +236,8 @@ def check(data: dict[str, Any], path: Path, name: str, lines: list[int], raw: st
             spans.append(None)
             weights.append(weight)
         rows.append(Row(0, 0, text, nested, line))
+        if text.count("{") + sum(len(rolls) for rolls in inline) > MAX_INLINE:
+            raise fail(line, f"the rows hold more than {MAX_INLINE:,} inline rolls (the limit)")
         inline.append(inline_rolls(text, lambda reason, line=line, n=index + 1: fail(line, f"row {n}: {reason}")))
     if ranged and weighted:
         first_weighted = next(i for i, s in enumerate(spans) if s is None)
