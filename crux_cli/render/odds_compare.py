@@ -17,7 +17,8 @@ from typing import Any
 
 from crux_cli.core.style import Palette
 from crux_cli.odds.result import Comparison, Distribution, Odds, deviation, distribution_of, names_and_ratios
-from crux_cli.render.odds_text import HISTOGRAM_ROWS, TAIL, percent_of
+from crux_cli.render.odds_text import HISTOGRAM_ROWS, bulk, percent_of
+from crux_cli.render.text import visible
 
 GAP = "  "
 
@@ -66,10 +67,6 @@ def _cell(text: str, width: int, index: int) -> str:
     return text.ljust(width) if index == 0 else text.rjust(width)
 
 
-def visible(text: str) -> str:
-    return text if text.isprintable() else "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
 def _points(p: Fraction, first: Fraction) -> str:
     """The difference of two probabilities in percentage points: `+3.70`, `-0.01`, `0`."""
     points = float(p - first) * 100
@@ -108,8 +105,9 @@ def _value_rows(dists: Sequence[Distribution | None], cumulative: bool) -> list[
     if len(values) <= HISTOGRAM_ROWS:
         bounds = [(str(v), v, v) for v in values]
     else:  # ranges of equal width over the bulk of them all, the far tails (thin in every one) in a row each
-        bulk = [_bulk(d, prefix) for d, prefix in zip(dists, prefixes, strict=True) if d is not None and prefix]
-        low, high = min(b[0] for b in bulk), max(b[1] for b in bulk)
+        ranges = [(d.values[first], d.values[stop - 1]) for d, prefix in zip(dists, prefixes, strict=True)
+                  if d is not None and prefix for first, stop in (bulk(d, prefix),)]
+        low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
         width = ceil((high - low + 1) / HISTOGRAM_ROWS)
         bounds = [(f"< {low}", values[0], low - 1)] if values[0] < low else []
         bounds += [(str(a) if a == min(a + width - 1, high) else f"{a}–{min(a + width - 1, high)}", a,
@@ -138,14 +136,6 @@ def _value_rows(dists: Sequence[Distribution | None], cumulative: bool) -> list[
                 first_p = p
         rows.append(row)
     return rows
-
-
-def _bulk(dist: Distribution, prefix: list[int]) -> tuple[int, int]:
-    """The least and greatest value outside the distribution's thin tails (each at most TAIL)."""
-    thin = dist.denominator * TAIL.numerator // TAIL.denominator
-    start = max(0, min(bisect_right(prefix, thin) - 1, len(dist.values) - 1))
-    stop = max(start + 1, bisect_left(prefix, prefix[-1] - thin))
-    return dist.values[start], dist.values[stop - 1]
 
 
 def _summary_rows(odds: Sequence[Odds]) -> list[list[str]]:

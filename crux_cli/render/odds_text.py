@@ -213,17 +213,23 @@ def _group(distribution: Distribution) -> list[tuple[str, int]]:
     return [(name, prefix[end] - prefix[start]) for name, start, end in _group_bounds(distribution, prefix)]
 
 
+def bulk(distribution: Distribution, prefix: list[int]) -> tuple[int, int]:
+    """The indexes (first, past the last) of the values outside the thin tails: a tail is thin while its
+    weight is at most TAIL of the denominator (`prefix[i]`: the weight of the i lowest values)."""
+    thin = distribution.denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
+    start = max(0, min(bisect_right(prefix, thin) - 1, len(distribution.values) - 1))  # below start: low tail
+    stop = max(start + 1, bisect_left(prefix, prefix[-1] - thin))  # from stop on: the high tail
+    return start, stop
+
+
 def _group_bounds(distribution: Distribution, prefix: list[int]) -> list[tuple[str, int, int]]:
     """`_group`'s rows as (name, index of the first value, index past the last).
 
     One pass of prefix sums over the integer weights (`prefix[i]`: the weight of the i lowest values): a
     tail is thin while its sum is at most TAIL of the denominator, and a range is a difference of two.
     """
-    values, denominator = distribution.values, distribution.denominator
-    thin = denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
-    start = max(0, min(bisect_right(prefix, thin) - 1, len(values) - 1))  # values below start: low tail
-    grand = prefix[-1]
-    stop = max(start + 1, bisect_left(prefix, grand - thin))  # values from stop on: the high tail
+    values = distribution.values
+    start, stop = bulk(distribution, prefix)
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
     rows: list[tuple[str, int, int]] = []
