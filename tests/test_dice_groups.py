@@ -132,3 +132,14 @@ def test_groups_count_toward_the_nesting_limit(text: str) -> None:
     with pytest.raises(LimitError, match="32 levels") as refused:
         notation.parse(text)
     assert refused.value.position == text.index("1") - 1  # at the 33rd opening
+
+
+def test_a_keep_of_many_different_items_is_refused_before_it_takes_long() -> None:
+    import time
+
+    text = "{" + ", ".join(f"1d{6 + i}" for i in range(30)) + "}kh3"
+    started = time.process_time()
+    with pytest.raises(LimitError, match="odds size limit"):
+        crux_cli.odds(text)
+    assert time.process_time() - started < 0.5
+    assert crux_cli.roll(text).total > 0  # rolling it still works

@@ -9,6 +9,7 @@ of its operands. A statement whose plan passes the odds limit is refused at once
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import comb
 
 from crux_cli.core.errors import CruxError
 from crux_cli.dice import ast
@@ -72,7 +73,7 @@ def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan
     return term_plan_of(node, depth, depths)
 
 
-POOL_WORK = 2_000_000  # (kept totals so far) x (an item's values) a grouped roll's exact odds may walk
+POOL_WORK = 400_000  # (kept totals so far) x (an item's values) a grouped roll's exact odds may walk (~1 us each)
 
 
 def pool_plan(pool: ast.Pool, depth: int | None, depths: set[int]) -> Plan:
@@ -97,8 +98,9 @@ def pool_plan(pool: ast.Pool, depth: int | None, depths: set[int]) -> Plan:
     bits = sum(p.shape.bits for p in plans)
     values = max(p.shape.outcomes for p in plans)
     alike = all(item == pool.items[0] for item in pool.items)  # worked out as dice are, which checks its own cost
-    work = n * values * (values ** (kept - 1) if kept > 1 and not alike else 1)
-    seconds = sum(p.seconds for p in plans) + cost.items(min(work, 1e12), bits) + cost.calls(min(work, 1e12) / 4)
+    # steps of the walk: (kept totals so far, at most the multisets of `kept` values) x (an item's values) per item
+    work = n * values * (min(comb(values + kept - 1, kept), values ** kept) if kept > 1 and not alike else 1)
+    seconds = sum(p.seconds for p in plans) + cost.items(min(work, 1e12), bits) + cost.calls(min(work, 1e12) / 2.5)
     shape = Shape(min(high - low + 1, values ** kept), high - low, bits, low)
 
     def compute() -> Dist:
