@@ -9,6 +9,7 @@ the weights); its text may hold inline rolls (`{2d6} goblins`) and it may roll o
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any, ClassVar
 
 from crux_cli.core.errors import CruxError
@@ -131,8 +132,13 @@ def odds(statement: TableStatement, ctx: Context | None = None) -> Any:
     assert die.distribution is not None
     dist = distribution_of(die.distribution)
     weights = [0] * len(table.rows)
+    order = sorted(range(len(table.rows)), key=lambda i: table.rows[i].low)  # rows never overlap: by their start
+    lows = [table.rows[i].low for i in order]
     for value, weight in zip(dist.values, dist.weights, strict=True):
-        weights[table.row_for(value)] += weight
+        at = bisect_right(lows, value) - 1
+        if at < 0 or table.rows[order[at]].high < value:
+            table.row_for(value)  # no row: its error
+        weights[order[at]] += weight
     return Odds(kind="table", outcomes=WeightedRows([row.label for row in table.rows], weights, dist.denominator),
                 leftover=die.leftover, depth=die.depth)
 
