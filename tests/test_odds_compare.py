@@ -95,3 +95,13 @@ def test_a_comparison_is_bounded() -> None:
 def test_a_statement_without_a_distribution_shows_a_dash() -> None:
     lines = crux_here("odds", "DEX; 1d2").stdout.splitlines()
     assert any(line.split() == ["1", "—", "50.00%"] for line in lines)
+
+
+def test_cumulative_outcome_rows_read_in_order() -> None:
+    lines = crux_here("odds", "--cumulative", "DEX +1b").stdout.splitlines()
+    assert lines[2].split() == ["partial", "1/3", "33.33%", "≥", "88.89%", "≤", "44.44%", "██████████"]
+    record = json.loads(crux_here("--json", "odds", "--cumulative", "DEX +1b").stdout)
+    assert record["outcomes_cumulative"]["partial"] == {"at_least": {"p": "8/9", "approx": 0.8889},
+                                                        "at_most": {"p": "4/9", "approx": 0.4444}}
+    compared = crux_here("odds", "--cumulative", "DEX; DEX +1b").stdout.splitlines()
+    assert compared[3].split() == ["partial", "33.33%", "66.67%", "66.67%", "33.33%", "88.89%", "44.44%", "0"]

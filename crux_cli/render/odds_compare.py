@@ -85,12 +85,17 @@ def _outcome_rows(odds: Sequence[Odds]) -> list[list[str]]:
         for index, table in enumerate(tables):
             p = table.get(name)
             row += [percent_of(*p.as_integer_ratio()) if p is not None else "—"]
-            if odds[index].cumulative:
-                row += ["", ""]
+            if odds[index].cumulative:  # this row or a later one of the statement's own, or an earlier one
+                row += _row_cumulative(list(table.values()), list(table).index(name)) if p is not None else ["", ""]
             if index:
                 row += [_points(p, first) if p is not None and first is not None else ""]
         rows.append(row)
     return rows
+
+
+def _row_cumulative(ps: list[Fraction], at: int) -> list[str]:
+    return [percent_of(*sum(ps[at:], Fraction(0)).as_integer_ratio()),
+            percent_of(*sum(ps[:at + 1], Fraction(0)).as_integer_ratio())]
 
 
 def _ratios(odds: Odds) -> tuple[Sequence[str], list[Fraction]]:

@@ -74,6 +74,19 @@ def cumulative(rows: Distribution) -> dict[str, Any]:
     return out
 
 
+def outcomes_cumulative(rows: Rows) -> dict[str, Any]:
+    """`--cumulative`: each outcome's P(it or a later row) and P(it or an earlier row), in reading order."""
+    names, ratios = names_and_ratios(rows)
+    ps = [Fraction(top, bottom) for top, bottom in ratios]
+    total = sum(ps, Fraction(0))
+    out: dict[str, Any] = {}
+    below = Fraction(0)
+    for name, p in zip(names, ps, strict=True):
+        out[name] = {"at_least": probability(total - below), "at_most": probability(below + p)}
+        below += p
+    return out
+
+
 def table(rows: Rows) -> dict[str, Any]:
     """An outcome table's probabilities by name, from its weights when it keeps them."""
     names, ratios = names_and_ratios(rows)
@@ -82,6 +95,8 @@ def table(rows: Rows) -> dict[str, Any]:
 
 def odds_to_json(odds: Odds) -> dict[str, Any]:
     data: dict[str, Any] = {"outcomes": table(odds.outcomes)}
+    if odds.cumulative and odds.outcomes:
+        data["outcomes_cumulative"] = outcomes_cumulative(odds.outcomes)
     for side in odds.tables:
         data[side.key] = table(side.rows)
     if odds.distribution is not None:

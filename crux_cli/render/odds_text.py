@@ -60,9 +60,9 @@ def _printable(text: str, margin: str) -> None:
 
 def _lines(odds: Odds, palette: Palette, colours: Mapping[str, str], margin: str) -> list[str]:
     cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
-    lines = _table(odds.outcomes, palette, colours, None, cells, margin) if odds.outcomes else []
+    lines = _table(odds.outcomes, palette, colours, None, cells, margin, odds.cumulative) if odds.outcomes else []
     for table in odds.tables:
-        _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin))
+        _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin, odds.cumulative))
     _printable(odds.label, margin)  # in the histogram's heading and the notes
     if odds.distribution is not None:
         _add_block(lines, _histogram(distribution_of(odds.distribution), odds.label, palette, margin,
@@ -125,11 +125,21 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
            heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None,
-           margin: str = "") -> list[str]:
-    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
+           margin: str = "", cumulative: bool = False) -> list[str]:
+    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table.
+    `cumulative` puts P(this row or a later one) and P(this row or an earlier one) before each bar."""
     if not rows:
         return []
     names, ratios = names_and_ratios(rows)
+    if cumulative:
+        ratios_seen = [Fraction(*ratio) for ratio in ratios]
+        later = list(accumulate(reversed(ratios_seen)))[::-1]
+        earlier = list(accumulate(ratios_seen))
+        extra = [f"≥ {percent(up).rjust(7)}  ≤ {percent(down).rjust(7)}  "
+                 for up, down in zip(later, earlier, strict=True)]
+        cells = {}  # each row's cells are its own now
+    else:
+        extra = [""] * len(names)
     _printable("".join(names) if heading is None else heading + "".join(names), margin)
     cells = {} if cells is None else cells
     shown = []
@@ -143,13 +153,14 @@ def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
     indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
         lines = []
-        for name, (exact, percentage, shaded) in zip(names, shown, strict=True):
+        for name, (exact, percentage, shaded), more in zip(names, shown, extra, strict=True):
             role = colours.get(name, "")
             lines.append(f"{indent}{_paint(palette, name.ljust(name_width), role)}  {exact.rjust(fraction_width)}  "
-                         f"{percentage}  {_paint(palette, shaded, role)}".rstrip())
+                         f"{percentage}  {more}{_paint(palette, shaded, role)}".rstrip())
     else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
-        lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
-                 for name, (exact, percentage, shaded) in zip(names, shown, strict=True)]
+        lines = [f"{indent}{name.ljust(name_width)}  {exact.rjust(fraction_width)}  {percentage}  "
+                 f"{more}{shaded}".rstrip()
+                 for name, (exact, percentage, shaded), more in zip(names, shown, extra, strict=True)]
     return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
 
 
