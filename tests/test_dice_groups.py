@@ -143,3 +143,31 @@ def test_a_keep_of_many_different_items_is_refused_before_it_takes_long() -> Non
         crux_cli.odds(text)
     assert time.process_time() - started < 0.5
     assert crux_cli.roll(text).total > 0  # rolling it still works
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.sampled_from([4, 6, 10]), st.sampled_from(["", "kh2", "dl1", "!", "rr1", ">=3"]),
+       st.data())
+def test_sorting_shows_the_same_dice_in_order_and_changes_nothing_else(count: int, sides: int, modifier: str,
+                                                                       data: st.DataObject) -> None:
+    faces = data.draw(st.lists(st.integers(1, sides - 1), min_size=60, max_size=60))  # no explosions run away
+    plain, ordered = f"{count}d{sides}{modifier}", f"{count}d{sides}{modifier}s"
+
+    def rolled(text: str):
+        from crux_cli.core.rng import Roller, ScriptedSource
+
+        statement = notation.parse(text)
+        return engine.roll_statement(Roller(ScriptedSource(faces)), statement).rolled
+
+    a, b = rolled(plain), rolled(ordered)
+    assert a.value == b.value and sorted(a.dice, key=lambda d: d.value) == list(b.dice)
+    assert [d.value for d in b.dice] == sorted(d.value for d in b.dice)
+    assert statement_odds(notation.parse(ordered)) == statement_odds(notation.parse(plain))
+
+
+def test_the_prompt_colours_a_group_keep_and_min_max() -> None:
+    from crux_cli import rulesets
+    from crux_cli.repl.lexer import fragments
+
+    shown = fragments("max(1d20, 1d20) + {1d8, 1d10}kh1 + 4d6s", rulesets.load("crux"))
+    assert ("class:keyword", "max") in shown and ("class:dice", "kh1") in shown and ("class:dice", "4d6s") in shown
