@@ -23,13 +23,15 @@ from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from crux_cli.odds.dist import Dist
-    from crux_cli.odds.result import AtLeast, Odds
+    from crux_cli.odds.result import AtLeast, Comparison, Odds
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
-__all__ = ["CruxError", "Hero", "LimitError", "OddsResult", "RollResult", "Session", "SheetError", "format_error",
-           "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
+__all__ = ["CruxError", "Hero", "LimitError", "OddsComparison", "OddsResult", "RollResult", "Session", "SheetError",
+           "format_error", "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
 
 COMMON = ("input", "kind", "rules", "seed", "comment", "index")  # the JSON fields every answer has
 
@@ -118,6 +120,7 @@ class OddsResult(Record):
     input: str
     rules: str
     odds: Odds  # the typed odds the rule set computed
+    comment: str | None = None  # the line's `# comment`, for `odds …` answered by rolls()
 
     @property
     def kind(self) -> str:
@@ -176,7 +179,7 @@ class OddsResult(Record):
     def answer(self) -> Answer:
         from crux_cli.running.runner import Answer
 
-        return Answer(self.input, self.rules, self.odds)
+        return Answer(self.input, self.rules, self.odds, comment=self.comment, odds=True)
 
     def __str__(self) -> str:
         """The table `crux odds` prints, without colour."""
@@ -235,6 +238,61 @@ class OddsResult(Record):
         return Dist(rows.values, rows.weights, rows.denominator)
 
 
+class OddsComparison(Record):
+    """Exact odds of several statements side by side (`crux odds 'A; B; C'`): a sequence of `OddsResult`s,
+    the first the one the others are compared with."""
+
+    input: str
+    rules: str
+    comparison: Comparison
+
+    @property
+    def results(self) -> tuple[OddsResult, ...]:
+        return tuple(OddsResult(text, self.rules, odds)
+                     for text, odds in zip(self.comparison.inputs, self.comparison.odds, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.comparison.odds)
+
+    def __getitem__(self, index: int) -> OddsResult:
+        return self.results[index]
+
+    def __iter__(self) -> Iterator[OddsResult]:  # type: ignore[override]
+        return iter(self.results)
+
+    @property
+    def mean_differences(self) -> tuple[Fraction | None, ...]:
+        """Each statement's mean less the first's (None where either has no mean)."""
+        first = self.comparison.odds[0].mean
+        return tuple(None if o.mean is None or first is None else o.mean - first for o in self.comparison.odds)
+
+    def to_dict(self) -> dict[str, Any]:
+        import json
+
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """The line `crux --json odds 'A; B'` prints."""
+        from crux_cli.core.style import PLAIN
+        from crux_cli.running.output import odds_lines
+
+        return odds_lines(self.answer(), PLAIN, as_json=True)[0]
+
+    def answer(self) -> Answer:
+        from crux_cli.running.runner import Answer
+
+        return Answer(self.input, self.rules, self.comparison, odds=True)
+
+    def __str__(self) -> str:
+        from crux_cli.core.style import PLAIN
+        from crux_cli.running.output import odds_lines
+
+        return "\n".join(odds_lines(self.answer(), PLAIN, as_json=False))
+
+    def __repr__(self) -> str:
+        return f"<OddsComparison {self.input}>"
+
+
 class Session:
     """Several statements sharing one random source (a seed covers them all) and one sheet, or one hero.
 
@@ -271,6 +329,7 @@ class Session:
 
             journal = self.runner.journal = Journal.open()
             journal.watch(self.runner)  # each sheet write announced, so a kill mid-way is settled
+        self.runner.exact_odds = True  # `odds …` in rolls() gives an OddsResult, whose to_json() is exact
 
     @property
     def rules(self) -> str:
@@ -285,12 +344,20 @@ class Session:
         """The hero as the sheet has it now, or as held in memory (None without either)."""
         return self.runner.current_hero()
 
-    def rolls(self, text: str) -> tuple[RollResult, ...]:
-        """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`."""
+    def rolls(self, text: str) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
+        """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`; a statement
+        written `odds …` answers with its exact odds (an `OddsResult`), as at the prompt."""
         try:
-            return tuple(RollResult.of(answer) for answer in self.runner.execute(text))
+            return tuple(self._odds_of(answer) if answer.odds else RollResult.of(answer)
+                         for answer in self.runner.execute(text))
         finally:
             self._warn_about_the_journal()
+
+    @staticmethod
+    def _odds_of(answer: Answer) -> OddsResult | OddsComparison:
+        if answer.result.kind == "comparison":
+            return OddsComparison(answer.input, answer.rules, answer.result)
+        return OddsResult(answer.input, answer.rules, answer.result, answer.comment)
 
     def roll(self, text: str) -> RollResult:
         """The answer to one statement; a line that gives several answers is refused (use `rolls`)."""
@@ -298,15 +365,23 @@ class Session:
         if len(answers) != 1:
             raise CruxError(f"this line gives {len(answers)} answers, and roll() returns one", text=text,
                             position=0, hint="use rolls() for several statements or repeats")
-        return answers[0]
+        answer = answers[0]
+        if not isinstance(answer, RollResult):
+            raise CruxError("'odds …' answers with exact odds, and roll() returns a roll", text=text, position=0,
+                            hint="use odds() for the odds of one statement, or rolls() for a line")
+        return answer
 
-    def odds(self, text: str, *, at_least: int | None = None) -> OddsResult:
-        """Exact odds of one statement (nothing is rolled, no sheet is written).
+    def odds(self, text: str, *, at_least: int | None = None,
+             cumulative: bool = False) -> OddsResult | OddsComparison:
+        """Exact odds of one statement (nothing is rolled, no sheet is written); of several (`A; B; C`), an
+        `OddsComparison` of them side by side.
 
         The result holds every probability as a Fraction and `to_json()` writes each one out, as
         `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
         """
-        answer = self.runner.odds(text, at_least=at_least, exact=True)
+        answer = self.runner.odds(text, at_least=at_least, exact=True, cumulative=cumulative)
+        if answer.result.kind == "comparison":
+            return OddsComparison(answer.input, answer.rules, answer.result)
         return OddsResult(answer.input, answer.rules, answer.result)
 
     def _warn_about_the_journal(self) -> None:
@@ -376,15 +451,17 @@ def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet:
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
-          hero: Hero | None = None, repeat: int = 1) -> tuple[RollResult, ...]:
-    """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them."""
+          hero: Hero | None = None, repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
+    """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them (`odds …` as an OddsResult)."""
     return Session(rules=rules, seed=seed, sheet=sheet, hero=hero, repeat=repeat).rolls(text)
 
 
 def odds(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None, at_least: int | None = None) -> OddsResult:
-    """Exact odds of one statement, as `crux odds [--at-least K] TEXT` computes them."""
-    return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least)
+         hero: Hero | None = None, at_least: int | None = None,
+         cumulative: bool = False) -> OddsResult | OddsComparison:
+    """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them; of several
+    (`A; B; C`), an `OddsComparison`."""
+    return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least, cumulative=cumulative)
 
 
 def __getattr__(name: str) -> Any:

@@ -147,7 +147,7 @@ def test_odds_of_an_attack_add_the_damage_distribution_and_its_mean() -> None:
     r = crux("--rules", "stepdice", "odds", "attack d6 d8 armor 1 grit 3 str d8")
     assert r.returncode == 0, r.stderr
     assert "  damage" in r.stdout.splitlines()
-    assert r.stdout.splitlines()[-1] == "  mean damage = 203/48 ≈ 4.229"
+    assert r.stdout.splitlines()[-1] == "  mean damage = 203/48 ≈ 4.229 · sd ≈ 1.806"
 
 
 def test_odds_as_json() -> None:

@@ -141,11 +141,12 @@ def statement_words() -> dict[str, tuple[str, ...]]:
     from crux_cli import rulesets as rules
     from crux_cli.core import vocabulary as base
     from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
+    from crux_cli.dice import tables  # and random tables (`table loot`)
 
     attributes = {name.lower() for name in base.ATTRIBUTE_NAMES.values()}
     words = {}
     for name in rules.BUILT_IN:
-        keywords = {*rules.load(name).keywords, *dice.KEYWORDS}
+        keywords = {*rules.load(name).keywords, *dice.KEYWORDS, *tables.KEYWORDS}
         shown = {w.upper() if w in attributes else w for w in keywords}
         words[name] = tuple(sorted(shown, key=lambda w: (w.lower(), w)))
     return words

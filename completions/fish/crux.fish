@@ -39,8 +39,8 @@ function __crux_command --argument-names path
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux odds'
-            set -g __crux_options --json --rules --color --no-color --sheet --no-sheet --at-least -h --help
-            set -g __crux_helps 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Also the chance that the damage (or total) is K or more.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --json --rules --color --no-color --sheet --no-sheet --at-least --cumulative -h --help
+            set -g __crux_helps 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Also the chance that the damage (or total) is K or more.' 'Also the chance of at least and at most each damage or total.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --rules --color --sheet --at-least
             set -g __crux_subcommands
             set -g __crux_argument statement
@@ -139,13 +139,13 @@ end
 function __crux_statement_words --argument-names rules
     switch $rules
         case crux
-            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will wound
+            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength table test WIL will wound
         case stepdice
-            echo atk attack death roll save step
+            echo atk attack death roll save step table
         case d20check
-            echo check damage dmg roll
+            echo check damage dmg roll table
         case challenge
-            echo action fortune resist resistance roll
+            echo action fortune resist resistance roll table
     end
 end
 

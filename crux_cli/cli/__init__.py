@@ -247,18 +247,21 @@ def refuse_unknown_options(ctx: click.Context, statement: tuple[str, ...], hint:
 @common_options(rolls=False)
 @click.option("--at-least", "at_least", type=int, default=None, metavar="K",
               help="Also the chance that the damage (or total) is K or more.")
+@click.option("--cumulative", is_flag=True, default=False,
+              help="Also the chance of at least and at most each damage or total.")
 @click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.pass_context
-def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None,
+def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None, cumulative: bool,
                  **options: Any) -> None:
     """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar.
 
     Attacks add the damage distribution and its mean; an exploding crit is exact
     up to a cap whose left-over probability is printed when it is not zero.
+    Several statements ('A; B; C') are shown side by side, each against the first.
     """
     settings = settings_of(ctx, options)
     refuse_unknown_options(ctx, statement, "crux odds --help lists its options")
-    raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least))
+    raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least, cumulative))
 
 
 def refuse(error: CruxError, words: list[str]) -> int:

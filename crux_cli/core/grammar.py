@@ -70,16 +70,16 @@ def check_input(text: str) -> None:
     if len(text) > MAX_INPUT:
         raise LimitError(f"the statement is {len(text):,} characters long; the limit is {MAX_INPUT:,}",
                          text=text[:60] + "…", position=None, hint="split it into several statements")
-    if text.isprintable() and text.count("(") <= MAX_NESTING:  # the usual line, checked in C: nothing to refuse
+    if text.isprintable() and text.count("(") + text.count("{") <= MAX_NESTING:  # the usual line, checked in C
         return
     depth = 0
     for i, ch in enumerate(text):
-        if ch == "(":
+        if ch == "(" or ch == "{":  # parentheses, min( and max(, and grouped rolls all nest
             depth += 1
             if depth > MAX_NESTING:
                 raise LimitError(f"parentheses nest more than {MAX_NESTING} levels deep (the limit)",
                                  text=text, position=i)
-        elif ch == ")":
+        elif ch == ")" or ch == "}":
             depth -= 1
         elif not ch.isprintable() and ch != "\t":
             raise CruxError(f"the input contains an invisible or control character ({_codepoint(ch)})",

@@ -2,7 +2,8 @@
 its lexer and its suggester all split here, so they cannot disagree about a `;` or a `#`.
 
 `DEX +1b; odds atk d8 # goblin` is two statements, `DEX +1b` and `odds atk d8`, and a comment
-`goblin`; the second asks for exact odds of `atk d8`.
+`goblin`; the second asks for exact odds of `atk d8`. `odds` takes the rest of the line, so
+`odds DEX +2b; DEX +1b grit` compares the odds of two statements side by side.
 """
 
 from __future__ import annotations
@@ -33,8 +34,17 @@ def split_comment(line: str) -> tuple[str, str | None]:
 
 
 def split_statements(text: str) -> list[str]:
-    """Several statements on one line are separated by `;` (blank ones are dropped)."""
-    return [part.strip() for part in text.split(SEPARATOR) if part.strip()] or [text]
+    """Several statements on one line are separated by `;` (blank ones are dropped).
+
+    `odds` takes the rest of the line: `DEX; odds DEX +2b; DEX +1b grit` is a roll of `DEX`, then the odds of
+    `DEX +2b` and `DEX +1b grit` side by side (a comparison), as `crux odds 'DEX +2b; DEX +1b grit'` shows.
+    """
+    parts = [part.strip() for part in text.split(SEPARATOR) if part.strip()] or [text]
+    if len(parts) > 1 and ODDS in text.lower():
+        for index, part in enumerate(parts[:-1]):
+            if odds_body(part) is not None:
+                return [*parts[:index], f"{SEPARATOR} ".join(parts[index:])]
+    return parts
 
 
 def spans(text: str) -> list[tuple[int, str]]:

@@ -13,6 +13,8 @@ never recurses deeper than the parentheses do.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from crux_cli.core.record import Record, field
 
 COMPARISONS = (">=", "<=", ">", "<", "=")
@@ -163,7 +165,26 @@ class Successes(Record):
         return f"{self.dice}{target}"
 
 
-DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes
+class Sorted(Record):
+    """`4d6s`: the dice are shown in ascending order of face; nothing else changes (a display modifier)."""
+
+    dice: BaseDice | Reroll | Explode | Keep | Drop | Successes
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.dice}s"
+
+
+DiceTerm = BaseDice | Reroll | Explode | Keep | Drop | Successes | Sorted
+
+
+def unsorted(term: Expr) -> Expr:
+    """The term under a sort (`4d6>=5s` counts successes as `4d6>=5` does)."""
+    return term.dice if isinstance(term, Sorted) else term
+
+
+def counts_successes(term: Expr) -> bool:
+    return isinstance(unsorted(term), Successes)
 
 
 def base_of(term: DiceTerm) -> BaseDice:
@@ -183,6 +204,17 @@ class Number(Record):
         return str(self.value)
 
 
+class SheetValue(Record):
+    """`DEX` in a dice expression (`1d20 + DEX`): the loaded sheet's modifier of that attribute, read when the
+    statement is rolled (dice/sheet_values.py), never while parsing."""
+
+    attribute: str  # the short name: STR, DEX, INT, WIL
+    pos: int = field(default=0, compare=False)
+
+    def __str__(self) -> str:
+        return self.attribute
+
+
 class Group(Record):
     """`( expr )`: kept so canonical notation shows the parentheses the user wrote."""
 
@@ -191,6 +223,40 @@ class Group(Record):
 
     def __str__(self) -> str:
         return f"({self.expr})"
+
+
+POOL_KEEPS = ("kh", "kl", "dh", "dl")  # `{…}kh1`; min and max are `kl1` and `kh1` written as functions
+EXTREMES = ("min", "max")
+
+
+class Pool(Record):
+    """A grouped roll: `{A, B, C}` adds the items' totals; `{A, B}kh1` (kl, dh, dl) keeps or drops whole
+    items by their totals, as keep/drop does dice; `min(A, B)` and `max(A, B)` keep the lowest or highest."""
+
+    items: tuple[Expr, ...]
+    keep: str = ""  # "", one of POOL_KEEPS, or one of EXTREMES
+    count: int = 1
+    pos: int = field(default=0, compare=False)
+
+    def kept_count(self) -> int:
+        """How many items count: all of them, or what the keep or drop leaves (never fewer than 0)."""
+        n = len(self.items)
+        if not self.keep:
+            return n
+        if self.keep in EXTREMES:
+            return min(1, n)
+        return max(0, min(self.count, n)) if self.keep[0] == "k" else max(0, n - self.count)
+
+    @property
+    def highest(self) -> bool:
+        """Do the kept items come from the top?"""
+        return self.keep in ("kh", "dl", "max", "")
+
+    def __str__(self) -> str:
+        inside = ", ".join(str(item) for item in self.items)
+        if self.keep in EXTREMES:
+            return f"{self.keep}({inside})"
+        return "{" + inside + "}" + (f"{self.keep}{self.count}" if self.keep else "")
 
 
 class Labelled(Record):
@@ -236,7 +302,7 @@ class Sum(Record):
         return str(self.first) + "".join(f" {op} {operand}" for op, operand in self.rest)
 
 
-Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum
+Expr = Number | DiceTerm | Group | Labelled | Negate | Product | Sum | Pool | SheetValue
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -247,11 +313,60 @@ class Roll(Record):
     expr: Expr
     repeat: int = 1
     pos: int = field(default=0, compare=False)
+    reads_sheet: bool = field(default=False, compare=False)  # names an attribute (`1d20 + DEX`): see SheetValue
 
     def __str__(self) -> str:
         return f"{self.repeat}x {self.expr}" if self.repeat != 1 else str(self.expr)
 
 
+
+
+class Versus(Record):
+    """`EXPR vs N`, a target (the roll passes when its total reaches N), or `EXPR vs EXPR`, an opposed roll
+    (both sides rolled: the higher total wins, equal totals tie). A side with no dice is a target."""
+
+    expr: Expr
+    against: Expr
+    repeat: int = 1
+    pos: int = field(default=0, compare=False)
+    reads_sheet: bool = field(default=False, compare=False)
+
+    @property
+    def opposed(self) -> bool:
+        return has_dice(self.against)
+
+    def __str__(self) -> str:
+        return (f"{self.repeat}x " if self.repeat != 1 else "") + f"{self.expr} vs {self.against}"
+
+
+def names_attribute(expr: Expr) -> bool:
+    """Does `expr` name an attribute (a `SheetValue`) anywhere?"""
+    if isinstance(expr, SheetValue):
+        return True
+    if isinstance(expr, Group | Labelled):
+        return names_attribute(expr.expr)
+    if isinstance(expr, Negate):
+        return names_attribute(expr.operand)
+    if isinstance(expr, Sum | Product):
+        return names_attribute(expr.first) or any(names_attribute(operand) for _, operand in expr.rest)
+    if isinstance(expr, Pool):
+        return any(names_attribute(item) for item in expr.items)
+    return False
+
+
+def has_dice(expr: Expr) -> bool:
+    """Does rolling `expr` roll any die?"""
+    if isinstance(expr, Number | SheetValue):
+        return False
+    if isinstance(expr, Group | Labelled):
+        return has_dice(expr.expr)
+    if isinstance(expr, Negate):
+        return has_dice(expr.operand)
+    if isinstance(expr, Sum | Product):
+        return has_dice(expr.first) or any(has_dice(operand) for _, operand in expr.rest)
+    if isinstance(expr, Pool):
+        return any(has_dice(item) for item in expr.items)
+    return True
 
 
 class Countdown(Record):
@@ -260,9 +375,10 @@ class Countdown(Record):
     sides: int
     repeat: int = 1
     pos: int = field(default=0, compare=False)
+    reads_sheet: ClassVar[bool] = False
 
     def __str__(self) -> str:
         return (f"{self.repeat}x " if self.repeat != 1 else "") + f"Cd{self.sides}"
 
 
-DiceStatement = Roll | Countdown
+DiceStatement = Roll | Countdown | Versus

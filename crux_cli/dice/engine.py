@@ -75,7 +75,16 @@ class RolledChain(Record):
     value: int
 
 
-Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | RolledChain
+class RolledPool(Record):
+    """A rolled grouped roll or min/max: each item rolled, and which of them count."""
+
+    node: ast.Pool
+    items: tuple[Rolled, ...]
+    kept: tuple[bool, ...]
+    value: int
+
+
+Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | RolledChain | RolledPool
 
 
 class DiceResult(Record):
@@ -86,6 +95,38 @@ class DiceResult(Record):
     @property
     def total(self) -> int:
         return self.rolled.value
+
+
+class VersusResult(Record):
+    """One roll of `EXPR vs N` (a target) or `EXPR vs EXPR` (opposed: the other side is rolled too).
+
+    A target passes when the total reaches it (`>=`); the margin is the total less the target. An
+    opposed roll is won by the higher total, and equal totals are a tie (no side wins); the margin is
+    this side's total less the other's.
+    """
+
+    statement: ast.Versus
+    rolled: Rolled
+    against: Rolled
+
+    @property
+    def kind(self) -> str:
+        return "opposed" if self.statement.opposed else "target"
+
+    @property
+    def total(self) -> int:
+        return self.rolled.value
+
+    @property
+    def margin(self) -> int:
+        return self.rolled.value - self.against.value
+
+    @property
+    def outcome(self) -> str:
+        margin = self.margin
+        if not self.statement.opposed:
+            return "pass" if margin >= 0 else "fail"
+        return "win" if margin > 0 else "tie" if margin == 0 else "lose"
 
 
 class CountdownResult(Record):
@@ -125,7 +166,27 @@ def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
     if isinstance(expr, ast.Negate):
         rolled = roll_expression(roller, expr.operand)
         return RolledNegate(expr, rolled, -rolled.value)
+    if isinstance(expr, ast.Pool):
+        return roll_pool(roller, expr)
+    if isinstance(expr, ast.SheetValue):  # the handler puts the sheet's values in first: here, there is none
+        from crux_cli.dice.sheet_values import no_sheet
+
+        no_sheet(expr)
     return roll_dice(roller, expr)
+
+
+def roll_pool(roller: Roller, pool: ast.Pool) -> RolledPool:
+    """Every item of the group in order; the kept ones add up (among equal totals the earlier is dropped first)."""
+    items = tuple(roll_expression(roller, item) for item in pool.items)
+    kept = kept_items([item.value for item in items], pool.kept_count(), pool.highest)
+    return RolledPool(pool, items, kept, sum(item.value for item, keep in zip(items, kept, strict=True) if keep))
+
+
+def kept_items(values: list[int], count: int, highest: bool) -> tuple[bool, ...]:
+    """Which of `values` the `count` highest (or lowest) are; ties drop the earlier value first, as dice do."""
+    order = sorted(range(len(values)), key=lambda i: (values[i], i) if highest else (-values[i], i))
+    dropped = set(order[:len(values) - count])
+    return tuple(i not in dropped for i in range(len(values)))
 
 
 def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
@@ -162,6 +223,10 @@ def least_dice(expr: ast.Expr) -> int:
             return least_dice(inner)
         case ast.Sum() | ast.Product():
             return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
+        case ast.Pool(items):
+            return sum(least_dice(item) for item in items)
+        case ast.SheetValue():
+            return 0
         case _:
             base = ast.base_of(expr)
             return base.count * (2 if isinstance(base, ast.D66) else 1)
@@ -229,6 +294,9 @@ _plain_dice: dict[int, Die] = {}
 
 
 def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
+    if type(term) is ast.Sorted:  # `4d6s`: the same roll, its dice shown in order of face
+        inner = roll_dice(roller, term.dice)
+        return RolledDice(term, tuple(sorted(inner.dice, key=face_of)), inner.value)
     plan = plan_of(term)
     base = plan.base
     dice: list[Die] = []
@@ -252,6 +320,10 @@ def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
         dice = [d.replace(success=plan.target.test(d.value)) if d.kept else d for d in dice]
         return RolledDice(term, tuple(dice), sum(1 for d in dice if d.success))
     return RolledDice(term, tuple(dice), sum(d.value for d in dice if d.kept))
+
+
+def face_of(die: Die) -> int:
+    return die.value
 
 
 def roll_face(roller: Roller, plan: DicePlan, added: bool) -> tuple[list[Die], int]:
@@ -309,7 +381,15 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 
-def statement_least_dice(statement: ast.Roll) -> int:
+def roll_versus(roller: Roller, statement: ast.Versus) -> VersusResult:
+    """One roll of a target or an opposed roll: this side, then the other (a target is worked out, not rolled)."""
+    roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
+    return VersusResult(statement, roll_expression(roller, statement.expr), roll_expression(roller, statement.against))
+
+
+def statement_least_dice(statement: ast.Roll | ast.Versus) -> int:
+    if isinstance(statement, ast.Versus):
+        return least_dice(statement.expr) + least_dice(statement.against)
     return least_dice(statement.expr)
 
 

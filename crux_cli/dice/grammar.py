@@ -20,7 +20,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
 from crux_cli.core.ruleset import lazy
-from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
+from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import ast
 
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
@@ -31,7 +31,8 @@ BASE = r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])"
 MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitively
             rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
             rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)")
+            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)"
+            r"|(?P<sort>s)")  # show the dice in order of face
 REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
 FAST_PATH = True  # plain statements are read by scan.py; tests turn it off to compare with the grammar
 _scan = lazy("crux_cli.dice.scan", "scan")  # imported at the first statement (scan.py imports this module)
@@ -101,11 +102,13 @@ def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
     if toks.get("bang"):
         when = compare(toks["eop"], toks["ev"], s, loc) if toks.get("ev") else None
         return ("explode", (toks["bang"] == "!!", when), loc)
+    if toks.get("sort"):
+        return ("sort", None, loc)
     return ("successes", compare(toks["sop"], toks["sv"], s, loc), loc)
 
 
 STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep": "keep or drop (kh, kl, dh, dl)",
-               "successes": "success target (>=T)"}
+               "successes": "success target (>=T)", "sort": "sort (s)"}
 
 
 def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
@@ -133,6 +136,8 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
     if "successes" in by_stage:
         target, where = by_stage["successes"]
         term = ast.Successes(term, target, where)
+    if "sort" in by_stage:
+        term = ast.Sorted(term, by_stage["sort"][1])
     return term
 
 
@@ -171,6 +176,46 @@ def _chain(kind: type[ast.Sum] | type[ast.Product]) -> Callable[[str, int, pp.Pa
     return fold
 
 
+class PoolKeep:
+    """The keep or drop written after a grouped roll's `}`, until the pool is built."""
+
+    __slots__ = ("count", "loc", "word")
+
+    def __init__(self, word: str, count: int, loc: int) -> None:
+        self.word, self.count, self.loc = word, count, loc
+
+
+def _pool_keep(s: str, loc: int, toks: pp.ParseResults) -> PoolKeep:
+    word = toks["keep"].lower()
+    return PoolKeep("kh" if word == "k" else word, integer(toks["n"], s, loc) if toks.get("n") else 1, loc)
+
+
+def _pool(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+    """`{A, B, C}` with an optional keep or drop of whole items."""
+    items = list(toks)
+    keep = items.pop() if items and isinstance(items[-1], PoolKeep) else None
+    _check_items(items, s, loc)
+    if keep is None:
+        return ast.Pool(tuple(items), pos=loc)
+    return ast.Pool(tuple(items), keep.word, keep.count, loc)
+
+
+def _extreme(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+    """`min(A, B)`, `max(A, B)`: the lowest or highest item."""
+    word, *items = toks
+    _check_items(items, s, loc)
+    return ast.Pool(tuple(items), word[:3].lower(), 1, loc)
+
+
+MAX_ITEMS = 100  # items of one grouped roll or min/max: each is worked out on its own for the odds
+
+
+def _check_items(items: list[Any], s: str, loc: int) -> None:
+    if len(items) > MAX_ITEMS:
+        raise LimitError(f"{len(items):,} items in one group is more than {MAX_ITEMS} (the limit)", text=s,
+                         position=loc, hint="group fewer rolls, or repeat one: 6x 4d6kh3")
+
+
 def _unary(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
     if len(toks) == 1:
         return cast(ast.Expr, toks[0])
@@ -206,11 +251,26 @@ def _countdown(s: str, loc: int, toks: pp.ParseResults) -> ast.Countdown:
     return ast.Countdown(sides, pos=loc)
 
 
+class Against:
+    """What follows `vs` (a target or the other side of an opposed roll), until the statement is built."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: ast.Expr) -> None:
+        self.expr = expr
+
+
 def _statement(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceStatement:
     *prefix, body = toks
+    against = None
+    if isinstance(body, Against):
+        against = body
+        *prefix, body = prefix
     repeat = prefix[0] if prefix else 1
     if isinstance(body, ast.Countdown):
         return ast.Countdown(body.sides, repeat, body.pos)
+    if against is not None:
+        return ast.Versus(body, against.expr, repeat, loc)
     return ast.Roll(body, repeat, loc)
 
 
@@ -228,7 +288,16 @@ def grammar() -> pp.ParserElement:
     expr.set_name("expression")
     group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
         lambda s, loc, t: ast.Group(t[0], loc)))
-    atom = (dice | number | group).set_name("dice, a number or (")
+    items = pp.DelimitedList(expr, ",")
+    pool_keep = pp.Regex(r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?").set_parse_action(positioned(_pool_keep))
+    pool = (pp.Suppress("{") + items + pp.Suppress("}") + pp.Optional(pool_keep.leave_whitespace()))
+    pool.set_parse_action(positioned(_pool)).set_name("{")
+    extreme = (pp.Regex(r"(?i)(?:min|max)[ \t]*\(") + items + pp.Suppress(")")).set_parse_action(
+        positioned(_extreme)).set_name("min( or max(")
+    spellings = "|".join(sorted(ATTRIBUTE_NAMES, key=len, reverse=True))
+    sheet_value = pp.Regex(rf"(?i)(?:{spellings})(?![A-Za-z0-9_])").set_name("attribute").set_parse_action(
+        positioned(lambda s, loc, t: ast.SheetValue(ATTRIBUTE_NAMES[t[0].lower()], loc)))
+    atom = (dice | number | group | pool | extreme | sheet_value).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
     labelled = (atom + pp.Optional(label)).set_parse_action(positioned(_labelled))
     unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(positioned(_unary))
@@ -239,7 +308,10 @@ def grammar() -> pp.ParserElement:
     repeat = pp.Regex(REPEAT)
     repeat.set_parse_action(positioned(_repeat))
     countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
-    body = countdown - pp.StringEnd() | expr
+    # `vs` then a target or the other side (grammar/crux.ebnf, versus); `1d20+5 vs15` reads too
+    versus = pp.Regex(r"[vV][sS](?![A-Za-z_])").set_name("vs")
+    against = (pp.Suppress(versus) - expr).set_parse_action(lambda t: Against(t[0]))
+    body = countdown - pp.StringEnd() | expr + pp.Optional(against)
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
 
 
@@ -256,6 +328,9 @@ def parse(text: str, keyword: str = "") -> ast.DiceStatement:
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
         tree = grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
+        if not isinstance(tree, ast.Countdown) and (ast.names_attribute(tree.expr) or (
+                isinstance(tree, ast.Versus) and ast.names_attribute(tree.against))):
+            tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
         return cast(ast.DiceStatement, tree)
     except pp.ParseBaseException as failure:
         raise not_understood(text, failure.loc, "a dice expression", HINT) from None

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from crux_cli.odds.result import Odds
 
 NAME = "dice"
-SUMMARY = "Generic dice expressions: 4d6kh3, d66, 2d20kl1+5, d6!, 6x 4d6kh3, Cd8"
+SUMMARY = "Generic dice expressions: 4d6kh3, d66, 2d20kl1+5, d6!, 6x 4d6kh3, Cd8, 1d20+5 vs 15"
 KEYWORDS = frozenset({"roll"})
 
 
@@ -31,10 +31,21 @@ roll_countdown = lazy("crux_cli.dice.engine", "roll_countdown")
 roll_statement = lazy("crux_cli.dice.engine", "roll_statement")
 
 
-def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult:
-    result: engine.DiceResult | engine.CountdownResult
+roll_versus = lazy("crux_cli.dice.engine", "roll_versus")
+
+
+# attribute names in dice (`1d20 + DEX`): the sheet's values, put in before a roll or its odds
+with_sheet_values = lazy("crux_cli.dice.sheet_values", "with_sheet_values")
+
+
+def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult | engine.VersusResult:
+    result: engine.DiceResult | engine.CountdownResult | engine.VersusResult
+    if statement.reads_sheet:
+        statement = with_sheet_values(statement, ctx.hero)
     if isinstance(statement, ast.Countdown):
         result = roll_countdown(ctx.roller, statement.sides)
+    elif isinstance(statement, ast.Versus):
+        result = roll_versus(ctx.roller, statement)
     else:
         result = roll_statement(ctx.roller, statement)
     return result
@@ -46,6 +57,8 @@ statement_odds = lazy("crux_cli.dice.odds", "statement_odds")
 
 def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
     """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
+    if statement.reads_sheet:
+        statement = with_sheet_values(statement, ctx.hero if ctx is not None else None)
     result: Odds = statement_odds(statement)
     return result
 
@@ -54,5 +67,8 @@ describe = lazy("crux_cli.dice.render", "describe")
 to_json = lazy("crux_cli.dice.render", "to_json")
 
 
+# targets and opposed rolls (`1d20+5 vs 15`), in the odds tables as in the answer line (dice/render.py)
+COLOURS = {"pass": "good", "fail": "bad", "win": "good", "tie": "mixed", "lose": "bad"}
+
 DICE = RuleSet(name=NAME, summary=SUMMARY, keywords=KEYWORDS, parse=parse, run=run, odds=odds,
-               describe=describe, to_json=to_json)
+               describe=describe, to_json=to_json, colours=COLOURS)

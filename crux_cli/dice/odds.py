@@ -9,6 +9,7 @@ of its operands. A statement whose plan passes the odds limit is refused at once
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import comb
 
 from crux_cli.core.errors import CruxError
 from crux_cli.dice import ast
@@ -16,7 +17,7 @@ from crux_cli.odds import cost
 from crux_cli.odds.cost import Shape
 from crux_cli.odds.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
 from crux_cli.odds.generic import Plan, countdown_odds, explosion_depth, term_plan
-from crux_cli.odds.result import Odds, dice_odds
+from crux_cli.odds.result import Distribution, Odds, WeightedRows, dice_odds
 
 
 def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Odds:
@@ -27,11 +28,13 @@ def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Od
     """
     if isinstance(statement, ast.Countdown):
         return countdown_odds(statement.sides)
+    if isinstance(statement, ast.Versus):
+        return versus_odds(statement, depth)
     depths: set[int] = set()
     plan = expression_plan(statement.expr, depth, depths)
     cost.check_answer(plan.seconds, plan.shape)
     dist = plan.compute()
-    label = "successes" if isinstance(_unwrapped(statement.expr), ast.Successes) else "total"
+    label = "successes" if ast.counts_successes(_unwrapped(statement.expr)) else "total"
     return dice_odds(dist, depth=max(depths) if depths else None, label=label)
 
 
@@ -61,7 +64,94 @@ def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan
             for op, operand in rest:
                 total = _operator_plan(op, total, expression_plan(operand, depth, depths), operand)
             return total
+        case ast.Pool():
+            return pool_plan(node, depth, depths)
+        case ast.SheetValue():  # the handler puts the sheet's values in first: here, there is none
+            from crux_cli.dice.sheet_values import no_sheet
+
+            no_sheet(node)
     return term_plan_of(node, depth, depths)
+
+
+POOL_WORK = 400_000  # (kept totals so far) x (an item's values) a grouped roll's exact odds may walk (~1 us each)
+
+
+def pool_plan(pool: ast.Pool, depth: int | None, depths: set[int]) -> Plan:
+    """A grouped roll or min/max: each item planned on its own, then the kept totals added up.
+
+    Everything kept: the sum of the items. One kept: the highest (or lowest) by the product of the items'
+    cumulative weights. More, of items written alike: the items' keep-highest, as dice keep theirs. More, of
+    different items: a walk over the kept totals so far, refused past POOL_WORK steps.
+    """
+    plans = [expression_plan(item, depth, depths) for item in pool.items]
+    n, kept = len(plans), pool.kept_count()
+    if kept == n:
+        total = plans[0]
+        for item, plan in zip(pool.items[1:], plans[1:], strict=True):
+            total = _operator_plan("+", total, plan, item)
+        return total
+    if kept == 0:
+        return Plan(Shape(1, 0, 1, 0), sum(p.seconds for p in plans), lambda: constant(0))
+    lows = sorted(p.shape.low for p in plans)
+    highs = sorted(p.shape.high for p in plans)
+    low, high = (sum(lows[-kept:]), sum(highs[-kept:])) if pool.highest else (sum(lows[:kept]), sum(highs[:kept]))
+    bits = sum(p.shape.bits for p in plans)
+    values = max(p.shape.outcomes for p in plans)
+    alike = all(item == pool.items[0] for item in pool.items)  # worked out as dice are, which checks its own cost
+    # steps of the walk: (kept totals so far, at most the multisets of `kept` values) x (an item's values) per item
+    work = n * values * (min(comb(values + kept - 1, kept), values ** kept) if kept > 1 and not alike else 1)
+    seconds = sum(p.seconds for p in plans) + cost.items(min(work, 1e12), bits) + cost.calls(min(work, 1e12) / 2.5)
+    shape = Shape(min(high - low + 1, values ** kept), high - low, bits, low)
+
+    def compute() -> Dist:
+        dists = [plan.compute() for plan in plans]
+        if not pool.highest:
+            return -_keep_highest_of([-d for d in dists], kept, pool.items)
+        return _keep_highest_of(dists, kept, pool.items)
+
+    return Plan(shape, seconds, compute)
+
+
+def _keep_highest_of(dists: list[Dist], kept: int, items: tuple[ast.Expr, ...]) -> Dist:
+    """The sum of the `kept` highest values of independent `dists`."""
+    if all(item == items[0] for item in items):  # alike: the pool's own keep-highest
+        return dists[0].keep_highest(len(dists), kept)
+    denominator = 1
+    for dist in dists:
+        denominator *= dist.denominator
+    if kept == 1:
+        values = sorted({o for dist in dists for o in dist.outcomes})
+        weights: dict[int, int] = {}
+        previous = 0
+        cumulative = [0] * len(dists)
+        index = [0] * len(dists)
+        for value in values:
+            product = 1
+            for i, dist in enumerate(dists):
+                while index[i] < len(dist.outcomes) and dist.outcomes[index[i]] <= value:
+                    cumulative[i] += dist.weights[index[i]]
+                    index[i] += 1
+                product *= cumulative[i]
+            if product != previous:
+                weights[value] = product - previous
+            previous = product
+        return Dist.from_weights(weights, denominator)
+    states: dict[tuple[int, ...], int] = {(): 1}
+    work = 0
+    for dist in dists:
+        work += len(states) * len(dist.outcomes)
+        if work > POOL_WORK:
+            raise cost.too_big(cost.here(cost.items(work * len(dists), 64)))
+        following: dict[tuple[int, ...], int] = {}
+        for state, weight in states.items():
+            for value, w in zip(dist.outcomes, dist.weights, strict=True):
+                top = tuple(sorted((*state, value), reverse=True)[:kept])
+                following[top] = following.get(top, 0) + weight * w
+        states = following
+    sums: dict[int, int] = {}
+    for state, weight in states.items():
+        sums[sum(state)] = sums.get(sum(state), 0) + weight
+    return Dist.from_weights(sums, denominator)
 
 
 def _operator_plan(op: str, left: Plan, right: Plan, operand: ast.Expr) -> Plan:
@@ -121,3 +211,24 @@ def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
     except CruxError as error:
         error.position = operand.pos
         raise
+
+
+def versus_odds(statement: ast.Versus, depth: int | None = None) -> Odds:
+    """A target's P(pass) and P(fail), or an opposed roll's P(win), P(tie), P(lose), with the margin's
+    distribution (this side's total less the target or the other side's total) and its mean."""
+    depths: set[int] = set()
+    mine = expression_plan(statement.expr, depth, depths)
+    other = expression_plan(statement.against, depth, depths)
+    plan = _operator_plan("-", mine, other, statement.against)
+    cost.check_answer(plan.seconds, plan.shape)
+    margin = plan.compute()
+    above = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m > 0)
+    level = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m == 0)
+    below = margin.total - above - level
+    names, weights = (("win", "tie", "lose"), [above, level, below]) if statement.opposed else (
+        ("pass", "fail"), [above + level, below])
+    leftover = margin.leftover
+    return Odds(kind="opposed" if statement.opposed else "target",
+                outcomes=WeightedRows(names, weights, margin.denominator),
+                distribution=Distribution.of(margin), label="margin", mean=margin.mean(), leftover=leftover,
+                depth=(max(depths) if depths else None) if leftover or depths else None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from crux_cli.core.memo import by_identity
-from crux_cli.core.style import BAD, GOOD, MIXED, Palette
+from crux_cli.core.style import BAD, GOOD, MIXED, PLAIN, Palette
 from crux_cli.dice import ast, engine
 
 
@@ -59,6 +59,12 @@ def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
             return f"{rolled_text(inner, palette)} {palette.dim('[' + node.label + ']')}"
         case engine.RolledNegate(_, inner):
             return f"-{rolled_text(inner, palette)}"
+        case engine.RolledPool(node, items, kept):
+            shown = ", ".join(rolled_text(item, palette) if keep else palette.dim(f"~~{rolled_text(item, PLAIN)}~~")
+                              for item, keep in zip(items, kept, strict=True))
+            if node.keep in ast.EXTREMES:
+                return f"{node.keep}({shown})"
+            return "{" + shown + "}" + (f"{node.keep}{node.count}" if node.keep else "")
     raise TypeError(f"not a rolled node: {rolled!r}")
 
 
@@ -66,7 +72,7 @@ def headline(result: engine.DiceResult, palette: Palette) -> str:
     rolled = result.rolled
     while isinstance(rolled, engine.RolledLabel | engine.RolledGroup):
         rolled = rolled.inner
-    if isinstance(rolled, engine.RolledDice) and isinstance(rolled.term, ast.Successes):
+    if isinstance(rolled, engine.RolledDice) and ast.counts_successes(rolled.term):
         return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
     return palette.bold(str(result.total))
 
@@ -80,9 +86,23 @@ def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:
     return f"{palette.paint('ends', BAD)} · {roll} · the countdown is over"
 
 
+VERSUS_ROLES = {"pass": GOOD, "fail": BAD, "win": GOOD, "tie": MIXED, "lose": BAD}  # as handler.COLOURS
+
+
+def versus_text(result: engine.VersusResult, palette: Palette) -> str:
+    """`pass +3 · 18 · 1d20 [13] + 5 vs 15`; opposed: `lose -2 · 13 · 1d20 [10] + 3 vs 15 · 1d20 [10] + 5`."""
+    outcome = palette.paint(f"{result.outcome} {result.margin:+d}", VERSUS_ROLES[result.outcome])
+    mine = f"{palette.bold(str(result.total))} · {rolled_text(result.rolled, palette)}"
+    if not result.statement.opposed:
+        return f"{outcome} · {mine} vs {result.against.value}"
+    return f"{outcome} · {mine} vs {result.against.value} · {rolled_text(result.against, palette)}"
+
+
 def describe(result: Any, palette: Palette) -> str:
     if isinstance(result, engine.CountdownResult):
         return countdown_text(result, palette)
+    if isinstance(result, engine.VersusResult):
+        return versus_text(result, palette)
     return f"{headline(result, palette)} · {rolled_text(result.rolled, palette)}"
 
 
@@ -106,7 +126,7 @@ def die_json(die: engine.Die) -> dict[str, Any]:
 
 def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(each dice term with its dice, each label with what it labels), in reading order."""
-    if isinstance(rolled, engine.RolledDice) and not isinstance(rolled.term, ast.Successes):  # `4d6kh3`
+    if isinstance(rolled, engine.RolledDice) and not ast.counts_successes(rolled.term):  # `4d6kh3`
         return [{"notation": notation(rolled.term), "value": rolled.value,
                  "dice": [die_json(d) for d in rolled.dice]}], []
     terms: list[dict[str, Any]] = []
@@ -121,7 +141,7 @@ def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str
     if isinstance(rolled, engine.RolledDice):
         term: dict[str, Any] = {"notation": notation(rolled.term), "value": rolled.value,
                                 "dice": [die_json(d) for d in rolled.dice]}
-        if isinstance(rolled.term, ast.Successes):
+        if ast.counts_successes(rolled.term):
             term["successes"] = rolled.value
         if label is not None:
             term["label"] = label
@@ -135,6 +155,26 @@ def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str
         collect_terms(rolled.inner, rolled.node.label, terms, labels)
     elif isinstance(rolled, engine.RolledGroup | engine.RolledNegate):
         collect_terms(rolled.inner, None, terms, labels)
+    elif isinstance(rolled, engine.RolledPool):
+        for item in rolled.items:
+            collect_terms(item, None, terms, labels)
+
+
+def groups_json(rolled: engine.Rolled, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each grouped roll and min/max of `rolled`, in reading order: its items' totals and which count."""
+    if isinstance(rolled, engine.RolledPool):
+        out.append({"notation": notation(rolled.node), "value": rolled.value,
+                    "items": [{"notation": notation(node), "value": item.value, "kept": keep}
+                              for node, item, keep in zip(rolled.node.items, rolled.items, rolled.kept, strict=True)]})
+        for item in rolled.items:
+            groups_json(item, out)
+    elif isinstance(rolled, engine.RolledChain):
+        groups_json(rolled.first, out)
+        for _, operand in rolled.rest:
+            groups_json(operand, out)
+    elif isinstance(rolled, engine.RolledGroup | engine.RolledNegate | engine.RolledLabel):
+        groups_json(rolled.inner, out)
+    return out
 
 
 def to_json(result: Any) -> dict[str, Any]:
@@ -142,9 +182,37 @@ def to_json(result: Any) -> dict[str, Any]:
         return {"kind": "countdown", "die": f"Cd{result.sides}", "sides": result.sides, "total": result.face,
                 "dice": [result.face], "outcome": result.outcome,
                 "next": f"Cd{result.next_sides}" if result.next_sides else None}
+    if isinstance(result, engine.VersusResult):
+        return versus_json(result)
     terms, labels = terms_json(result.rolled)
     record: dict[str, Any] = {"kind": "dice", "expression": notation(result.statement.expr), "total": result.total,
                               "terms": terms}
     if labels:
         record["labels"] = labels
+    if not isinstance(result.rolled, engine.RolledDice) and (groups := groups_json(result.rolled, [])):
+        record["groups"] = groups
+    return record
+
+
+def versus_json(result: engine.VersusResult) -> dict[str, Any]:
+    """A target (`kind` target: `target`) or an opposed roll (`kind` opposed: `against`, the other side)."""
+    statement = result.statement
+    terms, labels = terms_json(result.rolled)
+    record: dict[str, Any] = {"kind": result.kind, "expression": notation(statement.expr), "total": result.total,
+                              "terms": terms}
+    if labels:
+        record["labels"] = labels
+    if groups := groups_json(result.rolled, []):
+        record["groups"] = groups
+    if statement.opposed:
+        other_terms, other_labels = terms_json(result.against)
+        against: dict[str, Any] = {"expression": notation(statement.against), "total": result.against.value,
+                                   "terms": other_terms}
+        if other_labels:
+            against["labels"] = other_labels
+        record["against"] = against
+    else:
+        record["target"] = result.against.value
+    record["outcome"] = result.outcome
+    record["margin"] = result.margin
     return record

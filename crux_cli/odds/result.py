@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from math import gcd, lcm
-from typing import TypeVar, overload
+from typing import ClassVar, TypeVar, overload
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
@@ -148,12 +148,62 @@ class Odds(Record):
     leftover: Fraction = Fraction(0)  # probability an explosion cap left uncounted
     depth: int | None = None  # the explosion cap used, when there were explosions
     at_least: AtLeast | None = None
+    cumulative: bool = False  # shown with P(at least) and P(at most) of each value (`crux odds --cumulative`)
 
     def outcome(self, name: str) -> Fraction:
         return dict(self.outcomes)[name]
 
     def table(self, key: str) -> Table:
         return next(t for t in self.tables if t.key == key)
+
+
+class Comparison(Record):
+    """`crux odds 'A; B; C'`: the odds of several statements side by side, each compared with the first."""
+
+    kind: ClassVar[str] = "comparison"
+    inputs: tuple[str, ...]
+    odds: tuple[Odds, ...]
+    handlers: tuple[str, ...]  # what answered each ('' the rule set, 'dice' generic dice): whose colours
+    cumulative: bool = False
+
+
+def variance(odds: Odds) -> Fraction | None:
+    """The variance of the distribution (over its counted values), or None without one."""
+    if odds.distribution is None:
+        return None
+    dist = distribution_of(odds.distribution)
+    if not dist.values:
+        return None
+    first = second = 0
+    for value, weight in zip(dist.values, dist.weights, strict=True):
+        first += value * weight
+        second += value * value * weight
+    bottom = dist.denominator
+    return Fraction(second * bottom - first * first, bottom * bottom)
+
+
+def deviation(odds: Odds) -> float | None:
+    """The standard deviation of the distribution, as a float (it is seldom a fraction)."""
+    var = variance(odds)
+    if var is None:
+        return None
+    spread: float = float(max(var, Fraction(0))) ** 0.5
+    return spread
+
+
+def check_cumulative(rows: Distribution | Sequence[tuple[int, Fraction]]) -> None:
+    """Refuse `--cumulative --json` when writing three exact fractions a value would pass the odds limit."""
+    from crux_cli.odds import cost
+
+    dist = distribution_of(rows)
+    if not dist.values:
+        return
+    shape = cost.Shape(len(dist.values), dist.values[-1] - dist.values[0], dist.denominator.bit_length())
+    try:
+        cost.check(3 * cost.presentation(shape, True))
+    except CruxError as error:
+        error.hint = "without --cumulative (or without --json) it is answered; each value's P is in the distribution"
+        raise
 
 
 def with_at_least(odds: Odds, k: int) -> Odds:

@@ -10,6 +10,8 @@ from crux_cli import rulesets
 
 
 def record(answer: Any) -> dict[str, Any]:
+    if answer.odds:
+        return odds_record(answer)
     rules = rulesets.handler(answer)
     fields = rules.to_json(answer.result)
     out: dict[str, Any] = {"input": answer.input, "kind": fields.pop("kind"), "rules": answer.rules}
@@ -22,6 +24,22 @@ def record(answer: Any) -> dict[str, Any]:
     out.update(fields)
     if getattr(answer, "sheet", None) is not None and rules.sheet_json is not None:
         out["sheet"] = rules.sheet_json(answer.sheet)
+    return out
+
+
+def odds_record(answer: Any) -> dict[str, Any]:
+    """An odds answer (`crux odds --json`, or `odds …` in any line) as its JSON object."""
+    out: dict[str, Any] = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules}
+    if answer.comment:
+        out["comment"] = answer.comment
+    if answer.result.kind == "comparison":
+        from crux_cli.render.odds_compare import comparison_json
+
+        out.update(comparison_json(answer.result))
+        return out
+    from crux_cli.render.odds_json import odds_to_json
+
+    out.update(odds_to_json(answer.result))
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
+from crux_cli.odds.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 
@@ -62,6 +62,31 @@ def distribution(rows: Distribution) -> dict[str, Any]:
             for value, (top, bottom) in zip(rows.values, rows.ratios(), strict=True)}
 
 
+def cumulative(rows: Distribution) -> dict[str, Any]:
+    """`--cumulative`: each value's P(at least it) and P(at most it), in the shape of a probability."""
+    out: dict[str, Any] = {}
+    below, total, bottom = 0, sum(rows.weights), rows.denominator
+    for value, weight in zip(rows.values, rows.weights, strict=True):
+        at_most = below + weight
+        out[str(value)] = {"at_least": probability(Fraction(total - below, bottom)),
+                           "at_most": probability(Fraction(at_most, bottom))}
+        below = at_most
+    return out
+
+
+def outcomes_cumulative(rows: Rows) -> dict[str, Any]:
+    """`--cumulative`: each outcome's P(it or a later row) and P(it or an earlier row), in reading order."""
+    names, ratios = names_and_ratios(rows)
+    ps = [Fraction(top, bottom) for top, bottom in ratios]
+    total = sum(ps, Fraction(0))
+    out: dict[str, Any] = {}
+    below = Fraction(0)
+    for name, p in zip(names, ps, strict=True):
+        out[name] = {"at_least": probability(total - below), "at_most": probability(below + p)}
+        below += p
+    return out
+
+
 def table(rows: Rows) -> dict[str, Any]:
     """An outcome table's probabilities by name, from its weights when it keeps them."""
     names, ratios = names_and_ratios(rows)
@@ -70,12 +95,20 @@ def table(rows: Rows) -> dict[str, Any]:
 
 def odds_to_json(odds: Odds) -> dict[str, Any]:
     data: dict[str, Any] = {"outcomes": table(odds.outcomes)}
+    if odds.cumulative and odds.outcomes:
+        data["outcomes_cumulative"] = outcomes_cumulative(odds.outcomes)
     for side in odds.tables:
         data[side.key] = table(side.rows)
     if odds.distribution is not None:
-        data["distribution"] = distribution(distribution_of(odds.distribution))
+        rows = distribution_of(odds.distribution)
+        data["distribution"] = distribution(rows)
+        if odds.cumulative:
+            data["cumulative"] = cumulative(rows)
     if odds.mean is not None:
         data["mean"] = probability(odds.mean)
+    sd = deviation(odds) if odds.distribution is not None else None
+    if sd is not None:
+        data["sd"] = float(f"{sd:.{APPROX_DIGITS}g}")
     if odds.at_least is not None:
         data["at_least"] = {"k": odds.at_least.k, **probability(odds.at_least.p)}
     if odds.leftover:

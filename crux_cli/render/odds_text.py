@@ -20,7 +20,7 @@ from crux_cli.core.columns import ljust
 from crux_cli.core.columns import width as columns
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Distribution, Odds, Rows, distribution_of, names_and_ratios
+from crux_cli.odds.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -62,12 +62,13 @@ def _printable(text: str, margin: str) -> None:
 
 def _lines(odds: Odds, palette: Palette, colours: Mapping[str, str], margin: str) -> list[str]:
     cells: dict[tuple[int, int], tuple[str, str, str]] = {}  # shared: a save's effects are its bands
-    lines = _table(odds.outcomes, palette, colours, None, cells, margin) if odds.outcomes else []
+    lines = _table(odds.outcomes, palette, colours, None, cells, margin, odds.cumulative) if odds.outcomes else []
     for table in odds.tables:
-        _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin))
+        _add_block(lines, _table(table.rows, palette, colours, table.title, cells, margin, odds.cumulative))
     _printable(odds.label, margin)  # in the histogram's heading and the notes
     if odds.distribution is not None:
-        _add_block(lines, _histogram(distribution_of(odds.distribution), odds.label, palette, margin))
+        _add_block(lines, _histogram(distribution_of(odds.distribution), odds.label, palette, margin,
+                                     odds.cumulative))
     _add_block(lines, _notes(odds, palette, margin))
     return lines
 
@@ -126,11 +127,21 @@ def _paint(palette: Palette, text: str, role: str) -> str:
 
 def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
            heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None,
-           margin: str = "") -> list[str]:
-    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table."""
+           margin: str = "", cumulative: bool = False) -> list[str]:
+    """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table.
+    `cumulative` puts P(this row or a later one) and P(this row or an earlier one) before each bar."""
     if not rows:
         return []
     names, ratios = names_and_ratios(rows)
+    if cumulative:
+        ratios_seen = [Fraction(*ratio) for ratio in ratios]
+        later = list(accumulate(reversed(ratios_seen)))[::-1]
+        earlier = list(accumulate(ratios_seen))
+        extra = [f"≥ {percent(up).rjust(7)}  ≤ {percent(down).rjust(7)}  "
+                 for up, down in zip(later, earlier, strict=True)]
+        cells = {}  # each row's cells are its own now
+    else:
+        extra = [""] * len(names)
     _printable("".join(names) if heading is None else heading + "".join(names), margin)
     cells = {} if cells is None else cells
     shown = []
@@ -144,13 +155,14 @@ def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
     indent = f"{margin}  " if heading else margin
     if palette.enabled:  # each outcome and its bar in its rule set's colour
         lines = []
-        for name, (exact, percentage, shaded) in zip(names, shown, strict=True):
+        for name, (exact, percentage, shaded), more in zip(names, shown, extra, strict=True):
             role = colours.get(name, "")
             lines.append(f"{indent}{_paint(palette, ljust(name, name_width), role)}  {exact.rjust(fraction_width)}  "
-                         f"{percentage}  {_paint(palette, shaded, role)}".rstrip())
+                         f"{percentage}  {more}{_paint(palette, shaded, role)}".rstrip())
     else:  # the usual case (a pipe, NO_COLOR): no role to look up per row
-        lines = [f"{indent}{ljust(name, name_width)}  {exact.rjust(fraction_width)}  {percentage}  {shaded}".rstrip()
-                 for name, (exact, percentage, shaded) in zip(names, shown, strict=True)]
+        lines = [f"{indent}{ljust(name, name_width)}  {exact.rjust(fraction_width)}  {percentage}  "
+                 f"{more}{shaded}".rstrip()
+                 for name, (exact, percentage, shaded), more in zip(names, shown, extra, strict=True)]
     return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
 
 
@@ -159,10 +171,13 @@ def _cell(top: int, bottom: int) -> tuple[str, str, str]:
     return fraction_of(top, bottom), percent_of(top, bottom).rjust(7), bar(top / bottom, BAR_WIDTH)
 
 
-def _histogram(distribution: Distribution, label: str, palette: Palette, margin: str = "") -> list[str]:
+def _histogram(distribution: Distribution, label: str, palette: Palette, margin: str = "",
+               cumulative: bool = False) -> list[str]:
     values, weights = distribution.values, distribution.weights
     if not values:
         return []
+    if cumulative:
+        return _cumulative_histogram(distribution, label, palette, margin)
     names: tuple[str, ...] | None = None  # a row per value, named by it
     if len(values) > HISTOGRAM_ROWS:
         names, weights = zip(*_group(distribution), strict=True)
@@ -183,32 +198,64 @@ def _histogram(distribution: Distribution, label: str, palette: Palette, margin:
     return [f"{margin}{palette.bold(label)}".rstrip(), *rows]
 
 
+def _cumulative_histogram(distribution: Distribution, label: str, palette: Palette, margin: str) -> list[str]:
+    """`--cumulative`: each row with P(at least its least value) and P(at most its greatest) before the bar."""
+    values, denominator = distribution.values, distribution.denominator
+    prefix = [0, *accumulate(distribution.weights)]
+    rows = (_group_bounds(distribution, prefix) if len(values) > HISTOGRAM_ROWS
+            else [(str(value), i, i + 1) for i, value in enumerate(values)])
+    grand = prefix[-1]
+    tallest = max(prefix[end] - prefix[start] for _, start, end in rows) / denominator or 1.0
+    width = max(len(name) for name, _, _ in rows)
+    indent = f"{margin}  "
+    pad = max(len(indent) + width + 2 - len(margin) - len(label), 2)
+    lines = [f"{margin}{palette.bold(label)}{' ' * pad}{'P':>7}  {'≥ it':>7}  {'≤ it':>7}"]
+    for name, start, end in rows:
+        weight = prefix[end] - prefix[start]
+        lines.append(f"{indent}{name.rjust(width)}  {percent_of(weight, denominator).rjust(7)}  "
+                     f"{percent_of(grand - prefix[start], denominator).rjust(7)}  "
+                     f"{percent_of(prefix[end], denominator).rjust(7)}  "
+                     f"{bar(weight / denominator / tallest, HISTOGRAM_WIDTH)}".rstrip())
+    return lines
+
+
 def _group(distribution: Distribution) -> list[tuple[str, int]]:
     """Ranges of equal width over the bulk of the distribution, with each thin tail in one row,
-    each with its weight (over the distribution's denominator).
+    each with its weight (over the distribution's denominator)."""
+    prefix = [0, *accumulate(distribution.weights)]
+    return [(name, prefix[end] - prefix[start]) for name, start, end in _group_bounds(distribution, prefix)]
 
-    One pass of prefix sums over the integer weights: a tail is thin while its sum is at most
-    TAIL of the denominator, and a range is a difference of two prefix sums.
+
+def bulk(distribution: Distribution, prefix: list[int]) -> tuple[int, int]:
+    """The indexes (first, past the last) of the values outside the thin tails: a tail is thin while its
+    weight is at most TAIL of the denominator (`prefix[i]`: the weight of the i lowest values)."""
+    thin = distribution.denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
+    start = max(0, min(bisect_right(prefix, thin) - 1, len(distribution.values) - 1))  # below start: low tail
+    stop = max(start + 1, bisect_left(prefix, prefix[-1] - thin))  # from stop on: the high tail
+    return start, stop
+
+
+def _group_bounds(distribution: Distribution, prefix: list[int]) -> list[tuple[str, int, int]]:
+    """`_group`'s rows as (name, index of the first value, index past the last).
+
+    One pass of prefix sums over the integer weights (`prefix[i]`: the weight of the i lowest values): a
+    tail is thin while its sum is at most TAIL of the denominator, and a range is a difference of two.
     """
-    values, denominator = distribution.values, distribution.denominator
-    prefix = [0, *accumulate(distribution.weights)]  # prefix[i]: the weight of the i lowest values
-    thin = denominator * TAIL.numerator // TAIL.denominator  # the most weight a thin tail holds
-    start = max(0, min(bisect_right(prefix, thin) - 1, len(values) - 1))  # values below start: low tail
-    grand = prefix[-1]
-    stop = max(start + 1, bisect_left(prefix, grand - thin))  # values from stop on: the high tail
+    values = distribution.values
+    start, stop = bulk(distribution, prefix)
     low, high = values[start], values[stop - 1]
     width = max(1, ceil((high - low + 1) / HISTOGRAM_ROWS))
-    rows: list[tuple[str, int]] = []
+    rows: list[tuple[str, int, int]] = []
     if start:
-        rows.append((f"< {low}", prefix[start]))
+        rows.append((f"< {low}", 0, start))
     first_index = start
     for first in range(low, high + 1, width):
         last = min(first + width - 1, high)
         end_index = bisect_right(values, last, first_index, stop)
-        rows.append((str(first) if first == last else f"{first}–{last}", prefix[end_index] - prefix[first_index]))
+        rows.append((str(first) if first == last else f"{first}–{last}", first_index, end_index))
         first_index = end_index
     if stop < len(values):
-        rows.append((f"> {high}", grand - prefix[stop]))
+        rows.append((f"> {high}", stop, len(values)))
     return rows
 
 
@@ -216,7 +263,9 @@ def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
     lines = []
     if odds.mean is not None:
         top, bottom = odds.mean.as_integer_ratio()  # one call rather than a property for each
-        lines.append(f"mean {odds.label} {_exact_of(top, bottom, f'{top / bottom:.4g}')}")
+        sd = deviation(odds)
+        spread = f" · sd ≈ {sd:.4g}" if sd is not None else ""
+        lines.append(f"mean {odds.label} {_exact_of(top, bottom, f'{top / bottom:.4g}')}{spread}")
     if odds.at_least is not None:
         p = odds.at_least.p
         lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")

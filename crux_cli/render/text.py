@@ -13,8 +13,10 @@ from crux_cli.core.style import Palette
 
 
 def answer_line(answer: Any, palette: Palette) -> str:
-    """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`"""
+    """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`; the table of `odds …` (several lines)."""
     rules = rulesets.handler(answer)
+    if answer.odds:
+        return "\n".join(odds_answer_lines(answer, palette))
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
     line = f"{palette.bold(visible(answer.input))}{index}: {rules.describe(answer.result, palette)}"
     if getattr(answer, "sheet", None) is not None and rules.sheet_suffix is not None:
@@ -23,6 +25,27 @@ def answer_line(answer: Any, palette: Palette) -> str:
     if answer.comment:
         line += palette.dim(f"  # {visible(answer.comment)}")
     return scrub(line)
+
+
+def odds_answer_lines(answer: Any, palette: Palette) -> list[str]:
+    """An odds answer (`crux odds`, or `odds …` in any line) as printed: a heading, then the table."""
+    result = answer.result
+    if result.kind == "comparison":
+        from crux_cli.render.odds_compare import comparison_lines
+
+        colours: dict[str, str] = {}
+        for name in dict.fromkeys(result.handlers):  # each answerer's colours: the rule set's, generic dice's
+            colours.update(rulesets.dice_handler().colours if name == "dice" else rulesets.load(answer.rules).colours)
+        lines = [f"{palette.bold(visible(answer.input))}: exact odds compared",
+                 *comparison_lines(result, palette, colours)]
+    else:
+        from crux_cli.render.odds_text import odds_text_lines
+
+        body = odds_text_lines(result, palette, rulesets.handler(answer).colours, "  ")
+        lines = [f"{palette.bold(visible(answer.input))}: exact odds", *body]
+    if answer.comment:
+        lines[0] += palette.dim(f"  # {visible(answer.comment)}")
+    return lines
 
 
 # Anything that could move the cursor or ring, except the colour codes crux writes and the line breaks of

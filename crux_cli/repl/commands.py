@@ -135,9 +135,15 @@ def notation_help(session: "Session") -> list[str]:
     """The rule set's own lines (`RuleSet.help`), or what its value tells when it has none."""
     rules = session.runner.rules
     if rules.help:
-        return list(rules.help)
+        return [*rules.help, *EVERY_RULE_SET]
     return [f"{rules.name}: {rules.summary}", "statements start with: " + ", ".join(sorted(rules.keywords)),
-            "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%"]
+            "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%", *EVERY_RULE_SET]
+
+
+EVERY_RULE_SET = (  # what every rule set answers besides its own statements (crux-notation(7))
+    "in every rule set: 1d20+5 vs 15 (a target), 1d20+3 vs 1d20+5 (opposed), {1d8, 1d10}kh1, max(1d20, 1d20), 4d6s,",
+    "  1d20 + DEX (the sheet's modifier), table NAME (tables/NAME.toml), odds A; B (side by side)",
+)
 
 
 @command("load", "FILE")

@@ -64,6 +64,10 @@ class CruxCompleter(Completer):
             yield from ((c.name, c.summary) for c in commands.COMMANDS.values())
         elif kind == kinds.RULES:
             yield from ((name, summary) for name, summary in rulesets.summaries())
+        elif kind == kinds.TABLE:
+            from crux_cli.state.tables import table_names
+
+            yield from ((name, "table") for name in table_names(self.session.runner.sheet))
         elif kind in kinds.SESSION_KINDS:
             yield from ((w, "") for w in session_words(kind))
         else:  # a kind the rule set named

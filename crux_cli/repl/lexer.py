@@ -33,7 +33,7 @@ HEAD = r"""
   | (?P<label>\[[^\]]*\]?)
 """
 TAIL = r"""
-  | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+)*)
+  | (?P<dice>(?<![\w])[Cc]?\d*[dD](?:\d+|%|F)(?:!!?|[kd][hl]?\d*|r[or]<?\d*|>=?\d+|s)*|(?<=\})(?:[kd][hl]?)\d*)
   | (?P<word>[A-Za-z_]\w*)
   | (?P<number>\d+)
 """
@@ -81,7 +81,7 @@ def _style(match: re.Match[str], rules: RuleSet, aliases: frozenset[str]) -> str
     coloured = rules.lexicon().get(word)
     if coloured:
         return f"class:{coloured}"
-    if word in rules.keywords or word in words.GLOBAL_STATEMENTS:
+    if word in rules.keywords or word in words.GLOBAL_STATEMENTS or word in words.DICE_WORDS:
         return "class:keyword"
     return "class:alias" if word in aliases else ""
 

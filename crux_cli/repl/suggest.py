@@ -26,7 +26,8 @@ COMMAND = "command"  # a session command, with its /
 TOPIC = "topic"  # what /help explains
 RULES = "rules"  # a rule-set name
 COUNTDOWN = "countdown"  # what /countdown does
-SESSION_KINDS = frozenset({STATEMENT, DECLARED, PATH, COMMAND, TOPIC, RULES, COUNTDOWN})
+TABLE = "table"  # a random table's name, after `table`
+SESSION_KINDS = frozenset({STATEMENT, DECLARED, PATH, COMMAND, TOPIC, RULES, COUNTDOWN, TABLE})
 
 class Suggestion(Record):
     kinds: tuple[str, ...]
@@ -64,6 +65,8 @@ def _in_statement(text: str, rules: RuleSet) -> Suggestion:
     fights = rules.fight_rules()
     if fights is not None and fights.takes_path(first):  # a fight word that takes a file
         return Suggestion((PATH,), word)
+    if first == TABLE and first not in rules.keywords:  # `table lo…`: the tables there are
+        return Suggestion((TABLE,), word) if len(before) == 1 else NOTHING
     declared = rules.following(first)
     if declared is not None:
         return Suggestion((DECLARED,), word, first)

@@ -14,7 +14,8 @@ from crux_cli.core import lines
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
 
-GLOBAL_STATEMENTS = (lines.ODDS, "roll")  # exact odds and generic dice belong to every rule set
+GLOBAL_STATEMENTS = (lines.ODDS, "roll", "table")  # exact odds, generic dice and tables: every rule set
+DICE_WORDS = ("vs", "min", "max")  # words of generic dice, in every rule set: `1d20+5 vs 15`, `max(1d20, 1d20)`
 
 
 def statement_words(rules: RuleSet) -> list[str]:

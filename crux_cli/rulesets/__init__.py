@@ -95,9 +95,13 @@ def load(name: str) -> RuleSet:
 
 
 def handler(answer: Any) -> RuleSet:
-    """What answered: generic dice (`answer.handler == 'dice'`) or the answer's rule set."""
+    """What answered: generic dice (`answer.handler == 'dice'`), a random table ('table') or the answer's rule set."""
     if answer.handler == "dice":
         return dice_handler()
+    if answer.handler == "table":
+        from crux_cli.dice.tables import TABLE
+
+        return TABLE
     return load(answer.rules)
 
 

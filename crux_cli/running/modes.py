@@ -99,6 +99,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 try:
                     # kept one by one: a later refusal keeps the earlier ones
                     for answer in each(expand_aliases(line, aliases) if aliases else line):
+                        if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
+                            held.append(output.render(answer, number))
+                            continue
                         made = answer_json(answer)
                         answered(answer, made)
                         held.append(render(answer, number, made))
@@ -185,11 +188,13 @@ def warn_about_journal(journal: Journal | None, output: Output) -> None:
             output.warning(warning)
 
 
-def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None) -> int:
+def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None,
+             cumulative: bool = False) -> int:
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json)
+        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json,
+                                            cumulative=cumulative)
     except CruxError as error:
         output.refused(error, None, text)
         return 2

@@ -176,15 +176,9 @@ class Output:
 def odds_lines(answer: Any, palette: Palette, as_json: bool) -> list[str]:
     """An odds answer as printed, by `crux odds` and by `odds …` in the REPL alike."""
     if as_json:
+        from crux_cli.render.jsonl import dumps, odds_record
 
-        from crux_cli.render.jsonl import dumps
-        from crux_cli.render.odds_json import odds_to_json
+        return [dumps(odds_record(answer))]
+    from crux_cli.render.text import odds_answer_lines
 
-        record = {"input": answer.input, "kind": answer.result.kind, "rules": answer.rules,
-                  **odds_to_json(answer.result)}
-        return [dumps(record)]
-    import crux_cli.rulesets as rulesets  # not `from crux_cli import`: a package's fromlist costs a call in Python
-    from crux_cli.render.odds_text import odds_text_lines
-
-    body = odds_text_lines(answer.result, palette, rulesets.handler(answer).colours, "  ")
-    return [f"{palette.bold(answer.input)}: exact odds", *body]
+    return odds_answer_lines(answer, palette)

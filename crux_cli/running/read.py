@@ -23,9 +23,10 @@ def first_word(text: str) -> str:
     return match.group(1).lower() if match else ""
 
 
-# `roll`, or dice written first: d6, d%, dF, Cd8 (a statement starting with a digit, sign or `(` has no word)
+# `roll`, or dice written first: d6, d%, dF, Cd8, min(, max(
+# (a statement starting with a digit, sign, `(` or `{` has no word)
 # (compiled when a statement first starts with a word no rule set knows: most never do)
-DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9])")
+DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9]|(?:min|max)\s*\()")
 
 
 def is_dice(text: str, word: str, rules: RuleSet) -> bool:
@@ -54,6 +55,8 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
         return read_uncached(text, rules)
     # Keyed on the resolved rule set's name; a statement with no word reads the same in every rule set.
     word = first_word(text)
+    if word == TABLE and TABLE not in (rules() if callable(rules) else rules).keywords:
+        return read_table(text)  # never cached: the file may change between two reads
     active = (rules() if callable(rules) else rules) if word else None
     key = (active.name if active is not None else "", text)
     hit = _cache.get(key)
@@ -69,7 +72,25 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
 
 def read_uncached(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
     """`read` without the cache: the input check and the grammar, every time."""
-    return _read(text, first_word(text), rules)
+    word = first_word(text)
+    if word == TABLE and TABLE not in (rules() if callable(rules) else rules).keywords:
+        return read_table(text)
+    return _read(text, word, rules)
+
+
+TABLE = "table"  # `table loot`: a random table (state/tables.py), in every rule set that does not use the word
+
+
+def read_table(text: str, sheet: str | None = None) -> tuple[RuleSet, Any]:
+    """`table NAME`: the table read from its file (and the campaign folder of `sheet`, when one is loaded)."""
+    from crux_cli.dice.tables import TABLE as TABLES
+    from crux_cli.state.tables import read_statement
+
+    check_input(text)
+    try:
+        return TABLES, read_statement(text, sheet)
+    except CruxError as error:
+        raise error.at(text) from None
 
 
 def _read(text: str, word: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:

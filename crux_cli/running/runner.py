@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
-from crux_cli.core.lines import SEPARATOR, split_comment, split_statements
+from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -49,6 +49,7 @@ class Answer(Record):
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
     drawn: list[int] | None = field(default=None, compare=False)  # the faces rolled, when they give it back
+    odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
 class Runner:
@@ -68,6 +69,7 @@ class Runner:
         # who): the journal announces the write, so a kill between the write and its entry is settled
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
+        self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
 
     @property
     def source(self) -> RandomSource:
@@ -100,6 +102,9 @@ class Runner:
         known = self.known.get(text)
         if known is not None and known[0] is self.loaded:
             return known[1], known[2]
+        if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE and reading.TABLE not in \
+                self.rules.keywords:
+            return self.read_table(text)  # read from its file every time: a GM edits tables during a game
         handler, statement = read(text, lambda: self.rules)
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
@@ -107,6 +112,11 @@ class Runner:
             self.known.clear()
         self.known[text] = (self.loaded, handler, statement)
         return handler, statement
+
+    def read_table(self, text: str) -> tuple[RuleSet, Any]:
+        """`table NAME` (in every rule set): the table and the tables it rolls on, read from their files,
+        the campaign folder being the loaded sheet's."""
+        return reading.read_table(text, self.sheet)
 
     def is_active(self, handler: RuleSet) -> bool:
         """Is `handler` the active rule set (not generic dice)? Never loads it."""
@@ -144,6 +154,8 @@ class Runner:
         statement is still one statement, and `--repeat 1000 1000d6` is refused rather than
         printing a million dice.
         """
+        if text[:1] in ODDS_INITIALS and (body := odds_body(text)) is not None:  # `odds STATEMENT`, as at the prompt
+            return iter((self.odds(body.strip(), exact=self.exact_odds).replace(comment=comment),))
         handler, statement = self.read(text)
         times = getattr(statement, "repeat", 1) * self.repeat
         if times > MAX_REPEAT:
@@ -241,13 +253,17 @@ class Runner:
 
         return load_hero(self.sheet)
 
-    def odds(self, text: str, at_least: int | None = None, exact: bool = False) -> Answer:
+    def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
 
         `at_least` adds P(damage or total >= at_least) to any odds with a distribution.
         `exact` says every value will be shown as an exact fraction (JSON), which the odds
         limit counts: a long distribution can be quick to show rounded and slow to show exactly.
+        `cumulative` asks for P(at least) and P(at most) beside each value. Several statements
+        (`A; B; C`) give a `Comparison` of their odds.
         """
+        if SEPARATOR in text and len(parts := split_statements(text)) > 1:
+            return self.comparison(text, parts, at_least, exact, cumulative)
         handler, statement = self.read(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
@@ -257,10 +273,39 @@ class Runner:
                 from crux_cli.odds.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
+            if cumulative:
+                odds = odds.replace(cumulative=True)
+                if exact and odds.distribution is not None:  # JSON: two more exact fractions a value
+                    from crux_cli.odds.result import check_cumulative
+
+                    check_cumulative(odds.distribution)
         except CruxError as error:
             raise error.at(text) from None
         name = "" if self.is_active(handler) else handler.name
-        return Answer(text, self.rules_name, odds, self.seed, handler=name)
+        return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
+
+    def comparison(self, text: str, parts: list[str], at_least: int | None, exact: bool,
+                   cumulative: bool) -> Answer:
+        """The odds of each statement of `A; B; C`, side by side. Each is held to the odds limit, and all of
+        them together to COMPARE_SECONDS of CPU: past it, the statements not yet worked out are refused."""
+        import time
+
+        from crux_cli.odds.result import Comparison
+
+        if len(parts) > MAX_COMPARED:
+            raise LimitError(f"{len(parts)} statements to compare is more than {MAX_COMPARED} (the limit)",
+                             text=text, position=0, hint="compare fewer statements at a time")
+        started = time.process_time()
+        answers = []
+        for part in parts:
+            if time.process_time() - started > COMPARE_SECONDS:
+                raise LimitError(f"these odds together pass the odds limit of a comparison ({COMPARE_SECONDS:g} s)",
+                                 text=text, position=text.find(part),
+                                 hint="compare fewer or smaller statements; each works on its own")
+            answers.append(self.odds(part, at_least, exact, cumulative))
+        compared = Comparison(tuple(parts), tuple(a.result for a in answers), tuple(a.handler for a in answers),
+                              cumulative)
+        return Answer(text, self.rules_name, compared, self.seed, odds=True)
 
     def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
         """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
@@ -278,6 +323,12 @@ class Runner:
             return odds(statement, ctx)
         finally:
             exact_rows.reset(token)
+
+
+TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
+MAX_COMPARED = 10  # statements one comparison shows side by side
+COMPARE_SECONDS = 0.75  # CPU a comparison's odds may take together before the rest are refused
+ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)
 
 
 class _SourceOf:

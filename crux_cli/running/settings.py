@@ -74,8 +74,10 @@ def make_runner(settings: Settings) -> Runner:
     """The runner for these settings: the rule set asked for, else the one the sheet names."""
     from crux_cli.running.runner import Runner
 
-    return Runner(rules=settings.rules or sheet_rules(settings.sheet, settings.default_rules), seed=settings.seed,
-                  sheet=settings.sheet, repeat=settings.repeat)
+    runner = Runner(rules=settings.rules or sheet_rules(settings.sheet, settings.default_rules), seed=settings.seed,
+                    sheet=settings.sheet, repeat=settings.repeat)
+    runner.exact_odds = bool(settings.json)  # `odds …` in a line is shown as JSON: every value exact
+    return runner
 
 
 def sheet_rules(sheet: str | None, default: str | None = None) -> str:

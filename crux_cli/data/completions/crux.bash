@@ -24,7 +24,7 @@ _crux_command() {
             subcommands=""
             argument="" argument_words="" fallback="" ;;
         "crux odds")
-            options="--json --rules --color --no-color --sheet --no-sheet --at-least -h --help"
+            options="--json --rules --color --no-color --sheet --no-sheet --at-least --cumulative -h --help"
             valued=" --rules --color --sheet --at-least "
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
@@ -86,10 +86,10 @@ _crux_option_values() {
 # The first words of the statements of rule set $1.
 _crux_statement_words() {
     case $1 in
-        crux) echo "atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength test WIL will wound" ;;
-        stepdice) echo "atk attack death roll save step" ;;
-        d20check) echo "check damage dmg roll" ;;
-        challenge) echo "action fortune resist resistance roll" ;;
+        crux) echo "atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength table test WIL will wound" ;;
+        stepdice) echo "atk attack death roll save step table" ;;
+        d20check) echo "check damage dmg roll table" ;;
+        challenge) echo "action fortune resist resistance roll table" ;;
     esac
 }
 
