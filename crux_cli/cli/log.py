@@ -42,6 +42,8 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
             empty = not chosen and store.last_session() is None
         finally:
             store.close()
+        for warning in store.warnings:
+            click.echo(f"crux: warning: {warning}", err=True)
     chosen = with_answers(chosen)
     if as_json:
         for line in iter_lines(chosen):

@@ -39,7 +39,7 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     runner = runners.get(key)
     if runner is None:
         runner = runners[key] = Runner(rules=str(kept["rules"]), seed=kept.get("seed"))
-    source = ScriptedSource(int(face) for face in kept.get("faces", ()))
+    source = ScriptedSource(int(face) for group in kept.get("faces", ()) for face in group[1:])
     handler, tree = runner.read(statement)
     answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))
     return record(answer)

@@ -48,7 +48,7 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
-    drawn: list[int] | None = field(default=None, compare=False)  # the faces rolled, when they give it back
+    drawn: list[list[int]] | None = field(default=None, compare=False)  # [sides, faces…] rolled, when they give it back
     odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 

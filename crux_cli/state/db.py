@@ -157,6 +157,12 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
 
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- transactions -----------------------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -231,25 +237,25 @@ class Store:
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
-        """Drop the oldest plain rolls past `keep` (changes are never dropped here); how many rows went."""
+        """Drop the oldest plain rolls while at least `keep` stay (a row of a batch's chunk goes whole, so
+        up to one chunk more may stay); changes are never dropped here. How many rows went."""
         with self.transaction() as db:
             held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
             dropped = 0
             while held > keep:
                 rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' ORDER BY seq LIMIT 500"
                                   ).fetchall()
-                if not rows:
-                    held = 0
-                    break
                 gone = []
                 for seq, count in rows:
-                    if held <= keep:
+                    if held - count < keep:
                         break
                     gone.append((seq,))
                     held -= count
+                if not gone:
+                    break
                 db.executemany("DELETE FROM entries WHERE seq = ?", gone)
                 dropped += len(gone)
-            db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(max(held, 0)),))
+            db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
         return dropped
 
     def rows_before(self, before: int | None, where: str = "", params: tuple[Any, ...] = (),
@@ -263,12 +269,14 @@ class Store:
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
 
-    def sheet_rows(self, path: str) -> list[tuple[Any, ...]]:
-        """Every entry that changed the sheet at `path` (real path), oldest first: through its index."""
-        return self.db.execute(
+    def sheet_rows(self, path: str, limit: int = -1) -> list[tuple[Any, ...]]:
+        """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
+        them (-1: all): through its index."""
+        rows = self.db.execute(
             "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? ORDER BY s.seq", (path,)
-        ).fetchall()
+            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? ORDER BY s.seq DESC LIMIT ?",
+            (path, limit)).fetchall()
+        return rows[::-1]
 
     def last_session(self) -> str | None:
         row = self.db.execute("SELECT session FROM entries ORDER BY seq DESC LIMIT 1").fetchone()

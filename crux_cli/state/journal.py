@@ -246,6 +246,8 @@ class Journal:
             return
         runs = self.runs
         if not runs:
+            if self.store is None:
+                self.connected()  # the session's numbers go on from the store's (a CRUX_SESSION run)
             self.run_first = self.count + 1
             self.run_rules, self.run_seed = answer.rules, answer.seed
             self.run_start = time.time()
@@ -530,7 +532,10 @@ def open_store(folder: Path | None = None) -> Store | None:
         folder = folder.parent
     if not store_path(folder).exists() and not (folder / NAME).exists():
         return None
-    return Store.open(folder)
+    store = Store.open(folder)
+    for warning in settle(store):  # a change a kill cut off from its entry is shown, one never made is not
+        store.warnings.append(warning)
+    return store
 
 
 def entries_of(row: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -577,7 +582,8 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
                    sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[dict[str, Any]]:
     """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
     if sheet is not None:
-        rows = store.sheet_rows(os.path.realpath(sheet))
+        rows = store.sheet_rows(os.path.realpath(sheet), -1 if last is None or session or since or fight
+                                else last)
         chosen = [e for row in rows for e in entries_of(row)
                   if (session is None or e["session"] == session) and (since is None or e["time"] >= since)
                   and (not fight or "fight" in e or e.get("in_fight"))]
@@ -586,9 +592,13 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
     if session is not None:
         clauses.append("session = ?")
         params.append(session)
-    if since is not None:
-        clauses.append("until >= ?")
-        params.append(since)
+    if since is not None:  # from the first row that reaches `since` on (through the time index)
+        first = store.db.execute("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1",
+                                 (since,)).fetchone()
+        if first is None:
+            return []
+        clauses.append("seq >= ?")
+        params.append(first[0])
     if fight:
         clauses.append("fight = 1")
     chunks: list[list[dict[str, Any]]] = []  # each row's entries (oldest first), newest row first
@@ -673,7 +683,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
         raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
                         hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
     journal.flush()
-    entries = [e for row in store.sheet_rows(real) for e in entries_of(row)]
+    entries = [e for row in store.sheet_rows(real, UNDO_REACH) for e in entries_of(row)]
     done, undone = stacks(entries, real)
     pending = undone if redo else done
     word = "redo" if redo else "undo"
@@ -690,6 +700,9 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
                             "undoes": target["id"], "answers": [],
                             "sheets": [{**change, "before": expected, "after": wanted}]})
     return target, entry
+
+
+UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes
 
 
 def refuse_fight_word(store: Store, target: Mapping[str, Any], path: str) -> None:

@@ -27,6 +27,7 @@ def acquire(descriptor: int, wait: bool = True) -> None:
 
 def _windows_lock(descriptor: int, wait: bool) -> None:
     """msvcrt locks a byte range: byte 0 of the file, from its start (the file may be empty)."""
+    import errno
     import msvcrt  # type: ignore[import-not-found, unused-ignore]
     import time
 
@@ -35,9 +36,9 @@ def _windows_lock(descriptor: int, wait: bool) -> None:
         try:
             msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined, unused-ignore]
             return
-        except OSError:
-            if not wait:
-                raise
+        except OSError as error:
+            if not wait or error.errno not in (errno.EACCES, errno.EDEADLK, errno.EAGAIN):
+                raise  # taken and not waiting, or not a lock someone holds: say so, never spin
             time.sleep(0.05)  # LK_LOCK gives up after ten seconds; a sheet's lock may be held longer
 
 

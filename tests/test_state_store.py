@@ -1,0 +1,355 @@
+"""The state store (issue 22): one SQLite database for the journal, running fights and sheet-write intents.
+
+What a user relies on: every answer can be read back exactly, nothing is kept when asked not to,
+an old journal comes along, a damaged or locked store never stops a roll, a kill between a sheet
+write and its entry is settled, readers use indexes, and crux runs where `fcntl` does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import crux_here
+
+from crux_cli.state.db import Store
+from crux_cli.state.journal import Journal, read_entries, sheet_values, state_dir, undo_sheet
+from crux_cli.state.store import load_hero
+
+STATEMENTS = ["DEX +2b", "save WIL adv", "init ambush", "atk 2d8+3 heavy", "atk d6 rushed", "4d6kh3", "3d6!",
+              "roll d12 + d4", "d100", "6x 4d6kh3", "STR -1B grit", "2d20kl1 + 3 # sneak", "{1d8, 1d10}kh1",
+              "1d20+5 vs 15"]
+
+
+@pytest.fixture
+def sheet(tmp_path: Path) -> Path:
+    path = tmp_path / "ann.toml"
+    assert crux_here("sheet", "new", str(path), "--name", "Ann", "--hp", "12", stdin="").returncode == 0
+    return path
+
+
+def exported(*args: str, env: dict[str, str] | None = None) -> list[dict]:
+    result = crux_here("log", "--json", *args, env=env)
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def store() -> Store:
+    return Store.open(state_dir())
+
+
+# -- what is kept gives every answer back --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["crux", "stepdice", "d20check", "challenge"])
+def test_a_batchs_rolls_read_back_as_the_very_answers_printed(rules: str) -> None:
+    """Plain rolls are kept as statement and faces; the log rolls them again to the same JSON."""
+    lines = "\n".join(STATEMENTS) + "\n"
+    printed = crux_here("--json", "--seed", "7", "--rules", rules, "-", stdin=lines)
+    answers = [json.loads(line) for line in printed.stdout.splitlines()]
+    answers = [{k: v for k, v in a.items() if k != "line"} for a in answers if "error" not in a]
+    kept = [a for entry in exported() for a in entry["answers"]]
+    assert kept == answers and len(kept) >= 5
+
+
+def test_a_one_shot_roll_reads_back_whole_with_its_comment() -> None:
+    printed = json.loads(crux_here("--json", "--seed", "3", "DEX +1b # for the door").stdout)
+    (entry,) = exported()
+    assert entry["answers"] == [printed] and entry["statement"] == "DEX +1b" and entry["kind"] == "roll"
+
+
+def test_a_plain_roll_costs_a_few_bytes_not_its_answer() -> None:
+    crux_here("--seed", "1", "-", stdin="4d6kh3\n" * 2000)
+    with store() as kept:
+        size = kept.db.execute("SELECT sum(length(body)) FROM entries").fetchone()[0]
+    assert size < 2000 * 30  # the answers' JSON would be about 300 bytes each
+
+
+# -- what is kept, and for how long ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", [("--no-journal",), ("env",), ("config",)])
+def test_journal_off_leaves_no_trace_of_a_run(how: tuple[str, ...], tmp_path: Path, sheet: Path) -> None:
+    env = {}
+    args: list[str] = []
+    if how == ("env",):
+        env["CRUX_JOURNAL"] = "off"
+    elif how == ("config",):
+        config = tmp_path / "config.toml"
+        config.write_text('journal = "off"\n')
+        env["CRUX_CONFIG"] = str(config)
+    else:
+        args.append("--no-journal")
+    before = set(state_dir().parent.rglob("*")) if state_dir().parent.exists() else set()
+    assert crux_here(*args, "d6", env=env).returncode == 0
+    assert crux_here(*args, "-", stdin="d6\nDEX\n", env=env).returncode == 0
+    assert crux_here(*args, "--sheet", str(sheet), "damage 1", env=env).returncode == 0
+    after = set(state_dir().parent.rglob("*")) if state_dir().parent.exists() else set()
+    assert after == before  # not even the store's file was made
+
+
+def test_journal_changes_keeps_only_what_changed_state(tmp_path: Path, sheet: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('journal = "changes"\n')
+    env = {"CRUX_CONFIG": str(config)}
+    crux_here("--sheet", str(sheet), "-", stdin="DEX +1b\ndamage 2\n4d6kh3\n", env=env)
+    assert [e["statement"] for e in exported()] == ["damage 2"]
+    assert crux_here("sheet", "undo", str(sheet), env=env).returncode == 0  # undo still works
+    assert load_hero(sheet).hp == 12
+
+
+def test_retention_drops_the_oldest_rolls_and_keeps_every_change(tmp_path: Path, sheet: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("journal-keep = 50\n")
+    env = {"CRUX_CONFIG": str(config)}
+    crux_here("--sheet", str(sheet), "damage 1", env=env)
+    for start in range(4):
+        crux_here("-", stdin="".join(f"d{6 + start}\n" for _ in range(40)), env=env)
+    entries = exported()
+    rolls = [e for e in entries if e["kind"] == "roll"]
+    assert 50 <= len(rolls) <= 80  # at least the cap, at most one run more: a run's row goes whole
+    assert rolls[-1]["statement"] == "d9" and rolls[0]["statement"] != "d6"  # the oldest went first
+    assert [e["statement"] for e in entries if e["kind"] == "change"] == ["damage 1"]
+
+
+def test_a_scripts_session_numbers_go_on_so_ids_never_collide() -> None:
+    env = {"CRUX_SESSION": "nightly"}
+    for _ in range(3):
+        crux_here("-", stdin="d6\nd8\n", env=env)
+    ids = [e["id"] for e in exported()]
+    assert ids == [f"nightly-{n}" for n in range(1, 7)]
+
+
+# -- migration, damage, locks ---------------------------------------------------------------------------
+
+
+def test_an_old_journal_and_autosaved_fights_are_imported_once(tmp_path: Path) -> None:
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    good = {"v": 1, "id": "old-1", "time": "2026-11-20T20:00:00.000Z", "session": "old", "kind": "roll",
+            "who": None, "statement": "d6", "answers": [{"input": "d6", "kind": "dice", "total": 4}]}
+    change = {**good, "id": "old-2", "kind": "change", "statement": "damage 1",
+              "sheets": [{"path": "/nowhere/ann.toml", "who": "Ann", "before": {"hp": 3}, "after": {"hp": 2}}]}
+    odd = {**good, "id": 7}  # valid JSON of an unexpected shape
+    (folder / "journal.jsonl").write_text("\n".join([json.dumps(good), "{torn", json.dumps(odd), json.dumps([1]),
+                                                      json.dumps(change), '{"v": 1, "id": "x", "sheets": 5}']))
+    (folder / "fights").mkdir()
+    (folder / "fights" / "ab12.toml").write_text("# a fight\n")
+    (folder / "fights" / "left-20261120-ab00.toml").write_text("# set aside by hand\n")
+    entries = exported()
+    assert [e["id"] for e in entries] == ["old-1", "old-2"]
+    assert entries[0]["answers"] == good["answers"]
+    assert not (folder / "journal.jsonl").exists() and (folder / "journal.jsonl.imported").exists()
+    assert (folder / "fights.imported" / "left-20261120-ab00.toml").exists()
+    with store() as kept:
+        assert [name for name, _, _ in kept.fights()] == ["ab12"]
+    assert [e["id"] for e in exported("--sheet", "/nowhere/ann.toml")] == ["old-2"]
+    assert len(exported()) == 2  # once
+
+
+def test_a_damaged_store_is_moved_aside_and_the_roll_goes_on() -> None:
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "crux.db").write_bytes(b"this is not a database, whatever it once was" * 200)
+    result = crux_here("--seed", "1", "d6")
+    assert result.returncode == 0 and result.stdout.startswith("d6: ")
+    assert "was damaged" in result.stderr and "kept as crux.db.damaged-" in result.stderr
+    assert [p.name for p in folder.glob("crux.db.damaged-*")]
+    assert [e["statement"] for e in exported()] == ["d6"]  # a new store, journaling again
+
+
+@pytest.mark.slow
+def test_a_store_locked_by_another_crux_is_a_plain_warning_not_a_hang(tmp_path: Path) -> None:
+    assert crux_here("d4").returncode == 0  # the store exists
+    holder = sqlite3.connect(state_dir() / "crux.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = subprocess.run([sys.executable, "-m", "crux_cli", "d6"], capture_output=True, text=True,
+                                timeout=30, env={**os.environ, "NO_COLOR": "1"})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 0 and result.stdout.startswith("d6: ")
+    assert "held by another crux" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_store_and_its_folder_are_private() -> None:
+    crux_here("d6")
+    assert (state_dir().stat().st_mode & 0o777) == 0o700
+    assert (state_dir() / "crux.db").stat().st_mode & 0o777 == 0o600
+
+
+# -- a sheet write and its entry never disagree ---------------------------------------------------------
+
+
+def cut_short(sheet: Path, statement: str, write: bool) -> None:
+    """A one-shot killed after announcing its sheet write: with the sheet written or not."""
+    from crux_cli.running.modes import journaled_runner
+    from crux_cli.running.settings import Settings
+    from crux_cli.state import store as sheets
+
+    runner = journaled_runner(Settings(sheet=str(sheet)))
+    journal = runner.journal
+    if not write:
+        real = sheets.write_atomically
+
+        def killed(*args: object, **kwargs: object) -> None:
+            raise KeyboardInterrupt  # the process dies before the rename
+
+        sheets.write_atomically = killed  # type: ignore[assignment]
+    journal.answered = lambda *args, **kwargs: None  # killed before the entry
+    try:
+        list(runner.each(statement))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if not write:
+            sheets.write_atomically = real  # type: ignore[assignment]
+    journal.store.close()
+
+
+def test_a_sheet_write_cut_off_from_its_entry_is_journaled_by_the_next_start(sheet: Path) -> None:
+    cut_short(sheet, "damage 4", write=True)
+    assert load_hero(sheet).hp == 8
+    (entry,) = exported()  # the next crux settles it
+    assert entry["statement"] == "damage 4" and entry["sheets"][0]["after"] == {"hp": 8}
+    assert crux_here("sheet", "undo", str(sheet)).returncode == 0 and load_hero(sheet).hp == 12
+
+
+def test_a_sheet_write_that_never_happened_is_dropped(sheet: Path) -> None:
+    cut_short(sheet, "damage 4", write=False)
+    assert load_hero(sheet).hp == 12
+    assert exported() == []
+    with store() as kept:
+        assert kept.intents() == []
+
+
+def test_crux_sheet_undo_leaves_a_running_fights_word_to_its_session(sheet: Path) -> None:
+    from crux_cli.core.errors import CruxError
+    from crux_cli.repl.session import Session
+    from crux_cli.running.settings import Settings, make_runner
+    from crux_cli.state.autosave import Autosave
+
+    session = Session(make_runner(Settings(sheet=str(sheet), seed=3)))
+    session.journal = Journal.open()
+    session.autosave = Autosave.start(session.journal)
+    for line in ("fight", "enemy ogre hp 20 atk d10", "init", "next", "atk Ann"):
+        session.handle(line)
+    hit = load_hero(sheet).hp
+    assert hit < 12
+    with pytest.raises(CruxError, match=f"in a fight running in REPL session {session.journal.session}"):
+        undo_sheet(Journal.open(), str(sheet))
+    assert load_hero(sheet).hp == hit  # left as it is
+    assert session.handle("undo")[0].startswith("took back: atk Ann")  # the session takes it back whole
+    assert load_hero(sheet).hp == 12
+    session.autosave.close()
+
+
+# -- readers use indexes --------------------------------------------------------------------------------
+
+
+def test_every_reader_goes_through_an_index_never_a_scan_of_history() -> None:
+    crux_here("d6")
+    with store() as kept:
+        indexed = [
+            ("SELECT seq FROM entries WHERE session = ? ORDER BY seq DESC LIMIT 20", ("s",)),
+            ("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1", ("2026",)),
+            ("SELECT seq FROM entries WHERE fight = 1 ORDER BY seq DESC LIMIT 20", ()),
+            ("SELECT e.seq FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? "
+             "ORDER BY s.seq DESC LIMIT 20", ("/a",)),
+            ("SELECT id, count FROM entries WHERE session = ? ORDER BY seq DESC LIMIT 1", ("s",)),
+            ("SELECT seq, count FROM entries WHERE kind = 'roll' ORDER BY seq LIMIT 500", ()),
+            ("SELECT id FROM entries WHERE id = ?", ("s-1",)),
+        ]
+        for sql, params in indexed:
+            plan = " ".join(str(row[-1]) for row in kept.db.execute("EXPLAIN QUERY PLAN " + sql, params))
+            assert ("INDEX" in plan or "PRIMARY KEY" in plan) and "TEMP B-TREE" not in plan, (sql, plan)
+        newest = " ".join(str(row[-1]) for row in kept.db.execute(
+            "EXPLAIN QUERY PLAN SELECT seq FROM entries ORDER BY seq DESC LIMIT 20"))
+        assert newest == "SCAN entries"  # the rowid order itself, read from the end and stopped at the limit
+
+
+# -- crux without fcntl (Windows) -------------------------------------------------------------------------
+
+
+NO_FCNTL = """
+import fcntl as real_fcntl, sys, types
+import asyncio, subprocess  # noqa: F401  (they look for msvcrt to tell Windows: loaded before the fake)
+
+fake = types.ModuleType("msvcrt")  # Windows' byte-range locks, played with the real ones underneath
+fake.LK_NBLCK, fake.LK_UNLCK = 2, 0
+
+def locking(fd, mode, nbytes):  # as LockFile, it locks through any descriptor, read-only ones too
+    try:
+        real_fcntl.flock(fd, real_fcntl.LOCK_EX | real_fcntl.LOCK_NB if mode else real_fcntl.LOCK_UN)
+    except BlockingIOError as error:
+        raise PermissionError(13, "locked") from error
+
+fake.locking = locking
+sys.modules["msvcrt"] = fake
+sys.modules["fcntl"] = None  # `import fcntl` now fails, as on Windows
+if sys.argv[1] == "fight":  # a REPL session's fight steps, in-process: autosave, journal, undo
+    from crux_cli.repl.app import keep_journal
+    from crux_cli.repl.session import Session
+    from crux_cli.running.settings import Settings, make_runner
+
+    settings = Settings(sheet=sys.argv[2], seed=3)
+    session = Session(make_runner(settings))
+    print(keep_journal(session, settings))
+    for line in ("fight", "enemy rat hp 3 atk d4", "init", "atk rat", "undo", "status"):
+        print("\\n".join(session.handle(line)))
+    session.autosave.close()
+    session.journal.close()
+    raise SystemExit(0)
+sys.argv = ["crux", *sys.argv[1:]]
+from crux_cli.__main__ import main
+main()
+"""
+
+
+@pytest.mark.slow
+def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> None:
+    def crux(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", NO_FCNTL, *args], capture_output=True, text=True,
+                              input=stdin, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+
+    for args in (("--seed", "1", "DEX +1b"), ("--sheet", str(sheet), "damage 3"), ("sheet", "undo", str(sheet)),
+                 ("log", "-n", "5")):
+        result = crux(*args)
+        assert result.returncode == 0 and "internal error" not in result.stderr, (args, result.stderr)
+    assert load_hero(sheet).hp == 12
+    repl = crux("fight", str(sheet))
+    assert repl.returncode == 0 and "internal error" not in repl.stdout + repl.stderr, repl.stdout + repl.stderr
+    assert "took back: atk rat" in repl.stdout and "round 1" in repl.stdout
+
+
+def test_no_module_imports_fcntl_but_the_lock_module() -> None:
+    root = Path(__file__).resolve().parent.parent / "crux_cli"
+    users = [p.relative_to(root).as_posix() for p in root.rglob("*.py") if "fcntl" in p.read_text()]
+    assert users == ["state/locking.py"]
+
+
+def test_the_package_says_which_platforms_it_runs_on() -> None:
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    for platform in ("Operating System :: POSIX", "Operating System :: Microsoft :: Windows",
+                     "Operating System :: MacOS"):
+        assert platform in text
+
+
+def test_values_kept_for_undo_are_the_sheets(sheet: Path) -> None:
+    crux_here("--sheet", str(sheet), "damage 2")
+    (entry,) = exported()
+    assert entry["sheets"][0]["after"] == {k: v for k, v in sheet_values(load_hero(sheet)).items() if k == "hp"}
+
+
+def test_reading_everything_back_in_order(sheet: Path) -> None:
+    crux_here("--seed", "1", "-", stdin="d6\nd8\n")
+    crux_here("--sheet", str(sheet), "damage 1")
+    crux_here("d10")
+    assert [e["statement"] for e in read_entries()] == ["d6", "d8", "damage 1", "d10"]
+    assert [e["statement"] for e in exported("-n", "2")] == ["damage 1", "d10"]
