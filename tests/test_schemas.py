@@ -35,6 +35,8 @@ def schema(name: str) -> dict[str, Any]:
 def schema_name(record: dict[str, Any]) -> str:
     if "error" in record:
         return "error.json"
+    if "outcomes" in record or "compared" in record:  # `odds …` as a line of its own, among the rolls
+        return "odds.json"
     kind = str(record["kind"]).replace(" ", "-")
     specific = f"roll.{record['rules']}.{kind}.json"
     return specific if SCHEMAS.joinpath(specific).is_file() else f"roll.{kind}.json"
@@ -121,10 +123,60 @@ def test_a_one_shot_refusal_fits_the_error_schema(args: list[str]) -> None:
 
 
 def test_odds_with_every_part_fit_the_odds_schema() -> None:
-    for args in (["--at-least", "10", "atk 2d8+3 heavy"], ["3d6!"], ["DEX +2b grit"]):
+    for args in (["--at-least", "10", "atk 2d8+3 heavy"], ["3d6!"], ["DEX +2b grit"], ["--cumulative", "3d6!"],
+                 ["--cumulative", "1d20+5 vs 15"], ["1d20+3 vs 1d20+5"], ["{1d8, 1d10}kh1 + max(1d4, 2)"],
+                 ["--cumulative", "--at-least", "8", "2d6; atk d8 +1b; 1d20 vs 1d20"], ["DEX +2b; DEX +1b grit"]):
         result = crux_here("--json", "odds", *args)
         assert result.returncode == 0, result.stderr
-        check(json.loads(result.stdout), "odds.json")
+        record = json.loads(result.stdout)
+        check(record, "odds.json")
+        if ";" in args[-1]:
+            assert record["kind"] == "comparison" and "difference" in record["compared"][1]
+            if "--cumulative" in args:
+                assert {"sd", "cumulative", "outcomes_cumulative", "at_least"} <= set().union(*record["compared"])
+        else:
+            assert "sd" in record or "distribution" not in record
+
+
+def test_a_comparison_is_held_to_its_shape() -> None:
+    """The comparison branch of odds.json is closed, and a difference may be negative where a probability may not."""
+    record = json.loads(crux_here("--json", "odds", "DEX +2b; DEX").stdout)
+    check(record, "odds.json")
+    assert record["compared"][1]["difference"]["outcomes"]["success"]["p"].startswith("-")
+    with pytest.raises(jsonschema.ValidationError):
+        check({**record, "outcomes": {}}, "odds.json")
+    with pytest.raises(jsonschema.ValidationError):
+        check({**record, "compared": record["compared"][:1]}, "odds.json")
+
+
+def test_odds_lines_among_rolls_fit_their_schemas() -> None:
+    """`odds …` answers where a roll would, in a batch and after `;`: each fits odds.json, each roll its own."""
+    batch = crux_here("--json", "--seed", "1", "-", stdin="odds 2d6\n2d6 vs 7 # aim\nodds 2d6; 3d6 # which\n")
+    one_shot = crux_here("--json", "--seed", "1", "1d20+3 vs 1d20+5; odds DEX # c")
+    records = [json.loads(line) for line in (batch.stdout + one_shot.stdout).splitlines()]
+    assert [schema_name(r) for r in records] == ["odds.json", "roll.target.json", "odds.json", "roll.opposed.json",
+                                                 "odds.json"], records
+    for record in records:
+        check(record)
+
+
+def test_table_answers_and_their_odds_fit_their_schemas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tables").mkdir()
+    for example in (ROOT / "grammar" / "tables").glob("*.toml"):
+        (tmp_path / "tables" / example.name).write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    records = [json.loads(answer.to_json()) for seed in range(30)
+               for answer in crux_cli.Session(seed=seed).rolls("table loot")]
+    for record in records:
+        check(record, "roll.table.json")
+        if "nested" in record:
+            assert record["nested"]["table"] == "gems"
+            check({**record, **record["nested"]}, "roll.table.json")
+    assert any("nested" in r for r in records) and any(r["inline"] for r in records)
+    broken = dict(records[0], nested={"table": "gems"})
+    with pytest.raises(jsonschema.ValidationError):  # a nested roll has the whole shape, however deep
+        check(broken, "roll.table.json")
+    check(json.loads(crux_cli.Session().odds("table loot").to_json()), "odds.json")
 
 
 def test_the_schemas_are_documented_in_crux_1() -> None:

@@ -1,10 +1,11 @@
 """Write the JSON Schemas of crux's answers (crux_cli/data/schema/) from the one table below.
 
 One schema per kind of answer: `roll.<rules>.<kind>.json` for what `crux --json STATEMENT` prints
-(generic dice answer in every rule set: `roll.dice.json`, `roll.countdown.json`), `odds.json` for
-`crux odds --json`, `error.json` for a refused statement. crux(1), JSON OUTPUT, documents them;
-tests/test_schemas.py validates every answer of the docs, the corpus and the golden batch against
-them, and fails when a file differs from a fresh generation:
+(generic dice answer in every rule set: `roll.dice.json`, `roll.countdown.json`, `roll.target.json`,
+`roll.opposed.json`, and random tables `roll.table.json`), `odds.json` for `crux odds --json` and
+`odds …` in any line (one statement, or several compared), `error.json` for a refused statement.
+crux(1), JSON OUTPUT, documents them; tests/test_schemas.py validates every answer of the docs, the
+corpus and the golden batch against them, and fails when a file differs from a fresh generation:
 
     python tools/gen_schemas.py --update    # after changing a field of an answer
     python tools/gen_schemas.py --check     # exit 1 when a file is stale
@@ -75,14 +76,34 @@ STEP_SAVE = {"die": STR, "mode": enum("normal", "enhanced", "impaired"), "vs": {
              "dice": INTS, "rolls": {"type": "array", "items": ROLL}, "kept": null(INT), "opposing": null(ROLL),
              "target": INT, "outcome": enum("win", "tie", "lose"), "automatic": BOOL}
 CHALLENGE = {"rating": INT, "pool": INT, "zero_pool": BOOL, "dice": INTS, "kept": INT, "outcome": OUTCOME, "text": STR}
+DIE = obj({"value": INT, "kept": BOOL},
+          {"dropped": BOOL, "rerolled": BOOL, "exploded": BOOL, "added": BOOL, "parts": INTS, "success": BOOL})
 DICE_TERM = obj({"notation": STR, "value": INT},
-                {"dice": {"type": "array", "items": obj({"value": INT, "kept": BOOL}, {"dropped": BOOL})}})
+                {"dice": {"type": "array", "items": DIE}, "successes": {**INT, "minimum": 0}, "label": STR})
+TERMS = {"type": "array", "items": DICE_TERM}
+DICE_LABELS = {"type": "array", "items": obj({"label": STR, "notation": STR, "value": INT})}
+GROUPS = {"type": "array", "description": "each grouped roll ({1d8, 1d10}kh1), min() and max(), in reading order",
+          "items": obj({"notation": STR, "value": INT,
+                        "items": {"type": "array", "items": obj({"notation": STR, "value": INT, "kept": BOOL})}})}
+DICE = {"expression": STR, "total": INT, "terms": TERMS}
+VERSUS_OPTIONAL = {"labels": DICE_LABELS, "groups": GROUPS}
+AGAINST = obj(DICE, {"labels": DICE_LABELS}, description="the other side of an opposed roll, rolled")
+# a table's roll; `nested` is the table its row led to, in the same shape (a reference: tables nest)
+TABLE_ROLL = {"table": STR, "file": STR, "die": STR, "total": INT, "dice": TERMS,
+              "row": obj({"roll": STR, "text": STR, "table": null(STR)}), "text": STR,
+              "inline": {"type": "array", "items": obj({"notation": STR, "total": INT, "terms": TERMS})}}
+TABLE_NESTED = {"nested": {"$ref": "#/$defs/table_step", "description": "the roll on the table the row led to"}}
+TABLE_STEP = obj(TABLE_ROLL, TABLE_NESTED)
+DEFS = {"table_step": TABLE_STEP}  # shared parts a schema refers to, added to the schemas that do
 
 # (rules or None for generic dice, kind) -> (required fields, optional fields, what it is)
 ROLLS: dict[tuple[str | None, str], tuple[dict[str, Any], dict[str, Any], str]] = {
-    (None, "dice"): ({"expression": STR, "total": INT, "terms": {"type": "array", "items": DICE_TERM}},
-                     {"labels": {"type": "array", "items": obj({"label": STR, "notation": STR, "value": INT})}},
-                     "a dice expression (every rule set)"),
+    (None, "dice"): (DICE, {"labels": DICE_LABELS, "groups": GROUPS}, "a dice expression (every rule set)"),
+    (None, "target"): ({**DICE, "target": INT, "outcome": enum("pass", "fail"), "margin": INT}, VERSUS_OPTIONAL,
+                       "a dice expression against a target: 1d20+5 vs 15 (every rule set)"),
+    (None, "opposed"): ({**DICE, "against": AGAINST, "outcome": enum("win", "tie", "lose"), "margin": INT},
+                        VERSUS_OPTIONAL, "an opposed roll: 1d20+3 vs 1d20+5 (every rule set)"),
+    (None, "table"): (TABLE_ROLL, TABLE_NESTED, "a roll on a random table: table loot (every rule set)"),
     (None, "countdown"): ({"die": STR, "sides": INT, "total": INT, "dice": INTS, "outcome": OUTCOME, "next": null(STR)},
                           {}, "a countdown die (every rule set)"),
     ("crux", "test"): (POOL, {"labels": LABELS}, "a test"),
@@ -126,6 +147,21 @@ PROBABILITY = obj({"p": {**STR, "pattern": r"^[0-9]+(/[0-9]+)?$", "description":
 TABLE = {"type": "object", "additionalProperties": PROBABILITY}
 MEAN = obj({"p": {**STR, "pattern": r"^-?[0-9]+(/[0-9]+)?$", "description": "exact, as a fraction"},
             "approx": {**NUM, "description": "to 4 significant digits"}}, closed=True)
+AT_LEAST_AT_MOST = {"type": "object", "additionalProperties": obj({"at_least": PROBABILITY, "at_most": PROBABILITY},
+                                                                   closed=True)}
+# the fields of one statement's odds, beside its outcomes and its side tables
+ODDS = {"distribution": TABLE, "mean": MEAN,
+        "sd": {**NUM, "minimum": 0, "description": "the standard deviation, to 4 significant digits"},
+        "at_least": obj({"k": INT, "p": PROBABILITY["properties"]["p"], "approx": NUM}, closed=True),
+        "leftover": PROBABILITY, "depth": INT,
+        "cumulative": {**AT_LEAST_AT_MOST, "description": "--cumulative: P(at least) and P(at most) each value"},
+        "outcomes_cumulative": {**AT_LEAST_AT_MOST,
+                                "description": "--cumulative: P(this row or a later one), P(it or an earlier one)"}}
+SIDE_TABLES = {**TABLE, "description": "a side table by its name (kept, grit_gained, effect…)"}
+DIFFERENCE = obj({"outcomes": {"type": "object", "additionalProperties": MEAN}}, {"mean": MEAN}, closed=True,
+                 description="its outcomes and mean less the first statement's")
+COMPARED = {**obj({"input": STR, "kind": STR, "outcomes": TABLE}, {**ODDS, "difference": DIFFERENCE}),
+            "additionalProperties": SIDE_TABLES}
 
 
 def file_name(rules: str | None, kind: str) -> str:
@@ -143,18 +179,27 @@ def roll_schema(rules: str | None, kind: str, required: dict[str, Any], optional
     if rules is not None:
         envelope["rules"] = {"const": rules}
     body = obj({**envelope, **required}, {**ENVELOPE_OPTIONAL, **optional})
+    text = json.dumps(body)
+    defs = {name: part for name, part in DEFS.items() if f'"#/$defs/{name}"' in text}
+    if defs:
+        body["$defs"] = defs
     shown = f"{rules} {kind}" if rules is not None else kind
     return schema(file_name(rules, kind), f"crux --json: {shown} ({what})", body)
 
 
 def schemas() -> dict[str, dict[str, Any]]:
     out = {file_name(rules, kind): roll_schema(rules, kind, *spec) for (rules, kind), spec in ROLLS.items()}
-    out["odds.json"] = schema("odds.json", "crux odds --json: exact odds of one statement, in any rule set", {
-        **obj({**ENVELOPE_REQUIRED, "outcomes": TABLE},
-              {"line": ENVELOPE_OPTIONAL["line"], "distribution": TABLE, "mean": MEAN,
-               "at_least": obj({"k": INT, "p": PROBABILITY["properties"]["p"], "approx": NUM}, closed=True),
-               "leftover": PROBABILITY, "depth": INT}),
-        "additionalProperties": {**TABLE, "description": "a side table by its name (kept, grit_gained, effect…)"}})
+    odds_envelope = {"line": ENVELOPE_OPTIONAL["line"], "comment": ENVELOPE_OPTIONAL["comment"]}
+    one = {**obj({**ENVELOPE_REQUIRED, "outcomes": TABLE}, {**odds_envelope, **ODDS}),
+           "additionalProperties": SIDE_TABLES}
+    several = obj({**ENVELOPE_REQUIRED, "kind": {"const": "comparison"},
+                   "compared": {"type": "array", "items": COMPARED, "minItems": 2, "maxItems": 10,
+                                "description": "each statement's odds, in order; after the first, its difference"}},
+                  odds_envelope, closed=True, description="several statements side by side: crux odds 'A; B'")
+    out["odds.json"] = schema("odds.json", "crux odds --json: exact odds of a statement, or several compared, "
+                              "in any rule set", {"type": "object",
+                                                  "if": {"properties": {"kind": {"const": "comparison"}}},
+                                                  "then": several, "else": one})
     out["error.json"] = schema("error.json", "crux --json: a refused statement, in place of its answer", obj(
         {"input": STR, "error": obj({"message": STR, "position": null({**INT, "minimum": 0}), "hint": null(STR)},
                                     closed=True)},
