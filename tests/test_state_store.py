@@ -353,3 +353,59 @@ def test_reading_everything_back_in_order(sheet: Path) -> None:
     crux_here("d10")
     assert [e["statement"] for e in read_entries()] == ["d6", "d8", "damage 1", "d10"]
     assert [e["statement"] for e in exported("-n", "2")] == ["damage 1", "d10"]
+
+
+# -- crux log --stats ---------------------------------------------------------------------------------
+
+
+def stats_of(*args: str) -> dict:
+    result = crux_here("log", "--stats", "--json", *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_stats_finds_60000_seeded_d6_fair_and_each_statement_as_its_odds_say() -> None:
+    crux_here("--seed", "11", "-", stdin="d6\n" * 60_000)
+    crux_here("--seed", "12", "-", stdin="DEX +1b\n" * 3_000)
+    stats = stats_of()
+    (d6,) = [face for face in stats["faces"] if face["die"] == "d6"]
+    assert d6["rolled"] == 60_000 + 2 * 3_000 and d6["p"] > 0.01 and d6["fair"]
+    assert sum(d6["counts"].values()) == d6["rolled"]
+    (dex,) = [row for row in stats["outcomes"] if row["statement"] == "DEX +1b"]
+    assert dex["rolled"] == 3_000 and dex["as_expected"]
+    assert dex["expected"]["success"] == pytest.approx(3_000 * 5 / 9, abs=0.01)  # crux odds "DEX +1b": 5/9
+
+
+def test_stats_flags_a_loaded_die() -> None:
+    from crux_cli.core.rng import ScriptedSource
+    from crux_cli.running.runner import Runner
+
+    loaded = [6 if n % 4 == 0 else 1 + n % 6 for n in range(12_000)]  # a six a quarter of the time
+    journal = Journal.open()
+    runner = Runner(source=ScriptedSource(loaded))
+    runner.journal = journal
+    for _ in range(12_000):
+        runner.answer("d6")
+    journal.close()
+    (d6,) = stats_of()["faces"]
+    assert d6["p"] < 0.01 and not d6["fair"]
+    text = crux_here("log", "--stats").stdout
+    assert "NOT what fair dice give" in text
+
+
+def test_stats_reads_only_what_it_is_asked_for() -> None:
+    crux_here("-", stdin="d8\n" * 50, env={"CRUX_SESSION": "first"})
+    crux_here("-", stdin="d10\n" * 70, env={"CRUX_SESSION": "second"})
+    assert [f["die"] for f in stats_of("--session", "first")["faces"]] == ["d8"]
+    assert stats_of("--session", "last")["rolls"] == 70
+    refused = crux_here("log", "--stats", "--fight")
+    assert refused.returncode == 2 and "does not take --fight" in refused.stderr
+
+
+def test_the_chi_square_p_value_matches_known_values() -> None:
+    from crux_cli.running.stats import upper_gamma_regularized
+
+    # survival of chi-square: df 5 at 11.07 is 0.05; df 1 at 3.841 is 0.05; df 10 at 23.21 is 0.01
+    assert upper_gamma_regularized(5 / 2, 11.0705 / 2) == pytest.approx(0.05, abs=1e-4)
+    assert upper_gamma_regularized(1 / 2, 3.8415 / 2) == pytest.approx(0.05, abs=1e-4)
+    assert upper_gamma_regularized(10 / 2, 23.2093 / 2) == pytest.approx(0.01, abs=1e-4)

@@ -12,9 +12,11 @@ import click
 @click.option("--fight", is_flag=True, help="Only the words and rolls of fights.")
 @click.option("--session", metavar="ID", help="Only one session ('last' for the latest).")
 @click.option("-n", "--last", "last", type=click.IntRange(1), metavar="N", help="Only the last N entries.")
+@click.option("--stats", is_flag=True,
+              help="Count the faces rolled against fair dice and each statement's outcomes against its odds.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal.")
 def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
-                last: int | None, no_color: bool) -> None:
+                last: int | None, stats: bool, no_color: bool) -> None:
     """Show the rolls and changes of every session (the journal, in $XDG_STATE_HOME/crux/crux.db).
 
     \b
@@ -29,6 +31,9 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     from crux_cli.running.replay import with_answers
     from crux_cli.state.journal import iter_lines, open_store, select_entries, since_stamp
 
+    if stats:
+        show_stats(as_json, since, sheet, fight, session, last)
+        return
     store = open_store()
     if store is None:
         chosen: list[dict[str, object]] = []
@@ -52,4 +57,36 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ)))
     for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if empty else
                                                "nothing in the journal matches"]:
+        click.echo(line)
+
+
+def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
+               last: int | None) -> None:
+    """`crux log --stats`: faces against fair dice, outcomes against the exact odds (running.stats)."""
+    import json
+
+    from crux_cli.core.errors import CruxError
+    from crux_cli.running.stats import report, tally, text_lines
+    from crux_cli.state.journal import open_store, plain_rolls, since_stamp
+
+    for given, name in ((sheet, "--sheet"), (fight or None, "--fight"), (last, "-n")):
+        if given is not None:
+            raise CruxError(f"--stats counts plain rolls: it does not take {name}",
+                            hint="rolls made with a sheet or in a fight are kept whole, not as faces; "
+                                 "--stats takes --since and --session")
+    store = open_store()
+    if store is not None:
+        try:
+            if session == "last":
+                session = store.last_session()
+            counted = tally(plain_rolls(store, session=session, since=since_stamp(since) if since else None))
+        finally:
+            store.close()
+    else:
+        counted = tally(())
+    stats = report(counted)
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False))
+        return
+    for line in text_lines(stats):
         click.echo(line)

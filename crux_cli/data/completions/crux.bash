@@ -19,7 +19,7 @@ _crux_command() {
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
         "crux log")
-            options="--json --since --sheet --fight --session -n --last --no-color -h --help"
+            options="--json --since --sheet --fight --session -n --last --stats --no-color -h --help"
             valued=" --since --sheet --session -n --last "
             subcommands=""
             argument="" argument_words="" fallback="" ;;

@@ -1,0 +1,193 @@
+"""Benchmark, run on demand (pytest does not collect it): the state store's readers over a long history.
+
+    python tests/bench_state.py [--entries 1000000] [--runs 5]
+
+Fills a store of its own with ENTRIES journal entries as a season of play leaves them (issue 22):
+60 % plain rolls of batches (a row per chunk of 1,024), 30 % rolls typed at a prompt (a row each,
+with their answers), 8 % changes of twenty sheets, 2 % fight words, and thirty fights left by
+sessions that are gone. Then times each reader as a user runs it, as a whole process (CPU from
+wait4, peak RSS), and the reader's own call in-process (CPU, after start-up):
+
+    crux log -n 20 · crux log --sheet F -n 20 · crux log --fight -n 20 · crux log --since 10m ·
+    crux sheet undo F · the REPL's /log · the REPL's resume offer
+
+Goals: every reader under 100 ms of CPU for its answer (the in-process figure) and 60 MB peak RSS
+as a whole process, with 1,000,000 entries. A reader that scanned history would grow with it;
+`--entries 100000` beside the default shows they do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from benchkit import bench_environment, crux_command
+
+CPU_GOAL_MS = 100
+RSS_GOAL_MB = 60
+SHEETS = 20
+CHUNK = 1024
+
+
+def fill(folder: Path, entries: int, sheets: list[Path]) -> None:
+    """Write `entries` entries straight into a new store (as many crux runs would have)."""
+    from crux_cli.state.db import Store
+    from crux_cli.state.journal import stamp_of
+
+    store = Store.open(folder, migrate=False)
+    now = int(time.time() * 1000) - entries * 10  # ten milliseconds apart, ending about now
+    batch_rolls, prompt_rolls = entries * 60 // 100, entries * 30 // 100
+    changes = entries * 8 // 100
+    fight_words = entries - batch_rolls - prompt_rolls - changes
+    answer = {"input": "DEX +1b", "kind": "test", "rules": "crux", "attribute": "DEX", "net": 1,
+              "keep": "highest", "dice": [2, 5], "kept": 5, "outcome": "success",
+              "grit": {"spent": 0, "gained": 0}, "sources": [{"what": "boons", "net": 1}]}
+    clock = now
+    hp = {str(path): 12 for path in sheets}
+    with store.transaction():
+        for first in range(0, batch_rolls, CHUNK):
+            count = min(CHUNK, batch_rolls - first)
+            body = {"rules": "crux", "seed": None, "statements": ["DEX +1b", "4d6kh3", "atk 2d8+3 heavy"],
+                    "items": [[n % 3, [[6, 2, 5]]] for n in range(count)]}
+            store.add_rolls(f"batch{first // CHUNK}-1", f"batch{first // CHUNK}", stamp_of(clock),
+                            stamp_of(clock + count * 10), count, body)
+            clock += count * 10
+        session = "prompt"
+        for number in range(prompt_rolls + changes + fight_words):
+            clock += 10
+            entry: dict = {"v": 1, "id": f"{session}-{number + 1}", "time": stamp_of(clock), "session": session,
+                           "kind": "roll", "who": "Ann", "statement": "DEX +1b", "answers": [answer]}
+            if number < changes:
+                path = str(sheets[number % len(sheets)])
+                before, after = hp[path], 11 if hp[path] == 12 else 12
+                hp[path] = after
+                entry.update(kind="change", statement="damage 1" if after < before else "heal 1",
+                             sheets=[{"path": path, "who": "Ann", "before": {"hp": before}, "after": {"hp": after}}])
+            elif number < changes + fight_words:
+                entry.update(kind="change", statement="next", in_fight=True,
+                             fight={"before": {"round": 1}, "after": {"round": 2}})
+            store.add_entry(entry)
+        for fight in range(30):
+            store.save_fight(f"gone{fight}", "# a fight left by a session that is gone\nformat = 3\n")
+    store.close()
+    for path in sheets:  # each sheet holds what its last change left
+        text = path.read_text()
+        path.write_text(text.replace("hp = 12\n", f"hp = {hp[str(path)]}\n"))
+
+
+def run(command: list[str], env: dict[str, str]) -> tuple[float, int, str]:
+    """(CPU seconds, peak RSS KB, output) of one whole process, from wait4."""
+    with tempfile.TemporaryFile("w+") as out:
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, text=True)
+        _, _, usage = os.wait4(child.pid, 0)
+        child.returncode = 0
+        out.seek(0)
+        return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out.read()
+
+
+IN_PROCESS = """
+import json, resource, sys, time
+what, arg = sys.argv[1], sys.argv[2]
+from crux_cli.state.journal import Journal, open_store, select_entries, undo_sheet
+from crux_cli.running.replay import with_answers
+import crux_cli.render.log, crux_cli.state.store, crux_cli.state.autosave  # loaded before the clock starts
+started = time.process_time()
+if what == "repl-log":
+    journal = Journal.open()
+    store = journal.connected()
+    with_answers(select_entries(store, session="prompt", last=20))
+elif what == "resume":
+    from crux_cli.state.autosave import left_fights
+    journal = Journal.open()
+    left = left_fights(journal)
+    for fight in left:
+        fight.release()
+elif what == "undo":
+    journal = Journal.open()
+    undo_sheet(journal, arg)
+else:
+    store = open_store()
+    kwargs = json.loads(arg)
+    with_answers(select_entries(store, **kwargs))
+spent = time.process_time() - started
+print(json.dumps({"cpu": spent, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    options = parser.parse_args()
+    with bench_environment() as env, tempfile.TemporaryDirectory(prefix="crux-bench-sheets-") as scratch:
+        folder = Path(scratch)
+        os.environ.update({k: v for k, v in env.items() if k.startswith("XDG_")})
+        from crux_cli.state.journal import state_dir
+
+        crux = crux_command()
+        sheets = []
+        for number in range(SHEETS):
+            path = folder / f"hero{number}.toml"
+            subprocess.run([*crux, "sheet", "new", str(path), "--name", f"Hero{number}", "--hp", "12"], env=env,
+                           check=True, capture_output=True, stdin=subprocess.DEVNULL)
+            sheets.append(path.resolve())
+        started = time.perf_counter()
+        fill(state_dir(), options.entries, sheets)
+        size = (state_dir() / "crux.db").stat().st_size
+        filled = time.perf_counter() - started
+        print(f"store: {options.entries:,} entries, {size / 1e6:.0f} MB, filled in {filled:.1f} s")
+        sheet = str(sheets[3])
+        readers = [
+            ("crux log -n 20", [*crux, "log", "-n", "20"], ("log", json.dumps({"last": 20}))),
+            ("crux log --sheet F -n 20", [*crux, "log", "--sheet", sheet, "-n", "20"],
+             ("log", json.dumps({"sheet": sheet, "last": 20}))),
+            ("crux log --fight -n 20", [*crux, "log", "--fight", "-n", "20"],
+             ("log", json.dumps({"fight": True, "last": 20}))),
+            ("crux log --since 1m", [*crux, "log", "--since", "1m"], None),
+            ("crux sheet undo F", [*crux, "sheet", "undo", sheet], ("undo", sheet)),
+            ("REPL /log (20)", None, ("repl-log", "")),
+            ("REPL resume offer", None, ("resume", "")),
+        ]
+        ok = True
+        print(f"{'reader':28} {'process CPU ms':>15} {'peak RSS MB':>12} {'answer CPU ms':>14}  goal: answer < "
+              f"{CPU_GOAL_MS} ms, RSS < {RSS_GOAL_MB} MB")
+        for name, command, inner in readers:
+            cpus, rsses, inners = [], [], []
+            for _ in range(options.runs):
+                if command is not None:
+                    cpu, rss, said = run(command, env)
+                    if "Traceback" in said or "internal error" in said:
+                        print(said)
+                        return 1
+                    cpus.append(cpu)
+                    rsses.append(rss / 1024)
+                if inner is not None:
+                    result = subprocess.run([sys.executable, "-c", IN_PROCESS, *inner], capture_output=True,
+                                            text=True, env=env)
+                    if result.returncode:
+                        print(result.stderr)
+                        return 1
+                    figures = json.loads(result.stdout.splitlines()[-1])
+                    inners.append(figures["cpu"] * 1000)
+                    if command is None:
+                        rsses.append(figures["rss"] / 1024)
+            answer = statistics.median(inners) if inners else None
+            rss = max(rsses)
+            good = (answer is None or answer < CPU_GOAL_MS) and rss < RSS_GOAL_MB
+            ok &= good
+            process = f"{statistics.median(cpus) * 1000:15.0f}" if cpus else f"{'':>15}"
+            shown = f"{answer:14.1f}" if answer is not None else f"{'':>14}"
+            print(f"{name:28} {process} {rss:12.1f} {shown}  {'ok' if good else 'SHORT'}")
+        return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
