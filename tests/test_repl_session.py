@@ -324,3 +324,22 @@ def test_a_plain_roll_at_the_prompt_loads_neither_the_fight_ledger_nor_the_sheet
     plain, fight = done.stdout.splitlines()
     assert plain == "[] DEX +1b []"
     assert fight.endswith(" True") and "error" not in fight
+
+
+def test_a_pasted_line_of_more_statements_than_the_limit_is_refused_as_the_one_shot_refuses_it() -> None:
+    """A 210 KB paste of `;`-separated statements took 237 s and 435 MB: each one was answered."""
+    import time
+
+    from crux_cli.core.limits import MAX_STATEMENTS
+
+    session = Session(Runner(seed=1))
+    line = ";".join(["DEX +1b"] * 26_000)
+    start = time.process_time()
+    out = session.handle(line)
+    assert time.process_time() - start < 0.5
+    assert out == ["crux: error: 26,000 statements on one line is more than 100 (the limit)",
+                   "  hint: put them on separate lines: crux - reads one statement per line"]
+    assert not session.recent  # nothing rolled
+    assert len(session.handle(";".join(["d6"] * MAX_STATEMENTS))) == MAX_STATEMENTS  # the limit itself is taken
+    refused = session.handle("d6\n" + ";".join(["d6"] * (MAX_STATEMENTS + 1)) + "\nd8")  # a paste: line by line
+    assert refused[0].startswith("d6: ") and "more than 100" in refused[1] and refused[-1].startswith("d8: ")

@@ -137,3 +137,18 @@ def test_an_alias_is_kept_for_the_next_session(environ: dict[str, str]) -> None:
     second.sendline("sneak")
     second.expect_exact("DEX +1b: ")
     assert leave(second) == 0
+
+
+def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]) -> None:
+    """Bracketed paste of 26,000 `;`-separated statements: refused as the one-shot refuses them, within 2 s
+    of the session's CPU (start-up included), where it once took 237 s and 435 MB."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child = start(environ, "repl", "--seed", "1")
+    child.send("\x1b[200~" + ";".join(["DEX +1b"] * 26_000) + "\x1b[201~\r")
+    child.expect_exact("26,000 statements on one line is more than 100 (the limit)")
+    assert leave(child) == 0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 2.0
+    assert after.ru_maxrss < 200 * 1024 or before.ru_maxrss >= 200 * 1024

@@ -128,7 +128,7 @@ class Session:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
 
         text, comment = lines.split_comment(line)
-        for part in lines.split_statements(text):
+        for part in self.runner.statements(text):  # at most MAX_STATEMENTS, as the one-shot command takes
             statement = self.expand_statement(part)
             body = lines.odds_body(statement)
             if body is not None:

@@ -120,12 +120,18 @@ class Runner:
         return self.each_part(text, comment)
 
     def each_part(self, text: str, comment: str | None) -> Iterator[Answer]:
+        for part in self.statements(text):
+            yield from self.each_answer(part, comment)
+
+    @staticmethod
+    def statements(text: str) -> list[str]:
+        """The `;`-separated statements of a line (its comment split off), refused before any is rolled when
+        there are more than MAX_STATEMENTS: limits hold per line, not only per statement."""
         parts = split_statements(text)
-        if len(parts) > MAX_STATEMENTS:  # refused before any is rolled: limits hold per line, not only per statement
+        if len(parts) > MAX_STATEMENTS:
             raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
                              hint="put them on separate lines: crux - reads one statement per line")
-        for part in parts:
-            yield from self.each_answer(part, comment)
+        return parts
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
