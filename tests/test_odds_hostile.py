@@ -178,15 +178,26 @@ EXPLODING_KEEPS = [
 ]
 
 
+MEASURE = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(done.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+sys.stdout.write(done.stderr)
+"""
+
+
 def odds_process(*args: str) -> tuple[int, float, float, str]:
-    """(status, CPU seconds, peak megabytes, stderr) of `crux odds ARGS` as a process of its own."""
+    """(status, CPU seconds, peak megabytes, stderr) of `crux odds ARGS` as a process of its own.
+
+    Started by a small Python that reads its child's usage: Linux counts the memory of the process
+    that forked a child in the child's peak, and this one's is that of the whole test run."""
     command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
-    with tempfile.TemporaryFile("w+") as errors:
-        child = subprocess.Popen([*command, "odds", *args], stdout=subprocess.DEVNULL, stderr=errors)
-        _, status, usage = os.wait4(child.pid, 0)
-        errors.seek(0)
-        return (os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                errors.read())
+    measured = subprocess.run([sys.executable, "-c", MEASURE, *command, "odds", *args], capture_output=True,
+                              text=True, check=True)
+    first, _, stderr = measured.stdout.partition("\n")
+    status, seconds, megabytes = first.split()
+    return int(status), float(seconds), float(megabytes), stderr
 
 
 @pytest.mark.slow

@@ -141,7 +141,8 @@ def test_an_alias_is_kept_for_the_next_session(environ: dict[str, str]) -> None:
 
 def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]) -> None:
     """Bracketed paste of 26,000 `;`-separated statements: refused as the one-shot refuses them, within 2 s
-    of the session's CPU (start-up included), where it once took 237 s and 435 MB."""
+    of the session's CPU (start-up included), where it once took 237 s and 435 MB. (Its peak memory is not
+    measured here: Linux counts the forking test process's own in a child's.)"""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -151,4 +152,3 @@ def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]
     assert leave(child) == 0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 2.0
-    assert after.ru_maxrss < 200 * 1024 or before.ru_maxrss >= 200 * 1024
