@@ -14,6 +14,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.core.style import BAD, MIXED
 from crux_cli.repl.words import GLOBAL_STATEMENTS
+from crux_cli.running.runner import checked_text
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -84,6 +85,7 @@ def changes_state(line: str) -> bool:
 
 
 def run_command(session: "Session", line: str) -> list[str]:
+    checked_text(line)  # a path in Latin-1 (/sheet caf\xe9.toml) would break every roll after it
     start = line.index(PREFIX) + len(PREFIX)
     name, _, args = line[start:].partition(" ")
     found = find(name)

@@ -127,8 +127,8 @@ class Session:
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
 
-        text, comment = lines.split_comment(line)
-        for part in self.runner.statements(text):  # at most MAX_STATEMENTS, as the one-shot command takes
+        parts, comment = self.runner.split(line)  # refused as the one-shot refuses: too many, or not UTF-8
+        for part in parts:
             statement = self.expand_statement(part)
             body = lines.odds_body(statement)
             if body is not None:

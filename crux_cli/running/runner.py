@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
-from crux_cli.core.lines import SEPARATOR, split_comment, split_statements
+from crux_cli.core.lines import SEPARATOR, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -114,7 +114,7 @@ class Runner:
 
     def each(self, line: str) -> Iterator[Answer]:
         """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
-        text, comment = split_comment(line)
+        text, comment = split_comment(checked_text(line))
         if SEPARATOR not in text:  # one statement, the usual line: its answers, with no generator around them
             return self.each_answer(text, comment)
         return self.each_part(text, comment)
@@ -122,6 +122,13 @@ class Runner:
     def each_part(self, text: str, comment: str | None) -> Iterator[Answer]:
         for part in self.statements(text):
             yield from self.each_answer(part, comment)
+
+    @staticmethod
+    def split(line: str) -> tuple[list[str], str | None]:
+        """A line's statements and its comment, refused as `each` refuses them (bytes that are not UTF-8,
+        too many statements) before any is answered."""
+        text, comment = split_comment(checked_text(line))
+        return Runner.statements(text), comment
 
     @staticmethod
     def statements(text: str) -> list[str]:
@@ -271,3 +278,15 @@ class _SourceOf:
 
     def randint(self, low: int, high: int) -> int:
         return self.runner.source.randint(low, high)
+
+
+def checked_text(line: str) -> str:
+    """The line, unless it holds a byte that is not UTF-8 (a surrogate escape: a terminal or a script in
+    Latin-1): then it is refused before anything is answered, for an answer that changed a sheet could
+    not be journaled, nor its comment printed."""
+    at = undecodable(line)
+    if at is None:
+        return line
+    raise CruxError("this line holds a byte that is not UTF-8 text", text=line, position=at,
+                    hint="crux reads its input as UTF-8: type it again in a UTF-8 terminal")
+
