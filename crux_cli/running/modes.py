@@ -126,15 +126,19 @@ def blocks_of_lines(stream: Any) -> Iterator[list[str]]:
             yield block
         return
     decoder = codecs.getincrementaldecoder(getattr(stream, "encoding", None) or "utf-8")(errors="replace")
-    tail = ""
+    tail: list[str] = []  # the line still being written, in the pieces read so far: joined once, when it ends
     while data := read(BLOCK):
-        lines = (tail + decoder.decode(data)).split("\n")
-        tail = lines.pop()  # the line still being written, if the block ended inside it
-        if lines:
-            yield lines
-    tail += decoder.decode(b"", final=True)
-    if tail:
-        yield [tail]  # the last line, with no line feed after it
+        lines = decoder.decode(data).split("\n")
+        if len(lines) == 1:  # no line feed in this block: input without newlines stays linear
+            tail.append(lines[0])
+            continue
+        if tail:
+            lines[0] = "".join(tail) + lines[0]
+        tail = [lines.pop()]
+        yield lines
+    last = "".join(tail) + decoder.decode(b"", final=True)
+    if last:
+        yield [last]  # the last line, with no line feed after it
 
 
 def input_waits(stream: Any) -> Callable[[], bool]:

@@ -134,10 +134,23 @@ class Runner:
     def statements(text: str) -> list[str]:
         """The `;`-separated statements of a line (its comment split off), refused before any is rolled when
         there are more than MAX_STATEMENTS: limits hold per line, not only per statement."""
+        if text.count(SEPARATOR) > COUNTED_SEPARATORS:  # megabytes of `d6;`: no string made for each part
+            import re
+
+            found: list[str] = []
+            start, statement = 0, re.compile(rf"[^{SEPARATOR}\s]").search  # a statement's first letter
+            while len(found) <= MAX_STATEMENTS and (letter := statement(text, start)):
+                end = text.find(SEPARATOR, letter.start())
+                found.append(text[letter.start():end if end >= 0 else len(text)].strip())
+                if end < 0:
+                    break
+                start = end + 1
+            if len(found) > MAX_STATEMENTS:
+                raise too_many_statements(None)
+            return found or [text]  # as split_statements has them
         parts = split_statements(text)
         if len(parts) > MAX_STATEMENTS:
-            raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
-                             hint="put them on separate lines: crux - reads one statement per line")
+            raise too_many_statements(len(parts))
         return parts
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
@@ -278,6 +291,17 @@ class _SourceOf:
 
     def randint(self, low: int, high: int) -> int:
         return self.runner.source.randint(low, high)
+
+
+COUNTED_SEPARATORS = 100_000  # past this many `;` on a line, the statements are not counted to say how many
+
+
+def too_many_statements(count: int | None) -> LimitError:
+    """The refusal of a line of `count` statements (None: more than were counted)."""
+    said = f"{count:,} statements on one line is" if count is not None else "this line holds"
+    return LimitError(f"{said} more than {MAX_STATEMENTS:,} statements (the limit)" if count is None else
+                      f"{said} more than {MAX_STATEMENTS:,} (the limit)",
+                      hint="put them on separate lines: crux - reads one statement per line")
 
 
 def checked_text(line: str) -> str:
