@@ -15,8 +15,25 @@ line does not pay for them, and importing crux_cli never imports click or prompt
 from __future__ import annotations
 
 import sys
-import types
-from typing import Any
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C while the `crux` program is still being imported: leave as an interrupted command does
+    (status 130), not with a traceback of whichever import it fell in. At once: a SystemExit raised here
+    can land in a callback of the import system, which ignores it. `crux_cli.__main__` hands Ctrl-C
+    back to Python once the command line is imported, and the command line handles it from there."""
+    import os
+
+    os._exit(130)
+
+
+if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"):  # the program, not a library
+    import _signal  # the C module: `signal` would import enum, and every command pays for its start-up
+
+    _signal.signal(_signal.SIGINT, _interrupted)
+
+import types  # noqa: E402
+from typing import Any  # noqa: E402
 
 __version__ = "0.1.0"
 

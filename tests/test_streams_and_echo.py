@@ -73,6 +73,21 @@ def test_ctrl_c_exits_130_as_crux_1_documents():
     assert p.returncode == 130 and "Aborted" not in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # 40 real processes, each interrupted as it starts
+def test_ctrl_c_while_crux_is_being_imported_prints_no_traceback():
+    """A Ctrl-C in the first ~30 ms landed in whichever import was running, with its traceback. Only the
+    interpreter's own start-up and the console script's first line, before any of crux runs, are left."""
+    statuses = set()
+    for step in range(40):
+        p = subprocess.Popen([*command(), "d6"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.01 + step * 0.002)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=10)
+        assert "/crux_cli/" not in err, err  # no frame of crux's
+        statuses.add(p.returncode)
+    assert 130 in statuses
+
+
 # -- encodings ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
