@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -152,3 +153,16 @@ def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]
     assert leave(child) == 0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 2.0
+
+
+def test_a_typed_colour_code_is_let_go_without_a_traceback(session: pexpect.spawn) -> None:
+    """ESC [ 3 1 m parses as a mouse report, and prompt-toolkit's mouse handler ended in a traceback and a
+    'Press ENTER to continue'. The session asks for no mouse reports: it is let go, and the line goes on."""
+    for key in "\x1b[31m":
+        session.send(key)
+        time.sleep(0.02)
+    session.send("d6\r")
+    session.expect(r"d6: \d")
+    before = session.before
+    assert "Unhandled exception" not in before and "Traceback" not in before
+    assert leave(session) == 0
