@@ -230,3 +230,16 @@ def test_the_command_survives_a_hostile_config(tmp_path: Path) -> None:
     done = run_crux("--seed", "1", "d6", env={"CRUX_CONFIG": str(path)})
     assert done.returncode == 0 and done.stdout == "d6: 2 · 1d6 [2]\n"
     assert done.stderr.startswith(f"crux: warning: the config file is not used: {path}: nested too deeply to read\n")
+
+
+def test_a_config_alias_named_like_a_statement_word_is_left_out_with_its_line(tmp_path: Path) -> None:
+    """`roll = "DEX +1b"` made `crux roll 2d6` roll DEX, silently; /alias refuses such a name."""
+    path = tmp_path / "config.toml"
+    path.write_text('[aliases]\nroll = "DEX +1b"\nsmite = "atk 2d8+3 heavy"\n', encoding="utf-8")
+    for args, stdin in ((["--seed", "1", "roll 2d6"], None), (["--seed", "1", "-"], "roll 2d6\n")):
+        done = run_crux(*args, stdin=stdin, env={"CRUX_CONFIG": str(path)})
+        assert done.returncode == 0 and done.stdout.startswith("roll 2d6: 7 · 2d6"), done.stdout
+        assert done.stderr == (f"crux: warning: the config file's alias 'roll' is not used: {path}:2: 'roll' is "
+                               "already a statement word (pick another name)\n")
+    done = run_crux("--seed", "1", "smite", env={"CRUX_CONFIG": str(path)})
+    assert done.stdout.startswith("atk 2d8+3 heavy: ") and "'smite'" not in done.stderr  # the others work

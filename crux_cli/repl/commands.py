@@ -226,12 +226,9 @@ def alias(session: "Session", call: Invocation) -> list[str]:
     key = name.lower()
     if not key.isidentifier():
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
-    if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
-        raise call.error(f"'{name}' is already a statement word", name, "pick another name")
-    taken = find(key)
-    if key in session.fight_words(fighting=True) or taken is not None:
-        what = "a fight word" if taken is None else f"a session command ({PREFIX}{taken.name})"
-        raise call.error(f"'{name}' is already {what}", name, "pick another name")
+    clash = alias_clash(session, key)
+    if clash is not None:
+        raise call.error(f"'{name}' is already {clash}", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)
         said = f"alias {name} forgotten"
@@ -240,6 +237,17 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         said = f"{key} = {session.aliases[key]}"
     warning = session.keep_alias(key, session.aliases.get(key))
     return [said, warning] if warning else [said]
+
+
+def alias_clash(session: "Session", key: str) -> str | None:
+    """What an alias called `key` would hide ("a statement word", ...), or None: /alias and the config's
+    aliases are checked alike."""
+    if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
+        return "a statement word"
+    taken = find(key)
+    if key in session.fight_words(fighting=True) or taken is not None:
+        return "a fight word" if taken is None else f"a session command ({PREFIX}{taken.name})"
+    return None
 
 
 @command("history", "[N]")

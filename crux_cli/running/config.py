@@ -252,6 +252,26 @@ def alias_name(name: str) -> str:
     return name.lower()
 
 
+def alias_problem(config: Config, name: str, clash: str) -> str:
+    """The report of a config alias left out because its name is taken (`clash`: "a statement word"...),
+    with the file's path and the alias's line, as other config problems are reported."""
+    line = None
+    if config.path is not None:
+        import contextlib
+
+        from crux_cli.state.files import read_regular
+
+        with contextlib.suppress(OSError):  # gone or changed since: the report goes without its line
+            line = key_line(read_regular(config.path).decode("utf-8", "replace"), name)
+    return (f"the config file's alias '{name}' is not used: {printable(config.path or '')}"
+            f"{f':{line}' if line else ''}: '{name}' is already {clash} (pick another name)")
+
+
+def shadowing(aliases: Mapping[str, str], words: frozenset[str] | set[str]) -> list[str]:
+    """The aliases named like one of the statement `words`, which they would hide."""
+    return [name for name in aliases if name in words]
+
+
 def write_defaults(path: str | os.PathLike[str]) -> bool:
     """Write the commented defaults to `path` if nothing is there; True when written (never over a file)."""
     try:

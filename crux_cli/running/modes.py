@@ -37,7 +37,7 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
     runner = None
     try:
         runner = journaled_runner(settings)
-        for answer in runner.each(with_aliases(settings, text)):
+        for answer in runner.each(with_aliases(settings, text, runner, output)):
             output.answers([answer])
     except CruxError as error:
         output.error(error)
@@ -75,7 +75,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # bound once: a batch runs this loop for every line
     each, answer_json, answered, render = runner.each, output.answer_json, journal.answered, output.batch_renderer()
     waiting = input_waits(stream)
-    aliases = settings.aliases
+    aliases = usable_aliases(settings, runner, output)
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
         lines = number = 0
         for block in blocks_of_lines(stream):
@@ -172,7 +172,8 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json)
+        runner = make_runner(settings)
+        answer = runner.odds(with_aliases(settings, text, runner, output), at_least=at_least, exact=settings.json)
     except CruxError as error:
         output.error(error)
         return 2
@@ -180,11 +181,28 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     return 0
 
 
-def with_aliases(settings: Settings, text: str) -> str:
+def with_aliases(settings: Settings, text: str, runner: Runner, output: Output) -> str:
     """The line with the config file's aliases spelled out (`smite goblin` → `atk 2d8+3 heavy goblin`)."""
-    aliases = settings.aliases
+    aliases = usable_aliases(settings, runner, output)
     if not aliases:
         return text
     from crux_cli.running.config import expand_aliases
 
     return expand_aliases(text, aliases)
+
+
+def usable_aliases(settings: Settings, runner: Runner, output: Output) -> dict[str, str]:
+    """The config file's aliases, less any named like a statement word of the rules in use (which it would
+    hide): each of those is left out with a warning naming its line, as /alias refuses such a name."""
+    aliases = settings.aliases
+    if not aliases or settings.config is None:
+        return aliases
+    from crux_cli import rulesets
+    from crux_cli.core.lines import ODDS
+    from crux_cli.running.config import alias_problem, shadowing
+
+    words = runner.rules.keywords | rulesets.dice_handler().keywords | {ODDS}
+    for name in shadowing(aliases, words):
+        output.warning(alias_problem(settings.config, name, "a statement word"))
+        del aliases[name]
+    return aliases
