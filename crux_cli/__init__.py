@@ -28,9 +28,9 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"):  # the program, not a library
-    import _signal  # the C module: `signal` would import enum, and every command pays for its start-up
+    import signal  # enum, which it imports, is imported by every command anyway (re)
 
-    _signal.signal(_signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGINT, _interrupted)
 
 import types  # noqa: E402
 from typing import Any  # noqa: E402

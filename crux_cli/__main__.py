@@ -6,8 +6,8 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 
 from __future__ import annotations
 
-import _signal
 import gc
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -23,8 +23,8 @@ from crux_cli.cli import main as command_line  # noqa: E402 (after the collector
 gc.freeze()
 if _COLLECTING:
     gc.enable()
-if sys.modules["crux_cli"].__dict__.get("_interrupted") is _signal.getsignal(_signal.SIGINT):
-    _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # Ctrl-C is KeyboardInterrupt again: main handles it
+if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is KeyboardInterrupt again: main handles it
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings

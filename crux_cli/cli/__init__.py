@@ -232,7 +232,7 @@ def check_text(argv: list[str]) -> None:
     the sheet was written; a sheet's name would, on every roll."""
     from crux_cli.core.lines import undecodable
 
-    named = [(argument, None) for argument in argv]
+    named: list[tuple[str, str | None]] = [(argument, None) for argument in argv]
     named += [(os.environ[name], name) for name in ENVIRONMENT if name in os.environ]
     for text, variable in named:
         at = undecodable(text)

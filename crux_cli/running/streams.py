@@ -59,22 +59,22 @@ def write_whole(stream: Any, text: str, flush: bool) -> None:
     a Ctrl-C while one of them waits for the reader raised KeyboardInterrupt in the middle, and the
     output ended halfway through a line (a JSON line no reader can parse). Held, it comes after the
     line: the output stops at the end of a line, whatever Python's handler of Ctrl-C is then."""
-    import _signal  # the C module: `signal` imports enum, and every command would pay for it
+    import signal
 
     caught: list[int] = []
     try:
-        before = _signal.signal(_signal.SIGINT, lambda signum, frame: caught.append(signum))
+        before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     except ValueError:  # not the main thread, which alone handles signals
         _write(stream, text, flush)
         return
     try:
         _write(stream, text, flush)
     finally:
-        _signal.signal(_signal.SIGINT, before)
+        signal.signal(signal.SIGINT, before)
     if caught and callable(before):
-        before(_signal.SIGINT, None)  # as it would have run: KeyboardInterrupt, for Python's own handler
-    elif caught and before == _signal.SIG_DFL:
-        os.kill(os.getpid(), _signal.SIGINT)
+        before(signal.SIGINT, None)  # as it would have run: KeyboardInterrupt, for Python's own handler
+    elif caught and before == signal.SIG_DFL:
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 def _write(stream: Any, text: str, flush: bool) -> None:
