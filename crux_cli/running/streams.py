@@ -63,8 +63,10 @@ def write_whole(stream: Any, text: str, flush: bool) -> None:
 
     caught: list[int] = []
     try:
+        if signal.getsignal(signal.SIGINT) is None:  # a handler set outside Python: it cannot be put back
+            raise ValueError
         before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    except ValueError:  # not the main thread, which alone handles signals
+    except ValueError:  # that, or not the main thread, which alone handles signals
         _write(stream, text, flush)
         return
     try:
