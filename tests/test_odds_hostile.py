@@ -140,7 +140,8 @@ def test_a_keep_near_the_limit_is_answered_or_refused_in_time() -> None:
     assert seconds < (ANSWER_SECONDS if verdict == "answered" else REFUSAL_SECONDS)
 
 
-CALIBRATED = ["100d6!", "150d6!", "500d6kh250", "4d3000kh3", "1000d60", "300d6+300d8", "atk 1000d6", "10d6!>=5"]
+CALIBRATED = ["100d6!", "150d6!", "500d6kh250", "4d3000kh3", "1000d60", "300d6+300d8", "atk 1000d6", "10d6!>=5",
+              "12d6000!kl13", "30d8000!kl30"]  # the last two: a mixture over the count of explosions
 
 
 @pytest.mark.slow
