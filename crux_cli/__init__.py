@@ -15,13 +15,31 @@ line does not pay for them, and importing crux_cli never imports click or prompt
 from __future__ import annotations
 
 import sys
-import types
-from typing import TYPE_CHECKING, Any
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C while the `crux` program is still being imported: leave as an interrupted command does
+    (status 130), not with a traceback of whichever import it fell in. At once: a SystemExit raised here
+    can land in a callback of the import system, which ignores it. `crux_cli.__main__` hands Ctrl-C
+    back to Python once the command line is imported, and the command line handles it from there."""
+    import os
+
+    os._exit(130)
+
+
+if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"):  # the program, not a library
+    import signal  # enum, which it imports, is imported by every command anyway (re)
+
+    signal.signal(signal.SIGINT, _interrupted)
+
+import types  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imports them on first use
     from crux_cli.api import CruxError as CruxError
     from crux_cli.api import Hero as Hero
     from crux_cli.api import LimitError as LimitError
+    from crux_cli.api import OddsComparison as OddsComparison
     from crux_cli.api import OddsResult as OddsResult
     from crux_cli.api import RollResult as RollResult
     from crux_cli.api import Session as Session

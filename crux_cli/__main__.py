@@ -7,6 +7,8 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 from __future__ import annotations
 
 import gc
+import signal
+import sys
 from typing import TYPE_CHECKING
 
 # The command line (click and crux's commands) is some 18,000 objects that live until the process
@@ -21,6 +23,8 @@ from crux_cli.cli import main as command_line  # noqa: E402 (after the collector
 gc.freeze()
 if _COLLECTING:
     gc.enable()
+if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is KeyboardInterrupt again: main handles it
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings

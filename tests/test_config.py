@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_crux
 
 from crux_cli.core.style import Palette, output_codes, sgr
 from crux_cli.repl.style import repl_styles
@@ -166,3 +167,79 @@ def test_the_untouched_defaults_are_read_without_the_toml_reader(tmp_path: Path)
     # one value set, and the reader reads it
     assert config(tmp_path, DEFAULTS_TEXT.replace('# rules = "crux"', 'rules = "stepdice"')).rules == "stepdice"
     assert config(tmp_path, "[colors] # the table, with a comment after it\n").problem is None
+
+
+# -- a hostile config: read as sheets are read, every failure a one-line warning and the defaults ---------------
+
+HOSTILE_CONFIGS = {
+    "nested brackets": "a = " + "[" * 10_000 + "]" * 10_000 + "\n",
+    "a 5,000-digit number": "a = " + "9" * 5_000 + "\n",
+    "a 3,000-level inline table": "a = " + "{b = " * 3_000 + "1" + "}" * 3_000 + "\n",
+    "a deep value where a string goes": "rules = " + "[" * 900 + "]" * 900 + "\n",
+    "a 4,200-digit number where a string goes": "rules = " + "9" * 4_200 + "\n",
+    "a 100,000-letter key": "[" + "x" * 100_000 + "]\na = 1\n",
+    "a 100,000-letter alias name": '[aliases]\n"' + "x y" * 30_000 + '" = "DEX"\n',
+    "a huge float": "pager = 1e999999\n",
+    "bytes that are not UTF-8": "rules = \"caf\udce9\"\n",
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_CONFIGS)
+def test_a_hostile_config_is_a_one_line_warning_and_the_defaults(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(HOSTILE_CONFIGS[name].encode("utf-8", "surrogateescape"))
+    loaded = load_config({"CRUX_CONFIG": str(path)})
+    assert loaded.problem is not None and loaded.problem.startswith(str(path))
+    assert "\n" not in loaded.problem and len(loaded.problem) < 300
+    assert loaded.rules is None and loaded.theme == "default" and loaded.pager is True
+
+
+def test_a_config_over_1_mb_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("# padding\n" * 110_000, encoding="utf-8")
+    assert load_config({"CRUX_CONFIG": str(path)}).problem == f"{path}: is larger than 1 MB"
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/dev/urandom", "directory"])
+def test_a_config_that_is_not_a_regular_file_is_never_read(tmp_path: Path, special: str) -> None:
+    """A FIFO would hang every command; a character device would be read until memory runs out. The config
+    path is chosen through XDG_CONFIG_HOME, as a user's would be, with a symbolic link to the special file."""
+    folder = tmp_path / "xdg" / "crux"
+    folder.mkdir(parents=True)
+    if special == "fifo":
+        target = tmp_path / "fifo"
+        os.mkfifo(target)
+    elif special == "directory":
+        target = tmp_path / "a-folder"
+        target.mkdir()
+    else:
+        target = Path(special)
+        if not target.exists():
+            pytest.skip(f"no {special} here")
+    (folder / "config.toml").symlink_to(target)
+    done = run_crux("--seed", "1", "d6", env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, timeout=10)
+    assert done.returncode == 0 and done.stdout == "d6: 2 · 1d6 [2]\n"
+    warning = done.stderr.splitlines()
+    assert warning[0].startswith(f"crux: warning: the config file is not used: {folder / 'config.toml'}: is ")
+    assert "not a regular file" in warning[0] and "Traceback" not in done.stderr
+
+
+def test_the_command_survives_a_hostile_config(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(HOSTILE_CONFIGS["nested brackets"], encoding="utf-8")
+    done = run_crux("--seed", "1", "d6", env={"CRUX_CONFIG": str(path)})
+    assert done.returncode == 0 and done.stdout == "d6: 2 · 1d6 [2]\n"
+    assert done.stderr.startswith(f"crux: warning: the config file is not used: {path}: nested too deeply to read\n")
+
+
+def test_a_config_alias_named_like_a_statement_word_is_left_out_with_its_line(tmp_path: Path) -> None:
+    """`roll = "DEX +1b"` made `crux roll 2d6` roll DEX, silently; /alias refuses such a name."""
+    path = tmp_path / "config.toml"
+    path.write_text('[aliases]\nroll = "DEX +1b"\nsmite = "atk 2d8+3 heavy"\n', encoding="utf-8")
+    for args, stdin in ((["--seed", "1", "roll 2d6"], None), (["--seed", "1", "-"], "roll 2d6\n")):
+        done = run_crux(*args, stdin=stdin, env={"CRUX_CONFIG": str(path)})
+        assert done.returncode == 0 and done.stdout.startswith("roll 2d6: 7 · 2d6"), done.stdout
+        assert done.stderr == (f"crux: warning: the config file's alias 'roll' is not used: {path}:2: 'roll' is "
+                               "already a statement word (pick another name)\n")
+    done = run_crux("--seed", "1", "smite", env={"CRUX_CONFIG": str(path)})
+    assert done.stdout.startswith("atk 2d8+3 heavy: ") and "'smite'" not in done.stderr  # the others work

@@ -287,6 +287,20 @@ def test_a_sheets_access_acl_is_kept(tmp_path: Path) -> None:
     assert load_hero(sheet).hp == 4
 
 
+def test_a_sheets_own_extended_attributes_are_kept(tmp_path: Path) -> None:
+    """The write is a new file renamed over the sheet: a user's xattrs (a tag, a sync tool's mark) were lost."""
+    sheet = players_sheet(tmp_path)
+    try:
+        os.setxattr(sheet, "user.crux.test", b"keep me")
+        os.setxattr(sheet, "user.colour", b"red")
+    except (OSError, AttributeError) as error:
+        pytest.skip(f"no user extended attributes here: {error}")
+    with sheet_transaction(sheet) as tx:
+        tx.save(tx.hero.with_changes(hp=4))
+    assert os.getxattr(sheet, "user.crux.test") == b"keep me" and os.getxattr(sheet, "user.colour") == b"red"
+    assert load_hero(sheet).hp == 4
+
+
 # --- failures around the write -------------------------------------------------------------------
 
 

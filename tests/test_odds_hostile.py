@@ -140,7 +140,8 @@ def test_a_keep_near_the_limit_is_answered_or_refused_in_time() -> None:
     assert seconds < (ANSWER_SECONDS if verdict == "answered" else REFUSAL_SECONDS)
 
 
-CALIBRATED = ["100d6!", "150d6!", "500d6kh250", "4d3000kh3", "1000d60", "300d6+300d8", "atk 1000d6", "10d6!>=5"]
+CALIBRATED = ["100d6!", "150d6!", "500d6kh250", "4d3000kh3", "1000d60", "300d6+300d8", "atk 1000d6", "10d6!>=5",
+              "12d6000!kl13", "30d8000!kl30"]  # the last two: a mixture over the count of explosions
 
 
 @pytest.mark.slow
@@ -165,3 +166,61 @@ def test_the_limit_predicts_what_the_odds_take(text: str, monkeypatch: pytest.Mo
         times.append(calibrate_odds.measured(text, False))
     guess, took = reference * min(speeds), min(times)
     assert 0.5 < guess / took < 2.0, f"predicted {guess:.3f} s, took {took:.3f} s (speed {min(speeds):.3f})"
+
+
+# -- exploding keep-all pools (issue 28): the prediction for NdS!klK with K >= N was 5 to 13 times low -----
+
+MEGABYTES = 200  # peak resident memory of the whole process, start-up included
+EXPLODING_KEEPS = [
+    "35d6000!kl35", "30d8000!kl30", "20d7143!kl99", "atk d10000 +999b",  # as filed: 9.6 s, 8 s, 1.1 GB, 280 MB
+    "35d6000!kl36", "30d8000!kh30", "30d8000!kh31", "20d3000!kl21", "12d6000!kl13", "35d6000!kh35",
+    "50d10000!kl50", "50d10000!kl49", "10d10000!dh0", "atk d10000 +400b", "atk 5d10000 +999b",
+    "37d6000!kl37", "40d5000!kl40", "50d4000!kl50", "35d8000!kl35", "45d6000!kl45",  # either side of 200 MB
+]
+
+
+MEASURE = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(done.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+sys.stdout.write(done.stderr)
+"""
+
+
+def odds_process(*args: str) -> tuple[int, float, float, str]:
+    """(status, CPU seconds, peak megabytes, stderr) of `crux odds ARGS` as a process of its own.
+
+    Started by a small Python that reads its child's usage: Linux counts the memory of the process
+    that forked a child in the child's peak, and this one's is that of the whole test run."""
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    measured = subprocess.run([sys.executable, "-c", MEASURE, *command, "odds", *args], capture_output=True,
+                              text=True, check=True)
+    first, _, stderr = measured.stdout.partition("\n")
+    status, seconds, megabytes = first.split()
+    return int(status), float(seconds), float(megabytes), stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("text", EXPLODING_KEEPS)
+def test_exploding_keeps_answer_or_refuse_within_2_s_and_200_mb(text: str, as_json: bool) -> None:
+    status, seconds, megabytes, stderr = odds_process(*(["--json"] if as_json else []), text)
+    assert status in (0, 2) and "internal error" not in stderr and "Traceback" not in stderr, stderr
+    assert seconds < ANSWER_SECONDS, f"{seconds:.2f} s of CPU: {stderr}"
+    assert megabytes < MEGABYTES, f"{megabytes:.0f} MB: {stderr}"
+
+
+def test_a_keep_of_every_die_that_explodes_is_one_pass_not_one_per_explosion_count() -> None:
+    """Keeping the lowest 35 of 35 d6000 that explode keeps the 35 dice that stopped, however many
+    exploded: the mixture over the count of explosions adds one part once (it added it 106 times, 9.6 s)."""
+    verdict, seconds, message = answer_or_refusal("crux", "35d6000!kl35", False)
+    assert verdict == "answered", message
+    assert seconds < ANSWER_SECONDS
+
+
+@pytest.mark.parametrize("text", ["35d6000!kl36", "20d7143!kl99", "atk d10000 +999b"])
+def test_an_exploding_keep_too_large_is_refused_before_the_work(text: str) -> None:
+    verdict, seconds, message = answer_or_refusal("crux", text, False)
+    assert verdict == "limit" and "odds size limit" in message
+    assert seconds < REFUSAL_SECONDS

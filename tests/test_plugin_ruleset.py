@@ -234,3 +234,43 @@ def test_a_built_in_roll_never_imports_importlib_metadata(args: list[str]) -> No
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert "importlib.metadata" not in imported
     assert "prompt_toolkit" not in imported
+
+
+@pytest.fixture
+def three_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """coinflip, one whose module is missing, and one whose rule engine divides by zero: three packages."""
+    for package, entry in (("crux_coinflip", "coinflip = coinflip.ruleset:RULESET"),
+                           ("crux_broken", "broken = no_such_module:RULESET"),
+                           ("crux_faulty", "faulty = faultyflip:RULESET")):
+        info = tmp_path / f"{package}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[crux.rulesets]\n{entry}\n")
+    (tmp_path / "faultyflip.py").write_text(
+        "from coinflip.ruleset import RULESET as COINFLIP\n\n"
+        "def run(statement, ctx):\n    return 1 / 0\n\n"
+        "RULESET = COINFLIP.replace(name='faulty', run=run)\n")
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("CRUX_RULES", raising=False)
+    forget_plugins()
+    yield tmp_path
+    forget_plugins()
+
+
+def test_one_broken_plug_in_does_not_hide_the_others(three_plugins: Path) -> None:
+    status, out, err = crux_says("--rules", "list")
+    assert status == 0, err
+    listed = dict(line.split(None, 1) for line in out.splitlines())
+    assert listed["coinflip"] == "Coin flips (a plug-in): flip, flip N"
+    assert listed["broken"].startswith("(not usable: could not be loaded: ModuleNotFoundError")
+    status, out, _ = crux_says("--rules", "coinflip", "--seed", "1", "flip 3")
+    assert status == 0 and FLIP_LINE.match(out)
+
+
+def test_a_fault_in_a_plug_in_is_blamed_on_the_plug_in_not_on_crux(three_plugins: Path) -> None:
+    status, _, err = crux_says("--rules", "faulty", "flip 2")
+    assert status == 2
+    assert "the rule set 'faulty' failed (run): ZeroDivisionError: division by zero" in err
+    assert "a bug in the package that provides it (faultyflip:RULESET), not in crux" in err
+    assert "internal error" not in err and "Traceback" not in err

@@ -324,3 +324,56 @@ def test_a_plain_roll_at_the_prompt_loads_neither_the_fight_ledger_nor_the_sheet
     plain, fight = done.stdout.splitlines()
     assert plain == "[] DEX +1b []"
     assert fight.endswith(" True") and "error" not in fight
+
+
+def test_a_pasted_line_of_more_statements_than_the_limit_is_refused_as_the_one_shot_refuses_it() -> None:
+    """A 210 KB paste of `;`-separated statements took 237 s and 435 MB: each one was answered."""
+    import time
+
+    from crux_cli.core.limits import MAX_STATEMENTS
+
+    session = Session(Runner(seed=1))
+    line = ";".join(["DEX +1b"] * 26_000)
+    start = time.process_time()
+    out = session.handle(line)
+    assert time.process_time() - start < 0.5
+    assert out == ["crux: error: 26,000 statements on one line is more than 100 (the limit)",
+                   "  hint: put them on separate lines: crux - reads one statement per line"]
+    assert not session.recent  # nothing rolled
+    assert len(session.handle(";".join(["d6"] * MAX_STATEMENTS))) == MAX_STATEMENTS  # the limit itself is taken
+    refused = session.handle("d6\n" + ";".join(["d6"] * (MAX_STATEMENTS + 1)) + "\nd8")  # a paste: line by line
+    assert refused[0].startswith("d6: ") and "more than 100" in refused[1] and refused[-1].startswith("d8: ")
+
+
+def test_an_alias_is_said_not_kept_when_the_aliases_file_could_not_be_read_at_start(tmp_path: Path) -> None:
+    """The session went on without the file and later /alias kept nothing, silently."""
+    from crux_cli.repl.app import keep_aliases_in
+
+    fifo = tmp_path / "aliases"
+    os.mkfifo(fifo)
+    session = scripted(4, 2)
+    warnings = keep_aliases_in(session, fifo)
+    assert warnings and "cannot be read" in warnings[0]
+    said = session.handle("/alias sneak = DEX +1b")
+    assert said[0] == "sneak = DEX +1b" and said[1].startswith("the aliases are not kept for next time")
+    assert "named pipe" in said[1]
+    assert session.handle("sneak")[0].startswith("DEX +1b: partial (4)")  # it works for this session
+
+
+def test_config_aliases_that_would_hide_a_word_are_left_out_as_alias_refuses_them(tmp_path: Path) -> None:
+    from crux_cli.repl.app import usable_config_aliases
+    from crux_cli.running.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[aliases]\nroll = "DEX +1b"\nsmite = "atk 2d8+3 heavy"\nhelp = "DEX"\natk = "DEX"\n')
+    config = load_config({"CRUX_CONFIG": str(path)})
+    session = scripted()
+    warnings: list[str] = []
+    assert usable_config_aliases(session, config, warnings) == {"smite": "atk 2d8+3 heavy"}
+    assert warnings == [
+        f"the config file's alias 'roll' is not used: {path}:2: 'roll' is already a statement word (pick another name)",
+        f"the config file's alias 'help' is not used: {path}:4: 'help' is already a session command (/help) "
+        "(pick another name)",
+        f"the config file's alias 'atk' is not used: {path}:5: 'atk' is already a statement word (pick another name)"]
+    for name in ("roll", "atk"):  # /alias says the same
+        assert "is already a statement word" in session.handle(f"/alias {name} = DEX")[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,3 +138,31 @@ def test_an_alias_is_kept_for_the_next_session(environ: dict[str, str]) -> None:
     second.sendline("sneak")
     second.expect_exact("DEX +1b: ")
     assert leave(second) == 0
+
+
+def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]) -> None:
+    """Bracketed paste of 26,000 `;`-separated statements: refused as the one-shot refuses them, within 2 s
+    of the session's CPU (start-up included), where it once took 237 s and 435 MB. (Its peak memory is not
+    measured here: Linux counts the forking test process's own in a child's.)"""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child = start(environ, "repl", "--seed", "1")
+    child.send("\x1b[200~" + ";".join(["DEX +1b"] * 26_000) + "\x1b[201~\r")
+    child.expect_exact("26,000 statements on one line is more than 100 (the limit)")
+    assert leave(child) == 0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 2.0
+
+
+def test_a_typed_colour_code_is_let_go_without_a_traceback(session: pexpect.spawn) -> None:
+    """ESC [ 3 1 m parses as a mouse report, and prompt-toolkit's mouse handler ended in a traceback and a
+    'Press ENTER to continue'. The session asks for no mouse reports: it is let go, and the line goes on."""
+    for key in "\x1b[31m":
+        session.send(key)
+        time.sleep(0.02)
+    session.send("d6\r")
+    session.expect(r"d6: \d")
+    before = session.before
+    assert "Unhandled exception" not in before and "Traceback" not in before
+    assert leave(session) == 0

@@ -3,6 +3,7 @@ control characters in echoed text, JSON line breaks, per-line limits, TERM=dumb,
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -71,6 +72,55 @@ def test_ctrl_c_exits_130_as_crux_1_documents():
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=10)
     assert p.returncode == 130 and "Aborted" not in err and "Traceback" not in err
+
+
+@pytest.mark.slow  # 40 real processes, each interrupted as it starts
+def test_ctrl_c_while_crux_is_being_imported_prints_no_traceback():
+    """A Ctrl-C in the first ~30 ms landed in whichever import was running, with its traceback. Only the
+    interpreter's own start-up and the console script's first line, before any of crux runs, are left."""
+    statuses = set()
+    for step in range(40):
+        p = subprocess.Popen([*command(), "d6"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.01 + step * 0.002)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=10)
+        assert "/crux_cli/" not in err, err  # no frame of crux's
+        statuses.add(p.returncode)
+    assert 130 in statuses
+
+
+@pytest.mark.slow  # real processes, interrupted while their output waits for a slow reader
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_ctrl_c_in_a_json_batch_never_cuts_a_line(unbuffered):
+    """A Ctrl-C while an answer waits for the pipe's reader raised KeyboardInterrupt halfway through the
+    write (or, unbuffered, made the write partial and Python dropped the rest): the output ended inside a
+    JSON line. Every line written is whole, and parses."""
+    import threading
+
+    for attempt in range(4):
+        p = subprocess.Popen([*command(), "--json", "--seed", "1", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONUNBUFFERED": unbuffered})
+        assert p.stdin is not None and p.stdout is not None and p.stderr is not None
+
+        def feed(descriptor: int = p.stdin.fileno()) -> None:
+            with contextlib.suppress(OSError):  # the batch ended first
+                os.write(descriptor, b"4d6kh3; d20 # x\n" * 100_000)
+
+        threading.Thread(target=feed, daemon=True).start()
+        out = bytearray()
+        deadline = time.monotonic() + 0.3 + 0.15 * attempt
+        while time.monotonic() < deadline:  # a slow reader: the pipe is full most of the time
+            out += os.read(p.stdout.fileno(), 4096)
+            time.sleep(0.001)
+        p.send_signal(signal.SIGINT)
+        while chunk := os.read(p.stdout.fileno(), 65536):
+            out += chunk
+        p.stderr.read()
+        assert p.wait(timeout=10) == 130
+        assert out.endswith(b"\n"), bytes(out[-200:])
+        for line in out.splitlines():
+            json.loads(line)
 
 
 # -- encodings ------------------------------------------------------------------------------------

@@ -278,6 +278,29 @@ def refuse(error: CruxError, words: list[str]) -> int:
     return 2
 
 
+ENVIRONMENT = ("CRUX_SHEET", "CRUX_RULES", "CRUX_SESSION", "CRUX_CONFIG")  # what crux reads as text or names
+
+
+def check_text(argv: list[str]) -> None:
+    """Refuse, before anything is read or written, an argument or a variable of crux's holding a byte that
+    is not UTF-8: a statement or comment in Latin-1 would reach the journal, which is UTF-8 text, after
+    the sheet was written; a sheet's name would, on every roll."""
+    from crux_cli.core.lines import undecodable
+
+    named: list[tuple[str, str | None]] = [(argument, None) for argument in argv]
+    named += [(os.environ[name], name) for name in ENVIRONMENT if name in os.environ]
+    for text, variable in named:
+        at = undecodable(text)
+        if at is not None:
+            byte = ord(text[at]) - 0xDC00 if "\udc80" <= text[at] <= "\udcff" else None
+            what = f"the byte {byte:#04x}" if byte is not None else "a character"
+            raise CruxError(f"{variable or 'this argument'} holds {what}, which is not UTF-8 text",
+                            text=f"{variable}={text}" if variable else text,
+                            position=at + (len(variable) + 1 if variable else 0),
+                            hint="crux reads its input as UTF-8: type it again in a UTF-8 terminal, "
+                                 "or give the file a UTF-8 name")
+
+
 def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:
     """The command line, never a traceback whatever the input or the state of the streams.
 
@@ -287,6 +310,7 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
 
     guard_streams()
     try:
+        check_text(sys.argv[1:] if argv is None else argv)
         code = crux.main(args=argv, prog_name="crux", standalone_mode=False, obj=repl)
     except click.UsageError as error:  # a usage error click found itself, said as crux says its own
         from crux_cli.cli.params import usage_error

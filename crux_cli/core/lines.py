@@ -69,3 +69,13 @@ def odds_body(statement: str) -> str | None:
     if head.lower() != ODDS or (rest and not rest[0].isspace()):
         return None
     return rest
+
+
+def undecodable(text: str) -> int | None:
+    """Where `text` holds a byte that is not UTF-8, or None. Python reads the command line and the
+    environment with surrogate escapes (the byte 0xE9 becomes U+DCE9), which nothing can write back
+    out as text: not the journal, not the terminal's UTF-8."""
+    if text.isascii():  # nearly always: one C-level check
+        return None
+    return next((at for at, ch in enumerate(text) if "\ud800" <= ch <= "\udfff"), None)
+

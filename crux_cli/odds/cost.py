@@ -34,6 +34,11 @@ from crux_cli.core.errors import LimitError
 # at most about 1.4 s of work, under 2 s of CPU with start-up and reading (0.2 s).
 LIMIT_SECONDS = 0.75
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
+# What a mixture of large parts (`Dist.bind`) holds at once, as Python objects: its table, the part it
+# adds and the answer made of them. Start-up (20 MB) and the rendering take the rest of 200 MB.
+LIMIT_HELD = 160_000_000
+VALUE_BYTES = 160  # per value held besides its weight's digits: int objects, a dict entry, tuple slots, copies
+HELD_BITS_PER_BYTE = 6  # a weight's digits as the allocator holds them (30 bits in 4 bytes, and its rounding)
 
 # The speed of this machine, measured by a probe. What the probe takes on the reference machine
 # (fitted with tools/calibrate_odds.py, so that the scaled predictions sit on the slow side of the
@@ -180,6 +185,20 @@ def check_memory(size: float) -> None:
     if size > LIMIT_BYTES:
         raise LimitError(f"these exact odds pass the odds size limit: one polynomial of {size / 1e6:,.0f} MB of "
                          f"exact weights, where the limit is {LIMIT_BYTES // 1_000_000} MB",
+                         hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
+
+
+def held(values: float, bits: float) -> float:
+    """Bytes that `values` exact weights of `bits` each take as Python objects, with what holds them
+    (fitted on exploding keeps of 30 to 45 dice: the process's peak was this and its start-up, or less)."""
+    return values * (bits / HELD_BITS_PER_BYTE + VALUE_BYTES)
+
+
+def check_held(size: float) -> None:
+    """Refuse an answer whose distributions would hold more than LIMIT_HELD bytes at once."""
+    if size > LIMIT_HELD:
+        raise LimitError(f"these exact odds pass the odds size limit: they would hold about {size / 1e6:,.0f} MB "
+                         f"of exact weights at once, where the limit is {LIMIT_HELD // 1_000_000} MB",
                          hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
 
 

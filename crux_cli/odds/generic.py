@@ -31,6 +31,7 @@ from crux_cli.odds.dist import (
     Dist,
     Predicate,
     Score,
+    bind_cost,
     check_outcomes,
     constant,
     convolve_cost,
@@ -173,9 +174,14 @@ def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
     needed: set[tuple[bool, int, str, int]] = set()
     done: dict[tuple[bool, int, str, int], Dist] = {}
 
+    sketched: dict[tuple[bool, int, str, int], Sketch] = {}
+
     def sketch(exploding_group: bool, dice: int, how: str, n: int) -> Sketch:
-        needed.add((exploding_group, dice, how, n))
-        return Sketch(_keep_shape(groups[exploding_group], dice, how, n, score), 0.0)
+        call = (exploding_group, dice, how, n)
+        needed.add(call)
+        if call not in sketched:  # one object per keep, as `keeper` gives: the mixture's runs are told by it
+            sketched[call] = Sketch(_keep_shape(groups[exploding_group], dice, how, n, score), 0.0)
+        return sketched[call]
 
     def keeper(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
         call = (exploding_group, dice, how, n)
@@ -188,15 +194,33 @@ def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
     seconds = cost.calls(EXPLOSION_CALLS * len(explosions)) + sum_cost(per_die, count)
     cost.check(seconds)
     sketches = [split(sketch, exploded) for exploded in explosions]
-    seconds += (sum(s.seconds for s in sketches)
-                + cost.items(sum(s.shape.outcomes for s in sketches), max(s.shape.bits for s in sketches)))
+    bits = count * (depth + 1) * each.bit_length()  # of the answer's denominator, and so of a part's weight
+    runs = [s for i, s in enumerate(sketches) if i == 0 or s is not sketches[i - 1]]  # as `bind` goes through them
+    seconds += sum(s.seconds for s in runs) + bind_cost([s.shape for s in runs], bits)
+    cost.check(seconds)
+    values = _covered([(s.shape.low, s.shape.high) for s in sketches])
+    check_outcomes(values)  # before the keeps are worked out: they can take long and much memory
+    # the mixture's table (weights of `bits`) and the largest part it adds
+    cost.check_held(cost.held(values, bits) + max(cost.held(s.shape.outcomes, s.shape.bits) for s in runs))
     for flag, dice, how, n in needed:
         seconds += _keep_cost(groups[flag], dice, how, n, score)
         cost.check(seconds)  # as soon as it is over: the keeps can be many
     low = min(s.shape.low for s in sketches)
     span = max(s.shape.high for s in sketches) - low
-    result = Shape(span + 1, span, count * (depth + 1) * each.bit_length(), low)
+    result = Shape(values, span, bits, low)
     return Plan(result, seconds, lambda: per_die.sum_of(count).bind(lambda exploded: split(keeper, exploded)))
+
+
+def _covered(ranges: list[tuple[int, int]]) -> int:
+    """How many integers the ranges (low, high) cover together: the values a mixture of dense parts has."""
+    covered, reached = 0, None
+    for low, high in sorted(ranges):
+        if reached is not None and low <= reached:
+            low = reached + 1
+        if high >= low:
+            covered += high - low + 1
+        reached = high if reached is None else max(reached, high)
+    return covered
 
 
 class Sketch(NamedTuple):

@@ -83,10 +83,10 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
     no_color = settings.no_color or bool(os.environ.get("NO_COLOR"))
     palette = settings.palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
     session = new_session(settings, palette)
-    session.aliases = dict(config.aliases)
-    session.config_aliases = dict(config.aliases)
-    say = write or _stdout
     warnings: list[str] = []
+    session.config_aliases = usable_config_aliases(session, config, warnings)
+    session.aliases = dict(session.config_aliases)
+    say = write or _stdout
     if history is None:  # a real session: history and aliases live in the user's data directory
         history, warning = open_history()
         warnings += [warning] if warning else []
@@ -182,15 +182,31 @@ def new_session(settings: Settings, palette: Palette) -> Session:
     return Session(lambda: make_runner(settings), palette, settings.json, rules_name=rules, seed=settings.seed)
 
 
+def usable_config_aliases(session: Session, config: Config, warnings: list[str]) -> dict[str, str]:
+    """The config file's aliases that /alias would take: one named like a statement word, a fight word or a
+    session command is left out, with a warning that names its line, as other config problems do."""
+    from crux_cli.repl.commands import alias_clash
+    from crux_cli.running.config import alias_problem
+
+    usable = {}
+    for name, body in config.aliases.items():
+        clash = alias_clash(session, name)
+        if clash is None:
+            usable[name] = body
+        else:
+            warnings.append(alias_problem(config, name, clash))
+    return usable
+
+
 def keep_aliases_in(session: Session, path: Path) -> list[str]:
     """Load the aliases kept in `path` and keep later ones there; a warning if the file cannot be read."""
     from crux_cli.repl.aliases import load_aliases
 
+    session.aliases_file = path  # even when unreadable now: each /alias tries it again, and says so when it fails
     try:
         session.aliases = {**session.aliases, **load_aliases(path)}
     except OSError as error:
         return [f"the aliases of earlier sessions cannot be read: {path}: {error.strerror}"]
-    session.aliases_file = path
     return []
 
 

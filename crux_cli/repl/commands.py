@@ -14,6 +14,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.core.style import BAD, MIXED
 from crux_cli.repl.words import GLOBAL_STATEMENTS
+from crux_cli.running.runner import checked_text
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -84,6 +85,7 @@ def changes_state(line: str) -> bool:
 
 
 def run_command(session: "Session", line: str) -> list[str]:
+    checked_text(line)  # a path in Latin-1 (/sheet caf\xe9.toml) would break every roll after it
     start = line.index(PREFIX) + len(PREFIX)
     name, _, args = line[start:].partition(" ")
     found = find(name)
@@ -222,12 +224,9 @@ def alias(session: "Session", call: Invocation) -> list[str]:
     key = name.lower()
     if not key.isidentifier():
         raise call.error(f"'{name}' cannot be an alias name: use one word of letters", name or "=")
-    if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
-        raise call.error(f"'{name}' is already a statement word", name, "pick another name")
-    taken = find(key)
-    if key in session.fight_words(fighting=True) or taken is not None:
-        what = "a fight word" if taken is None else f"a session command ({PREFIX}{taken.name})"
-        raise call.error(f"'{name}' is already {what}", name, "pick another name")
+    clash = alias_clash(session, key)
+    if clash is not None:
+        raise call.error(f"'{name}' is already {clash}", name, "pick another name")
     if not body:
         session.aliases.pop(key, None)
         said = f"alias {name} forgotten"
@@ -236,6 +235,17 @@ def alias(session: "Session", call: Invocation) -> list[str]:
         said = f"{key} = {session.aliases[key]}"
     warning = session.keep_alias(key, session.aliases.get(key))
     return [said, warning] if warning else [said]
+
+
+def alias_clash(session: "Session", key: str) -> str | None:
+    """What an alias called `key` would hide ("a statement word", ...), or None: /alias and the config's
+    aliases are checked alike."""
+    if key in session.runner.rules.keywords or key in GLOBAL_STATEMENTS:
+        return "a statement word"
+    taken = find(key)
+    if key in session.fight_words(fighting=True) or taken is not None:
+        return "a fight word" if taken is None else f"a session command ({PREFIX}{taken.name})"
+    return None
 
 
 @command("history", "[N]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.filters import completion_is_selected, has_completions
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 
 def create_key_bindings() -> KeyBindings:
@@ -29,5 +30,11 @@ def create_key_bindings() -> KeyBindings:
         """F4 switches between Emacs and Vi keys, as in pgcli and ptpython."""
         app = event.app
         app.editing_mode = EditingMode.EMACS if app.editing_mode == EditingMode.VI else EditingMode.VI
+
+    @bindings.add(Keys.Vt100MouseEvent)
+    def _not_a_mouse(event: KeyPressEvent) -> None:
+        """The session asks the terminal for no mouse reports, so what parses as one was typed: ESC [ 3 1 m
+        (a colour code pasted or keyed in) reached prompt-toolkit's mouse handler and ended in its traceback.
+        It is let go, as a key with no binding is."""
 
     return bindings

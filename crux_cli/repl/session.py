@@ -144,8 +144,8 @@ class Session:
     def answer(self, line: str, out: list[str]) -> None:
         """Answer each statement of `line` into `out`, so the statements before a bad one still print."""
 
-        text, comment = lines.split_comment(line)
-        for part in lines.split_statements(text):
+        parts, comment = self.runner.split(line)  # refused as the one-shot refuses: too many, or not UTF-8
+        for part in parts:
             statement = self.expand_statement(part)
             body = lines.odds_body(statement)
             if body is not None:

@@ -58,9 +58,17 @@ def names() -> list[str]:
 
 
 def summaries() -> list[tuple[str, str]]:
-    """(name, one-line summary) of every rule set; a plug-in's summary needs its module loaded."""
+    """(name, one-line summary) of every rule set; a plug-in's summary needs its module loaded, and one
+    that cannot be loaded is listed as such rather than hiding the others."""
     return [*((name, summary) for name, (_, summary) in BUILT_IN.items()),
-            *((name, load(name).summary) for name in sorted(plugins()))]
+            *((name, plugin_summary(name)) for name in sorted(plugins()))]
+
+
+def plugin_summary(name: str) -> str:
+    try:
+        return str(load(name).summary)
+    except CruxError as error:
+        return f"(not usable: {error.message.removeprefix(f'the rule set {name!r} ')})"
 
 
 def exists(name: str) -> bool:
@@ -91,7 +99,38 @@ def load(name: str) -> RuleSet:
     if not isinstance(value, RuleSet):
         raise CruxError(f"the rule set '{name}' is not a crux RuleSet",
                         hint="its entry point must name a crux_cli.core.ruleset.RuleSet value")
+    if name not in BUILT_IN:
+        value = answerable(value, plugins()[name].value)
     return value
+
+
+HOOKS = ("parse", "run", "describe", "to_json", "odds", "apply", "following", "suggest", "words_for", "lexicon",
+         "status", "sheet_suffix", "sheet_json")  # what crux calls of a rule set
+
+
+def answerable(rules: RuleSet, source: str) -> RuleSet:
+    """A plug-in's rule set whose every hook turns a fault of its own (an exception that is not a CruxError)
+    into a CruxError naming the rule set and its package: not "a bug in crux", and never a traceback."""
+    changes: dict[str, Any] = {}
+    for hook in HOOKS:
+        function = getattr(rules, hook)
+        if callable(function):
+            changes[hook] = _guarded(function, rules.name, hook, source)
+    return rules.replace(**changes)
+
+
+def _guarded(function: Any, name: str, hook: str, source: str) -> Any:
+    @functools.wraps(function)  # its module and name stay the plug-in's
+    def call(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except CruxError:
+            raise
+        except Exception as error:
+            raise CruxError(f"the rule set '{name}' failed ({hook}): {type(error).__name__}: {error}",
+                            hint=f"a bug in the package that provides it ({source}), not in crux") from error
+
+    return call
 
 
 def handler(answer: Any) -> RuleSet:

@@ -108,13 +108,14 @@ def config_path(environ: Mapping[str, str] = os.environ) -> str:
 def load_config(environ: Mapping[str, str] = os.environ) -> Config:
     """The user's config: the defaults when there is no file, or when it cannot be used (see `problem`)."""
     path = config_path(environ)
+    from crux_cli.state.files import read_regular  # as sheets are read: a regular file, up to 1 MB
+
     try:
-        with open(path, "rb") as file:
-            raw = file.read()
+        raw = read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
         return Config()
     except OSError as error:
-        return Config(problem=f"{path}: {error.strerror}")
+        return Config(problem=f"{printable(path)}: {error.strerror}")
     text = raw.decode("utf-8", errors="replace")
     if sets_nothing(text):  # the commented defaults crux wrote, untouched: no TOML reader (10 ms) needed
         return Config(path=path)
@@ -123,12 +124,23 @@ def load_config(environ: Mapping[str, str] = os.environ) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return Config(problem=f"{path}{toml_line(str(error))}: {toml_reason(str(error))}")
+        return Config(problem=f"{printable(path)}{toml_line(str(error))}: {toml_reason(str(error))}")
+    except RecursionError:  # 10,000 nested brackets: tomllib recurses once a level
+        return Config(problem=f"{printable(path)}: nested too deeply to read")
+    except ValueError:  # a number of more than 4,300 digits (Python's limit on int())
+        return Config(problem=f"{printable(path)}: a number too long to read")
     try:
         return Config(path=path, **checked(data))
+    except (RecursionError, ValueError):  # a value nested or long beyond what its report can show
+        return Config(problem=f"{printable(path)}: a value too large or too deeply nested to use")
     except ConfigProblem as problem:
         line = key_line(text, problem.key) if problem.key else None
-        return Config(problem=f"{path}{f':{line}' if line else ''}: {problem.reason}")
+        return Config(problem=f"{printable(path)}{f':{line}' if line else ''}: {problem.reason}")
+
+
+def printable(path: str) -> str:
+    """The path as it can be printed: a byte that is not UTF-8 (a surrogate escape) shown as `\\xe9`."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def sets_nothing(text: str) -> bool:
@@ -206,7 +218,9 @@ def checked(data: dict[str, Any]) -> dict[str, Any]:
 
 def string(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise ConfigProblem(f"{key} must be a string in quotes, not {value!r}", key)
+        import reprlib
+
+        raise ConfigProblem(f"{key} must be a string in quotes, not {reprlib.repr(value)}", key)
     return value
 
 
@@ -237,13 +251,39 @@ def unknown(word: str, what: str, choices: tuple[str, ...]) -> str:
 
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     tail = f"did you mean '{close[0]}'?" if close else "it may be one of: " + ", ".join(choices)
-    return f"'{word}' is not a {what}: {tail}"
+    return f"'{shortened(word)}' is not a {what}: {tail}"
+
+
+def shortened(word: str, most: int = 40) -> str:
+    """A word of the file as a report shows it: its ends, when it is long enough to bury the line."""
+    return word if len(word) <= most else f"{word[:most - 15]}…{word[-10:]}"
 
 
 def alias_name(name: str) -> str:
     if not re.fullmatch(ALIAS_NAME, name):
-        raise ConfigProblem(f"'{name}' cannot be an alias name: use one word of letters", f"aliases.{name}")
+        raise ConfigProblem(f"'{shortened(name)}' cannot be an alias name: use one word of letters",
+                            f"aliases.{name}")
     return name.lower()
+
+
+def alias_problem(config: Config, name: str, clash: str) -> str:
+    """The report of a config alias left out because its name is taken (`clash`: "a statement word"...),
+    with the file's path and the alias's line, as other config problems are reported."""
+    line = None
+    if config.path is not None:
+        import contextlib
+
+        from crux_cli.state.files import read_regular
+
+        with contextlib.suppress(OSError):  # gone or changed since: the report goes without its line
+            line = key_line(read_regular(config.path).decode("utf-8", "replace"), name)
+    return (f"the config file's alias '{name}' is not used: {printable(config.path or '')}"
+            f"{f':{line}' if line else ''}: '{name}' is already {clash} (pick another name)")
+
+
+def shadowing(aliases: Mapping[str, str], words: frozenset[str] | set[str]) -> list[str]:
+    """The aliases named like one of the statement `words`, which they would hide."""
+    return [name for name in aliases if name in words]
 
 
 def write_defaults(path: str | os.PathLike[str]) -> bool:

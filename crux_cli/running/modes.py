@@ -38,7 +38,7 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
     runner = None
     try:
         runner = journaled_runner(settings)
-        for answer in runner.each(with_aliases(settings, text)):
+        for answer in runner.each(with_aliases(settings, text, runner, output)):
             output.answers([answer])
     except CruxError as error:
         output.refused(error, None, text)
@@ -84,7 +84,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json = output.answer_json if output.json else no_json
     waiting = input_waits(stream)
-    aliases = settings.aliases
+    aliases = usable_aliases(settings, runner, output)
     with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
         lines = number = 0
         for block in blocks_of_lines(stream):
@@ -150,15 +150,19 @@ def blocks_of_lines(stream: Any) -> Iterator[list[str]]:
             yield block
         return
     decoder = codecs.getincrementaldecoder(getattr(stream, "encoding", None) or "utf-8")(errors="replace")
-    tail = ""
+    tail: list[str] = []  # the line still being written, in the pieces read so far: joined once, when it ends
     while data := read(BLOCK):
-        lines = (tail + decoder.decode(data)).split("\n")
-        tail = lines.pop()  # the line still being written, if the block ended inside it
-        if lines:
-            yield lines
-    tail += decoder.decode(b"", final=True)
-    if tail:
-        yield [tail]  # the last line, with no line feed after it
+        lines = decoder.decode(data).split("\n")
+        if len(lines) == 1:  # no line feed in this block: input without newlines stays linear
+            tail.append(lines[0])
+            continue
+        if tail:
+            lines[0] = "".join(tail) + lines[0]
+        tail = [lines.pop()]
+        yield lines
+    last = "".join(tail) + decoder.decode(b"", final=True)
+    if last:
+        yield [last]  # the last line, with no line feed after it
 
 
 def input_waits(stream: Any) -> Callable[[], bool]:
@@ -193,8 +197,9 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     from crux_cli.running.settings import make_runner
 
     try:
-        answer = make_runner(settings).odds(with_aliases(settings, text), at_least=at_least, exact=settings.json,
-                                            cumulative=cumulative)
+        runner = make_runner(settings)
+        answer = runner.odds(with_aliases(settings, text, runner, output), at_least=at_least, exact=settings.json,
+                             cumulative=cumulative)
     except CruxError as error:
         output.refused(error, None, text)
         return 2
@@ -202,11 +207,28 @@ def run_odds(settings: Settings, text: str, output: Output, at_least: int | None
     return 0
 
 
-def with_aliases(settings: Settings, text: str) -> str:
+def with_aliases(settings: Settings, text: str, runner: Runner, output: Output) -> str:
     """The line with the config file's aliases spelled out (`smite goblin` → `atk 2d8+3 heavy goblin`)."""
-    aliases = settings.aliases
+    aliases = usable_aliases(settings, runner, output)
     if not aliases:
         return text
     from crux_cli.running.config import expand_aliases
 
     return expand_aliases(text, aliases)
+
+
+def usable_aliases(settings: Settings, runner: Runner, output: Output) -> dict[str, str]:
+    """The config file's aliases, less any named like a statement word of the rules in use (which it would
+    hide): each of those is left out with a warning naming its line, as /alias refuses such a name."""
+    aliases = settings.aliases
+    if not aliases or settings.config is None:
+        return aliases
+    from crux_cli import rulesets
+    from crux_cli.core.lines import ODDS
+    from crux_cli.running.config import alias_problem, shadowing
+
+    words = runner.rules.keywords | rulesets.dice_handler().keywords | {ODDS}
+    for name in shadowing(aliases, words):
+        output.warning(alias_problem(settings.config, name, "a statement word"))
+        del aliases[name]
+    return aliases

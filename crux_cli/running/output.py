@@ -80,12 +80,13 @@ class Output:
 
     def _write(self, text: str) -> None:
         """To stdout: flushed at once, or left in the buffer for the batch's flusher (under its lock)."""
+        from crux_cli.running.streams import write_whole
+
         if self._lock is None:
-            self.stdout.write(text)
-            self.stdout.flush()
+            write_whole(self.stdout, text, flush=True)
             return
         with self._lock:
-            self.stdout.write(text)
+            write_whole(self.stdout, text, flush=False)
 
     def _choose_renderer(self) -> Callable[[Any, int | None], str]:
         """Text or JSON Lines, decided once for the whole run rather than per answer."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
-from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements
+from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -128,18 +128,44 @@ class Runner:
 
     def each(self, line: str) -> Iterator[Answer]:
         """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
-        text, comment = split_comment(line)
+        text, comment = split_comment(checked_text(line))
         if SEPARATOR not in text:  # one statement, the usual line: its answers, with no generator around them
             return self.each_answer(text, comment)
         return self.each_part(text, comment)
 
     def each_part(self, text: str, comment: str | None) -> Iterator[Answer]:
-        parts = split_statements(text)
-        if len(parts) > MAX_STATEMENTS:  # refused before any is rolled: limits hold per line, not only per statement
-            raise LimitError(f"{len(parts):,} statements on one line is more than {MAX_STATEMENTS:,} (the limit)",
-                             hint="put them on separate lines: crux - reads one statement per line")
-        for part in parts:
+        for part in self.statements(text):
             yield from self.each_answer(part, comment)
+
+    @staticmethod
+    def split(line: str) -> tuple[list[str], str | None]:
+        """A line's statements and its comment, refused as `each` refuses them (bytes that are not UTF-8,
+        too many statements) before any is answered."""
+        text, comment = split_comment(checked_text(line))
+        return Runner.statements(text), comment
+
+    @staticmethod
+    def statements(text: str) -> list[str]:
+        """The `;`-separated statements of a line (its comment split off), refused before any is rolled when
+        there are more than MAX_STATEMENTS: limits hold per line, not only per statement."""
+        if text.count(SEPARATOR) > COUNTED_SEPARATORS:  # megabytes of `d6;`: no string made for each part
+            import re
+
+            found: list[str] = []
+            start, statement = 0, re.compile(rf"[^{SEPARATOR}\s]").search  # a statement's first letter
+            while len(found) <= MAX_STATEMENTS and (letter := statement(text, start)):
+                end = text.find(SEPARATOR, letter.start())
+                found.append(text[letter.start():end if end >= 0 else len(text)].strip())
+                if end < 0:
+                    break
+                start = end + 1
+            if len(found) > MAX_STATEMENTS:
+                raise too_many_statements(None)
+            return found or [text]  # as split_statements has them
+        parts = split_statements(text)
+        if len(parts) > MAX_STATEMENTS:
+            raise too_many_statements(len(parts))
+        return parts
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
@@ -342,3 +368,26 @@ class _SourceOf:
 
     def randint(self, low: int, high: int) -> int:
         return self.runner.source.randint(low, high)
+
+
+COUNTED_SEPARATORS = 100_000  # past this many `;` on a line, the statements are not counted to say how many
+
+
+def too_many_statements(count: int | None) -> LimitError:
+    """The refusal of a line of `count` statements (None: more than were counted)."""
+    said = f"{count:,} statements on one line is" if count is not None else "this line holds"
+    return LimitError(f"{said} more than {MAX_STATEMENTS:,} statements (the limit)" if count is None else
+                      f"{said} more than {MAX_STATEMENTS:,} (the limit)",
+                      hint="put them on separate lines: crux - reads one statement per line")
+
+
+def checked_text(line: str) -> str:
+    """The line, unless it holds a byte that is not UTF-8 (a surrogate escape: a terminal or a script in
+    Latin-1): then it is refused before anything is answered, for an answer that changed a sheet could
+    not be journaled, nor its comment printed."""
+    at = undecodable(line)
+    if at is None:
+        return line
+    raise CruxError("this line holds a byte that is not UTF-8 text", text=line, position=at,
+                    hint="crux reads its input as UTF-8: type it again in a UTF-8 terminal")
+

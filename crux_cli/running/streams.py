@@ -52,6 +52,55 @@ class AsciiOutput:
         return getattr(self.stream, name)
 
 
+def write_whole(stream: Any, text: str, flush: bool) -> None:
+    """Write `text` (and flush it) with Ctrl-C held until it is all written, then raised.
+
+    An answer larger than the stream's buffer goes to the pipe in one system call after another;
+    a Ctrl-C while one of them waits for the reader raised KeyboardInterrupt in the middle, and the
+    output ended halfway through a line (a JSON line no reader can parse). Held, it comes after the
+    line: the output stops at the end of a line, whatever Python's handler of Ctrl-C is then."""
+    import signal
+
+    caught: list[int] = []
+    try:
+        if signal.getsignal(signal.SIGINT) is None:  # a handler set outside Python: it cannot be put back
+            raise ValueError
+        before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    except ValueError:  # that, or not the main thread, which alone handles signals
+        _write(stream, text, flush)
+        return
+    try:
+        _write(stream, text, flush)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if caught and callable(before):
+        before(signal.SIGINT, None)  # as it would have run: KeyboardInterrupt, for Python's own handler
+    elif caught and before == signal.SIG_DFL:
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+def _write(stream: Any, text: str, flush: bool) -> None:
+    """`stream.write(text)`, all of it. Unbuffered (PYTHONUNBUFFERED, `python -u`), a text stream hands its
+    bytes to one write(2), and a signal during a write to a full pipe makes that write partial: the text
+    stream drops the rest without a word. Then the bytes are written here until all are out."""
+    import io
+
+    target = stream.stream if isinstance(stream, AsciiOutput) else stream
+    raw = getattr(target, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):  # buffered: the buffer writes on after a partial write itself
+        stream.write(text)
+        if flush:
+            stream.flush()
+        return
+    if target is not stream:
+        text = text.translate(ASCII_SPELLINGS)
+    target.flush()
+    data = memoryview(text.encode(target.encoding or "utf-8", target.errors or "strict"))
+    while data:
+        written = raw.write(data)
+        data = data[written or 0:]
+
+
 def can_encode(stream: Any, text: str = TYPOGRAPHY) -> bool:
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:

@@ -159,15 +159,29 @@ def keep_owner(descriptor: int, status: os.stat_result, shown: str, what: str) -
                          "roll on it, or copy it (cp) and use the copy") from None
 
 
-def keep_acl(descriptor: int, target: Path) -> None:
-    """Copy the old file's access ACL, if it has one (the mode alone would lose it)."""
-    if not hasattr(os, "getxattr"):
+def keep_attributes(descriptor: int, target: Path, shown: str, what: str) -> None:
+    """Copy the old file's extended attributes, which a rename over it would drop: its access ACL (the
+    mode alone would lose it) and the user's own (`user.*`: a tag, a checksum, a sync tool's mark).
+    `security.*` and `trusted.*` are the system's to set. Where the platform has them (os.listxattr)."""
+    if not hasattr(os, "listxattr"):
         return
     try:
-        acl = os.getxattr(target, ACL, follow_symlinks=False)
-    except OSError:  # no ACL, or a file system without them
+        names = os.listxattr(target, follow_symlinks=False)
+    except OSError:  # a file system without them
         return
-    os.setxattr(descriptor, ACL, acl)
+    lost = []
+    for name in names:
+        if name != ACL and not name.startswith("user."):
+            continue
+        try:
+            os.setxattr(descriptor, name, os.getxattr(target, name, follow_symlinks=False))
+        except OSError:
+            if name == ACL:
+                raise  # as ever: the ACL says who may read the sheet, and a copy without it is refused
+            lost.append(name)
+    if lost:
+        warn(f"{shown}: the {what} is written without its extended attributes {', '.join(lost)}: "
+             "the file system took them on the old file but not on the new")
 
 
 def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
@@ -175,7 +189,7 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
 
     A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
-    its mode, owner, group and ACL.
+    its mode, owner, group, ACL and the user's extended attributes.
     """
     status = None if exclusive else existing_file(target, shown, what)
     if status is not None:
@@ -192,7 +206,7 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
                 keep_owner(file.fileno(), status, shown, what)
             os.fchmod(file.fileno(), mode)
             if status is not None:
-                keep_acl(file.fileno(), target)
+                keep_attributes(file.fileno(), target, shown, what)
             os.fsync(file.fileno())
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
