@@ -409,3 +409,34 @@ def test_the_chi_square_p_value_matches_known_values() -> None:
     assert upper_gamma_regularized(5 / 2, 11.0705 / 2) == pytest.approx(0.05, abs=1e-4)
     assert upper_gamma_regularized(1 / 2, 3.8415 / 2) == pytest.approx(0.05, abs=1e-4)
     assert upper_gamma_regularized(10 / 2, 23.2093 / 2) == pytest.approx(0.01, abs=1e-4)
+
+
+def test_a_store_that_is_a_fifo_or_a_link_is_left_alone_and_the_roll_goes_on(tmp_path: Path) -> None:
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(folder / "crux.db")
+    result = crux_here("d6")
+    assert result.returncode == 0 and "not a regular file" in result.stderr
+    (folder / "crux.db").unlink()
+    (folder / "crux.db").symlink_to(tmp_path / "elsewhere.db")
+    result = crux_here("d6")
+    assert result.returncode == 0 and "a symbolic link" in result.stderr
+    assert not (tmp_path / "elsewhere.db").exists()
+
+
+def test_liveness_files_of_sessions_gone_without_a_fight_are_cleared() -> None:
+    from crux_cli.state.autosave import left_fights
+    from crux_cli.state.sessions import Alive
+
+    gone = Alive(state_dir(), "killed")  # a session killed before its goodbye leaves its file
+    os.close(gone.descriptor)
+    assert gone.path.exists()
+    left_fights(Journal.open())
+    assert not gone.path.exists()
+
+
+def test_a_repeated_one_shot_is_one_commit(own_state_dir: Path) -> None:
+    result = crux_here("--seed", "1", "999x d6")
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 999
+    with store() as kept:
+        assert kept.db.execute("SELECT count(*), sum(count) FROM entries").fetchone() == (1, 999)

@@ -35,12 +35,28 @@ def journaled_runner(settings: Settings) -> Runner:
 
 
 def run_one(settings: Settings, text: str, output: Output) -> int:
+    """One line's answers. Plain rolls are shown together once the journal holds them (`999x 50` is one
+    commit, not 999); an answer that changed a sheet is journaled at once and shown before any error."""
     runner = None
+    held: list[Any] = []
+
+    def show() -> None:
+        if runner is not None and runner.journal is not None:
+            runner.journal.sync()
+        if held:
+            output.answers(held[:])
+            held.clear()
+
     try:
         runner = journaled_runner(settings)
+        runner.journal.defer_sync = True
         for answer in runner.each(with_aliases(settings, text, runner, output)):
-            output.answers([answer])
+            held.append(answer)
+            if answer.sheet is not None:
+                show()
+        show()
     except CruxError as error:
+        show()
         output.refused(error, None, text)
     finally:
         if runner is not None and runner.journal is not None:

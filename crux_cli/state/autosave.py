@@ -130,6 +130,7 @@ def left_fights(journal: Journal) -> list[Left]:
         kept = store.fights()
     except sqlite3.Error:
         return []
+    clear_stale_sessions(journal, {session for session, _, _ in kept})
     found = []
     for session, ledger, _ in kept:
         if session == journal.session:
@@ -146,3 +147,24 @@ def left_fights(journal: Journal) -> list[Left]:
             continue
         found.append(Left(journal, session, path, claim))
     return found
+
+
+def clear_stale_sessions(journal: Journal, keeping: set[str]) -> None:
+    """Remove the liveness files of sessions that are gone and left no fight (killed without a goodbye)."""
+    folder = journal.folder / "sessions"
+    try:
+        names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(".alive")]
+    except OSError:
+        return
+    for name in names:
+        session = name[:-len(".alive")]
+        if session == journal.session or session in keeping:
+            continue
+        path = folder / name
+        try:
+            claim = hold(path, wait=False)
+        except OSError:
+            continue  # a session still running
+        with contextlib.suppress(OSError):
+            path.unlink()
+        os.close(claim)

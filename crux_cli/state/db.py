@@ -119,6 +119,7 @@ class Store:
         except OSError as error:
             raise StoreError(f"cannot make the state folder {folder}: {error.strerror}") from None
         path = store_path(folder)
+        refuse_odd_file(path)
         for attempt in (1, 2):
             try:
                 store = cls(path, connect(path), warnings)
@@ -334,6 +335,22 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+def refuse_odd_file(path: Path) -> None:
+    """The store is a regular file crux made: never a link to elsewhere, a FIFO (which would hang) or a device."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise StoreError(f"cannot use the state store {path}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+        raise StoreError(f"the state store {path} is {what}: crux leaves it alone and keeps no journal",
+                         hint="remove or rename it, and crux makes a new one")
 
 
 def connect(path: Path) -> sqlite3.Connection:
