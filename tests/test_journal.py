@@ -270,6 +270,8 @@ def test_the_journal_keeps_the_fight_words_with_the_ledger(sheet: Path, own_stat
     assert attack["answers"][0]["input"] == "Ann → ogre: atk"
     assert attack["fight"]["after"]["combatants"][0]["actions"] < attack["fight"]["before"]["combatants"][0][
         "actions"]
+    assert "round" not in attack["fight"]["after"]  # only what changed: the round did not
+    assert len(json.dumps(attack["fight"])) < 1500
     fight_rolls = crux_here("log", "--json", "--fight").stdout.splitlines()
     assert any('"Ann → ogre: atk' in line for line in fight_rolls)
     assert any('"init"' in line for line in fight_rolls)

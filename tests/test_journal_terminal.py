@@ -171,3 +171,77 @@ def assert_journal_agrees(start: dict, changes: list[dict], now: dict) -> None:
         assert {k: values[k] for k in change["before"]} == change["before"], entry["statement"]
         values.update(change["after"])
     assert values == now
+
+
+FIGHTER = """
+import sys
+from crux_cli.repl.app import keep_journal
+from crux_cli.repl.session import Session
+from crux_cli.running.settings import Settings, make_runner
+
+settings = Settings(sheet=sys.argv[1])
+session = Session(make_runner(settings))
+keep_journal(session, settings)
+for line in ("fight new", "enemy ogre hp 9000 atk d6", "init"):
+    session.handle(line)
+print("ready", flush=True)
+while True:  # each fight word writes the ledger; the ogre's attacks write Ann's sheet too
+    for line in ("atk ogre", "next", "atk Ann", "next", "cond add ogre prone", "cond remove ogre prone"):
+        session.handle(line)
+"""
+
+
+def replayed_ledger(entries: list[dict]) -> dict | None:
+    """The ledger the journal's fight entries add up to: the first whole, then each change applied."""
+    ledger = None
+    for entry in entries:
+        change = entry.get("fight")
+        if change is None:
+            continue
+        if change["before"] is None or change["after"] is None:
+            ledger = change["after"]
+            continue
+        after = change["after"]
+        ledger = {**ledger, **{k: v for k, v in after.items() if k != "combatants"}}
+        if "combatants" in after or "combatants" in change["before"]:
+            changed = {c["name"]: c for c in after.get("combatants", [])}
+            gone = {c["name"] for c in change["before"].get("combatants", [])} - set(changed)
+            ledger["combatants"] = [changed.pop(c["name"], c) for c in ledger["combatants"] if c["name"] not in gone]
+            ledger["combatants"] += list(changed.values())
+    return ledger
+
+
+@pytest.mark.slow
+def test_sigkill_during_fight_words_leaves_sheet_ledger_and_journal_in_agreement(tmp_path: Path,
+                                                                                own_state_dir: Path) -> None:
+    """Killed at any instant of a fight word, the next start's settling leaves the sheet, the kept fight
+    and the journal telling one story: the journal's changes chain to the sheet on disk, and its fight
+    entries add up to the ledger kept for resuming."""
+    from crux_cli.state.autosave import left_fights
+    from crux_cli.state.encounter import load_fight
+    from crux_cli.state.journal import Journal
+
+    sheet = tmp_path / "ann.toml"
+    subprocess.run([*crux_command(), "sheet", "new", str(sheet), "--name", "Ann", "--hp", "999"],
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    start = sheet_values(load_hero(sheet))
+    pause = random.Random(22)
+    for _ in range(12):
+        fighter = subprocess.Popen([sys.executable, "-c", FIGHTER, str(sheet)], stdout=subprocess.PIPE, text=True)
+        assert fighter.stdout is not None and fighter.stdout.readline().strip() == "ready"
+        time.sleep(pause.uniform(0.0, 0.3))
+        fighter.send_signal(signal.SIGKILL)
+        fighter.wait()
+        fighter.stdout.close()
+        journal = Journal.open()
+        left = left_fights(journal)  # a new session starts: it settles the word cut short
+        assert len(left) == 1
+        session = left[0].session
+        entries = [e for e in read_entries(own_state_dir / "crux") if e["session"] == session]
+        kept = json.loads(json.dumps(load_fight(left[0].path).ledger_json()))
+        assert replayed_ledger(entries) == kept
+        left[0].forget()
+        journal.close()
+    changes = [e for e in read_entries(own_state_dir / "crux") if e.get("sheets")]
+    assert len(changes) > 12  # the ogre really was hitting
+    assert_journal_agrees(start, changes, sheet_values(load_hero(sheet)))

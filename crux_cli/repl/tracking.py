@@ -140,13 +140,34 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     if sheets:
         entry["sheets"] = sheets
     if fight_changed:
-        entry["fight"] = {"before": ledger_json(before), "after": ledger_json(after)}
+        entry["fight"] = ledger_change(ledger_json(before), ledger_json(after))
     if before.fight is not None or after.fight is not None:
         entry["in_fight"] = True
     if countdowns_changed:
         entry["countdowns"] = {"before": [str(c) for c in before.countdowns],
                                "after": [str(c) for c in after.countdowns]}
     return entry, sheets, changed
+
+
+def ledger_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
+    """What a fight word changed in the ledger: the fields that differ and, of the combatants, only those
+    that changed (by name), before and after; a whole ledger only when the fight began or ended. A word
+    of a long fight journals a few hundred bytes, not the ledger's 7 KB."""
+    if before is None or after is None:
+        return {"before": before, "after": after}
+    old: dict[str, Any] = {}
+    new: dict[str, Any] = {}
+    for key in [*before, *(k for k in after if k not in before)]:
+        if key == "combatants":
+            was = {c.get("name"): c for c in before.get(key) or []}
+            now = {c.get("name"): c for c in after.get(key) or []}
+            names = [n for n in [*was, *(n for n in now if n not in was)] if was.get(n) != now.get(n)]
+            if names:
+                old[key] = [was[n] for n in names if n in was]
+                new[key] = [now[n] for n in names if n in now]
+        elif before.get(key) != after.get(key):
+            old[key], new[key] = before.get(key), after.get(key)
+    return {"before": old, "after": new}
 
 
 def fight_sheets_of(snapshot: Snapshot) -> dict[str, str]:
