@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imp
     from crux_cli.api import RollResult as RollResult
     from crux_cli.api import Session as Session
     from crux_cli.api import SheetError as SheetError
+    from crux_cli.api import compare as compare
     from crux_cli.api import format_error as format_error
     from crux_cli.api import new_hero as new_hero
     from crux_cli.api import odds as odds
@@ -54,7 +55,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imp
 
 __version__ = "0.1.0"
 
-API = ("roll", "rolls", "odds", "Session", "RollResult", "OddsResult", "OddsComparison", "CruxError", "LimitError",
+API = ("roll", "rolls", "odds", "compare", "Session", "RollResult", "OddsResult", "OddsComparison", "CruxError", "LimitError",
        "SheetError", "format_error", "new_hero", "read_sheet", "write_sheet", "Hero")
 __all__ = ["__version__", *API]
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
 __all__ = ["CruxError", "Hero", "LimitError", "OddsComparison", "OddsResult", "RollResult", "Session", "SheetError",
-           "format_error", "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
+           "compare", "format_error", "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
 
 COMMON = ("input", "kind", "rules", "seed", "comment", "index")  # the JSON fields every answer has
 
@@ -371,18 +371,26 @@ class Session:
                             hint="use odds() for the odds of one statement, or rolls() for a line")
         return answer
 
-    def odds(self, text: str, *, at_least: int | None = None,
-             cumulative: bool = False) -> OddsResult | OddsComparison:
-        """Exact odds of one statement (nothing is rolled, no sheet is written); of several (`A; B; C`), an
-        `OddsComparison` of them side by side.
+    def odds(self, text: str, *, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
+        """Exact odds of one statement (nothing is rolled, no sheet is written); several (`A; B; C`) are
+        `compare`'s, so a typed caller always knows what it gets.
 
         The result holds every probability as a Fraction and `to_json()` writes each one out, as
         `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
         """
         answer = self.runner.odds(text, at_least=at_least, exact=True, cumulative=cumulative)
         if answer.result.kind == "comparison":
-            return OddsComparison(answer.input, answer.rules, answer.result)
+            raise CruxError("odds() answers one statement; these are several", text=text,
+                            position=max(0, text.find(";")), hint="compare() puts several side by side")
         return OddsResult(answer.input, answer.rules, answer.result)
+
+    def compare(self, text: str, *, cumulative: bool = False) -> OddsComparison:
+        """The exact odds of several statements (`A; B; C`) side by side, as `crux odds 'A; B; C'` shows them."""
+        answer = self.runner.odds(text, exact=True, cumulative=cumulative)
+        if answer.result.kind != "comparison":
+            raise CruxError("compare() puts several statements side by side: separate them with ';'", text=text,
+                            position=len(text), hint="odds() answers one statement")
+        return OddsComparison(answer.input, answer.rules, answer.result)
 
     def _warn_about_the_journal(self) -> None:
         """A journal that cannot be written is a warning (the answers stand), as on the command line."""
@@ -457,11 +465,15 @@ def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet
 
 
 def odds(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None, at_least: int | None = None,
-         cumulative: bool = False) -> OddsResult | OddsComparison:
-    """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them; of several
-    (`A; B; C`), an `OddsComparison`."""
+         hero: Hero | None = None, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
+    """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them."""
     return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least, cumulative=cumulative)
+
+
+def compare(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
+            hero: Hero | None = None, cumulative: bool = False) -> OddsComparison:
+    """The exact odds of several statements side by side, as `crux odds 'A; B; C'` shows them."""
+    return Session(rules=rules, sheet=sheet, hero=hero).compare(text, cumulative=cumulative)
 
 
 def __getattr__(name: str) -> Any:

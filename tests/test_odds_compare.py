@@ -67,7 +67,7 @@ def test_a_comparison_shares_rows_and_differs_from_the_first() -> None:
 
 
 def test_a_comparison_of_outcomes() -> None:
-    c = crux_cli.odds("DEX +2b; DEX; DEX -1B")
+    c = crux_cli.compare("DEX +2b; DEX; DEX -1B")
     assert isinstance(c, crux_cli.OddsComparison) and len(c) == 3
     assert [r.outcomes["success"] for r in c] == [Fraction(19, 27), Fraction(1, 3), Fraction(1, 9)]
     record = c.to_dict()
@@ -89,7 +89,16 @@ def test_odds_takes_the_rest_of_a_line_in_every_mode() -> None:
 
 def test_a_comparison_is_bounded() -> None:
     with pytest.raises(LimitError, match="more than 10"):
-        crux_cli.odds("; ".join(["d6"] * 11))
+        crux_cli.compare("; ".join(["d6"] * 11))
+
+
+def test_odds_answers_one_statement_and_compare_several() -> None:
+    from crux_cli import CruxError
+
+    with pytest.raises(CruxError, match="answers one statement; these are several"):
+        crux_cli.odds("2d6; 1d12")
+    with pytest.raises(CruxError, match="separate them"):
+        crux_cli.compare("2d6")
 
 
 def test_a_statement_without_a_distribution_shows_a_dash() -> None:

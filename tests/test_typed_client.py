@@ -34,6 +34,7 @@ wren = crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)}, grit=1)
 reveal_type(wren)
 reveal_type(crux_cli.Session(hero=wren).hero)
 reveal_type(crux_cli.odds("2d6") + crux_cli.odds("d4"))
+reveal_type(crux_cli.compare("2d6; d12"))
 held: crux_cli.Hero = wren
 total: int = one.seed or 0
 typed: Odds = chances.odds
@@ -41,17 +42,19 @@ typed: Odds = chances.odds
 
 EXPECTED = [
     "crux_cli.api.RollResult",
-    "tuple[crux_cli.api.RollResult, ...]",
+    "tuple[crux_cli.api.RollResult | crux_cli.api.OddsResult | crux_cli.api.OddsComparison, ...]",
     "crux_cli.api.OddsResult",
     "typing.Mapping[str, fractions.Fraction]",
     "def (text: str, *, rules: str | None =, sheet: str | os.PathLike[str] | None =, "
-    "hero: crux_cli.rulesets.crux.hero.Hero | None =, at_least: int | None =) -> crux_cli.api.OddsResult",
+    "hero: crux_cli.rulesets.crux.hero.Hero | None =, at_least: int | None =, cumulative: bool =) "
+    "-> crux_cli.api.OddsResult",
     "crux_cli.api.Session",
     "crux_cli.api.RollResult",
     "crux_cli.api.OddsResult",
     "crux_cli.rulesets.crux.hero.Hero",
     "crux_cli.rulesets.crux.hero.Hero | None",
     "crux_cli.api.OddsResult",
+    "crux_cli.api.OddsComparison",
 ]
 
 
