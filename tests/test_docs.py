@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import crux_here, gen_completions
+from helpers import crux_here, gen_completions
 
 from crux_cli import rulesets as rules
 from crux_cli.core.errors import CruxError
