@@ -180,7 +180,9 @@ class _EncounterReader:
         for required in ("name", "side"):
             if required not in entry:
                 raise self.fail(f"a combatant has no `{required}`", self.line(index))
-        at = lambda key: self.line(index, key)  # noqa: E731 - a local shorthand
+        def at(key: str) -> int | None:  # a local shorthand: the line of this combatant's key
+            return self.line(index, key)
+
         name = self.text_field(entry, "name", at("name"), MAX_NAME)
         side = self.choice(entry, "side", SIDES, at("side"))
         hp_max = self.integer(entry, "hp_max", 0, MAX_INTEGER, at("hp_max"))
@@ -261,7 +263,7 @@ class _EncounterReader:
         return value if key == "sheet" else value.strip()
 
     def choice(self, table: dict[str, Any], key: str, allowed: tuple[str, ...], line: int | None) -> str:
-        value = table.get(key, allowed[0])
+        value: str = table.get(key, allowed[0])  # checked against `allowed` next
         if value not in allowed:
             raise self.fail(f"`{key}` must be one of {', '.join(allowed)}, not {brief(value)}", line)
         return value
