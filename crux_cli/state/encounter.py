@@ -94,12 +94,6 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def parse_encounter(text: str, shown: str) -> tuple[Encounter, dict[str, str], int]:
-    """The encounter, its heroes' sheet files (as written) and the file's format, or a refusal with line and reason."""
-    state, version = parse_fight(text, shown)
-    return state.encounter, dict(state.sheets), version
-
-
 def parse_fight(text: str, shown: str) -> tuple[FightState, int]:
     """The whole fight (sheet files as written) and the file's format, or a refusal with line and reason."""
     import tomllib
@@ -348,11 +342,6 @@ def stored_path(sheet: str, folder: str) -> str:
     full = os.path.abspath(os.path.expanduser(sheet))
     real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
     return os.path.relpath(real, folder)
-
-
-def save_encounter(path: str | os.PathLike[str], encounter: Encounter, sheets: dict[str, str]) -> None:
-    """Write the ledger to `path` (made private to the user); `sheets` are paths from the current folder."""
-    save_fight(path, FightState(encounter, frozen_map(sheets)))
 
 
 def save_fight(path: str | os.PathLike[str], fight: FightState) -> None:
