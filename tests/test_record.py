@@ -107,3 +107,16 @@ def test_placing_an_error_makes_a_new_one() -> None:
     hinted = placed.with_hint("ask for less")
     assert (hinted.hint, placed.hint, str(hinted)) == ("ask for less", "fewer dice", "too many dice")
     assert isinstance(CruxError("x").at("x"), CruxError)
+
+
+def test_an_error_of_a_plug_in_placed_keeps_its_class_and_fields() -> None:
+    from crux_cli.core.errors import CruxError
+
+    class Fumble(CruxError):  # a plug-in's error whose __init__ takes other arguments
+        def __init__(self, die: int) -> None:
+            super().__init__(f"a fumble on d{die}", hint="roll again")
+            self.die = die
+
+    placed = Fumble(20).at("attack d20", 7)
+    assert type(placed) is Fumble and placed.die == 20 and str(placed) == "a fumble on d20"
+    assert (placed.text, placed.position, placed.hint) == ("attack d20", 7, "roll again")

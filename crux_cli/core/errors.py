@@ -6,7 +6,6 @@ with the input echoed and a caret under `position`, and exit with status 2.
 
 from __future__ import annotations
 
-import copy
 from typing import Self
 
 
@@ -43,7 +42,8 @@ class CruxError(Exception):
 
     def replace(self, **changes: object) -> Self:
         """A copy with some of `text`, `position`, `hint` changed; of the same class, with the same message."""
-        made = copy.copy(self)
+        made = type(self).__new__(type(self), *self.args)  # no __init__: a subclass may take other arguments
+        made.__dict__.update(self.__dict__)
         made.__dict__.update(changes)
         return made
 
