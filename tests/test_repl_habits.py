@@ -15,6 +15,8 @@ from helpers.terminal import start as start_terminal
 from crux_cli.core.errors import CruxError
 from crux_cli.running.runner import Runner
 
+pytestmark = pytest.mark.slow  # real pseudo-terminals (pexpect), a process each: 20 s of the fast tier otherwise
+
 
 def marked(char: pyte.screens.Char) -> bool:
     """Drawn unlike plain text without any colour: italic, underlined or reversed."""
