@@ -55,8 +55,8 @@ if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imp
 
 __version__ = "0.1.0"
 
-API = ("roll", "rolls", "odds", "compare", "Session", "RollResult", "OddsResult", "OddsComparison", "CruxError", "LimitError",
-       "SheetError", "format_error", "new_hero", "read_sheet", "write_sheet", "Hero")
+API = ("roll", "rolls", "odds", "compare", "Session", "RollResult", "OddsResult", "OddsComparison", "CruxError",
+       "LimitError", "SheetError", "format_error", "new_hero", "read_sheet", "write_sheet", "Hero")
 __all__ = ["__version__", *API]
 
 

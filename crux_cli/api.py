@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 __all__ = ["CruxError", "Hero", "LimitError", "OddsComparison", "OddsResult", "RollResult", "Session", "SheetError",
            "compare", "format_error", "new_hero", "odds", "read_sheet", "roll", "rolls", "write_sheet"]
 
-COMMON = ("input", "kind", "rules", "seed", "comment", "index")  # the JSON fields every answer has
-
-
 def frozen(value: Any) -> Any:
     """A JSON value made immutable: lists become tuples, objects read-only mappings."""
     if isinstance(value, list):

@@ -176,7 +176,7 @@ def test_repeat_is_a_whole_number_from_one(repeat: object) -> None:
 
 def test_a_session_on_a_sheet_journals_its_changes_so_sheet_undo_takes_them_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from conftest import crux_here
+    from helpers import crux_here
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

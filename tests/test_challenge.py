@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 from brute import brute_odds, nonzero
+from helpers import scripted
 
-from crux_cli.core.rng import Roller, ScriptedSource
 from crux_cli.rulesets.challenge.engine import (
     ACTION_TEXT,
     ActionRequest,
@@ -19,11 +19,6 @@ from crux_cli.rulesets.challenge.engine import (
     roll_resist,
 )
 from crux_cli.rulesets.challenge.odds import action_odds, fortune_odds, resist_odds, roll_chances
-
-
-def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:
-    source = ScriptedSource(faces)
-    return Roller(source), source
 
 
 @pytest.mark.parametrize(("faces", "kept", "outcome"), [

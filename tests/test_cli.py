@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import crux_here, run_crux
+from helpers import crux_here, run_crux
 
 
 def test_a_statement_as_one_argument_or_several_is_the_same():

@@ -23,7 +23,7 @@ import click
 import pexpect
 import pytest
 from click.testing import CliRunner
-from conftest import gen_completions
+from helpers import gen_completions
 
 from crux_cli import rulesets as rules
 from crux_cli.cli import crux

@@ -6,16 +6,11 @@ from fractions import Fraction
 
 import pytest
 from brute import brute_odds, nonzero
+from helpers import scripted
 
 from crux_cli.core.errors import LimitError
-from crux_cli.core.rng import Roller, ScriptedSource
 from crux_cli.rulesets.d20check.engine import CheckRequest, DamageRequest, net_favor, roll_check, roll_damage
 from crux_cli.rulesets.d20check.odds import check_odds, damage_odds
-
-
-def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:
-    source = ScriptedSource(faces)
-    return Roller(source), source
 
 
 @pytest.mark.parametrize(("stat", "trained", "difficulty"), [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import roll
+from helpers import roll
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 from brute import brute_odds
-from conftest import crux_here, roll
+from helpers import crux_here, roll
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

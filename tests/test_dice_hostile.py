@@ -10,7 +10,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import CRUX, run_crux
+from helpers import CRUX, run_crux
 
 REFUSED = {
     "a billion dice": "1000000000d6",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.core.style import PLAIN, Palette

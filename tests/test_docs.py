@@ -2,7 +2,10 @@
 
 - every option of every command's --help has an item in crux.1, and so do its
   subcommands and environment variables;
-- every statement word of every rule set is in crux-notation.7 and grammar/crux.ebnf;
+- every statement word of every rule set is in grammar/crux.ebnf, and has an entry of its own in
+  crux-notation.7 (a synopsis line or a tagged item, not a mention in a sentence) with an example
+  that runs, whose JSON fields are listed (crux.1 JSON OUTPUT, or the section's JSON fields);
+  `test_an_undocumented_statement_word_is_reported` shows the check failing;
 - every example in the man pages is parsed by the real parser (statements) or
   run by the real command (`crux …` lines), and the JSON fields they produce are
   documented;
@@ -23,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import crux_here, gen_completions
+from helpers import crux_here, gen_completions
 
 from crux_cli import rulesets as rules
 from crux_cli.core.errors import CruxError
+from crux_cli.core.ruleset import RuleSet
 from crux_cli.render.jsonl import record
 from crux_cli.running.read import parse_statement
 from crux_cli.running.runner import Runner
@@ -163,11 +167,30 @@ def test_every_environment_variable_is_documented() -> None:
 
 def command_words(page: Path) -> set[str]:
     """Every word given to a `Cm` macro, lower-cased."""
+    return cm_words(page.read_text())
+
+
+def cm_words(text: str) -> set[str]:
+    """Every word given to a `Cm` macro in a piece of mdoc, lower-cased."""
     words = set()
-    for line in page.read_text().splitlines():
+    for line in text.splitlines():
         for run in re.findall(r"\bCm ((?:(?!\b(?:Ns|Oc|Op|Oo|Ar|Ql|Li|Pc|Po)\b)[^\n])*)", line):
             words |= {unescape(w).strip(",.|;:()").lower() for w in run.split()}
     return words
+
+
+def entry_words(text: str) -> set[str]:
+    """The words that head an entry of a piece of mdoc: a synopsis line (inside `.Bd -unfilled … .Ed`)
+    or a tagged item (`.It Cm …`). A word merely mentioned in a sentence heads nothing."""
+    heads, synopsis = [], False
+    for line in text.splitlines():
+        if line.startswith(".Bd -unfilled"):
+            synopsis = True
+        elif line.startswith(".Ed"):
+            synopsis = False
+        elif (synopsis and line.startswith((".Cm", ".Oo Cm"))) or line.startswith(".It Cm "):
+            heads.append(line)
+    return cm_words("\n".join(heads))
 
 
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
@@ -201,19 +224,24 @@ class Example:
     text: str
     rules: str
     expect: str  # "ok", "error" (statements) or an exit status (commands)
+    section: str = ""  # the `.Sh` it is under
+
+
 
 
 def examples(page: Path) -> list[Example]:
     """Each `.Dl` line, with the rule set and expectation its preceding comments give."""
-    found, rules_name, marker = [], rules.DEFAULT, ""
+    found, rules_name, marker, heading = [], rules.DEFAULT, "", ""
     for number, line in enumerate(page.read_text().splitlines(), 1):
+        if line.startswith(".Sh "):
+            heading = line[4:]
         if line.startswith('.\\" rules: '):
             rules_name = line.split(":", 1)[1].strip()
         elif line.startswith('.\\" '):
             marker = line[4:].strip()
         elif line.startswith(".Dl "):
             expect = "error" if marker == "error" else marker if marker.startswith(("exit", "not run")) else "ok"
-            found.append(Example(page.name, number, unescape(line[4:]), rules_name, expect))
+            found.append(Example(page.name, number, unescape(line[4:]), rules_name, expect, heading))
             marker = ""
     return found
 
@@ -229,7 +257,8 @@ def test_the_pages_have_examples() -> None:
 
 
 @pytest.mark.parametrize("example", STATEMENTS, ids=lambda e: f"{e.page}:{e.line}:{e.text}")
-def test_statement_example_parses(example: Example) -> None:
+def test_statement_example_parses(example: Example, campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(campaign)  # `table loot` reads ./tables/loot.toml
     module = rules.load(example.rules)
     if example.expect == "error":
         with pytest.raises(CruxError):
@@ -264,41 +293,114 @@ def json_items(text: str) -> set[str]:
             for w in line[len(".It Li "):].split() if w != ","}
 
 
-def rule_set_section(name: str) -> str:
-    return "" if name == rules.DEFAULT else section(NOTATION_PAGE, f"{name.upper()} STATEMENTS")
+def subsection(text: str, title: str) -> str:
+    """The source of one `.Ss` subsection of a section (empty when it has none)."""
+    match = re.search(rf"^\.Ss {re.escape(title)}\n(.*?)(?=^\.S[hs] |\Z)", text, re.M | re.S)
+    return match.group(1) if match else ""
 
 
-def rolled_fields(rules_name: str, sheet: Path | None) -> set[str]:
-    """The JSON fields of every runnable statement example of a rule set, with or without a sheet."""
-    seen: set[str] = set()
-    for example in STATEMENTS:
-        if example.expect != "ok" or example.rules != rules_name:
-            continue
-        runner = Runner(rules=example.rules, seed=1, sheet=str(sheet) if sheet else None)
+def home(word: str, rules_name: str) -> str:
+    """The section of crux-notation.7 that documents a statement word: its rule set's, or, for the words
+    every rule set shares, generic dice's and random tables'."""
+    from crux_cli.dice import handler as dice
+    from crux_cli.dice import tables
+
+    if word in dice.KEYWORDS:
+        return "DICE EXPRESSIONS"
+    if word in tables.KEYWORDS:
+        return "RANDOM TABLES"
+    return f"{rules_name.upper()} STATEMENTS"
+
+
+def listed_fields(heading: str) -> set[str]:
+    """The JSON fields a statement of a section may give: those crux.1 lists under JSON OUTPUT (every object's
+    and crux's), and those the section lists under its own `.Ss JSON fields`, where crux.1 sends a reader."""
+    return json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(
+        subsection(section(NOTATION_PAGE, heading), "JSON fields"))
+
+
+def rolled(example: Example, rules_name: str, campaign: Path) -> set[str] | None:
+    """The JSON fields of an example rolled in a rule set, without a sheet or else with one; None when refused."""
+    for sheet in (None, campaign / "wren.toml"):
+        runner = Runner(rules=rules_name, seed=1, sheet=str(sheet) if sheet else None)
         try:
             answers = runner.execute(example.text + " # comment")
         except CruxError:
-            continue  # needs a character sheet, or one in another state
-        for answer in answers:
-            seen |= set(record(answer))
-    return seen
+            continue  # needs a character sheet (or a table beside it), or one in another state
+        return {name for answer in answers for name in record(answer)}
+    return None
+
+
+def undocumented(rules_name: str, campaign: Path) -> list[str]:
+    """What crux-notation.7 lacks for the statement words of a rule set: each word needs an entry of its own
+    (a synopsis line or a `.It Cm` item) in its section, an example there that starts with it and runs, and
+    every JSON field that example gives listed (`listed_fields`)."""
+    problems = []
+    for shown in completion.statement_words()[rules_name]:
+        word = shown.lower()
+        heading = home(word, rules_name)
+        if word not in entry_words(section(NOTATION_PAGE, heading)):
+            problems.append(f"{shown}: no entry of its own (a synopsis line or `.It Cm {shown}`) in {heading}")
+        mine = [e for e in STATEMENTS if e.page == NOTATION_PAGE.name and e.section == heading and e.expect == "ok"
+                and e.text.split()[0].lower() == word]
+        fields = [found for e in mine if (found := rolled(e, rules_name, campaign)) is not None]
+        if not fields:
+            problems.append(f"{shown}: no `.Dl {shown} …` example in {heading} that runs in {rules_name}")
+        missing = set().union(*fields) - listed_fields(heading)
+        if missing:
+            problems.append(f"{shown}: the JSON fields {sorted(missing)} are not listed (crux.1 JSON OUTPUT, "
+                            f"or {heading} JSON fields)")
+    return problems
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    """A folder with a character sheet and the random table the RANDOM TABLES example rolls."""
+    made = crux_here("sheet", "new", str(tmp_path / "wren.toml"), "--name", "Wren", "--attr", "DEX=+2/1",
+                     "--attack", "d8", "--hp", "12", "--hit-dice", "2")
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "tables").mkdir()
+    for block in re.findall(r"^\.Bd -literal[^\n]*\n(# tables/.*?)^\.Ed", section(NOTATION_PAGE, "RANDOM TABLES"),
+                            re.M | re.S):
+        name = block.split()[1].rstrip(":")
+        (tmp_path / name).write_text(unescape(block))
+    assert (tmp_path / "tables" / "loot.toml").is_file()
+    return tmp_path
 
 
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
-def test_every_json_field_of_the_examples_is_documented(rules_name: str, tmp_path: Path) -> None:
-    """Fields are in crux.1 (the common ones and crux's), or in crux-notation.7 (the rule set's and dice's)."""
-    documented = (json_items(section(COMMAND_PAGE, "JSON OUTPUT")) | json_items(rule_set_section(rules_name))
-                  | json_items(section(NOTATION_PAGE, "DICE EXPRESSIONS")))
-    sheet = tmp_path / "wren.toml"
-    made = crux_here("sheet", "new", str(sheet), "--name", "Wren", "--attr", "DEX=+2/1", "--attack", "d8",
-                     "--hp", "12", "--hit-dice", "2")
-    assert made.returncode == 0, made.stderr
-    without, with_sheet = rolled_fields(rules_name, None), rolled_fields(rules_name, sheet)
-    assert without, f"no example of {rules_name} could be rolled"
-    if rules_name == rules.DEFAULT:
-        assert "sheet" in with_sheet
-    missing = (without | with_sheet) - documented
-    assert not missing, f"the JSON fields {sorted(missing)} of {rules_name} are not documented"
+def test_every_statement_word_has_an_entry_an_example_and_its_fields(rules_name: str, campaign: Path) -> None:
+    problems = undocumented(rules_name, campaign)
+    assert not problems, f"crux-notation.7, rule set {rules_name}:\n" + "\n".join(problems)
+
+
+def test_an_undocumented_statement_word_is_reported(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a rule set that gains a word nobody documented (`luck N`) is refused."""
+    load = rules.load
+
+    def with_luck(name: str) -> RuleSet:
+        found = load(name)
+        return found.replace(keywords=found.keywords | {"luck"}) if name == "d20check" else found
+
+    monkeypatch.setattr(rules, "load", with_luck)
+    assert "luck" in completion.statement_words()["d20check"]
+    problems = undocumented("d20check", campaign)
+    assert [p for p in problems if p.startswith("luck: no entry")]
+    assert [p for p in problems if p.startswith("luck: no `.Dl luck")]
+    assert not [p for p in problems if not p.startswith("luck:")]
+
+
+def test_an_unlisted_json_field_is_reported(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """And a field a statement gives that no list names is refused too."""
+    load = rules.load
+
+    def with_a_field(name: str) -> RuleSet:
+        found = load(name)
+        return found.replace(to_json=lambda result: {**found.to_json(result), "luck_spent": 0})
+
+    monkeypatch.setattr(rules, "load", with_a_field)
+    problems = undocumented("d20check", campaign)
+    assert any(p.startswith("check: the JSON fields ['luck_spent']") for p in problems), problems
 
 
 def odds_fields(example: Example) -> set[str]:

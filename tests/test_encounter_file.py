@@ -12,7 +12,19 @@ from hypothesis import strategies as st
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux import encounter as fight
-from crux_cli.state.encounter import load_encounter, parse_encounter, save_encounter
+from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
+from crux_cli.state.encounter import load_encounter, parse_fight, save_fight
+
+
+def save_encounter(path: str | os.PathLike[str], encounter: fight.Encounter, sheets: dict[str, str]) -> None:
+    """Write an encounter with its heroes' sheet files, as a fight that holds nothing else is saved."""
+    save_fight(path, FightState(encounter, frozen_map(sheets)))
+
+
+def parse_encounter(text: str, shown: str) -> tuple[fight.Encounter, dict[str, str], int]:
+    """The encounter of a file's text, its heroes' sheet files and the file's format."""
+    state, version = parse_fight(text, shown)
+    return state.encounter, dict(state.sheets), version
 
 
 def a_fight() -> fight.Encounter:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from helpers.terminal import PROMPT, start
 from test_repl_fight import make_sheet
-from test_repl_terminal import PROMPT, environ, start  # noqa: F401  (environ is a fixture)
 
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
 
@@ -30,7 +30,7 @@ def tab(child: pexpect.spawn, typed: str, completed: str, rest: str, *answers: s
 
 
 @pytest.mark.slow
-def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
     sheet = make_sheet(tmp_path, "Bram Ironfoot", hp=30, hp_max=30)
     child = start(environ, "repl", "--seed", "3")
     say(child, f"/load {sheet}", "Bram Ironfoot loaded")
@@ -74,7 +74,7 @@ def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path
 
 
 @pytest.mark.slow
-def test_a_name_only_dying_hero_survives_save_load_and_a_kill_9_resume(environ: dict[str, str],  # noqa: F811
+def test_a_name_only_dying_hero_survives_save_load_and_a_kill_9_resume(environ: dict[str, str],
                                                                      tmp_path: Path) -> None:
     import os
     import signal

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.repl.session import Session
 from crux_cli.running.settings import Settings, make_runner

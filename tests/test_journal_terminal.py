@@ -14,35 +14,17 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from helpers.terminal import PROMPT, crux_command
+from helpers.terminal import say as send
+from helpers.terminal import start as start_terminal
 
 from crux_cli.state.journal import read_entries, sheet_values
 from crux_cli.state.store import load_hero
 
-PROMPT = "crux> "
-
-
-def crux_command() -> list[str]:
-    script = Path(sys.executable).parent / "crux"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
-
-
-@pytest.fixture
-def environ(tmp_path: Path, own_state_dir: Path) -> dict[str, str]:
-    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_STATE_HOME": str(own_state_dir),
-            "TERM": "xterm-256color", "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
-
 
 def start(environ: dict[str, str], *args: str, cwd: Path) -> pexpect.spawn:
-    command, *rest = crux_command()
-    return pexpect.spawn(command, [*rest, *args], env=environ, encoding="utf-8", timeout=20,
-                         dimensions=(30, 160), cwd=str(cwd))
-
-
-def send(child: pexpect.spawn, line: str, *expected: str) -> None:
-    child.expect_exact(PROMPT)
-    child.sendline(line)
-    for text in expected:
-        child.expect_exact(text)
+    """`helpers.terminal.start` in a wide terminal, not waiting for the prompt (`send` does)."""
+    return start_terminal(environ, *args, columns=160, timeout=20, cwd=cwd, prompt=None)
 
 
 @pytest.mark.slow

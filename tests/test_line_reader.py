@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 import crux_cli
 from crux_cli.repl.session import Session

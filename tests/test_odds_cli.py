@@ -9,7 +9,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 
 def odds_json(*args: str) -> dict:

@@ -10,7 +10,7 @@ import statistics
 from fractions import Fraction
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CRUX, run_crux
+from helpers import CRUX, run_crux
 from test_dice_hostile import ANSWERED, REFUSED
 
 from crux_cli.core.errors import CruxError, LimitError

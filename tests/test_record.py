@@ -77,3 +77,46 @@ def test_a_much_built_class_gets_a_faster_init_that_behaves_the_same():
             Pair(*args, **kwargs)
     with pytest.raises(AttributeError):
         Pair(1).a = 2
+
+
+# -- values that were immutable in name only ---------------------------------------------------------
+
+def test_a_hero_is_a_value_its_attributes_cannot_change() -> None:
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+
+    hero = Hero(attributes={"STR": Attribute(1, 2), "DEX": Attribute()})
+    assert hash(hero) == hash(Hero(attributes={"STR": Attribute(1, 2), "DEX": Attribute()}))
+    assert hero == Hero(attributes={"STR": Attribute(1, 2), "DEX": Attribute()})
+    assert len({hero, hero.with_changes(hp=3)}) == 2
+    with pytest.raises(TypeError):
+        hero.attributes["STR"] = Attribute(5, 3)  # type: ignore[index]
+    assert hero.attribute("STR") == Attribute(1, 2) and dict(hero.attributes)["DEX"] == Attribute()
+    assert hero.with_changes(grit=2).attributes is hero.attributes  # shared, never copied again
+
+
+def test_placing_an_error_makes_a_new_one() -> None:
+    """`CruxError.at` never changes an error already raised: a caller holding it sees it unchanged."""
+    from crux_cli.core.errors import CruxError, LimitError
+
+    raised = LimitError("too many dice", hint="fewer dice")
+    placed = raised.at("roll 9999d6", 5)
+    assert (raised.text, raised.position) == (None, None)
+    assert type(placed) is LimitError
+    assert (placed.text, placed.position, placed.hint) == ("roll 9999d6", 5, "fewer dice")
+    assert placed.at("another line", 0) is placed  # placed once, kept
+    hinted = placed.with_hint("ask for less")
+    assert (hinted.hint, placed.hint, str(hinted)) == ("ask for less", "fewer dice", "too many dice")
+    assert isinstance(CruxError("x").at("x"), CruxError)
+
+
+def test_an_error_of_a_plug_in_placed_keeps_its_class_and_fields() -> None:
+    from crux_cli.core.errors import CruxError
+
+    class Fumble(CruxError):  # a plug-in's error whose __init__ takes other arguments
+        def __init__(self, die: int) -> None:
+            super().__init__(f"a fumble on d{die}", hint="roll again")
+            self.die = die
+
+    placed = Fumble(20).at("attack d20", 7)
+    assert type(placed) is Fumble and placed.die == 20 and str(placed) == "a fumble on d20"
+    assert (placed.text, placed.position, placed.hint) == ("attack d20", 7, "roll again")

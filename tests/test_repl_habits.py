@@ -3,88 +3,24 @@ the pager, NO_COLOR marks, Ctrl-C, Up by prefix, suggestions, wrapping."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pyte
 import pytest
-from test_repl_terminal import PROMPT, crux_command, leave
+from helpers.terminal import ESC, F4, PROMPT, UP, crux_command, leave, leave_now, screen, settle, with_config
+from helpers.terminal import start as start_terminal
 
 from crux_cli.core.errors import CruxError
 from crux_cli.running.runner import Runner
 
-UP = "\x1b[A"
-ESC = "\x1b"
-F4 = "\x1bOS"
-
-
-@pytest.fixture
-def environ(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PAGER", "LESS", "CRUX_CONFIG", "CRUX_RULES")}
-    return {**env, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "TERM": "xterm-256color", "NO_COLOR": "1", "PROMPT_TOOLKIT_NO_CPR": "1"}
-
-
-def with_config(environ: dict[str, str], text: str) -> dict[str, str]:
-    path = Path(environ["XDG_CONFIG_HOME"]) / "crux" / "config.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return environ
-
-
-class Screen:
-    """A terminal emulator fed with everything the child prints: the screen as a user sees it."""
-
-    def __init__(self, rows: int, columns: int) -> None:
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.Stream(self.screen)
-
-    def write(self, text: str) -> None:
-        self.stream.feed(text)
-
-    def flush(self) -> None:
-        pass
-
-    def row(self, text: str) -> int:
-        rows = [number for number, line in enumerate(self.screen.display) if text in line]
-        assert rows, f"{text!r} is not on the screen:\n" + "\n".join(self.screen.display)
-        return rows[-1]
-
-    def chars(self, text: str) -> list[pyte.screens.Char]:
-        """The cells of the last `text` on the screen, with their attributes."""
-        number = self.row(text)
-        column = self.screen.display[number].rindex(text)
-        line = self.screen.buffer[number]
-        return [line[column + i] for i in range(len(text))]
+pytestmark = pytest.mark.slow  # real pseudo-terminals (pexpect), a process each: 20 s of the fast tier otherwise
 
 
 def marked(char: pyte.screens.Char) -> bool:
     """Drawn unlike plain text without any colour: italic, underlined or reversed."""
     return bool(char.italics or char.underscore or char.reverse)
-
-
-def start(environ: dict[str, str], *args: str, rows: int = 30, columns: int = 120,
-          prompt: str = PROMPT) -> pexpect.spawn:
-    command, *rest = crux_command()
-    child = pexpect.spawn(command, [*rest, *args], env=environ, encoding="utf-8", timeout=10,
-                          dimensions=(rows, columns))
-    child.logfile_read = Screen(rows, columns)
-    child.expect_exact(prompt)
-    return child
-
-
-def screen(child: pexpect.spawn, showing: str = "") -> Screen:
-    """The screen once `showing` is on it (the last thing sent), and the redraw has settled."""
-    shown: Screen = child.logfile_read
-    deadline = time.monotonic() + 10
-    while showing and not any(showing in line for line in shown.screen.display) and time.monotonic() < deadline:
-        settle(child, 0.2)
-    settle(child)
-    return shown
 
 
 @pytest.fixture
@@ -96,21 +32,10 @@ def children() -> Iterator[list[pexpect.spawn]]:
             child.terminate(force=True)
 
 
-def settle(child: pexpect.spawn, seconds: float = 0.6) -> None:
-    """Read what the terminal draws in the next moment onto the screen; later expects see only newer output."""
-    time.sleep(seconds)
-    with contextlib.suppress(pexpect.TIMEOUT, pexpect.EOF):
-        while True:
-            child.read_nonblocking(65536, timeout=0.2)
-    child.buffer = ""
-
-
-def leave_now(child: pexpect.spawn) -> int:
-    """Ctrl-D when the prompt is already on the screen (settled), the exit status."""
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
+def start(environ: dict[str, str], *args: str, rows: int = 30, columns: int = 120,
+          prompt: str = PROMPT) -> pexpect.spawn:
+    """`helpers.terminal.start`, drawing onto a screen these tests read."""
+    return start_terminal(environ, *args, rows=rows, columns=columns, prompt=prompt, screen=True)
 
 
 # -- NO_COLOR, Ctrl-C, suggestions, history ---------------------------------------------------------

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 from prompt_toolkit.document import Document
 
 from crux_cli.core.rng import ScriptedSource

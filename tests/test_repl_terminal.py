@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -11,41 +10,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from helpers.terminal import PROMPT, UP, crux_command, leave, start
 
 pytestmark = pytest.mark.slow  # real pseudo-terminals (pexpect) and processes
-
-PROMPT = "crux> "
-UP = "\x1b[A"
-
-
-def crux_command() -> list[str]:
-    """The console script installed beside this Python, else the module."""
-    script = Path(sys.executable).parent / "crux"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crux_cli"]
-
-
-@pytest.fixture
-def environ(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color", "NO_COLOR": "1",
-            "PROMPT_TOOLKIT_NO_CPR": "1"}  # pexpect does not answer cursor position requests
-
-
-def start(environ: dict[str, str], *args: str) -> pexpect.spawn:
-    command, *rest = crux_command()
-    child = pexpect.spawn(command, [*rest, *args], env=environ, encoding="utf-8", timeout=10,
-                          dimensions=(30, 120))
-    child.expect_exact(PROMPT)
-    return child
-
-
-def leave(child: pexpect.spawn) -> int:
-    """Ctrl-D at the next prompt (between prompts the terminal is cooked, and would eat a ^D itself)."""
-    child.expect_exact(PROMPT)
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
-
 
 @pytest.fixture
 def session(environ: dict[str, str]) -> Iterator[pexpect.spawn]:

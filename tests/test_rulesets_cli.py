@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.rulesets.stepdice.engine import compare
 

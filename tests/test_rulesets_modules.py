@@ -183,3 +183,21 @@ def test_resist_odds_json_has_the_grit_table() -> None:
     record = odds_to_json(odds_of("challenge", "resist 2"))
     assert record["outcomes"]["critical"] == {"p": "1/36", "approx": 0.02778}
     assert record["grit"] == {"0": {"p": "1/36", "approx": 0.02778}, "1": {"p": "35/36", "approx": 0.9722}}
+
+
+@pytest.mark.parametrize(("rules", "union"), [("stepdice", "StepDiceStatement"), ("d20check", "D20CheckStatement"),
+                                              ("challenge", "ChallengeStatement")])
+def test_every_statement_has_one_row_of_handlers(rules: str, union: str) -> None:
+    """A kindred rule set answers through one table by statement type: every statement of its grammar has a row,
+    each row its own result type, and a value that is none of its statements is refused plainly."""
+    import importlib
+    import typing
+
+    grammar = importlib.import_module(f"crux_cli.rulesets.{rules}.grammar")
+    table = importlib.import_module(f"crux_cli.rulesets.{rules}.ruleset").STATEMENTS
+    assert set(table.by_statement) == set(typing.get_args(getattr(grammar, union)))
+    assert len(table.by_result) == len(table.by_statement)
+    with pytest.raises(TypeError, match=f"not a {rules} statement"):
+        table.run(object(), Context(Roller(ScriptedSource(())), None, ""))
+    with pytest.raises(TypeError, match=f"not a {rules} result"):
+        table.to_json(object())

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 import crux_cli
 

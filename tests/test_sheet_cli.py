@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.state.sheet import parse_sheet
 from crux_cli.state.store import load_hero

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

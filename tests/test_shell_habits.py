@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 ESC = "\x1b["
 

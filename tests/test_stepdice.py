@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 from brute import brute_odds, nonzero
+from helpers import scripted
 
 from crux_cli.core.errors import LimitError
-from crux_cli.core.rng import Roller, ScriptedSource
 from crux_cli.rulesets import load
 from crux_cli.rulesets.stepdice.engine import (
     AttackRequest,
@@ -24,12 +24,6 @@ from crux_cli.rulesets.stepdice.engine import (
 )
 from crux_cli.rulesets.stepdice.odds import attack_odds, death_odds, save_odds, step_odds
 from crux_cli.running.read import parse_statement
-
-
-def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:
-    source = ScriptedSource(faces)
-    return Roller(source), source
-
 
 # --- the track ------------------------------------------------------------------------------------
 

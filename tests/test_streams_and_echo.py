@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import CRUX, run_crux
+from helpers import CRUX, run_crux
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import MAX_STATEMENTS

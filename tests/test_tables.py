@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

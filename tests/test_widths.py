@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.core.columns import ljust, rjust, width
 from crux_cli.core.errors import CruxError

@@ -6,6 +6,8 @@ with the input echoed and a caret under `position`, and exit with status 2.
 
 from __future__ import annotations
 
+from typing import Self
+
 
 class CruxError(Exception):
     """A problem with what the user asked for, explained in plain words."""
@@ -24,13 +26,26 @@ class CruxError(Exception):
         self.position = position
         self.hint = hint
 
-    def at(self, text: str, position: int | None = None) -> CruxError:
-        """Attach the input (and a position, if none is known yet) and return self."""
+    def at(self, text: str, position: int | None = None) -> Self:
+        """This error placed in the input `text` (at `position`), where it was not placed yet: a new error,
+        so one already raised (and perhaps kept by a caller) never changes."""
+        changes: dict[str, object] = {}
         if self.text is None:
-            self.text = text
-        if self.position is None:
-            self.position = position
-        return self
+            changes["text"] = text
+        if self.position is None and position is not None:
+            changes["position"] = position
+        return self.replace(**changes) if changes else self
+
+    def with_hint(self, hint: str) -> Self:
+        """The same error with another hint (a new error)."""
+        return self.replace(hint=hint)
+
+    def replace(self, **changes: object) -> Self:
+        """A copy with some of `text`, `position`, `hint` changed; of the same class, with the same message."""
+        made = type(self).__new__(type(self), *self.args)  # no __init__: a subclass may take other arguments
+        made.__dict__.update(self.__dict__)
+        made.__dict__.update(changes)
+        return made
 
 
 class LimitError(CruxError):

@@ -195,8 +195,7 @@ def term_plan_of(term: ast.DiceTerm, depth: int | None, depths: set[int]) -> Pla
                          compound=bool(explode and explode.compound), depth=depth, keep=keep,
                          success=target.test if target else None)
     except CruxError as error:
-        error.position = error.position if error.position is not None else term.pos
-        raise
+        raise (error if error.position is not None else error.replace(position=term.pos)) from None
 
 
 def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
@@ -209,8 +208,7 @@ def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
     try:
         return left // right
     except CruxError as error:
-        error.position = operand.pos
-        raise
+        raise error.replace(position=operand.pos) from None
 
 
 def versus_odds(statement: ast.Versus, depth: int | None = None) -> Odds:

@@ -176,8 +176,8 @@ def check_answer(seconds: float, result: Shape | None) -> None:
                  and here(seconds + presentation(result, False)) <= LIMIT_SECONDS)
     error = too_big(here(seconds + shown))
     if text_only:
-        error.hint = ("exact fractions for every value are what pass it: `crux odds` without --json answers it "
-                      "(its rows rounded); rolling it still works")
+        error = error.with_hint("exact fractions for every value are what pass it: `crux odds` without --json "
+                                "answers it (its rows rounded); rolling it still works")
     raise error
 
 

@@ -34,7 +34,6 @@ from crux_cli.odds.cost import Shape
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 NOTHING_LEFT = Fraction(0)  # the leftover of a distribution that counts every outcome
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
-MILLER_COUNT = 20  # from this many copies on, a recurrence beats one big pow (measured)
 SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
 
 Predicate = Callable[[int], bool]

@@ -121,18 +121,10 @@ def term_plan(count: int, sides: int | str, *, reroll: Predicate | None = None, 
     return _kept_plan(single, count, keep, score)
 
 
-def exploded_dice(count: int, single: Dist, explodes: Predicate, depth: int, *,
-                  keep: tuple[str, int] | None = None, score: Score | None = None) -> Dist:
-    """`count` dice that explode with every added face a die of its own, then kept or dropped,
-    summed or scored (successes); see `exploded_plan`."""
-    plan = exploded_plan(count, single, explodes, depth, keep=keep, score=score)
-    cost.check(plan.seconds)
-    return plan.compute()
-
-
 def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
                   keep: tuple[str, int] | None = None, score: Score | None = None) -> Plan:
-    """`exploded_dice`, planned. No enumeration of the dice:
+    """`count` dice that explode with every added face a die of its own, then kept or dropped, summed or
+    scored (successes), planned. No enumeration of the dice:
 
     A die's chain is some exploding faces, then one that stops it. Given that `e`
     faces exploded among all the dice, those `e` are independent draws of an

@@ -202,8 +202,8 @@ def check_cumulative(rows: Distribution | Sequence[tuple[int, Fraction]]) -> Non
     try:
         cost.check(3 * cost.presentation(shape, True))
     except CruxError as error:
-        error.hint = "without --cumulative (or without --json) it is answered; each value's P is in the distribution"
-        raise
+        raise error.with_hint("without --cumulative (or without --json) it is answered; each value's P is in "
+                              "the distribution") from None
 
 
 def with_at_least(odds: Odds, k: int) -> Odds:

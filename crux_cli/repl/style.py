@@ -47,8 +47,6 @@ def attributes(style: str) -> bool:
     return any(word in ("bold", "italic", "underline", "reverse", "blink", "strike") for word in style.split())
 
 
-STYLES = repl_styles()
-
 
 def create_style(theme: str = "default", overrides: Mapping[str, str] | None = None,
                  no_color: bool = False) -> Style:

@@ -94,12 +94,6 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def parse_encounter(text: str, shown: str) -> tuple[Encounter, dict[str, str], int]:
-    """The encounter, its heroes' sheet files (as written) and the file's format, or a refusal with line and reason."""
-    state, version = parse_fight(text, shown)
-    return state.encounter, dict(state.sheets), version
-
-
 def parse_fight(text: str, shown: str) -> tuple[FightState, int]:
     """The whole fight (sheet files as written) and the file's format, or a refusal with line and reason."""
     import tomllib
@@ -180,7 +174,9 @@ class _EncounterReader:
         for required in ("name", "side"):
             if required not in entry:
                 raise self.fail(f"a combatant has no `{required}`", self.line(index))
-        at = lambda key: self.line(index, key)  # noqa: E731 - a local shorthand
+        def at(key: str) -> int | None:  # a local shorthand: the line of this combatant's key
+            return self.line(index, key)
+
         name = self.text_field(entry, "name", at("name"), MAX_NAME)
         side = self.choice(entry, "side", SIDES, at("side"))
         hp_max = self.integer(entry, "hp_max", 0, MAX_INTEGER, at("hp_max"))
@@ -261,7 +257,7 @@ class _EncounterReader:
         return value if key == "sheet" else value.strip()
 
     def choice(self, table: dict[str, Any], key: str, allowed: tuple[str, ...], line: int | None) -> str:
-        value = table.get(key, allowed[0])
+        value: str = table.get(key, allowed[0])  # checked against `allowed` next
         if value not in allowed:
             raise self.fail(f"`{key}` must be one of {', '.join(allowed)}, not {brief(value)}", line)
         return value
@@ -346,11 +342,6 @@ def stored_path(sheet: str, folder: str) -> str:
     full = os.path.abspath(os.path.expanduser(sheet))
     real = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
     return os.path.relpath(real, folder)
-
-
-def save_encounter(path: str | os.PathLike[str], encounter: Encounter, sheets: dict[str, str]) -> None:
-    """Write the ledger to `path` (made private to the user); `sheets` are paths from the current folder."""
-    save_fight(path, FightState(encounter, frozen_map(sheets)))
 
 
 def save_fight(path: str | os.PathLike[str], fight: FightState) -> None:

@@ -45,11 +45,6 @@ ACTION_TEXT: dict[str, dict[str, tuple[str, int]]] = {
                  "accordingly.", 1),
     },
 }
-RISK_TEXT = {
-    "minor": "You act on your terms. You exploit a dominant advantage.",
-    "moderate": "You take a chance. You act to defy danger.",
-    "major": "You overreach your capabilities. You're in serious trouble.",
-}
 
 FORTUNE_TEXT = {
     "critical": "Exceptional result / Major. Great reward.",

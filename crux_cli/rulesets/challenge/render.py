@@ -27,15 +27,16 @@ def grit_text(result: engine.ResistResult) -> str:
     return text
 
 
-def describe(result: Any, palette: Palette) -> str:
-    parts = [roll_text(result.roll, palette)]
-    if isinstance(result, engine.ActionResult):
-        parts.append(f"{result.request.risk} risk: {result.text}")
-    elif isinstance(result, engine.ResistResult):
-        parts += [result.text, grit_text(result)]
-    else:
-        parts.append(result.text)
-    return " · ".join(parts)
+def action_text(result: engine.ActionResult, palette: Palette) -> str:
+    return f"{roll_text(result.roll, palette)} · {result.request.risk} risk: {result.text}"
+
+
+def fortune_text(result: engine.FortuneResult, palette: Palette) -> str:
+    return f"{roll_text(result.roll, palette)} · {result.text}"
+
+
+def resist_text(result: engine.ResistResult, palette: Palette) -> str:
+    return f"{roll_text(result.roll, palette)} · {result.text} · {grit_text(result)}"
 
 
 def roll_json(roll: engine.ChallengeRoll) -> dict[str, Any]:
@@ -43,17 +44,20 @@ def roll_json(roll: engine.ChallengeRoll) -> dict[str, Any]:
             "outcome": roll.outcome}
 
 
-def to_json(result: Any) -> dict[str, Any]:
+def action_json(result: engine.ActionResult) -> dict[str, Any]:
     request = result.request
-    record: dict[str, Any] = {"kind": result.kind, "rating": request.rating}
-    if isinstance(result, engine.ActionResult):
-        record.update(advantage=request.advantage, disadvantage=request.disadvantage, risk=request.risk)
-    elif isinstance(result, engine.FortuneResult):
-        record.update(advantages=request.advantages, disadvantages=request.disadvantages)
-    record.update(roll_json(result.roll), text=result.text)
-    if isinstance(result, engine.ActionResult):
-        record["xp"] = result.xp
-    if isinstance(result, engine.ResistResult):
-        record["grit"] = grit_json(result.grit_marked, result.grit_back, net=result.grit_net,
-                                   options=[{"mark": extra, "effect": effect} for extra, effect in result.options])
-    return record
+    return {"kind": result.kind, "rating": request.rating, "advantage": request.advantage,
+            "disadvantage": request.disadvantage, "risk": request.risk, **roll_json(result.roll),
+            "text": result.text, "xp": result.xp}
+
+
+def fortune_json(result: engine.FortuneResult) -> dict[str, Any]:
+    request = result.request
+    return {"kind": result.kind, "rating": request.rating, "advantages": request.advantages,
+            "disadvantages": request.disadvantages, **roll_json(result.roll), "text": result.text}
+
+
+def resist_json(result: engine.ResistResult) -> dict[str, Any]:
+    return {"kind": result.kind, "rating": result.request.rating, **roll_json(result.roll), "text": result.text,
+            "grit": grit_json(result.grit_marked, result.grit_back, net=result.grit_net,
+                              options=[{"mark": extra, "effect": effect} for extra, effect in result.options])}

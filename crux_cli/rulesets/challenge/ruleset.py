@@ -2,50 +2,47 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from crux_cli.core.ruleset import Context, RuleSet, lazy
+from crux_cli.core.ruleset import RuleSet, lazy
+from crux_cli.core.statements import Handlers, StatementTable
 from crux_cli.rulesets.challenge import engine, words
 from crux_cli.rulesets.challenge import grammar as notation
-from crux_cli.rulesets.challenge.compiler import compile_statement
-
-if TYPE_CHECKING:
-    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "challenge"
 SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
 SEED = "004_94a8ee3cea85eaaa.txt"
 KEYWORDS = notation.KEYWORDS
+ODDS = "crux_cli.rulesets.challenge.odds"  # odds are imported when asked for, never on a roll
+RENDER = "crux_cli.rulesets.challenge.render"
 
 
 def parse(text: str, keyword: str) -> notation.ChallengeStatement:
     return notation.parse(text, keyword)
 
 
-def run(statement: notation.ChallengeStatement, ctx: Context) -> Any:
-    request = compile_statement(statement)
-    match request:
-        case engine.ActionRequest():
-            return engine.roll_action(ctx.roller, request)
-        case engine.FortuneRequest():
-            return engine.roll_fortune(ctx.roller, request)
-    return engine.roll_resist(ctx.roller, request)
+def action_request(statement: notation.Action) -> engine.ActionRequest:
+    return engine.ActionRequest(statement.rating, statement.advantage, statement.disadvantage, statement.risk)
 
 
-def odds(statement: notation.ChallengeStatement, ctx: Context | None = None) -> Odds:
-    from crux_cli.rulesets.challenge import odds as exact
-
-    request = compile_statement(statement)
-    match request:
-        case engine.ActionRequest():
-            return exact.action_odds(request)
-        case engine.FortuneRequest():
-            return exact.fortune_odds(request)
-    return exact.resist_odds(request)
+def fortune_request(statement: notation.Fortune) -> engine.FortuneRequest:
+    return engine.FortuneRequest(statement.rating, statement.advantages, statement.disadvantages)
 
 
-describe = lazy("crux_cli.rulesets.challenge.render", "describe")
-to_json = lazy("crux_cli.rulesets.challenge.render", "to_json")
+def resist_request(statement: notation.Resist) -> engine.ResistRequest:
+    return engine.ResistRequest(statement.rating)
+
+
+# statement -> what challenge does with it: one row per statement
+STATEMENTS = StatementTable(NAME, {
+    notation.Action: Handlers(result=engine.ActionResult, request=action_request, run=engine.roll_action,
+                              odds=lazy(ODDS, "action_odds"), describe=lazy(RENDER, "action_text"),
+                              to_json=lazy(RENDER, "action_json")),
+    notation.Fortune: Handlers(result=engine.FortuneResult, request=fortune_request, run=engine.roll_fortune,
+                               odds=lazy(ODDS, "fortune_odds"), describe=lazy(RENDER, "fortune_text"),
+                               to_json=lazy(RENDER, "fortune_json")),
+    notation.Resist: Handlers(result=engine.ResistResult, request=resist_request, run=engine.roll_resist,
+                              odds=lazy(ODDS, "resist_odds"), describe=lazy(RENDER, "resist_text"),
+                              to_json=lazy(RENDER, "resist_json")),
+})
 
 
 RULESET = RuleSet(
@@ -54,10 +51,10 @@ RULESET = RuleSet(
     seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
-    run=run,
-    odds=odds,
-    describe=describe,
-    to_json=to_json,
+    run=STATEMENTS.run,
+    odds=STATEMENTS.odds,
+    describe=STATEMENTS.describe,
+    to_json=STATEMENTS.to_json,
     following=words.following,
     lexicon=words.lexicon,
     help=words.HELP,

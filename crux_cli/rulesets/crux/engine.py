@@ -18,7 +18,6 @@ from crux_cli.core.rng import Roller
 BANDS = {1: "failure", 2: "failure", 3: "partial", 4: "partial", 5: "success", 6: "success"}
 SAVE_EFFECTS = {"failure": "full effect", "partial": "partial", "success": "resisted"}
 INITIATIVE_ACTIONS = {"failure": 1, "partial": 2, "success": 3}
-ARMOURS = ("unarmoured", "medium", "heavy")
 GRIT_MAX = 5  # a hero holds 0..5 Grit (seed §3)
 
 

@@ -6,6 +6,7 @@ and writes the TOML sheet it comes from.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,11 +23,39 @@ class Attribute:
     rating: int = 0  # Boon/Bane rating, -3..+3: boons (or banes) on tests
 
 
+class Attributes(Mapping[str, Attribute]):
+    """A hero's attributes by short name: a read-only, hashable mapping (a `Hero` is a value)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Attribute] | None = None) -> None:
+        self._items: dict[str, Attribute] = dict(items or {})
+
+    def __getitem__(self, name: str) -> Attribute:
+        return self._items[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+
+def default_attributes() -> Attributes:
+    return Attributes({a: Attribute() for a in ATTRIBUTES})
+
+
 @dataclass(frozen=True)
 class Hero:
     name: str = "hero"
     rules: str = "crux"
-    attributes: dict[str, Attribute] = field(default_factory=lambda: {a: Attribute() for a in ATTRIBUTES})
+    attributes: Mapping[str, Attribute] = field(default_factory=default_attributes)  # an `Attributes`
     advantaged_save: str | None = None
     disadvantaged_save: str | None = None
     attack_count: int = 1  # the attack die: attack_count d attack_sides
@@ -43,6 +72,10 @@ class Hero:
     hit_dice_max: int = 1
     hit_die: int = 8  # sides of a Hit Die
     conditions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.attributes, Attributes):  # a plain dict from a sheet or a caller, frozen here
+            object.__setattr__(self, "attributes", Attributes(self.attributes))
 
     def attribute(self, name: str) -> Attribute:
         return self.attributes.get(name, Attribute())

@@ -51,19 +51,15 @@ def damage_text(result: engine.DamageResult, palette: Palette) -> str:
     return " · ".join(parts)
 
 
-def describe(result: Any, palette: Palette) -> str:
-    if isinstance(result, engine.CheckResult):
-        return check_text(result, palette)
-    return damage_text(result, palette)
+def check_json(result: engine.CheckResult) -> dict[str, Any]:
+    request = result.request
+    return {"kind": "check", "stat": request.stat, "trained": request.trained,
+            "favor": FAVOR_WORDS[request.favor], "difficulty": result.difficulty,
+            "dice": list(result.dice), "d20": result.d20, "favor_die": result.favor_die,
+            "total": result.total, "outcome": result.outcome, "luck": result.luck}
 
 
-def to_json(result: Any) -> dict[str, Any]:
-    if isinstance(result, engine.CheckResult):
-        request = result.request
-        return {"kind": "check", "stat": request.stat, "trained": request.trained,
-                "favor": FAVOR_WORDS[request.favor], "difficulty": result.difficulty,
-                "dice": list(result.dice), "d20": result.d20, "favor_die": result.favor_die,
-                "total": result.total, "outcome": result.outcome, "luck": result.luck}
+def damage_json(result: engine.DamageResult) -> dict[str, Any]:
     request = result.request
     return {"kind": "damage", "count": request.count, "sides": request.sides, "flat": request.flat,
             ARMOR_KEY: result.armor, "armor_given": request.armor, "immune": request.immune, "weak": request.weak,

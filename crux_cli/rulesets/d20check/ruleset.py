@@ -2,44 +2,43 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from crux_cli.core.ruleset import Context, RuleSet, lazy
+from crux_cli.core.ruleset import RuleSet, lazy
+from crux_cli.core.statements import Handlers, StatementTable
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
-from crux_cli.rulesets.d20check.compiler import compile_statement
-
-if TYPE_CHECKING:
-    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "d20check"
 SUMMARY = "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
 SEED = "003_2479fd5e1a762c3d.txt"
 KEYWORDS = notation.KEYWORDS
+ODDS = "crux_cli.rulesets.d20check.odds"  # odds are imported when asked for, never on a roll
+RENDER = "crux_cli.rulesets.d20check.render"
 
 
 def parse(text: str, keyword: str) -> notation.D20CheckStatement:
     return notation.parse(text, keyword)
 
 
-def run(statement: notation.D20CheckStatement, ctx: Context) -> engine.CheckResult | engine.DamageResult:
-    request = compile_statement(statement)
-    if isinstance(request, engine.CheckRequest):
-        return engine.roll_check(ctx.roller, request)
-    return engine.roll_damage(ctx.roller, request)
+def check_request(statement: notation.Check) -> engine.CheckRequest:
+    """Favor and hinder folded to one die (or none)."""
+    return engine.CheckRequest(statement.stat, statement.trained,
+                               engine.net_favor(statement.favored, statement.hindered))
 
 
-def odds(statement: notation.D20CheckStatement, ctx: Context | None = None) -> Odds:
-    from crux_cli.rulesets.d20check import odds as exact
-
-    request = compile_statement(statement)
-    if isinstance(request, engine.CheckRequest):
-        return exact.check_odds(request)
-    return exact.damage_odds(request)
+def damage_request(statement: notation.Damage) -> engine.DamageRequest:
+    return engine.DamageRequest(statement.count, statement.sides, statement.flat, statement.armor,
+                                statement.immune, statement.weak)
 
 
-describe = lazy("crux_cli.rulesets.d20check.render", "describe")
-to_json = lazy("crux_cli.rulesets.d20check.render", "to_json")
+# statement -> what d20check does with it: one row per statement
+STATEMENTS = StatementTable(NAME, {
+    notation.Check: Handlers(result=engine.CheckResult, request=check_request, run=engine.roll_check,
+                             odds=lazy(ODDS, "check_odds"), describe=lazy(RENDER, "check_text"),
+                             to_json=lazy(RENDER, "check_json")),
+    notation.Damage: Handlers(result=engine.DamageResult, request=damage_request, run=engine.roll_damage,
+                              odds=lazy(ODDS, "damage_odds"), describe=lazy(RENDER, "damage_text"),
+                              to_json=lazy(RENDER, "damage_json")),
+})
 
 
 RULESET = RuleSet(
@@ -48,10 +47,10 @@ RULESET = RuleSet(
     seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
-    run=run,
-    odds=odds,
-    describe=describe,
-    to_json=to_json,
+    run=STATEMENTS.run,
+    odds=STATEMENTS.odds,
+    describe=STATEMENTS.describe,
+    to_json=STATEMENTS.to_json,
     following=words.following,
     lexicon=words.lexicon,
     help=words.HELP,

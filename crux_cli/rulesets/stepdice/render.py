@@ -91,19 +91,6 @@ def death_text(result: engine.DeathResult, palette: Palette) -> str:
            f"{result.text}{marked}{back}"
 
 
-def describe(result: Any, palette: Palette) -> str:
-    match result:
-        case engine.SaveResult():
-            return save_text(result, palette)
-        case engine.StepResult():
-            return step_text(result, palette)
-        case engine.AttackResult():
-            return attack_text(result, palette)
-        case engine.DeathResult():
-            return death_text(result, palette)
-    raise TypeError(f"not a step-dice result: {result!r}")
-
-
 def roll_json(roll: Roll | None) -> dict[str, Any] | None:
     return None if roll is None else {"die": die_name(roll.sides), "face": roll.face}
 
@@ -119,20 +106,15 @@ def save_json(result: engine.SaveResult) -> dict[str, Any]:
     }
 
 
-def to_json(result: Any) -> dict[str, Any]:
-    match result:
-        case engine.SaveResult():
-            return save_json(result)
-        case engine.StepResult():
-            return {"kind": "step", "die": die_name(result.before), "steps": result.request.steps,
-                    "result": die_name(result.after), "stopped": result.stopped, "dice": []}
-        case engine.AttackResult():
-            return attack_json(result)
-        case engine.DeathResult():
-            return {"kind": "death", "marked": result.request.marked, "dice": [result.roll],
-                    "kept": result.roll, "outcome": result.outcome, "text": result.text,
-                    "marked_after": result.outcome != "taken"}
-    raise TypeError(f"not a step-dice result: {result!r}")
+def step_json(result: engine.StepResult) -> dict[str, Any]:
+    return {"kind": "step", "die": die_name(result.before), "steps": result.request.steps,
+            "result": die_name(result.after), "stopped": result.stopped, "dice": []}
+
+
+def death_json(result: engine.DeathResult) -> dict[str, Any]:
+    return {"kind": "death", "marked": result.request.marked, "dice": [result.roll],
+            "kept": result.roll, "outcome": result.outcome, "text": result.text,
+            "marked_after": result.outcome != "taken"}
 
 
 def attack_json(result: engine.AttackResult) -> dict[str, Any]:

@@ -2,54 +2,62 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from crux_cli.core.ruleset import Context, RuleSet, lazy
+from crux_cli.core.ruleset import RuleSet, lazy
+from crux_cli.core.statements import Handlers, StatementTable
 from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
-from crux_cli.rulesets.stepdice.compiler import compile_statement
-
-if TYPE_CHECKING:
-    from crux_cli.odds.result import Odds  # odds are imported when asked for, never on a roll
 
 NAME = "stepdice"
 SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
 SEED = "002_9ec7abdadbc79388.txt"
 KEYWORDS = notation.KEYWORDS
+ODDS = "crux_cli.rulesets.stepdice.odds"  # odds are imported when asked for, never on a roll
+RENDER = "crux_cli.rulesets.stepdice.render"
 
 
 def parse(text: str, keyword: str) -> notation.StepDiceStatement:
     return notation.parse(text, keyword)
 
 
-def run(statement: notation.StepDiceStatement, ctx: Context) -> Any:
-    request = compile_statement(statement)
-    match request:
-        case engine.SaveRequest():
-            return engine.roll_save(ctx.roller, request)
-        case engine.StepRequest():
-            return engine.step_die(request)
-        case engine.AttackRequest():
-            return engine.roll_attack(ctx.roller, request)
-    return engine.roll_death(ctx.roller, request)
+def save_request(statement: notation.Save) -> engine.SaveRequest:
+    """Without `vs`, a save beats the environment's 4."""
+    target = engine.ENVIRONMENT_TARGET if statement.target is None else statement.target
+    return engine.SaveRequest(statement.die, target, statement.opposing, statement.enhanced, statement.impaired)
 
 
-def odds(statement: notation.StepDiceStatement, ctx: Context | None = None) -> Odds:
-    from crux_cli.rulesets.stepdice import odds as exact
-
-    request = compile_statement(statement)
-    match request:
-        case engine.SaveRequest():
-            return exact.save_odds(request)
-        case engine.StepRequest():
-            return exact.step_odds(request)
-        case engine.AttackRequest():
-            return exact.attack_odds(request)
-    return exact.death_odds(request)
+def step_request(statement: notation.Step) -> engine.StepRequest:
+    return engine.StepRequest(statement.die, statement.steps)
 
 
-describe = lazy("crux_cli.rulesets.stepdice.render", "describe")
-to_json = lazy("crux_cli.rulesets.stepdice.render", "to_json")
+def step_run(roller: object, request: engine.StepRequest) -> engine.StepResult:
+    """A step rolls nothing."""
+    return engine.step_die(request)
+
+
+def attack_request(statement: notation.Attack) -> engine.AttackRequest:
+    return engine.AttackRequest(statement.dice, statement.armor, statement.grit, statement.strength,
+                                statement.enhanced, statement.impaired, statement.attribute)
+
+
+def death_request(statement: notation.Death) -> engine.DeathRequest:
+    return engine.DeathRequest(statement.marked)
+
+
+# statement -> what stepdice does with it: one row per statement
+STATEMENTS = StatementTable(NAME, {
+    notation.Save: Handlers(result=engine.SaveResult, request=save_request, run=engine.roll_save,
+                            odds=lazy(ODDS, "save_odds"), describe=lazy(RENDER, "save_text"),
+                            to_json=lazy(RENDER, "save_json")),
+    notation.Step: Handlers(result=engine.StepResult, request=step_request, run=step_run,
+                            odds=lazy(ODDS, "step_odds"), describe=lazy(RENDER, "step_text"),
+                            to_json=lazy(RENDER, "step_json")),
+    notation.Attack: Handlers(result=engine.AttackResult, request=attack_request, run=engine.roll_attack,
+                              odds=lazy(ODDS, "attack_odds"), describe=lazy(RENDER, "attack_text"),
+                              to_json=lazy(RENDER, "attack_json")),
+    notation.Death: Handlers(result=engine.DeathResult, request=death_request, run=engine.roll_death,
+                             odds=lazy(ODDS, "death_odds"), describe=lazy(RENDER, "death_text"),
+                             to_json=lazy(RENDER, "death_json")),
+})
 
 
 RULESET = RuleSet(
@@ -58,10 +66,10 @@ RULESET = RuleSet(
     seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
-    run=run,
-    odds=odds,
-    describe=describe,
-    to_json=to_json,
+    run=STATEMENTS.run,
+    odds=STATEMENTS.odds,
+    describe=STATEMENTS.describe,
+    to_json=STATEMENTS.to_json,
     following=words.following,
     lexicon=words.lexicon,
     help=words.HELP,
