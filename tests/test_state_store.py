@@ -441,3 +441,43 @@ def test_a_repeated_one_shot_is_one_commit(own_state_dir: Path) -> None:
     assert result.returncode == 0 and len(result.stdout.splitlines()) == 999
     with store() as kept:
         assert kept.db.execute("SELECT count(*), sum(count) FROM entries").fetchone() == (1, 999)
+
+
+def test_a_word_cut_short_never_wipes_a_later_change(sheet: Path) -> None:
+    """Issue 28: a REPL killed mid-word, then `crux --sheet … 'damage 5'`: the next REPL kept neither
+    that damage nor its journal line. Now the one-shot settles the word first (its write taken back,
+    and said), then deals its damage, and the journal chains to the sheet."""
+    from crux_cli.repl.session import Session
+    from crux_cli.running.settings import Settings, make_runner
+    from crux_cli.state.autosave import Autosave, left_fights
+
+    start = sheet_values(load_hero(sheet))
+    session = Session(make_runner(Settings(sheet=str(sheet), seed=3)))
+    session.journal = Journal.open()
+    session.autosave = Autosave.start(session.journal)
+    for line in ("fight", "enemy ogre hp 20 atk d10", "init"):
+        session.handle(line)
+    session.journal.begin_word("damage 4")  # a word begins, writes the sheet, and the process dies
+    session.fighting.fight_runner(sheet=str(sheet)).answer("damage 4")
+    session.autosave.close()
+    session.journal.store.close()
+    assert load_hero(sheet).hp == 8
+
+    later = crux_here("--sheet", str(sheet), "damage 5")
+    assert later.returncode == 0 and "was cut short" in later.stderr
+    assert load_hero(sheet).hp == 7  # 12, the word taken back, then 5 damage: nothing wiped
+    left = left_fights(Journal.open())  # the next REPL start
+    assert load_hero(sheet).hp == 7 and len(left) == 1
+    changes = [e for e in read_entries() if e.get("sheets")]
+    assert [e["statement"] for e in changes] == ["damage 5"]
+    values = dict(start)
+    for entry in changes:
+        values.update(entry["sheets"][0]["after"])
+    assert values == sheet_values(load_hero(sheet))
+
+
+def test_log_paints_through_a_pipe_when_asked() -> None:
+    crux_here("d6")
+    assert "\x1b[" in crux_here("log", "--color=always").stdout
+    assert "\x1b[" not in crux_here("log", "--color=never", env={"FORCE_COLOR": "1"}).stdout
+    assert "\x1b[" in crux_here("log", env={"FORCE_COLOR": "1"}).stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from crux_cli.core.style import COLOR_CHOICES
+
 
 @click.command("log")
 @click.option("--json", "as_json", is_flag=True, help="The journal's own JSON lines, one per roll or change.")
@@ -14,9 +16,11 @@ import click
 @click.option("-n", "--last", "last", type=click.IntRange(1), metavar="N", help="Only the last N entries.")
 @click.option("--stats", is_flag=True,
               help="Count the faces rolled against fair dice and each statement's outcomes against its odds.")
-@click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal.")
+@click.option("--color", "color", type=click.Choice(COLOR_CHOICES), default="auto", metavar="WHEN",
+              help="Colour: auto (on a terminal), always (through a pipe too), never.")
+@click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal (--color=never).")
 def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
-                last: int | None, stats: bool, no_color: bool) -> None:
+                last: int | None, stats: bool, color: str, no_color: bool) -> None:
     """Show the rolls and changes of every session (the journal, in $XDG_STATE_HOME/crux/crux.db).
 
     \b
@@ -54,10 +58,10 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
         for line in iter_lines(chosen):
             click.echo(line)
         return
-    palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ)))
+    palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ), color))
     for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if empty else
                                                "nothing in the journal matches"]:
-        click.echo(line)
+        click.echo(line, color=palette.enabled)  # click strips colour through a pipe unless told
 
 
 def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,

@@ -19,8 +19,8 @@ _crux_command() {
             subcommands=""
             argument="statement" argument_words="" fallback="" ;;
         "crux log")
-            options="--json --since --sheet --fight --session -n --last --stats --no-color -h --help"
-            valued=" --since --sheet --session -n --last "
+            options="--json --since --sheet --fight --session -n --last --stats --color --no-color -h --help"
+            valued=" --since --sheet --session -n --last --color "
             subcommands=""
             argument="" argument_words="" fallback="" ;;
         "crux odds")
@@ -71,6 +71,7 @@ _crux_option_values() {
         "crux _statement --rules") echo words "crux stepdice d20check challenge list" ;;
         "crux _statement --color") echo words "auto always never" ;;
         "crux _statement --sheet") echo files ;;
+        "crux log --color") echo words "auto always never" ;;
         "crux odds --rules") echo words "crux stepdice d20check challenge list" ;;
         "crux odds --color") echo words "auto always never" ;;
         "crux odds --sheet") echo files ;;
