@@ -56,7 +56,7 @@ def fill(folder: Path, entries: int, sheets: list[Path]) -> None:
         for first in range(0, batch_rolls, CHUNK):
             count = min(CHUNK, batch_rolls - first)
             body = {"rules": "crux", "seed": None, "statements": ["DEX +1b", "4d6kh3", "atk 2d8+3 heavy"],
-                    "items": [[n % 3, [[6, 2, 5]]] for n in range(count)]}
+                    "items": [[n % 3, [6, 2, 2, 5]] for n in range(count)]}
             store.add_rolls(f"batch{first // CHUNK}-1", f"batch{first // CHUNK}", stamp_of(clock),
                             stamp_of(clock + count * 10), count, body)
             clock += count * 10

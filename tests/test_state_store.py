@@ -384,7 +384,7 @@ def test_stats_flags_a_loaded_die() -> None:
     loaded = [6 if n % 4 == 0 else 1 + n % 6 for n in range(12_000)]  # a six a quarter of the time
     journal = Journal.open()
     runner = Runner(source=ScriptedSource(loaded))
-    runner.journal = journal
+    runner.journal, runner.keep_faces = journal, True
     for _ in range(12_000):
         runner.answer("d6")
     journal.close()

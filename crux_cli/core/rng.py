@@ -56,9 +56,10 @@ class ScriptedSource:
 class Roller:
     """Rolls the dice of one statement and refuses to pass the dice limit."""
 
-    # Set, every roll is added to it as [sides, face, face, …] (one group a call): the journal keeps what
-    # replays a roll, and counts faces by die size from it (crux log --stats) without rolling again.
-    drawn: list[list[int]] | None = None
+    # Set, every roll is added to it as sides, count, face, face, … (a run of plain ints a call, so what the
+    # journal holds by the thousand is nothing the garbage collector walks): the journal keeps what replays
+    # a roll, and counts faces by die size from it (crux log --stats) without rolling again.
+    drawn: list[int] | None = None
 
     def __init__(self, source: RandomSource, limit: int = MAX_DICE) -> None:
         self.source = source
@@ -86,7 +87,7 @@ class Roller:
         self.rolled += 1
         face = self.below(sides) + 1 if self.below is not None and sides > 0 else self.source.randint(1, sides)
         if self.drawn is not None:
-            self.drawn.append([sides, face])
+            self.drawn += (sides, 1, face)
         return face
 
     def dice(self, count: int, sides: int) -> list[int]:
@@ -97,7 +98,8 @@ class Roller:
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
         faces = [below(sides) + 1 for _ in range(count)]
         if self.drawn is not None:
-            self.drawn.append([sides, *faces])
+            self.drawn += (sides, count)
+            self.drawn += faces
         return faces
 
 

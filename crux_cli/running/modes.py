@@ -29,6 +29,7 @@ def journaled_runner(settings: Settings) -> Runner:
 
     runner = make_runner(settings)
     journal = runner.journal = settings.journal()
+    runner.keep_faces = journal.mode == "on"
     if runner.sheet is not None:
         journal.watch(runner)
     return runner
@@ -85,8 +86,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     journal.defer_sync = True
     if runner.sheet is not None:
         journal.watch(runner)
-    elif journal.mode == "on" and runner.hero is None:
-        runner.journal = Keeper()  # only so the runner keeps each roll's faces: the batch journals itself
+    runner.keep_faces = journal.mode == "on"  # the batch journals each answer itself, by its faces
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal is on disk before the answers it holds are shown
@@ -96,7 +96,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
             held.clear()
 
     # bound once: a batch runs this loop for every line
-    each, answered, render = runner.each, journal.answered, output.batch_renderer()
+    each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json = output.answer_json if output.json else no_json
     waiting = input_waits(stream)
@@ -119,7 +119,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                             held.append(output.render(answer, number))
                             continue
                         made = answer_json(answer)
-                        answered(answer, made)
+                        if answer.sheet is None:  # the usual line: a roll, kept with its chunk
+                            roll(answer, made)
+                        else:
+                            answered(answer, made)
                         held.append(render(answer, number, made))
                 except CruxError as error:
                     show()
@@ -138,13 +141,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
 def no_json(answer: Any) -> None:
     return None
-
-
-class Keeper:
-    """A journal that writes nothing: set on a batch's runner so that it keeps the faces each roll drew."""
-
-    def answered(self, answer: Any, answer_json: str | None = None) -> None:
-        pass
 
 
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there

@@ -39,7 +39,18 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     runner = runners.get(key)
     if runner is None:
         runner = runners[key] = Runner(rules=str(kept["rules"]), seed=kept.get("seed"))
-    source = ScriptedSource(int(face) for group in kept.get("faces", ()) for face in group[1:])
+    source = ScriptedSource(faces_of(kept.get("faces", ())))
     handler, tree = runner.read(statement)
     answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))
     return record(answer)
+
+
+def faces_of(drawn: list[int]) -> list[int]:
+    """The faces of a roll kept as runs of sides, count, face… (core.rng `Roller.drawn`), in order."""
+    faces: list[int] = []
+    at = 0
+    while at + 1 < len(drawn):
+        count = int(drawn[at + 1])
+        faces += drawn[at + 2:at + 2 + count]
+        at += 2 + count
+    return faces

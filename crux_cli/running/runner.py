@@ -48,7 +48,7 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
-    drawn: list[list[int]] | None = field(default=None, compare=False)  # [sides, faces…] rolled, when they give it back
+    drawn: list[int] | None = field(default=None, compare=False)  # sides, count, faces… rolled (core.rng)
     odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
@@ -65,6 +65,7 @@ class Runner:
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
+        self.keep_faces = False  # each answer keeps the faces rolled (`drawn`): the journal keeps a roll by them
         # given, called under a sheet's lock before each write (path, values before, values after, statement,
         # who): the journal announces the write, so a kill between the write and its entry is settled
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
@@ -189,7 +190,7 @@ class Runner:
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it
             roller = Roller(self.source)
-            if self.journal is not None and self.hero is None and self.sheet is None:  # its faces give it back
+            if self.keep_faces and self.hero is None and self.sheet is None:  # its faces give it back
                 roller.drawn = []
             return iter((self.answered(handler, statement, roller, text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
@@ -197,7 +198,7 @@ class Runner:
     def roller(self) -> Roller:
         """A statement's roller; a journaled runner with no hero keeps the faces, which give the answer back."""
         roller = Roller(self.source)
-        if self.journal is not None and self.hero is None and self.sheet is None:
+        if self.keep_faces and self.hero is None and self.sheet is None:
             roller.drawn = []
         return roller
 

@@ -109,14 +109,15 @@ class Tally:
                 continue
             counted += 1
             try:
-                for group in kept:
-                    sides = group[0]
+                at, end = 0, len(kept)
+                while at < end:  # runs of sides, count, face…
+                    sides, count = kept[at], kept[at + 1]
                     tally = faces.get(sides)
                     if tally is None:
                         tally = faces[sides] = [0] * (sides + 1)
-                    for face in group:  # the group's first number is its sides: taken off after
+                    for face in kept[at + 2:at + 2 + count]:
                         tally[face] += 1
-                    tally[sides] -= 1
+                    at += 2 + count
             except (TypeError, IndexError):
                 continue  # not faces crux wrote
             if outcomes_left > 0 and which.__class__ is int and 0 <= which < len(statements):
@@ -124,7 +125,7 @@ class Tally:
                 self.count_outcome(item_rules, statements[which], kept, item_seed)
         self.rolls += counted
 
-    def count_outcome(self, rules: str, statement: str, groups: list[list[int]], seed: Any) -> None:
+    def count_outcome(self, rules: str, statement: str, groups: list[int], seed: Any) -> None:
         key = (rules, statement, repr(groups))
         outcome = self.memo.get(key, "")
         if outcome == "":
@@ -132,7 +133,7 @@ class Tally:
         if outcome is not None:
             self.outcomes.setdefault((rules, statement), Counter())[outcome] += 1
 
-    def outcome_of(self, rules: str, statement: str, groups: list[list[int]], seed: Any) -> str | None:
+    def outcome_of(self, rules: str, statement: str, groups: list[int], seed: Any) -> str | None:
         from crux_cli.running.replay import replayed
 
         try:

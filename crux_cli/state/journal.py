@@ -253,14 +253,14 @@ class Journal:
             self.run_start = time.time()
             self.statements = {}
         self.count += 1
-        drawn = answer.drawn
         said = answer.input
         number = self.statements.get(said)
         if number is None:  # a batch repeats a few dozen statements: each is kept once a row
             number = self.statements[said] = len(self.statements)
-        if (drawn is not None and answer.rules == self.run_rules and answer.seed == self.run_seed
-                and answer.comment is None and answer.index is None):  # the statement says its handler
-            runs.append((number, drawn))
+        drawn = answer.drawn
+        if drawn is not None and answer.comment is None and answer.index is None and answer.rules == self.run_rules \
+                and answer.seed == self.run_seed:  # the usual roll: the statement says its handler
+            runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
         else:
             runs.append((number, self.kept(answer, answer_json)))
         if not self.defer_sync:
@@ -275,7 +275,7 @@ class Journal:
 
                 answer_json = compact(record(answer))
             return {"answer": json.loads(answer_json)}
-        kept: dict[str, Any] = {"rules": answer.rules, "faces": answer.drawn}
+        kept: dict[str, Any] = {"rules": answer.rules, "faces": tuple(answer.drawn)}
         for name in ("seed", "comment", "index"):
             if getattr(answer, name) is not None:
                 kept[name] = getattr(answer, name)
@@ -627,7 +627,7 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
 def plain_rolls(store: Store, *, session: str | None = None,
                 since: str | None = None) -> Iterator[tuple[str, Any, list[str], list[Any]]]:
     """The runs of rolls kept as their faces, newest first, as (rule set, seed, statements, items): each
-    item [statement's number, [[sides, face…], …]] or [number, {"rules", "faces", …}]. Read from the
+    item [statement's number, [sides, count, face…, …]] or [number, {"rules", "faces", …}]. Read from the
     rows without building an entry for each (`crux log --stats` counts a million)."""
     from orjson import loads  # several times quicker than json at a million rolls
     clauses, params = ["kind = 'roll'"], []
