@@ -60,7 +60,9 @@ def test_tab_offers_the_combatants_standing_first_with_their_hp() -> None:
     assert offered(session, "react Bram ") == [("defend", "Defend"), ("interpose", "Interpose"),
                                                ("opportunity", "Opportunity Attack"), ("help", "Help")]
     assert offered(session, "react Bram h") == [("help", "Help")]
-    assert offered(session, "react Bram help r") == [("rats", "2 standing")]
+    assert offered(session, "react Bram help r") == []  # §6.2 "Give an ally +1 Boon on a roll"
+    assert offered(session, "react Bram opportunity ") == [("rats", "2 standing")]  # the goblin is down
+    assert offered(session, "react rats defend ") == [("rats", "2 standing")]  # "Protect yourself or an ally"
     assert offered(session, "save Bram ") == [("STR", ""), ("DEX", ""), ("INT", ""), ("WIL", "")]
 
 

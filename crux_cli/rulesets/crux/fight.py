@@ -266,8 +266,9 @@ class Fight:
         return self.sync() + self.step(ledger.act(self.encounter, "assess"))
 
     def do_react(self, line: str, words: list[Token]) -> list[str]:
+        """`react NAME defend [ALLY]`, `interpose ALLY`, `help ALLY`, `opportunity TARGET [DICE] [mods]` (§6.2)."""
         if not words:
-            raise CruxError("a reaction is: react NAME defend|interpose|opportunity|help [ALLY]", text=line,
+            raise CruxError("a reaction is: react NAME defend|interpose|opportunity|help [NAME]", text=line,
                             position=len(line), hint="react wren defend")
         notes = self.sync()
         reactor = self.required(line, words)
@@ -275,8 +276,35 @@ class Fight:
         rest = words[taken[1] if taken else 1:]
         if not rest:
             raise CruxError("which reaction? defend, interpose, opportunity or help", text=line, position=len(line))
-        ally = self.required(line, rest, 1).name if len(rest) > 1 else None
-        return notes + self.step(ledger.react(self.encounter, reactor.name, rest[0].text, ally))
+        kind = rest[0].text.lower()
+        if kind != "opportunity":
+            named = take_name(self.encounter, rest, line, 1) if len(rest) > 1 else None
+            if len(rest) > 1 and named is None:
+                raise unknown(self.encounter, rest[1].text, line, rest[1].at)
+            if named is not None and len(rest) > 1 + named[1]:
+                extra = rest[1 + named[1]]
+                raise CruxError(f"'{extra.text}' is not part of a reaction", text=line, position=extra.at,
+                                hint=f"react {reactor.name} {kind} NAME")
+            other = named[0].name if named is not None else None
+            return notes + self.step(ledger.react(self.encounter, reactor.name, kind, other))
+        return notes + self.opportunity(line, reactor, rest[1:])
+
+    def opportunity(self, line: str, reactor: ledger.Combatant, words: list[Token]) -> list[str]:
+        """An Opportunity Attack: the reactor's attack, rolled as a turn's is (never rushed: it is no turn's)."""
+        if not words:
+            raise CruxError("an opportunity attack needs the one it strikes", text=line, position=len(line),
+                            hint=f"react {reactor.name} opportunity NAME [DICE]")
+        taken = take_name(self.encounter, words, line)
+        if taken is None:
+            raise unknown(self.encounter, words[0].text, line, words[0].at)
+        target, rest = taken[0], [w.text for w in words[taken[1]:]]
+        caught, rest = self.area(line, rest)
+        spent = self.step(ledger.react(self.encounter, reactor.name, "opportunity", target.name))
+        helped = ledger.take_help(self.encounter, reactor.name)
+        self.encounter = helped.encounter
+        step = ledger.Step(self.encounter, boons=helped.boons)
+        return [*spent, *self.strike(line, self.encounter.find(reactor.name), target, rest, step, caught,
+                                     "opportunity attack: ")]
 
     def do_end(self, line: str, words: list[Token]) -> list[str]:
         self.ended = True
@@ -298,17 +326,35 @@ class Fight:
             raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=len(line.split()[0]),
                             hint="name another combatant")
         step = ledger.act(encounter, "attack")  # refused before any die is rolled when no actions are left
+        return notes + self.strike(line, attacker, target, rest, step, caught)
+
+    def strike(self, line: str, attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
+               step: ledger.Step, caught: int = 1, what: str = "") -> list[str]:
+        """One attack, a turn's (`step` spends its action) or a reaction's, rolled and its damage dealt.
+
+        The Defend and Interpose waiting for the target answer it (§6.2): Defend's Bane, the interposer
+        hit instead. Then the target's conditions, armour, resistance and vulnerability, the attacker's
+        conditions and minion rules, as every attack has them.
+        """
+        spent = self.step(step)  # the action (said after the roll; a refused roll leaves the fight as it was)
+        covered, hit, defended = ledger.cover(self.encounter, target.name, attacker.name)
+        guard = self.step(covered)
+        target = self.encounter.find(hit)
+        statement, why, mine = self.attack_words(attacker, target, rest, step, defended)
+        answer = self.roll(attacker, statement)
+        answer, said = self.as_enemy(attacker, answer)
+        rolled = self.said_by(answer, attacker.name, f"{what}{attacker.name} → {target.name}: {statement}")
+        damage, crit = answer.result.damage, answer.result.outcome == "crit"
+        return [*guard, *why, *mine, rolled, *said, *spent,
+                *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
+
+    def attack_words(self, attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
+                     step: ledger.Step, defended: int = 0) -> tuple[str, list[str], list[str]]:
+        """The statement an attack rolls, with every modifier the fight adds, and the lines that say why."""
         melee = not any(w.lower() == "ranged" for w in rest)
         why, net = self.against(target, melee)
         mine, banes = self.hindered(attacker, melee)
-        statement = self.attack_statement(attacker, target, rest, step, net - banes)
-        answer = self.roll(attacker, statement)
-        spent = self.step(step)  # the action is spent once the dice are rolled; an elite's Grit follows
-        answer, said = self.as_enemy(attacker, answer)
-        rolled = self.said_by(answer, attacker.name, f"{attacker.name} → {target.name}: {statement}")
-        damage, crit = answer.result.damage, answer.result.outcome == "crit"
-        return [*notes, *why, *mine, rolled, *said, *spent,
-                *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
+        return self.attack_statement(attacker, target, rest, step, net - banes - defended), why, mine
 
     def attack_target(self, line: str, words: list[Token]) -> tuple[ledger.Combatant, list[str]]:
         """The one combatant named among the attack's words, and the words left (dice, modifiers)."""

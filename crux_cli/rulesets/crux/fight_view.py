@@ -48,6 +48,8 @@ def status_lines(state: FightState, hero_of: HeroOf) -> list[str]:
 def status_line(c: ledger.Combatant, hero_of: HeroOf, width: int = 12) -> str:
     reactions = f" · reacted: {', '.join(c.reactions)}" if c.reactions else ""
     helped = f" · +{c.helped} Boon waiting" if c.helped else ""
+    helped += f" · defended (+{c.defended} Bane on the next attack)" if c.defended else ""
+    helped += f" · {c.interposer} interposes" if c.interposer else ""
     state = "down" if c.down else f"{c.actions} action{'s' if c.actions != 1 else ''}"
     return f"{c.name:{width}} {state:10} {health(c, hero_of)}{reactions}{helped}"
 
@@ -144,16 +146,23 @@ def only_a_name(state: FightState, text: str, words: list[Token]) -> bool:
 
 def reaction_candidates(state: FightState, hero_of: HeroOf, text: str, after: list[Token],
                         typed: str) -> tuple[tuple[str, str], ...]:
-    """After `react NAME`: the kinds of reaction; after `react NAME help`: the ally."""
+    """After `react NAME`: the kinds of reaction; after `react NAME help|defend|interpose`: the allies
+    standing (Defend: oneself too); after `react NAME opportunity`: the other side, standing."""
     try:
         taken = take_name(state.encounter, after, text)
     except CruxError:
         return ()
     if taken is not None and len(after) == taken[1]:
         return tuple((k, v) for k, v in ledger.REACTIONS.items() if k.startswith(typed.lower()))
-    if taken is not None and len(after) == taken[1] + 1 and after[-1].text.lower() == "help":
-        return name_candidates(state, hero_of, typed)
-    return ()
+    kind = after[-1].text.lower() if taken is not None and len(after) == taken[1] + 1 else ""
+    if kind not in ledger.REACTIONS:
+        return ()
+    reactor = taken[0] if taken is not None else None
+    assert reactor is not None
+    fits = {c.name for c in state.encounter.combatants if not c.down and (
+        c.side != reactor.side if kind == "opportunity" else
+        c.side == reactor.side and (kind == "defend" or c.name != reactor.name))}  # §6.2: allies; the other side
+    return tuple(p for p in name_candidates(state, hero_of, typed) if p[0].strip('"') in fits)
 
 
 def name_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tuple[tuple[str, str], ...]:

@@ -14,7 +14,8 @@ loads when a fight word first runs. Words (documented in /help fight):
     init [ambush]               roll initiative for every hero; round 1 begins
     atk TARGET [DICE] [mods] [area N]   the active combatant attacks (1 action)
     cast [N] | move | assess    spend actions
-    react NAME defend|interpose|opportunity|help [ALLY]
+    react NAME defend [ALLY] | interpose ALLY | help ALLY
+    react NAME opportunity TARGET [DICE] [mods]   an Opportunity Attack, rolled and dealt
     damage [NAME] N [crit]      damage a hero (through the sheet) or an enemy
     heal [NAME] N | wound [NAME] N | show [NAME]
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
