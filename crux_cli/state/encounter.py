@@ -79,7 +79,7 @@ def encounter_text(fight: Encounter | FightState, sheets: dict[str, str]) -> str
     defaults = Combatant("", "hero")
     for combatant in encounter.combatants:
         entry = {f.name: _plain(getattr(combatant, f.name)) for f in fields(Combatant)
-                 if not ((combatant.side == "hero" and f.name in ENEMY_ONLY or f.name in WHILE_SET)
+                 if not (((combatant.side == "hero" and f.name in ENEMY_ONLY) or f.name in WHILE_SET)
                          and getattr(combatant, f.name) == getattr(defaults, f.name))}
         if combatant.name in sheets:
             entry["sheet"] = sheets[combatant.name]
