@@ -91,6 +91,19 @@ class Fighting:
             return []
         return rules.toolbar(self.state, self)
 
+    def odds(self, statement: str, exact: bool) -> list[str] | None:
+        """`odds …` in a fight: the fight's odds of that roll (None: not a roll of the fight, plain odds)."""
+        rules = self.rules()
+        if self.state is None or rules is None:
+            return None
+        found = rules.odds(statement, self.state, self, exact)
+        if found is None:
+            return None
+        from crux_cli.running.output import odds_lines
+
+        answer, said = found
+        return [*said, *odds_lines(answer, self.session.palette, self.session.json)]
+
     def help(self) -> list[str]:
         rules = self.rules()
         if rules is None:

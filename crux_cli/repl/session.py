@@ -151,6 +151,10 @@ class Session:
             if body is not None:
                 from crux_cli.running.output import odds_lines
 
+                fought = self.fighting.odds(body.strip(), exact=self.json)
+                if fought is not None:
+                    out += fought
+                    continue
                 out += odds_lines(self.runner.odds(body.strip(), exact=self.json), self.palette, self.json)
                 continue
             head, _, rest = statement.partition(" ")

@@ -55,6 +55,32 @@ def run(line: str, state: FightState | None, host: FightHost) -> tuple[FightStat
     return (None if fight.ended else fight.state()), said
 
 
+def odds(text: str, state: FightState | None, host: FightHost,
+         exact: bool = False) -> tuple[Any, list[str]] | None:
+    """`odds atk ogre [rushed] [by NAME]`, `odds save DEX`, `odds [NAME] DEX`…: the odds of that roll as the
+    fight would make it (the attacker's dice, the target's armour, resistance, vulnerability and
+    conditions, Defend and Interpose waiting, Help, the attacks made this turn), nothing rolled.
+
+    The odds answer and the lines that say what the fight added; None when the line is no roll of the fight
+    (`odds atk d8` naming nobody: the plain odds).
+    """
+    if state is None or state.over or ";" in text:
+        return None
+    word, _ = first(text)
+    word = RENAMED.get(word, word)
+    if word == "atk":
+        return Fight(host, state).attack_odds(text, exact)
+    if word in ROLLS and (state.encounter.started or _names(text, state)):
+        return Fight(host, state).roll_odds(text, exact)
+    return None
+
+
+def _names(text: str, state: FightState) -> bool:
+    from crux_cli.rulesets.crux.fight_words import names_someone
+
+    return names_someone(text, state)
+
+
 class Fight:
     """One fight line at work: the state's values, and a runner for each hero, for the time of the word."""
 
@@ -356,6 +382,49 @@ class Fight:
         mine, banes = self.hindered(attacker, melee)
         return self.attack_statement(attacker, target, rest, step, net - banes - defended), why, mine
 
+    def attack_odds(self, line: str, exact: bool) -> tuple[Any, list[str]] | None:
+        """The odds of `atk TARGET …` from the active combatant, or `… by NAME`, as `do_atk` would roll it."""
+        words = tokens(line)[1:]
+        low = [w.text.lower() if not w.quoted else "" for w in words]
+        attacker = self.encounter.active()
+        if "by" in low:
+            at = low.index("by")
+            attacker = self.required(line, words, at + 1)
+            named = take_name(self.encounter, words, line, at + 1)
+            words = words[:at] + words[at + 1 + (named[1] if named else 1):]
+        try:
+            target, rest = self.attack_target(line, words)
+        except CruxError:
+            return None  # no combatant named: the plain odds of the statement
+        if attacker is None:
+            raise CruxError("whose attack? initiative has not been rolled", text=line, position=len(line),
+                            hint=f"odds {line} by NAME")
+        if target.name == attacker.name:
+            raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=0)
+        _, rest = self.area(line, rest)
+        typed = [w.lower() for w in rest]
+        rushed = 0 if "rushed" in typed else attacker.attacks  # the ledger's count, unless the GM says
+        step = ledger.Step(self.encounter, rushed=rushed, boons=attacker.helped)
+        covered, hit, defended = ledger.cover(self.encounter, target.name, attacker.name)
+        target = covered.encounter.find(hit)
+        statement, why, mine = self.attack_words(attacker, target, rest, step, defended)
+        said = [*(self.host.palette.dim(e) for e in covered.events), *why, *mine]
+        if attacker.minions and not attacker.crits:
+            said.append(self.host.palette.dim(f"{attacker.name} are minions: their max is a plain hit, "
+                                              "which these odds count as a crit"))
+        said.append(self.host.palette.dim(f"{attacker.name} → {target.name}: {statement}"))
+        return self.runner_of(attacker).odds(statement, exact=exact), said
+
+    def roll_odds(self, line: str, exact: bool) -> tuple[Any, list[str]]:
+        """The odds of a test or save as `roll_as` would roll it, for the active combatant or the one named."""
+        who, rest = self.who(line, tokens(line)[1:])
+        statement, said = self.roll_statement(line, who, rest)
+        return self.runner_of(who).odds(statement, exact=exact), [
+            *said, self.host.palette.dim(f"{who.name}: {statement}")]
+
+    def runner_of(self, who: ledger.Combatant) -> Any:
+        return self.runners[who.name] if who.side == "hero" else self.host.fight_runner()
+
     def attack_target(self, line: str, words: list[Token]) -> tuple[ledger.Combatant, list[str]]:
         """The one combatant named among the attack's words, and the words left (dice, modifiers)."""
         for start in range(len(words)):
@@ -496,17 +565,35 @@ class Fight:
         """
         notes = self.sync()
         who, rest = self.who(line, words)
+        statement, said = self.roll_statement(line, who, rest)
+        answer, grit = self.as_enemy(who, self.roll(who, statement))
+        helped = self.step(ledger.take_help(self.encounter, who.name))
+        rolled = self.said_by(answer, who.name, f"{who.name}: {statement}")
+        return [*notes, *said, *helped, rolled, *grit, *self.sync()]
+
+    def roll_statement(self, line: str, who: ledger.Combatant, rest: list[Token]) -> tuple[str, list[str]]:
+        """A test or save as `who` rolls it in the fight: Help waiting, and an enemy's conditions (§10.3:
+        Frightened "Bane on rolls while the source of fear is visible", Restrained "Banes on attacks and
+        DEX saves"; a hero's come from their sheet)."""
         statement = " ".join([line.split()[0], *(w.text for w in rest)])
         if who.helped:
             statement += " help" + (f" +{who.helped - 1}b" if who.helped > 1 else "")
         held = ledger.enemy_conditions(who) if who.side == "enemy" else ()
+        said = []
         if "frightened" in held:
-            statement += " -1B"
-        answer, said = self.as_enemy(who, self.roll(who, statement))
-        helped = self.step(ledger.take_help(self.encounter, who.name))
-        rolled = self.said_by(answer, who.name, f"{who.name}: {statement}")
-        frightened = [self.host.palette.dim(f"{who.name} is frightened: +1 Bane")] if "frightened" in held else []
-        return [*notes, *frightened, *helped, rolled, *said, *self.sync()]
+            said.append(f"{who.name} is frightened: +1 Bane")
+        if "restrained" in held and self.is_dex_save(line, rest):
+            said.append(f"{who.name} is restrained: +1 Bane on a DEX save")
+        if said:
+            statement += f" -{len(said)}B"
+        return statement, [self.host.palette.dim(s) for s in said]
+
+    @staticmethod
+    def is_dex_save(line: str, rest: list[Token]) -> bool:
+        from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
+
+        return line.split()[0].lower() == "save" and any(ATTRIBUTE_NAMES.get(w.text.lower()) == "DEX"
+                                                         for w in rest[:1])
 
     def sheet_as(self, line: str, words: list[Token]) -> list[str]:
         """heal, wound, cond and show, for the one named or the active combatant (enemies in the ledger)."""

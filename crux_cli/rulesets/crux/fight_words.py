@@ -20,6 +20,7 @@ loads when a fight word first runs. Words (documented in /help fight):
     heal [NAME] N | wound [NAME] N | show [NAME]
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
     save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
+    odds atk TARGET [DICE] [mods] [by NAME] | odds [save] [NAME] ATTR   the odds of that roll in the fight
     next | status | end
     save FILE.toml | load FILE.toml
 """
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightValue
@@ -139,6 +140,14 @@ class CruxFights:
         from crux_cli.rulesets.crux.fight import run
 
         return run(line, own(fight), host)
+
+    def odds(self, text: str, fight: FightValue | None, host: FightHost,
+             exact: bool) -> tuple[Any, list[str]] | None:
+        if fight is None or first(text)[0] not in ("atk", "attack", *ROLLS):
+            return None  # a plain `odds` never loads the fight
+        from crux_cli.rulesets.crux.fight import odds
+
+        return odds(text, own(fight), host, exact)
 
     def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None:
         """Before a word replaces a running fight: the question, and the line to run on yes."""
