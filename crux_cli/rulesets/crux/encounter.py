@@ -11,6 +11,8 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 - Actions are set when initiative is rolled (round 1: 3/2/1 from the roll, 3 for
   enemies and for ambushing heroes) and at the start of each later turn (3). Dazed
   takes 1 from the next turn's actions and then ends; Dying allows 1 action a turn.
+  Dazed and Dying together: 1 action (Dazed's lost action comes out of the three
+  the turn would have had, before Dying's cap), and Dazed ends.
 - Reactions (§6.2, "1 action from your unused actions this turn") spend an action
   left unused from your own last turn, until your next turn begins; in round 1,
   before a first turn, the actions from initiative. One ruling for every round: a
@@ -21,8 +23,9 @@ Rulings where the seed is open (documented in grammar/encounters.md):
   action that rolls nothing (move, cast, assess) leaves it waiting.
 - Dying (§9.3, "1 action per turn"): a hero who drops to Dying keeps at most 1 of the
   actions they have left, at once, so a reaction is capped too.
-- Late joiners: a hero who joins after initiative rolls it for their round-1
-  actions; an enemy gets 3. The one acting keeps the turn.
+- Late joiners: a hero who joins in round 1 rolls initiative for their round-1
+  actions; from round 2 on they roll nothing (initiative sets the actions "in the
+  first round") and have 3; an enemy gets 3. The one acting keeps the turn.
 - The fight is won when every enemy is down: the ledger counts damage dealt and
   taken, and who fell, for the summary.
 - Attacks after the first in a turn are rushed: the second +1 Bane, the third +2.
@@ -203,10 +206,13 @@ def _begin_turn(encounter: Encounter, events: tuple[str, ...] = ()) -> Step:
     assert active is not None
     said = list(events)
     actions = active.actions if encounter.round == 1 else TURN_ACTIONS
-    if active.dazed:
+    if active.dazed and active.dying:  # Dazed's lost action comes out of the turn's, before Dying's cap
+        actions = min(actions, 1)
+        said.append(f"{active.name} is dazed and dying: 1 action this turn (Dazed ends)")
+    elif active.dazed:
         actions = max(0, actions - 1)
         said.append(f"{active.name} is dazed: loses 1 action")
-    if active.dying:
+    elif active.dying:
         actions = min(actions, 1)
         said.append(f"{active.name} is dying: 1 action this turn")
     active = replace(active, actions=actions, attacks=0, dazed=False)

@@ -174,7 +174,8 @@ class Fight:
             name = self.named(what, line)
             runner, sheet = self.host.fight_runner(hero=Hero(name=name)), None
         out, opening = [], ledger.TURN_ACTIONS
-        if self.encounter.started:  # a late joiner rolls initiative for their round-1 actions
+        if self.encounter.round == 1:  # a late joiner rolls initiative for their round-1 actions; from round 2
+            # on there is nothing to roll it for (§5: it sets the actions "in the first round"), so no Grit either
             answer = runner.answer("init")
             opening = answer.result.actions
             out.append(self.said_by(answer, name))
@@ -260,10 +261,10 @@ class Fight:
         if self.encounter.started:
             raise CruxError(f"initiative was rolled: this is round {self.encounter.round}", text=line, position=0,
                             hint="`next` passes the turn; `fight` starts a new fight")
-        ambush = any(w.text.lower() == "ambush" for w in words)
+        statement = " ".join(["init", *(w.text for w in words)])  # ambush, Boons, Banes: every hero's roll
         out, openings = [], {}
         for name, runner in self.runners.items():
-            answer = runner.answer("init ambush" if ambush else "init")
+            answer = runner.answer(statement)
             openings[name] = answer.result.actions
             out.append(self.said_by(answer, name))
         self.sync()

@@ -11,7 +11,7 @@ loads when a fight word first runs. Words (documented in /help fight):
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
     remove NAME                 take a combatant added by mistake out of the fight
-    init [ambush]               roll initiative for every hero; round 1 begins
+    init [ambush | +Nb | -NB]   roll initiative for every hero; round 1 begins
     atk TARGET [DICE] [mods] [area N]   the active combatant attacks (1 action)
     cast [N] | move | assess    spend actions
     react NAME defend [ALLY] | interpose ALLY | help ALLY

@@ -95,7 +95,8 @@ def damage(hero: Hero, amount: int, crit: bool = False) -> StateChange:
     if hero.dying:
         wounds = 3 if crit else 2
         events.append(f"damage while Dying{' (crit)' if crit else ''}: +{wounds} Wounds")
-        after = _add_wounds(hero, wounds, events)
+        # Dying given by hand above 0 HP (an older sheet): the damage takes the HP down as well
+        after = _add_wounds(hero.with_changes(hp=max(0, hero.hp - amount)), wounds, events)
     elif amount >= hero.hp:
         events.append("dropped to 0 HP: +1 Wound, Dying")
         after = _add_wounds(hero.with_changes(hp=0, dying=True), 1, events)
@@ -179,8 +180,10 @@ def add_condition(hero: Hero, name: str) -> StateChange:
     condition = condition_name(name)
     if has_condition(hero, condition):
         return StateChange("condition", hero, hero, (f"already {condition}",))
-    if condition == "dying":
-        after = hero.with_changes(dying=True)
+    if condition == "dying":  # §9.2: Dying comes with HP at 0 ("Set HP to 0. … Gain the Dying condition.")
+        after = hero.with_changes(dying=True, hp=0)
+        if hero.hp:
+            return StateChange("condition", hero, after, ("now dying: HP set to 0 (Dying is at 0 HP)",))
     else:
         after = hero.with_changes(conditions=(*hero.conditions, condition))
     return StateChange("condition", hero, after, (f"now {condition}",))
