@@ -62,3 +62,13 @@ def test_odds_of_a_save_as_the_combatant_and_a_restrained_enemys_dex_save() -> N
 def test_odds_naming_nobody_in_a_fight_are_the_plain_odds() -> None:
     session = fighting([5], "hero Wren", "enemy ogre hp 30", "init")
     assert said(session, "odds atk d8") == odds_of("atk d8")
+
+
+def test_odds_of_a_minion_groups_attack_count_its_maximum_as_a_plain_hit() -> None:
+    """§11: "Minions do not gain Grit and usually do not crit." — the odds as the roll has it: no crit row."""
+    session = fighting([5], "hero Wren", "minions rats 3 atk d4", "minions wolves 2 atk d4 crits", "init")
+    out = said(session, "odds atk Wren by rats")
+    assert "rats are minions: their max is a plain hit" in out
+    assert "hit   3/4" in out and "crit    0" in out
+    assert "mean damage = 9/4" in out  # (2 + 3 + 4) / 4, no explosion
+    assert "crit  1/4" in said(session, "odds atk Wren by wolves")  # these crit

@@ -410,11 +410,22 @@ class Fight:
         target = covered.encounter.find(hit)
         statement, why, mine = self.attack_words(attacker, target, rest, step, defended)
         said = [*(self.host.palette.dim(e) for e in covered.events), *why, *mine]
-        if attacker.minions and not attacker.crits:
-            said.append(self.host.palette.dim(f"{attacker.name} are minions: their max is a plain hit, "
-                                              "which these odds count as a crit"))
         said.append(self.host.palette.dim(f"{attacker.name} → {target.name}: {statement}"))
-        return self.runner_of(attacker).odds(statement, exact=exact), said
+        answer = self.runner_of(attacker).odds(statement, exact=exact)
+        if attacker.minions and not attacker.crits:  # §11 "usually do not crit": the max is a plain hit
+            said.append(self.host.palette.dim(f"{attacker.name} are minions: their max is a plain hit"))
+            answer = answer.replace(result=self.without_crits(statement))
+        return answer, said
+
+    @staticmethod
+    def without_crits(statement: str) -> Any:
+        """The odds of an enemy's attack statement whose maximum is a plain hit (no sheet: enemies have none)."""
+        from crux_cli.rulesets.crux.compiler import compile_statement
+        from crux_cli.rulesets.crux.grammar import parse
+        from crux_cli.rulesets.crux.odds import request_odds
+
+        request = compile_statement(parse(statement, "atk"), None, statement)
+        return request_odds(request.replace(crits=False))
 
     def roll_odds(self, line: str, exact: bool) -> tuple[Any, list[str]]:
         """The odds of a test or save as `roll_as` would roll it, for the active combatant or the one named."""

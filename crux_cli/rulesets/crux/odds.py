@@ -114,7 +114,7 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     sides = request.sides
     if depth is None:
         depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
-    depth = min(max(depth, 0), EXPLOSION_DEPTH)
+    depth = min(max(depth, 0), EXPLOSION_DEPTH) if request.crits else 0  # no crit, no chain
     single, count = die(sides), request.count - 1
     # the parts (the kept die, the other dice, the crit's chain) are made first, and adding them
     # up is weighed exactly from them; when the parts themselves take a while, the whole is
@@ -125,8 +125,9 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         cost.check_answer(parts + _sums_cost(request, depth), None)
     primary = kept_die(sides, request.net)
     others = single.sum_of(count)
-    hit = primary.part(lambda face: 1 < face < sides)
-    crit = primary.part(lambda face: face == sides)
+    top = sides if request.crits else sides + 1  # without crits the maximum is a plain hit (§11 minions)
+    hit = primary.part(lambda face: 1 < face < top)
+    crit = primary.part(lambda face: face == top)
     chain = crit + single.explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH) if depth else None
     seconds = parts + add_dice_estimate(hit, count, single, others)
     crit_shape = Shape(0, 0, 0)
@@ -150,8 +151,8 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
 
     outcomes = rows({
         "miss": primary.probability(lambda face: face == 1),
-        "hit": primary.probability(lambda face: 1 < face < sides),
-        "crit": primary.probability(lambda face: face == sides),
+        "hit": primary.probability(lambda face: 1 < face < top),
+        "crit": primary.probability(lambda face: face == top),
     })
     tables = [_grit_table(primary, request.grit_before)]
     if request.minion:
@@ -181,7 +182,7 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         label="damage",
         mean=mean,
         leftover=leftover,
-        depth=depth,
+        depth=depth if request.crits else None,
         at_least=AtLeast(at_least, exact_at_least(at_least)) if at_least is not None else None,
         exact_at_least=exact_at_least,
     )
