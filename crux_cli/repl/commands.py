@@ -195,7 +195,7 @@ def seed(session: "Session", call: Invocation) -> list[str]:
 
 @command("pager", "[on|off]")
 def pager(session: "Session", call: Invocation) -> list[str]:
-    """Page output taller than the terminal through $PAGER or less -R (on), or print it all (off).
+    """Page output taller than the terminal through $PAGER or less (on), or print it all (off).
 
     The config file's `pager` sets how a session starts.
     """
