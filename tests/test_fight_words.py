@@ -163,3 +163,19 @@ def test_a_rule_set_without_fights_refuses_them_in_a_plain_sentence() -> None:
     assert "have no fights" in refused(session, "status")
     session.runner.source = ScriptedSource([3])
     assert "Direct Damage" in said(session, "atk d6")  # a stepdice statement, not a Crux attack
+
+
+def test_status_pads_wide_names_by_the_columns_a_terminal_draws() -> None:
+    """A name of wide characters (two columns each) lines up with the others: padded by columns, not characters."""
+    from crux_cli.core.columns import width
+
+    session = fighting([5, 5], "hero 龍之介", "hero Wren", "enemy orc hp 9", "init")
+    lines = [line for line in said(session, "status").splitlines()[1:]]
+    starts = [width(line[:line.index("action")]) for line in lines]
+    assert len(set(starts)) == 1, lines
+
+
+def test_an_enemys_line_shows_resistance_vulnerability_and_grit_left() -> None:
+    session = fighting([5], "hero Wren", "enemy orc hp 9 heavy resist grit 2", "enemy imp hp 3 vuln", "init")
+    out = said(session, "status")
+    assert "HP 9/9 · heavy · resist · Grit 2" in out and "HP 3/3 · unarmoured · vuln" in out

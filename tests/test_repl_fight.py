@@ -376,3 +376,32 @@ def test_a_fight_is_a_value_the_words_never_change_and_a_refused_word_leaves_as_
     assert session.fight is before  # running the rules by hand touched nothing the session holds
     refused(session, "atk nobody")
     assert session.fight is before  # a refused word leaves the fight as it was
+
+
+def test_a_statement_typed_for_a_yes_no_question_is_answered_not_swallowed():
+    """The y/N before `fight` replaces a running fight: a statement typed instead is a no, and it is answered."""
+    session = Session(Runner(source=ScriptedSource([5, 4])))
+    for line in ("fight", "hero Wren", "enemy orc hp 9", "init"):
+        said(session, line)
+    assert "start a new one?" in said(session, "fight")
+    out = said(session, "DEX")
+    assert "left as it was (the question wanted y or n)" in out and "Wren: DEX: partial (4)" in out
+    assert session.fight.encounter.started  # the fight is still there
+    said(session, "fight")
+    assert said(session, "") == "left as it was"
+
+
+def test_the_resume_question_takes_only_y_or_enter_as_yes():
+    session = kept_in(zed_dying(), "first")
+    said(session, "cond add goblin prone")
+    gone(session)
+    resumed = kept_in(Session(Runner(source=ScriptedSource([3]))), "second")
+    assert "resume it? (Y/n" in resumed.resume_offer()[-1]
+    out = said(resumed, "d6")  # a roll typed instead: answered, and the fight is not resumed
+    assert "not resumed" in out and "d6: 3" in out
+    assert resumed.fight is None
+    gone(resumed)
+    again = kept_in(Session(Runner(source=ScriptedSource([]))), "third")
+    assert "resume it?" in again.resume_offer()[-1]  # offered again at the next start
+    said(again, "")
+    assert again.fight is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from crux_cli.core import columns
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.fight_line import NAMED, RENAMED, Token, name_matches, take_name, tokens
@@ -38,7 +39,7 @@ def status_lines(state: FightState, hero_of: HeroOf) -> list[str]:
     head = f"round {encounter.round}, {ledger.possessive(active.name)} turn" if active else \
         "initiative not rolled yet"
     out = [head]
-    width = max([12, *(len(c.name) for c in encounter.combatants)])
+    width = max([12, *(columns.width(c.name) for c in encounter.combatants)])  # as a terminal draws them
     for c in encounter.order():
         mark = "▶" if active is not None and c.name == active.name else " "
         out.append(f"{mark} {status_line(c, hero_of, width)}")
@@ -51,7 +52,7 @@ def status_line(c: ledger.Combatant, hero_of: HeroOf, width: int = 12) -> str:
     helped += f" · defended (+{c.defended} Bane on the next attack)" if c.defended else ""
     helped += f" · {c.interposer} interposes" if c.interposer else ""
     state = "down" if c.down else f"{c.actions} action{'s' if c.actions != 1 else ''}"
-    return f"{c.name:{width}} {state:10} {health(c, hero_of)}{reactions}{helped}"
+    return f"{columns.ljust(c.name, width)} {state:10} {health(c, hero_of)}{reactions}{helped}"
 
 
 def health(c: ledger.Combatant, hero_of: HeroOf) -> str:
@@ -65,6 +66,7 @@ def health(c: ledger.Combatant, hero_of: HeroOf) -> str:
     held = ledger.enemy_conditions(c)
     grit = f" · Grit {c.grit}" if c.grit >= 0 else ""
     base = f"{c.minions} standing" if c.minions or c.hp_max == 0 else f"HP {c.hp}/{c.hp_max} · {c.armour}"
+    base += "".join(f" · {flag}" for flag, on in (("resist", c.resist), ("vuln", c.vuln)) if on)
     return base + grit + (" · " + ", ".join(held) if held else "")
 
 
