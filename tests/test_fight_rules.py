@@ -282,3 +282,14 @@ def test_dying_comes_with_zero_hp(tmp_path: Path) -> None:
     hand_made = Hero(name="Zed", hp=10, hp_max=10, dying=True)  # an older sheet
     after = wounds.damage(hand_made, 4).after
     assert (after.hp, after.wounds, after.dying) == (6, 2, True)
+
+
+def test_rest_is_the_active_heros_and_a_hit_die_is_not_spent_at_full_hp() -> None:
+    """§9.4 Field Rest: "Spend Hit Dice to restore HP." — as the active hero (or the one named), like heal; at
+    full HP there is no HP to restore, so no Hit Die is spent."""
+    session = fighting([5, 5, 4], "hero Wren", "hero Bram", "enemy orc hp 9", "init")
+    assert "Wren is at full HP (10/10): a Hit Die would restore nothing" in refused(session, "rest field 1")
+    said(session, "damage Bram 5")
+    out = said(session, "rest Bram field 1")
+    assert "Bram: rest field 1" in out and "HP 5 → 9" in out and "Hit Dice 1 → 0" in out
+    assert "has no Hit Dice" in refused(session, "rest orc safe")

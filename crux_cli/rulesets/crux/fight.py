@@ -130,7 +130,7 @@ class Fight:
             return self.do_save(line, words)
         if word in ROLLS:
             return self.roll_as(line, words)
-        if word in ("heal", "cond", "show", "wound"):
+        if word in ("heal", "cond", "show", "wound", "rest"):
             return self.sheet_as(line, words)
         words_of: dict[str, Callable[[str, list[Token]], list[str]]] = {
             "fight": self.do_fight, "hero": self.do_hero, "enemy": self.do_enemy, "minions": self.do_minions,
@@ -634,6 +634,9 @@ class Fight:
         if kind == "wound":
             raise CruxError(f"{enemy.name} is an enemy: the ledger keeps its HP, not Wounds", text=line,
                             position=0, hint=f"damage {enemy.name} N")
+        if kind == "rest":
+            raise CruxError(f"{enemy.name} is an enemy: it has no Hit Dice to rest with", text=line, position=0,
+                            hint=f"heal {enemy.name} N")
         if not rest or not is_count(rest[0].text):
             raise CruxError(f"{kind} [NAME] N", text=line, position=len(line))
         return self.step(ledger.heal_enemy(self.encounter, enemy.name, int(rest[0].text)))

@@ -18,7 +18,7 @@ from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING
 
-NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save")  # names come next
+NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save", "rest")  # a name next
 ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
 POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
 NUMBER = re.compile(r"[+-]?\d+[bB]?")
@@ -63,7 +63,7 @@ def reserved() -> frozenset[str]:
         *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
         *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
-        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all"))
+        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by"))
 
 
 def plain_word(word: str) -> bool:

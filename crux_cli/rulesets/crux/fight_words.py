@@ -17,7 +17,7 @@ loads when a fight word first runs. Words (documented in /help fight):
     react NAME defend [ALLY] | interpose ALLY | help ALLY
     react NAME opportunity TARGET [DICE] [mods]   an Opportunity Attack, rolled and dealt
     damage [NAME] N [crit]      damage a hero (through the sheet) or an enemy
-    heal [NAME] N | wound [NAME] N | show [NAME]
+    heal [NAME] N | wound [NAME] N | show [NAME] | rest [NAME] field N|safe
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
     save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
     odds atk TARGET [DICE] [mods] [by NAME] | odds [save] [NAME] ATTR   the odds of that roll in the fight
@@ -41,7 +41,7 @@ DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast
           "init", "initiative", "atk", "attack")
 NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
-SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound")
+SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound", "rest")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
 MORE_HELP = (
     "save! FILE.toml             replace an earlier save without asking (never a sheet)",

@@ -147,6 +147,9 @@ def rest_field(hero: Hero, count: int, roller: Roller) -> StateChange:
         left = f"only {hero.hit_dice} Hit {'Die' if hero.hit_dice == 1 else 'Dice'} left"
         hint = f"rest field {hero.hit_dice}" if hero.hit_dice else "a Safe Rest (`rest safe`) restores them"
         raise CruxError(f"cannot spend {count} Hit {'Die' if count == 1 else 'Dice'}: {left}", hint=hint)
+    if hero.hp >= hero.hp_max:  # §9.4 "Spend Hit Dice to restore HP": at full HP there is none to restore
+        raise CruxError(f"{hero.name} is at full HP ({hero.hp}/{hero.hp_max}): a Hit Die would restore nothing",
+                        hint="keep the Hit Dice for when HP is down")
     rolls = tuple(roller.dice(count, hero.hit_die))
     events = [f"spent {count} Hit {'Die' if count == 1 else 'Dice'} (d{hero.hit_die}): {sum(rolls)} HP"]
     after = _restore(hero.with_changes(hit_dice=hero.hit_dice - count), sum(rolls), events)
