@@ -52,8 +52,7 @@ def test_names_that_read_as_other_words_are_refused(line: str) -> None:
 def test_tab_offers_the_combatants_standing_first_with_their_hp() -> None:
     session = fighting([5, 6], 'hero "Bram Ironfoot"', "enemy goblin hp 9", "minions rats 2", "init",
                        "damage goblin 9")
-    assert offered(session, "atk ") == [('"Bram Ironfoot"', "HP 10/10"), ("rats", "2 standing"),
-                                        ("goblin", "down")]
+    assert offered(session, "atk ") == [("rats", "2 standing"), ("goblin", "down")]  # not Bram, who attacks
     assert offered(session, "damage r") == [("rats", "2 standing")]
     assert offered(session, "heal Iron") == [('"Bram Ironfoot"', "HP 10/10")]
     assert [w for w, _ in offered(session, "cond add ")][:1] == ['"Bram Ironfoot"']
@@ -179,3 +178,22 @@ def test_an_enemys_line_shows_resistance_vulnerability_and_grit_left() -> None:
     session = fighting([5], "hero Wren", "enemy orc hp 9 heavy resist grit 2", "enemy imp hp 3 vuln", "init")
     out = said(session, "status")
     assert "HP 9/9 · heavy · resist · Grit 2" in out and "HP 3/3 · unarmoured · vuln" in out
+
+
+def test_tab_after_atk_offers_the_other_side_first_and_never_the_attacker() -> None:
+    session = fighting([5, 5], "hero Wren", "hero Bram", "enemy orc hp 9", "minions rats 2", "init")
+    assert [w for w, _ in offered(session, "atk ")] == ["orc", "rats", "Bram"]
+    said(session, "next")
+    said(session, "next")  # the orc's turn
+    assert [w for w, _ in offered(session, "atk ")] == ["Wren", "Bram", "rats"]
+
+
+def test_a_newcomer_may_not_hide_a_name_already_in_and_accents_need_not_be_typed() -> None:
+    """`enemy bram` beside the hero Bramwell would make `atk bram` strike the enemy, silently: refused.
+    `atk zoe` finds Zoë."""
+    session = fighting([5, 5], "hero Bramwell", 'enemy "Zoë" hp 5')
+    assert "'bram' begins Bramwell's name" in refused(session, "enemy bram hp 4")
+    said(session, "enemy goblin archer hp 3")
+    assert "begins goblin archer's name" in refused(session, "enemy arch hp 3")
+    said(session, "init")
+    assert "Bramwell → Zoë" in said(session, "atk zoe")

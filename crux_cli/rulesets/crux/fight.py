@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
+from crux_cli.rulesets.crux.encounter import possessive as possessive_of
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_line import (
     ARMOUR,
@@ -28,6 +29,7 @@ from crux_cli.rulesets.crux.fight_line import (
     Token,
     check_name,
     is_count,
+    shadowed,
     take_name,
     tokens,
     unknown,
@@ -185,12 +187,19 @@ class Fight:
             self.sheets[name] = sheet
         return out + self.step(step)
 
-    @staticmethod
-    def named(name: str, line: str) -> str:
+    def named(self, name: str, line: str) -> str:
+        """A newcomer's name: one a fight line can tell from its other words, hiding nobody already in."""
+        at = max(0, line.find(name.split()[0] if name.split() else name))
         try:
-            return check_name(name)
+            name = check_name(name)
         except CruxError as error:
-            raise error.at(line, max(0, line.find(name.split()[0] if name.split() else name))) from None
+            raise error.at(line, at) from None
+        hidden = shadowed(self.encounter, name)
+        if hidden is not None:
+            raise CruxError(f"'{name}' begins {possessive_of(hidden.name)} name: `atk {name}` would reach the "
+                            f"newcomer, no longer {hidden.name}", text=line, position=at,
+                            hint=f"give it a name of its own (e.g. \"{name} 2\")")
+        return name
 
     def do_enemy(self, line: str, words: list[Token]) -> list[str]:
         at = next((i for i, w in enumerate(words) if w.text.lower() == "hp" and not w.quoted), -1)

@@ -129,6 +129,8 @@ def complete(text: str, state: FightState, hero_of: HeroOf) -> Completions | Non
         if not after:
             return Completions(typed, tuple(p for p in (("add", ""), ("remove", "")) if p[0].startswith(typed.lower())))
         return Completions(typed, name_candidates(state, hero_of, typed))
+    if word == "atk" and not after:
+        return Completions(typed, target_candidates(state, hero_of, typed))
     if word in NAMED and not after:
         return Completions(typed, name_candidates(state, hero_of, typed), paths=word == "save")
     if word == "save" and only_a_name(state, text, after):  # `save Bram ` → the attribute
@@ -178,3 +180,13 @@ def name_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tupl
     order = sorted((c for c in encounter.order() if c in found), key=lambda c: c.down)
     return tuple((f'"{c.name}"' if " " in c.name else c.name, "down" if c.down else health_short(c, hero_of))
                  for c in order)
+
+
+def target_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tuple[tuple[str, str], ...]:
+    """After `atk`: whom the active combatant may strike, the other side first (never the attacker)."""
+    active = state.encounter.active()
+    if active is None:
+        return name_candidates(state, hero_of, typed)
+    side = {c.name: c.side == active.side for c in state.encounter.combatants}
+    found = [p for p in name_candidates(state, hero_of, typed) if p[0].strip('"') != active.name]
+    return tuple(sorted(found, key=lambda p: (p[1] == "down", side.get(p[0].strip('"'), False))))
