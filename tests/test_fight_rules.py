@@ -293,3 +293,18 @@ def test_rest_is_the_active_heros_and_a_hit_die_is_not_spent_at_full_hp() -> Non
     out = said(session, "rest Bram field 1")
     assert "Bram: rest field 1" in out and "HP 5 → 9" in out and "Hit Dice 1 → 0" in out
     assert "has no Hit Dice" in refused(session, "rest orc safe")
+
+
+def test_after_a_win_status_and_end_give_the_summary_and_fight_on_skips_the_fallen() -> None:
+    """The end: every enemy down wins; the summary can be seen again, `end` gives it, and `fight on` does not
+    hand the turn to the enemy that just fell."""
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init", "next", "damage orc 9")
+    out = said(session, "status")
+    assert "the fight is won after 1 round" in out and "fell: orc" in out and "orc          down" in out
+    out = said(session, "fight on")
+    assert "Wren's turn" in out and session.fight.acting() == "Wren"
+    out = said(session, "end")
+    assert "the fight is over after 2 rounds" in out and "enemies: dealt 0, took 9" in out
+    assert session.fight is None
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init", "damage orc 9")
+    assert "the fight is won after 1 round" in said(session, "end") and session.fight is None

@@ -443,11 +443,11 @@ def won(encounter: Encounter) -> bool:
     return encounter.started and bool(enemies) and all(c.down for c in enemies)
 
 
-def summary(encounter: Encounter, fallen: tuple[str, ...]) -> tuple[str, ...]:
+def summary(encounter: Encounter, fallen: tuple[str, ...], won: bool = True) -> tuple[str, ...]:
     """The fight in a few lines: rounds, damage dealt and taken by each side, who fell."""
     heroes = [c for c in encounter.combatants if c.side == "hero"]
     rounds = f"{encounter.round} round{'s' if encounter.round != 1 else ''}"
-    lines = [f"the fight is won after {rounds}"]
+    lines = [f"the fight is {'won' if won else 'over'} after {rounds}"]
     lines += [f"  {c.name}: dealt {c.dealt}, took {c.taken}" for c in heroes]
     enemies = [c for c in encounter.combatants if c.side == "enemy"]
     lines.append(f"  enemies: dealt {sum(c.dealt for c in enemies)}, took {sum(c.taken for c in enemies)}")

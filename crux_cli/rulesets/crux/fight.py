@@ -123,7 +123,11 @@ class Fight:
 
     def handle(self, line: str) -> list[str]:
         word, _ = first(line)
-        if self.over and word not in ALWAYS:
+        if self.over and word == "status":  # the summary again, with where everyone stood
+            return [*ledger.summary(self.encounter, tuple(self.fallen)),
+                    *view.status_lines(self.state(), self.hero_of),
+                    "`fight on` goes on with it (more enemies), `fight` starts another"]
+        if self.over and word not in (*ALWAYS, "end"):
             raise CruxError("no fight is running: the last one was won", text=line, position=0,
                             hint="`fight` starts a new one; `fight on` goes on with the last")
         words = tokens(line)[1:]
@@ -149,7 +153,11 @@ class Fight:
             if not self.over:
                 raise CruxError("the fight is still on", text=line, position=words[0].at)
             self.over = False
-            return ["the fight goes on: add enemies, or `next`"]
+            said = ["the fight goes on: add enemies, or `next`"]
+            active = self.encounter.active()
+            if active is not None and active.down and any(not c.down for c in self.encounter.combatants):
+                said += self.turn_begins(ledger.next_turn(self.encounter))  # not a fallen enemy's turn
+            return said
         self.begin(FightState())
         said = ["a fight begins: add enemies (enemy NAME hp N), minions (minions NAME COUNT), "
                 "more heroes (hero FILE.toml), then roll init"]
@@ -343,8 +351,11 @@ class Fight:
                                      "opportunity attack: ")]
 
     def do_end(self, line: str, words: list[Token]) -> list[str]:
+        self.sync()
         self.ended = True
-        return ["the fight is over"]
+        if not self.encounter.started:
+            return ["the fight is over"]
+        return list(ledger.summary(self.encounter, tuple(self.fallen), won=self.over))
 
     # -- attacks and damage ----------------------------------------------------------------------
 
