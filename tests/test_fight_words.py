@@ -197,3 +197,10 @@ def test_a_newcomer_may_not_hide_a_name_already_in_and_accents_need_not_be_typed
     assert "begins goblin archer's name" in refused(session, "enemy arch hp 3")
     said(session, "init")
     assert "Bramwell → Zoë" in said(session, "atk zoe")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("nxt", "next"), ("stauts", "status"), ("reakt", "react")])
+def test_an_unknown_word_in_a_fight_is_matched_against_the_fight_words_too(typed: str, meant: str) -> None:
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init")
+    out = refused(session, typed)
+    assert f"'{typed}' is not a fight word" in out and f"did you mean '{meant}'?" in out

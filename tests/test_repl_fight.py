@@ -405,3 +405,16 @@ def test_the_resume_question_takes_only_y_or_enter_as_yes():
     assert "resume it?" in again.resume_offer()[-1]  # offered again at the next start
     said(again, "")
     assert again.fight is not None
+
+
+def test_a_sheet_and_a_fight_file_each_say_what_they_are_and_which_word_loads_them(tmp_path: Path):
+    sheet = make_sheet(tmp_path, "Wren")
+    session = Session(Runner(source=ScriptedSource([5])))
+    for line in ("fight", "hero Bram", "enemy orc hp 4", "init", f"save {tmp_path / 'my fight.toml'}"):
+        said(session, line)  # a file name with a space is one file
+    assert (tmp_path / "my fight.toml").exists()
+    said(session, f"load {sheet}")  # the question before replacing the fight
+    out = "\n".join(session.handle("y"))
+    assert "is a character sheet (Wren), not a saved fight" in out and f"`hero {sheet}`" in out
+    out = refused(session, f"/load {tmp_path / 'my fight.toml'}")
+    assert "is a saved fight, not a character sheet" in out and "(no slash) resumes the fight" in out

@@ -157,8 +157,21 @@ def load(session: "Session", call: Invocation) -> list[str]:
     try:
         hero = session.load_sheet(os.path.expanduser(call.args))
     except CruxError as error:
+        if is_fight_file(os.path.expanduser(call.args)):  # the other kind of file crux writes: say which word
+            raise call.error(f"{call.args} is a saved fight, not a character sheet",
+                             hint=f"`load {call.args}` (no slash) resumes the fight") from None
         raise call.error(error.message, hint=error.hint) from None
     return [f"{hero.name} loaded from {call.args} ({session.runner.rules_name} rules)"]
+
+
+def is_fight_file(path: str) -> bool:
+    from crux_cli.state.encounter import load_encounter
+
+    try:
+        load_encounter(path)
+    except (CruxError, OSError):
+        return False
+    return True
 
 
 @command("rules", "[NAME]")

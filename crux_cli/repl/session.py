@@ -169,8 +169,25 @@ class Session:
                 out += self.fighting.word(statement)
                 continue
             with self.tracked(statement, out):
-                for answer in self.runner.each_answer(statement, comment):
-                    out.append(self.render(answer))
+                try:
+                    for answer in self.runner.each_answer(statement, comment):
+                        out.append(self.render(answer))
+                except CruxError as error:
+                    raise self.in_fight(error, statement) from None
+
+    def in_fight(self, error: CruxError, statement: str) -> CruxError:
+        """An unknown first word during a fight: the hint counts the fight's words (`next`, `status`…) too."""
+        word = statement.split()[0] if statement.split() else ""
+        if self.fight is None or not word or not error.message.startswith(f"'{word}' is not a statement"):
+            return error
+        import difflib
+
+        fight_words = [*self.fighting.words(), "undo", "redo"]
+        known = sorted({*fight_words, *self.runner.rules.keywords}, key=str.lower)
+        close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else "in a fight: " + ", ".join(fight_words)
+        return CruxError(f"'{word}' is not a fight word, nor a statement of the {self.rules_name} rules",
+                         text=error.text, position=error.position, hint=hint)
 
     # -- the journal, undo and the fight's safety ------------------------------------------------------
 

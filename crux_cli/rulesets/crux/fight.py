@@ -132,7 +132,7 @@ class Fight:
                             hint="`fight` starts a new one; `fight on` goes on with the last")
         words = tokens(line)[1:]
         word = RENAMED.get(word, word)
-        if word == "save" and words and is_file(words[0].text):
+        if word == "save" and words and is_file(" ".join(w.text for w in words)):
             return self.do_save(line, words)
         if word in ROLLS:
             return self.roll_as(line, words)
@@ -689,14 +689,30 @@ class Fight:
         notes = self.sync()
         return [*notes, *view.status_lines(self.state(), self.hero_of)]
 
+    def not_a_sheet(self, path: str, line: str) -> None:
+        """A fight file that does not read: if it is a character sheet, say so and which words load one."""
+        try:
+            hero = self.host.read_hero(os.path.expanduser(path))
+        except (CruxError, OSError):
+            return
+        raise CruxError(f"{path} is a character sheet ({hero.name}), not a saved fight", text=line,
+                        position=line.find(path.split()[0]) if path.split() else 0,
+                        hint=f"`hero {path}` brings {hero.name} into the fight; `/load {path}` rolls as them")
+
     def do_save(self, line: str, words: list[Token]) -> list[str]:
         self.sync()
-        self.host.save_fight(os.path.expanduser(words[0].text), self.state())
-        return [f"fight saved to {words[0].text}"]
+        path = " ".join(w.text for w in words)  # a name with spaces is one file: `save my fight.toml`
+        self.host.save_fight(os.path.expanduser(path), self.state())
+        return [f"fight saved to {path}"]
 
     def do_load(self, line: str, words: list[Token]) -> list[str]:
-        loaded = self.host.load_fight(os.path.expanduser(words[0].text))
+        path = " ".join(w.text for w in words)
+        try:
+            loaded = self.host.load_fight(os.path.expanduser(path))
+        except CruxError:
+            self.not_a_sheet(path, line)
+            raise
         if not isinstance(loaded, FightState):
-            raise CruxError(f"{words[0].text} is not a fight of the Crux rules", text=line, position=words[0].at)
+            raise CruxError(f"{path} is not a fight of the Crux rules", text=line, position=words[0].at)
         self.begin(loaded)
-        return [f"fight loaded from {words[0].text}", *self.do_status(line, [])]
+        return [f"fight loaded from {path}", *self.do_status(line, [])]

@@ -59,6 +59,11 @@ def is_file(word: str) -> bool:
     return word.lower().strip("\"'").endswith(".toml")
 
 
+def file_of(rest: str) -> str:
+    """The file a `save`/`load` names: the rest of the line, spaces and all (`save my fight.toml`), unquoted."""
+    return rest.strip().strip("\"'")
+
+
 def words(fighting: bool) -> tuple[str, ...]:
     """The fight words to complete and colour: `fight`, and the rest while one is on."""
     return (*ALWAYS, *(DURING if fighting else ()))
@@ -84,8 +89,8 @@ def claims(line: str, fight: FightValue | None) -> bool:
     if word == "save!":
         return state is not None
     if state is None or state.over:
-        return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(rest[0]))
-    if word in DURING or (word in ("save", "load") and bool(rest) and is_file(rest[0])):
+        return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest)))
+    if word in DURING or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest))):
         return True
     if word not in ACTING:
         return False
@@ -159,7 +164,7 @@ class CruxFights:
             return (f"a fight is running ({fight.summary()}): start a new one? "
                     "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
         if word == "load" and is_file(rest):
-            return (f"a fight is running ({fight.summary()}): replace it with {rest}? "
+            return (f"a fight is running ({fight.summary()}): replace it with {file_of(rest)}? "
                     "(y/N; `undo` brings this one back)", line.strip())
         return None
 
@@ -169,13 +174,14 @@ class CruxFights:
         word, _, rest = line.strip().partition(" ")
         word, rest = word.lower(), rest.strip()
         if word in ("save", "save!") and fight is not None and is_file(rest):
-            return (rest, f"save {rest}", word == "save!",
-                    f"{rest} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
+            path = file_of(rest)
+            return (path, f"save {rest}", word == "save!",
+                    f"{path} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
         return None
 
     def fight_file(self, line: str) -> str | None:
         word, _, rest = line.strip().partition(" ")
-        return rest.strip() if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
+        return file_of(rest) if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
 
     def resume(self, path: str) -> str:
         return f"load {path}"
