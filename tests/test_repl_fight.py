@@ -418,3 +418,15 @@ def test_a_sheet_and_a_fight_file_each_say_what_they_are_and_which_word_loads_th
     assert "is a character sheet (Wren), not a saved fight" in out and f"`hero {sheet}`" in out
     out = refused(session, f"/load {tmp_path / 'my fight.toml'}")
     assert "is a saved fight, not a character sheet" in out and "(no slash) resumes the fight" in out
+
+
+def test_a_pasted_blocks_refused_line_is_named_by_its_place():
+    session = Session(Runner(source=ScriptedSource([4, 4])))
+    out = session.handle("d6\nDEX +2q\nd6")
+    assert out[1] == "pasted line 2 of 3: DEX +2q" and out[2].startswith("crux: error")
+    assert out[0].startswith("d6: ") and out[-1].startswith("d6: ")
+
+
+def test_the_repl_hints_at_load_where_the_command_line_has_sheet():
+    out = refused(Session(Runner(seed=1)), "atk")
+    assert "/load FILE" in out and "--sheet" not in out

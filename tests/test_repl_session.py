@@ -260,7 +260,7 @@ def test_a_fight_takes_its_words_until_it_ends() -> None:
     attack = session.handle("atk goblin d8+1")
     assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
     assert any(line.startswith("hero FILE.toml | NAME") for line in session.handle("/help fight"))
-    assert session.handle("end") == ["the fight is over"]
+    assert session.handle("end")[0] == "the fight is over after 1 round"  # with the summary
     assert session.fight is None and not session.claims("atk goblin")
     assert session.handle("init")[0].startswith("init: ")  # a plain statement again
 
