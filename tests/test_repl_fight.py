@@ -430,3 +430,9 @@ def test_a_pasted_blocks_refused_line_is_named_by_its_place():
 def test_the_repl_hints_at_load_where_the_command_line_has_sheet():
     out = refused(Session(Runner(seed=1)), "atk")
     assert "/load FILE" in out and "--sheet" not in out
+
+
+def test_help_notation_names_the_sheet_statements_and_generic_dice():
+    out = said(Session(Runner(seed=1)), "/help notation")
+    for word in ("damage N", "heal N", "wound N", "rest field N", "cond add", "show", "4d6kh3", "roll 2d6"):
+        assert word in out, word
