@@ -436,3 +436,11 @@ def test_help_notation_names_the_sheet_statements_and_generic_dice():
     out = said(Session(Runner(seed=1)), "/help notation")
     for word in ("damage N", "heal N", "wound N", "rest field N", "cond add", "show", "4d6kh3", "roll 2d6"):
         assert word in out, word
+
+
+def test_saving_into_a_missing_folder_says_so(tmp_path: Path):
+    session = Session(Runner(seed=1))
+    for line in ("fight", "hero Wren"):
+        said(session, line)
+    out = refused(session, f"save {tmp_path / 'nosuch' / 'f.toml'}")
+    assert "there is no folder" in out and "lock" not in out

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, fields
 from typing import Any
 
-from crux_cli.core.errors import SheetError
+from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.rulesets.crux.encounter import (
     ENEMY_CONDITIONS,
@@ -361,6 +361,9 @@ def save_encounter(path: str | os.PathLike[str], encounter: Encounter, sheets: d
 def save_fight(path: str | os.PathLike[str], fight: FightState) -> None:
     """Write the whole fight to `path` (made private to the user); its sheets are paths from the current folder."""
     target, shown = resolve(path), os.fspath(path)
+    if not target.parent.is_dir():  # said before the lock file, which would be the first thing to fail there
+        raise CruxError(f"{shown}: there is no folder {os.path.dirname(shown) or '.'} to save the fight in",
+                        hint="make the folder first, or save to one that exists")
     stored = {name: stored_path(sheet, str(target.parent)) for name, sheet in fight.sheets.items()}
     with locked(target, shown, WHAT):
         write_atomically(target, encounter_text(fight, stored), shown, what=WHAT, new_mode=0o600)
