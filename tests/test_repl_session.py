@@ -324,3 +324,22 @@ def test_a_plain_roll_at_the_prompt_loads_neither_the_fight_ledger_nor_the_sheet
     plain, fight = done.stdout.splitlines()
     assert plain == "[] DEX +1b []"
     assert fight.endswith(" True") and "error" not in fight
+
+
+def test_vi_keys_show_their_mode_first_in_the_toolbar() -> None:
+    """vi shows whether it inserts or moves; so does the toolbar, and a narrow terminal keeps it longest."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.enums import EditingMode
+    from prompt_toolkit.key_binding.vi_state import InputMode
+
+    from crux_cli.repl.toolbar import toolbar_fragments, vi_mode
+
+    vi = SimpleNamespace(editing_mode=EditingMode.VI, vi_state=SimpleNamespace(input_mode=InputMode.NAVIGATION))
+    assert vi_mode(vi) == "NORMAL"
+    vi.vi_state.input_mode = InputMode.INSERT
+    assert vi_mode(vi) == "INSERT"
+    assert vi_mode(SimpleNamespace(editing_mode=EditingMode.EMACS)) is None
+    session = Session(Runner(seed=1))
+    shown = "".join(text for _, text in toolbar_fragments(session, 12, mode="NORMAL"))
+    assert shown.startswith(" NORMAL ")
