@@ -343,3 +343,23 @@ def test_vi_keys_show_their_mode_first_in_the_toolbar() -> None:
     session = Session(Runner(seed=1))
     shown = "".join(text for _, text in toolbar_fragments(session, 12, mode="NORMAL"))
     assert shown.startswith(" NORMAL ")
+
+
+def test_no_grey_suggestion_continues_a_whole_combatants_name() -> None:
+    """With `rat` in the fight and `atk rats` in the history (an earlier fight), `atk rat` + a grey `s` would
+    show `atk rats` while Enter runs `atk rat`."""
+    from prompt_toolkit.buffer import Buffer
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.history import InMemoryHistory
+
+    from crux_cli.repl.app import SuggestFromGoodLines
+
+    session = Session(Runner(source=ScriptedSource([5, 5])))
+    for line in ("fight", "hero Wren", "minions rat 2", "init"):
+        session.handle(line)
+    history = InMemoryHistory()
+    history.append_string("atk rats")
+    suggest = SuggestFromGoodLines(session)
+    buffer = Buffer(history=history)
+    assert suggest.get_suggestion(buffer, Document("atk rat")) is None
+    assert suggest.get_suggestion(buffer, Document("atk ra")).text == "ts"  # not yet a whole name
