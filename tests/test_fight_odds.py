@@ -72,3 +72,16 @@ def test_odds_of_a_minion_groups_attack_count_its_maximum_as_a_plain_hit() -> No
     assert "hit   3/4" in out and "crit    0" in out
     assert "mean damage = 9/4" in out  # (2 + 3 + 4) / 4, no explosion
     assert "crit  1/4" in said(session, "odds atk Wren by wolves")  # these crit
+
+
+def test_odds_in_a_json_session_are_one_record_of_the_statement_the_fight_made() -> None:
+    import json
+
+    from crux_cli.core.rng import ScriptedSource
+    from crux_cli.repl.session import Session
+
+    session = Session(Runner(source=ScriptedSource([5])), json=True)
+    for line in ("fight", "hero Wren", "enemy orc hp 9 heavy atk d6", "init"):
+        session.handle(line)
+    [record] = session.handle("odds atk orc d8")
+    assert json.loads(record)["input"] == "atk d8 heavy"

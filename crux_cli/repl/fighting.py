@@ -102,7 +102,9 @@ class Fighting:
         from crux_cli.running.output import odds_lines
 
         answer, said = found
-        return [*said, *odds_lines(answer, self.session.palette, self.session.json)]
+        if self.session.json:  # one JSON record a line: the statement the odds are of is its `input`
+            return odds_lines(answer, self.session.palette, True)
+        return [*said, *odds_lines(answer, self.session.palette, False)]
 
     def help(self) -> list[str]:
         rules = self.rules()
