@@ -7,7 +7,7 @@ for the fight itself (`fight`: the ledger, the hero, the fight's own parsing), w
 loads when a fight word first runs. Words (documented in /help fight):
 
     fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
-    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init when late)
+    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1)
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
     remove NAME                 take a combatant added by mistake out of the fight
