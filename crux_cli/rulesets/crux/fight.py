@@ -422,6 +422,8 @@ class Fight:
                             hint=f"odds {line} by NAME")
         if target.name == attacker.name:
             raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=0)
+        if target.down:
+            raise CruxError(f"{target.name} is already down", text=line, position=0)
         _, rest = self.area(line, rest)
         typed = [w.lower() for w in rest]
         rushed = 0 if "rushed" in typed else attacker.attacks  # the ledger's count, unless the GM says
