@@ -153,6 +153,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         **obj({**ENVELOPE_REQUIRED, "outcomes": TABLE},
               {"line": ENVELOPE_OPTIONAL["line"], "distribution": TABLE, "mean": MEAN,
                "at_least": obj({"k": INT, "p": PROBABILITY["properties"]["p"], "approx": NUM}, closed=True),
+               "sd": {**NUM, "minimum": 0, "description": "the standard deviation of the distribution, rounded"},
                "leftover": PROBABILITY, "depth": INT}),
         "additionalProperties": {**TABLE, "description": "a side table by its name (kept, grit_gained, effect…)"}})
     out["error.json"] = schema("error.json", "crux --json: a refused statement, in place of its answer", obj(
