@@ -1,9 +1,10 @@
 """Seeded batch output does not change with the parse cache or the batch's buffered output.
 
 tests/golden/ holds the output of main before the throughput work (issue 15; batch.err regenerated from
-main at 476fc7e, whose hint names 'wound'): `crux --seed 2026 -` and `crux --seed 2026 --json -` over
-batch_input.txt, 2,439 lines of tests, saves, initiative, attacks, dice, repeats, comments and refused
-statements.
+main at 476fc7e, whose hint names 'wound'; line 1386, `init ambush +1b`, refused since issue 23, as an
+ambush rolls nothing for a Boon to change, with no other line changed): `crux --seed 2026 -` and
+`crux --seed 2026 --json -` over batch_input.txt, 2,439 lines of tests, saves, initiative, attacks, dice,
+repeats, comments and refused statements.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_a_reaction_kind_once_per_round():
     e = fight.react(e, "Bram", "defend").encounter
     with pytest.raises(CruxError, match="used Defend this round"):
         fight.react(e, "Bram", "defend")
-    e = fight.react(e, "Bram", "interpose").encounter  # another kind is fine
+    e = fight.react(e, "Bram", "interpose", "Wren").encounter  # another kind is fine (for an ally, §6.2)
     assert e.find("Bram").actions == 1
 
 

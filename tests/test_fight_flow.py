@@ -126,5 +126,5 @@ def test_a_four_round_fight_that_follows_the_gm(tmp_path: Path) -> None:
     assert "fell: Bram Ironfoot, goblin, rats" in out
     assert "Old Man Harker: dealt" in out and "`fight on` goes on" in out
     assert source.left == 0
-    assert "no fight is running" in refused(session, "status")
+    assert "the fight is won after 4 rounds" in said(session, "status")  # the summary again, after a win
     assert "the fight goes on" in said(session, "fight on")

@@ -207,3 +207,104 @@ def test_reactions_follow_one_ruling_in_every_round() -> None:
     assert e.find("orc").actions == 3
     with pytest.raises(CruxError, match="no actions left"):
         ledger.react(e, "Wren", "defend")
+
+
+@pytest.mark.parametrize(("line", "said_"), [
+    ("atk d8 rushed 2 boons", "'rushed 2 boons' could be rushed 2 and one boon, or rushed and 2 boons"),
+    ("atk d8 rushed 3 banes", "'rushed 3 banes' could be rushed 3 and one bane, or rushed and 3 banes"),
+    ("DEX boons", "'boons' needs how many"),
+    ("save STR banes", "'banes' needs how many"),
+])
+def test_a_plural_boon_word_needs_its_count(line: str, said_: str) -> None:
+    """§7.3 "Rushed attacks: roll your attack dice with +1 Bane": `rushed 2 boons` must not read as rushed 2 and
+    a boon nobody counted; NOTATION's spellings are `N boon(s)` and `boon`, so `boons` alone is refused."""
+    from crux_cli.rulesets.crux import grammar
+
+    for fast in (True, False):
+        grammar.FAST_PATH = fast
+        try:
+            with pytest.raises(CruxError, match=said_.replace("(", r"\(")):
+                Runner(seed=1).answer(line)
+        finally:
+            grammar.FAST_PATH = True
+    assert Runner(seed=1).answer("atk d8 rushed 2 2 boons").result.request.net == 0
+    assert Runner(seed=1).answer("DEX 2 boons bane").result.request.net == 1
+
+
+def test_an_ambush_refuses_boons_and_banes_it_would_drop_and_init_takes_them_otherwise() -> None:
+    """§5: "Ambushes and surprise are handled with Boons and Banes on the Initiative roll. If the heroes are
+    clearly ambushing, give them extra Boons or just decide they all count as 5–6." — `ambush` rolls nothing."""
+    with pytest.raises(CruxError, match="an ambush rolls nothing"):
+        Runner(seed=1).answer("init ambush -2B")
+    session = fighting([2, 6], "hero Wren", "enemy orc hp 9")
+    assert "an ambush rolls nothing" in refused(session, "init ambush -2B")
+    assert not session.fight.encounter.started
+    out = said(session, "init +1b")  # every hero's roll takes the Boon
+    assert "Wren: init +1b: 3 actions (6)" in out
+
+
+def test_a_hero_joining_from_round_two_rolls_no_initiative_and_earns_no_grit() -> None:
+    """§5: "Initiative uses a DEX attribute test and determines how many actions you start with in the first
+    round." "From the second round onwards, everyone gets 3 actions at the start of their turn"."""
+    session = fighting([5, 5, 1], "hero Wren", "enemy orc hp 9", "init", "next", "next")
+    assert session.fight.encounter.round == 2
+    out = said(session, "hero Bram")  # nothing rolled: no 1 that would have earned Grit
+    assert "init" not in out and "Bram joins the fight with 3 actions" in out
+    assert session.fight.encounter.find("Bram").actions == 3
+    said(session, "remove Bram")
+    said(session, "fight new")
+    for line in ("hero Wren", "enemy orc hp 9", "init"):
+        said(session, line)
+    assert "Bram: init: 1 action (1)" in said(session, "hero Bram")  # round 1: rolled, as before
+
+
+def test_dazed_and_dying_together_leave_one_action() -> None:
+    """§10.3 "Dazed 😵 | Lose 1 action on your next turn"; "Dying ☠️ | 1 action per turn" — together (the seed is
+    silent, grammar/encounters.md): Dazed comes out of the turn's three before Dying's cap, so 1 action."""
+    session = fighting([5, 5], "hero Wren", "hero Bram", "enemy orc hp 9", "init", "damage Bram 10",
+                       "cond add Bram dazed")
+    out = said(session, "next")
+    assert "Bram is dazed and dying: 1 action this turn (Dazed ends)" in out
+    assert session.fight.encounter.find("Bram").actions == 1
+    assert "dazed" not in said(session, "show Bram").split("·")[-1]
+
+
+def test_dying_comes_with_zero_hp(tmp_path: Path) -> None:
+    """§9.2: "When your HP drops to 0: Set HP to 0. Gain 1 Wound. Gain the Dying condition." — so `cond add
+    dying` sets HP to 0, and damage to a hero made Dying by hand above 0 HP takes the HP down too."""
+    sheet = make_sheet(tmp_path, hp=10)
+    session = fighting([5], "enemy orc hp 9", "init", sheet=sheet)
+    assert "HP set to 0" in said(session, "cond add Wren dying")
+    assert load_hero(sheet).hp == 0
+    from crux_cli.rulesets.crux import wounds
+    from crux_cli.rulesets.crux.hero import Hero
+
+    hand_made = Hero(name="Zed", hp=10, hp_max=10, dying=True)  # an older sheet
+    after = wounds.damage(hand_made, 4).after
+    assert (after.hp, after.wounds, after.dying) == (6, 2, True)
+
+
+def test_rest_is_the_active_heros_and_a_hit_die_is_not_spent_at_full_hp() -> None:
+    """§9.4 Field Rest: "Spend Hit Dice to restore HP." — as the active hero (or the one named), like heal; at
+    full HP there is no HP to restore, so no Hit Die is spent."""
+    session = fighting([5, 5, 4], "hero Wren", "hero Bram", "enemy orc hp 9", "init")
+    assert "Wren is at full HP (10/10): a Hit Die would restore nothing" in refused(session, "rest field 1")
+    said(session, "damage Bram 5")
+    out = said(session, "rest Bram field 1")
+    assert "Bram: rest field 1" in out and "HP 5 → 9" in out and "Hit Dice 1 → 0" in out
+    assert "has no Hit Dice" in refused(session, "rest orc safe")
+
+
+def test_after_a_win_status_and_end_give_the_summary_and_fight_on_skips_the_fallen() -> None:
+    """The end: every enemy down wins; the summary can be seen again, `end` gives it, and `fight on` does not
+    hand the turn to the enemy that just fell."""
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init", "next", "damage orc 9")
+    out = said(session, "status")
+    assert "the fight is won after 1 round" in out and "fell: orc" in out and "orc          down" in out
+    out = said(session, "fight on")
+    assert "Wren's turn" in out and session.fight.acting() == "Wren"
+    out = said(session, "end")
+    assert "the fight is over after 2 rounds" in out and "enemies: dealt 0, took 9" in out
+    assert session.fight is None
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init", "damage orc 9")
+    assert "the fight is won after 1 round" in said(session, "end") and session.fight is None

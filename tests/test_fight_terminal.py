@@ -66,7 +66,7 @@ def test_a_four_round_fight_at_a_real_terminal(environ: dict[str, str], tmp_path
     say(child, "damage goblin 40", "goblin takes 40: 0/40 HP · down")
     say(child, "damage rats 1", "1 of rats killed, 1 left")
     say(child, "damage rats 1", "the fight is won after 4 rounds", "fell: Bram Ironfoot, goblin, rats")
-    say(child, "status", "no fight is running")
+    say(child, "status", "the fight is won after 4 rounds")  # the summary again
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     child.close()

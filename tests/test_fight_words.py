@@ -52,15 +52,16 @@ def test_names_that_read_as_other_words_are_refused(line: str) -> None:
 def test_tab_offers_the_combatants_standing_first_with_their_hp() -> None:
     session = fighting([5, 6], 'hero "Bram Ironfoot"', "enemy goblin hp 9", "minions rats 2", "init",
                        "damage goblin 9")
-    assert offered(session, "atk ") == [('"Bram Ironfoot"', "HP 10/10"), ("rats", "2 standing"),
-                                        ("goblin", "down")]
+    assert offered(session, "atk ") == [("rats", "2 standing"), ("goblin", "down")]  # not Bram, who attacks
     assert offered(session, "damage r") == [("rats", "2 standing")]
     assert offered(session, "heal Iron") == [('"Bram Ironfoot"', "HP 10/10")]
     assert [w for w, _ in offered(session, "cond add ")][:1] == ['"Bram Ironfoot"']
     assert offered(session, "react Bram ") == [("defend", "Defend"), ("interpose", "Interpose"),
                                                ("opportunity", "Opportunity Attack"), ("help", "Help")]
     assert offered(session, "react Bram h") == [("help", "Help")]
-    assert offered(session, "react Bram help r") == [("rats", "2 standing")]
+    assert offered(session, "react Bram help r") == []  # §6.2 "Give an ally +1 Boon on a roll"
+    assert offered(session, "react Bram opportunity ") == [("rats", "2 standing")]  # the goblin is down
+    assert offered(session, "react rats defend ") == [("rats", "2 standing")]  # "Protect yourself or an ally"
     assert offered(session, "save Bram ") == [("STR", ""), ("DEX", ""), ("INT", ""), ("WIL", "")]
 
 
@@ -161,3 +162,45 @@ def test_a_rule_set_without_fights_refuses_them_in_a_plain_sentence() -> None:
     assert "have no fights" in refused(session, "status")
     session.runner.source = ScriptedSource([3])
     assert "Direct Damage" in said(session, "atk d6")  # a stepdice statement, not a Crux attack
+
+
+def test_status_pads_wide_names_by_the_columns_a_terminal_draws() -> None:
+    """A name of wide characters (two columns each) lines up with the others: padded by columns, not characters."""
+    from crux_cli.core.columns import width
+
+    session = fighting([5, 5], "hero 龍之介", "hero Wren", "enemy orc hp 9", "init")
+    lines = [line for line in said(session, "status").splitlines()[1:]]
+    starts = [width(line[:line.index("action")]) for line in lines]
+    assert len(set(starts)) == 1, lines
+
+
+def test_an_enemys_line_shows_resistance_vulnerability_and_grit_left() -> None:
+    session = fighting([5], "hero Wren", "enemy orc hp 9 heavy resist grit 2", "enemy imp hp 3 vuln", "init")
+    out = said(session, "status")
+    assert "HP 9/9 · heavy · resist · Grit 2" in out and "HP 3/3 · unarmoured · vuln" in out
+
+
+def test_tab_after_atk_offers_the_other_side_first_and_never_the_attacker() -> None:
+    session = fighting([5, 5], "hero Wren", "hero Bram", "enemy orc hp 9", "minions rats 2", "init")
+    assert [w for w, _ in offered(session, "atk ")] == ["orc", "rats", "Bram"]
+    said(session, "next")
+    said(session, "next")  # the orc's turn
+    assert [w for w, _ in offered(session, "atk ")] == ["Wren", "Bram", "rats"]
+
+
+def test_a_newcomer_may_not_hide_a_name_already_in_and_accents_need_not_be_typed() -> None:
+    """`enemy bram` beside the hero Bramwell would make `atk bram` strike the enemy, silently: refused.
+    `atk zoe` finds Zoë."""
+    session = fighting([5, 5], "hero Bramwell", 'enemy "Zoë" hp 5')
+    assert "'bram' begins Bramwell's name" in refused(session, "enemy bram hp 4")
+    said(session, "enemy goblin archer hp 3")
+    assert "begins goblin archer's name" in refused(session, "enemy arch hp 3")
+    said(session, "init")
+    assert "Bramwell → Zoë" in said(session, "atk zoe")
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("nxt", "next"), ("stauts", "status"), ("reakt", "react")])
+def test_an_unknown_word_in_a_fight_is_matched_against_the_fight_words_too(typed: str, meant: str) -> None:
+    session = fighting([5], "hero Wren", "enemy orc hp 4", "init")
+    out = refused(session, typed)
+    assert f"'{typed}' is not a fight word" in out and f"did you mean '{meant}'?" in out

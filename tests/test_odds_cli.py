@@ -43,14 +43,16 @@ def test_an_attack_with_at_least() -> None:
     assert list(record["outcomes"]) == ["miss", "hit", "crit"]
     assert record["outcomes"]["crit"]["p"] == "1/64"
     assert record["at_least"]["k"] == 10
+    # exact: the table's values from 10 up, and every chain it leaves out (each deals far more than 10)
     assert Fraction(record["at_least"]["p"]) == sum(
-        Fraction(v["p"]) for k, v in record["distribution"].items() if int(k) >= 10)
+        Fraction(v["p"]) for k, v in record["distribution"].items() if int(k) >= 10) + Fraction(
+        record["leftover"]["p"])
     assert Fraction(record["leftover"]["p"]) == Fraction(1, 64) * Fraction(1, 8) ** 14
     total = sum(Fraction(v["p"]) for v in record["distribution"].values())
     assert total + Fraction(record["leftover"]["p"]) == 1
     text = crux_here("odds", "atk 2d8+3 heavy rushed", "--at-least", "10").stdout
-    assert "  P(damage ≥ 10) ≈ 1.56%" in text
-    assert "  leftover 3.6e-15: exploding chains longer than 14 re-rolls are not counted" in text
+    assert "  P(damage ≥ 10) = 1/64 ≈ 1.56%" in text
+    assert "  leftover 3.6e-15: exploding chains longer than 14 re-rolls are not in the table" in text
 
 
 def test_initiative_and_ambush() -> None:

@@ -81,6 +81,13 @@ def tally_attack(request: AttackRequest, depth: int, monkeypatch: pytest.MonkeyP
     return tally
 
 
+def whole(request: AttackRequest) -> Odds:
+    """The odds counted to the engine's own cap: every chain it rolls, nothing left over (a finite sum)."""
+    odds = attack_odds(request, depth=crux_odds.EXPLOSION_DEPTH)
+    assert odds.leftover == 0
+    return odds
+
+
 def nonzero(counter: Counter) -> dict:
     return {k: v for k, v in sorted(counter.items()) if v}
 
@@ -200,8 +207,9 @@ def test_attack_odds_match_every_roll(request_: AttackRequest, depth: int,
     assert bands(odds) == nonzero(tally.outcomes)
     assert dict(odds.distribution) == nonzero(tally.damage)
     assert odds.leftover == tally.leftover
-    assert odds.mean == sum(d * p for d, p in tally.damage.items())
-    assert odds.at_least.p == sum(p for d, p in tally.damage.items() if d >= 3)
+    # the mean and P(damage >= k) count the chains the table leaves over too (in closed form)
+    assert odds.mean == whole(request_).mean
+    assert odds.at_least.p == whole(request_).distribution.at_least(3)
     assert odds.table("grit_gained").rows[0] == ("1", tally.grit)
     if request_.minion:
         # a longer chain deals no less, so when every chain the cap cuts kills, they all count as kills
@@ -242,7 +250,7 @@ def test_any_small_attack_matches_every_roll(request_: AttackRequest, depth: int
     assert bands(odds) == nonzero(tally.outcomes)
     assert dict(odds.distribution) == nonzero(tally.damage)
     assert odds.leftover == tally.leftover
-    assert odds.at_least.p == sum(p for d, p in tally.damage.items() if d >= at_least)
+    assert odds.at_least.p == whole(request_).distribution.at_least(at_least)  # the leftover counted too
 
 
 def test_at_the_engine_cap_the_chain_stops_as_the_engine_does(monkeypatch: pytest.MonkeyPatch) -> None:

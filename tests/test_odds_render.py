@@ -86,8 +86,9 @@ def test_text_of_an_attack() -> None:
     assert "crit   1/64    1.56%  ▌" in text
     assert "damage" in text
     assert "mean damage ≈ 3.237" in text
-    assert "P(damage ≥ 10) ≈ 1.56%" in text
-    assert "leftover 3.6e-15: exploding chains longer than 14 re-rolls are not counted" in text
+    assert "P(damage ≥ 10) = 1/64 ≈ 1.56%" in text
+    assert ("leftover 3.6e-15: exploding chains longer than 14 re-rolls are not in the table "
+            "(the mean and P(≥) count them)") in text
 
 
 def test_a_wide_distribution_is_grouped_compactly() -> None:

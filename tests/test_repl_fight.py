@@ -376,3 +376,71 @@ def test_a_fight_is_a_value_the_words_never_change_and_a_refused_word_leaves_as_
     assert session.fight is before  # running the rules by hand touched nothing the session holds
     refused(session, "atk nobody")
     assert session.fight is before  # a refused word leaves the fight as it was
+
+
+def test_a_statement_typed_for_a_yes_no_question_is_answered_not_swallowed():
+    """The y/N before `fight` replaces a running fight: a statement typed instead is a no, and it is answered."""
+    session = Session(Runner(source=ScriptedSource([5, 4])))
+    for line in ("fight", "hero Wren", "enemy orc hp 9", "init"):
+        said(session, line)
+    assert "start a new one?" in said(session, "fight")
+    out = said(session, "DEX")
+    assert "left as it was (the question wanted y or n)" in out and "Wren: DEX: partial (4)" in out
+    assert session.fight.encounter.started  # the fight is still there
+    said(session, "fight")
+    assert said(session, "") == "left as it was"
+
+
+def test_the_resume_question_takes_only_y_or_enter_as_yes():
+    session = kept_in(zed_dying(), "first")
+    said(session, "cond add goblin prone")
+    gone(session)
+    resumed = kept_in(Session(Runner(source=ScriptedSource([3]))), "second")
+    assert "resume it? (Y/n" in resumed.resume_offer()[-1]
+    out = said(resumed, "d6")  # a roll typed instead: answered, and the fight is not resumed
+    assert "not resumed" in out and "d6: 3" in out
+    assert resumed.fight is None
+    gone(resumed)
+    again = kept_in(Session(Runner(source=ScriptedSource([]))), "third")
+    assert "resume it?" in again.resume_offer()[-1]  # offered again at the next start
+    said(again, "")
+    assert again.fight is not None
+
+
+def test_a_sheet_and_a_fight_file_each_say_what_they_are_and_which_word_loads_them(tmp_path: Path):
+    sheet = make_sheet(tmp_path, "Wren")
+    session = Session(Runner(source=ScriptedSource([5])))
+    for line in ("fight", "hero Bram", "enemy orc hp 4", "init", f"save {tmp_path / 'my fight.toml'}"):
+        said(session, line)  # a file name with a space is one file
+    assert (tmp_path / "my fight.toml").exists()
+    said(session, f"load {sheet}")  # the question before replacing the fight
+    out = "\n".join(session.handle("y"))
+    assert "is a character sheet (Wren), not a saved fight" in out and f"`hero {sheet}`" in out
+    out = refused(session, f"/load {tmp_path / 'my fight.toml'}")
+    assert "is a saved fight, not a character sheet" in out and "(no slash) resumes the fight" in out
+
+
+def test_a_pasted_blocks_refused_line_is_named_by_its_place():
+    session = Session(Runner(source=ScriptedSource([4, 4])))
+    out = session.handle("d6\nDEX +2q\nd6")
+    assert out[1] == "pasted line 2 of 3: DEX +2q" and out[2].startswith("crux: error")
+    assert out[0].startswith("d6: ") and out[-1].startswith("d6: ")
+
+
+def test_the_repl_hints_at_load_where_the_command_line_has_sheet():
+    out = refused(Session(Runner(seed=1)), "atk")
+    assert "/load FILE" in out and "--sheet" not in out
+
+
+def test_help_notation_names_the_sheet_statements_and_generic_dice():
+    out = said(Session(Runner(seed=1)), "/help notation")
+    for word in ("damage N", "heal N", "wound N", "rest field N", "cond add", "show", "4d6kh3", "roll 2d6"):
+        assert word in out, word
+
+
+def test_saving_into_a_missing_folder_says_so(tmp_path: Path):
+    session = Session(Runner(seed=1))
+    for line in ("fight", "hero Wren"):
+        said(session, line)
+    out = refused(session, f"save {tmp_path / 'nosuch' / 'f.toml'}")
+    assert "there is no folder" in out and "lock" not in out

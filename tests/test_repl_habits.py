@@ -174,6 +174,29 @@ def test_tall_output_goes_through_the_pager(environ: dict[str, str], children: l
     assert leave(child) == 0
 
 
+def test_ctrl_c_in_the_pager_quits_it_and_leaves_the_page(environ: dict[str, str], children: list) -> None:
+    """Ctrl-C while less shows the odds is less's (LESS=FRXK): it quits, the page stays on the screen (X, as
+    git and pgcli have it), no "cancelled", and nothing the terminal answered is typed into the prompt."""
+    for _ in range(3):  # it went wrong in 3 of 5 tries: every try must be right
+        child = start(environ, "repl", rows=12, columns=80)
+        children.append(child)
+        child.sendline("odds atk 2d8+3")
+        child.expect_exact("exact odds")
+        child.expect(r"\n(:|\(END\))")  # less's prompt at the foot of the screen
+        child.sendcontrol("c")
+        child.expect_exact(PROMPT)
+        shown = screen(child, PROMPT)
+        text = "\n".join(shown.screen.display)
+        assert "cancelled" not in text
+        assert "miss" in text or "damage" in text  # the page is still there
+        child.sendline("DEX")
+        child.expect_exact("DEX: ")
+        prompt_line = shown.screen.display[shown.row("DEX: ")]
+        assert prompt_line.startswith("DEX: ") or "crux> DEX" in text, prompt_line
+        assert "R" not in shown.screen.display[shown.row("crux> DEX")].replace("crux> DEX", "").strip()
+        assert leave(child) == 0
+
+
 def test_the_pager_can_be_switched_off(environ: dict[str, str], children: list) -> None:
     child = start(with_config(environ, "pager = false\n"), "repl", rows=12, columns=80)
     children.append(child)

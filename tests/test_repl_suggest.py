@@ -133,3 +133,9 @@ def test_paths_after_load_offer_sheets_and_folders(tmp_path, monkeypatch) -> Non
     assert sorted(words("/load ")) == ["aria.toml", "party"]
     assert words("/load ar") == ["ia.toml"]  # prompt-toolkit's path completer inserts the rest
     assert words("load ar") == ["ia.toml"]
+
+
+def test_undo_and_redo_complete_like_statements() -> None:
+    offered = words("re")
+    assert "redo" in offered and "rest" in offered
+    assert "undo" in words("un")

@@ -98,3 +98,16 @@ def test_plain_ascii_never_loads_wcwidth() -> None:
              "sys.stderr.write(str('wcwidth' in sys.modules))\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.stderr.endswith("False"), result.stderr
+
+
+def test_wrap_keeps_newlines_and_the_spaces_between_words() -> None:
+    """`show` prints lines joined by newlines and `/help` lines up its columns with spaces: neither is lost."""
+    from crux_cli.repl.pager import wrap
+
+    assert wrap("Wren\n  HP 10/10\n  Wounds 0/6", 80) == ["Wren", "  HP 10/10", "  Wounds 0/6"]
+    assert wrap("a\n\nb", 80) == ["a", "", "b"]
+    help_line = "  /alias NAME BODY      keep an alias: " + "word " * 20
+    wrapped = wrap(help_line.rstrip(), 60)
+    assert wrapped[0].startswith("  /alias NAME BODY      keep an alias:")
+    assert all(width(line) <= 60 for line in wrapped)
+    assert " ".join(" ".join(wrapped).split()) == " ".join(help_line.split())  # every word, in order

@@ -35,6 +35,9 @@ class FightRunner(Protocol):
 
     def answer(self, text: str) -> Any: ...
 
+    def odds(self, text: str, at_least: int | None = None, exact: bool = False,
+             cumulative: bool = False) -> Any: ...  # the exact odds of a statement, nothing rolled
+
     def current_hero(self) -> Any: ...
 
 
@@ -92,6 +95,11 @@ class FightRules(Protocol):
     def claims(self, line: str, fight: FightValue | None) -> bool: ...  # a fight word now?
 
     def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]: ...
+
+    # `odds …` in a fight: the odds of that roll as the fight would make it, and what the fight added;
+    # None when the statement is no roll of the fight (its plain odds are given)
+    def odds(self, text: str, fight: FightValue | None, host: FightHost,
+             exact: bool) -> tuple[Any, list[str]] | None: ...
 
     # before a word replaces a running fight: (the question, the line to run on yes)
     def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None: ...

@@ -11,13 +11,13 @@ to write, and the text reads the weights.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from math import gcd, lcm
 from typing import ClassVar, TypeVar, overload
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.record import Record
+from crux_cli.core.record import Record, field
 from crux_cli.odds.dist import Dist
 
 K = TypeVar("K")
@@ -149,6 +149,8 @@ class Odds(Record):
     depth: int | None = None  # the explosion cap used, when there were explosions
     at_least: AtLeast | None = None
     cumulative: bool = False  # shown with P(at least) and P(at most) of each value (`crux odds --cumulative`)
+    # P(value >= k) counting the leftover too, when the rule set can (exact although the table is cut)
+    exact_at_least: Callable[[int], Fraction] | None = field(default=None, compare=False)
 
     def outcome(self, name: str) -> Fraction:
         return dict(self.outcomes)[name]
@@ -211,6 +213,8 @@ def with_at_least(odds: Odds, k: int) -> Odds:
     if odds.distribution is None:
         raise CruxError(f"--at-least counts damage or totals, which {odds.kind} odds do not have",
                         hint="use it with attacks and dice expressions, e.g. crux odds --at-least 10 'atk 2d8+3'")
+    if odds.exact_at_least is not None:
+        return odds.replace(at_least=AtLeast(k, odds.exact_at_least(k)))
     return odds.replace(at_least=AtLeast(k, distribution_of(odds.distribution).at_least(k)))
 
 

@@ -271,7 +271,11 @@ def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
         lines.append(f"P({odds.label} ≥ {odds.at_least.k}) {_exact(p, percent(p))}")
     if odds.leftover:
         longer = f" longer than {odds.depth} re-rolls" if odds.depth is not None else " past the cap"
-        lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
+        if odds.exact_at_least is not None:  # the rule set counted them in the mean and P(at least)
+            lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not in the "
+                         "table (the mean and P(≥) count them)")
+        else:
+            lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
     if palette.enabled:
         return [f"{margin}{palette.dim(line)}" for line in lines]
     return [f"{margin}{line}" for line in lines] if margin else lines

@@ -48,8 +48,19 @@ class SuggestFromGoodLines(AutoSuggestFromHistory):
         for string in reversed(list(buffer.history.get_strings())):
             line = string.splitlines()[-1] if string.strip() else ""
             if line.startswith(text) and line.strip() not in self.session.failed:
-                return Suggestion(line[len(text):])
+                rest = line[len(text):]
+                if self.splits_a_name(text, rest):
+                    return None
+                return Suggestion(rest)
         return None
+
+    def splits_a_name(self, text: str, rest: str) -> bool:
+        """A grey continuation of a whole combatant's name (`atk rat` + `s`) would show `atk rats` on the
+        screen while Enter runs `atk rat`: none is offered there."""
+        last = text.split()[-1].lower() if text.split() and not text[-1].isspace() else ""
+        if not last or not rest[:1].isalnum():
+            return False
+        return self.session.fight_marks().get(last) == "class:name"
 
 
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,

@@ -143,8 +143,9 @@ def notation_help(session: "Session") -> list[str]:
 
 
 EVERY_RULE_SET = (  # what every rule set answers besides its own statements (crux-notation(7))
-    "in every rule set: 1d20+5 vs 15 (a target), 1d20+3 vs 1d20+5 (opposed), {1d8, 1d10}kh1, max(1d20, 1d20), 4d6s,",
-    "  1d20 + DEX (the sheet's modifier), table NAME (tables/NAME.toml), odds A; B (side by side)",
+    "in every rule set: generic dice (2d6+3, 4d6kh3, 3d6!, d%, roll 2d6), 1d20+5 vs 15 (a target),",
+    "  1d20+3 vs 1d20+5 (opposed), {1d8, 1d10}kh1, max(1d20, 1d20), 4d6s, 1d20 + DEX (the sheet's modifier),",
+    "  table NAME (tables/NAME.toml), odds A; B (side by side)",
 )
 
 
@@ -159,8 +160,21 @@ def load(session: "Session", call: Invocation) -> list[str]:
     try:
         hero = session.load_sheet(os.path.expanduser(call.args))
     except CruxError as error:
+        if is_fight_file(os.path.expanduser(call.args)):  # the other kind of file crux writes: say which word
+            raise call.error(f"{call.args} is a saved fight, not a character sheet",
+                             hint=f"`load {call.args}` (no slash) resumes the fight") from None
         raise call.error(error.message, hint=error.hint) from None
     return [f"{hero.name} loaded from {call.args} ({session.runner.rules_name} rules)"]
+
+
+def is_fight_file(path: str) -> bool:
+    from crux_cli.state.encounter import load_encounter
+
+    try:
+        load_encounter(path)
+    except (CruxError, OSError):
+        return False
+    return True
 
 
 @command("rules", "[NAME]")
@@ -197,7 +211,7 @@ def seed(session: "Session", call: Invocation) -> list[str]:
 
 @command("pager", "[on|off]")
 def pager(session: "Session", call: Invocation) -> list[str]:
-    """Page output taller than the terminal through $PAGER or less -R (on), or print it all (off).
+    """Page output taller than the terminal through $PAGER or less (on), or print it all (off).
 
     The config file's `pager` sets how a session starts.
     """

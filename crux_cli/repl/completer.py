@@ -53,6 +53,7 @@ class CruxCompleter(Completer):
             yield from ((w, "") for w in words.statement_words(rules))
             yield from self.session.aliases.items()
             yield from ((w, "fight") for w in self.session.fight_words())
+            yield from (("undo", "take back the last change"), ("redo", "make it again"))  # the session's own
         elif kind == kinds.DECLARED:
             yield from ((w, "") for w in rules.following(suggestion.keyword) or ())
         elif kind == kinds.COMMAND:

@@ -91,6 +91,22 @@ class Fighting:
             return []
         return rules.toolbar(self.state, self)
 
+    def odds(self, statement: str, exact: bool) -> list[str] | None:
+        """`odds …` in a fight: the fight's odds of that roll (None: not a roll of the fight, plain odds)."""
+        rules = self.rules()
+        if self.state is None or rules is None:
+            return None
+        asked = getattr(rules, "odds", None)  # a rule set's fights written before `odds` have none: plain odds
+        found = asked(statement, self.state, self, exact) if asked is not None else None
+        if found is None:
+            return None
+        from crux_cli.running.output import odds_lines
+
+        answer, said = found
+        if self.session.json:  # one JSON record a line: the statement the odds are of is its `input`
+            return odds_lines(answer, self.session.palette, True)
+        return [*said, *odds_lines(answer, self.session.palette, False)]
+
     def help(self) -> list[str]:
         rules = self.rules()
         if rules is None:
@@ -152,9 +168,13 @@ class Fighting:
         """Put a y/N question; `y` or `yes` then runs `statement` as a fight word, anything else leaves it."""
 
         def answer(line: str) -> list[str]:
-            if line.strip().lower() not in ("y", "yes"):
+            reply = line.strip().lower()
+            if reply in ("y", "yes"):
+                return self.session.answered(line, lambda: self.word(statement))
+            if reply in ("", "n", "no"):
                 return ["left as it was"]
-            return self.session.answered(line, lambda: self.word(statement))
+            # a statement typed instead of an answer: a no, and the statement is answered, not swallowed
+            return ["left as it was (the question wanted y or n)", *self.session.handle(line)]
 
         self.session.pending = answer
         return [question]
@@ -207,9 +227,14 @@ class Fighting:
             return [*said, f"a fight was left that does not read: kept as {newest.set_aside()}"]
 
         def answer(line: str) -> list[str]:
-            if line.strip().lower() in ("n", "no"):
+            reply = line.strip().lower()
+            if reply in ("n", "no"):
                 kept = newest.set_aside()
                 return [f"the fight is kept in {kept}: `{rules.resume(str(kept))}` resumes it"]
+            if reply not in ("", "y", "yes"):  # a statement typed instead: answered, and the fight waits
+                newest.release()
+                return ["not resumed: the fight left running is offered again at the next start",
+                        *session.handle(line)]
             out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
             if self.state is not None:
                 newest.forget()

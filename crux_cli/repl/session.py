@@ -50,6 +50,7 @@ class Session:
         self.aliases: dict[str, str] = {}
         self.config_aliases: dict[str, str] = {}  # from the config file: not written to the aliases file
         self.failed: set[str] = set()  # lines refused this session: not offered back as suggestions
+        self.refusals = 0  # errors shown so far (a pasted block names the line of each)
         self.paging: bool | str = True  # tall output through a pager: the config's `pager`, switched by /pager
         self.recent: deque[Answer] = deque(maxlen=RECENT)
         self.countdowns: list[Countdown] = []
@@ -113,7 +114,7 @@ class Session:
             answer, self.pending = self.pending, None
             return answer(line)
         if "\n" in line or "\r" in line:  # a bracketed paste of several lines: each one, as batch mode does
-            return [said for part in line.splitlines() for said in self.handle(part)]
+            return self.pasted(line)
         if lines.is_blank(line):
             return []
         out: list[str] = []
@@ -131,6 +132,7 @@ class Session:
         except CruxError as error:
             out += self.error(error)
             self.failed.add(line.strip())
+            self.refusals += 1
         except KeyboardInterrupt:  # Ctrl-C while a statement works: that statement stops, the session stays
             out.append("cancelled")
         except Exception as error:  # a bug in crux must not end an evening's session: say it and go on
@@ -139,6 +141,18 @@ class Session:
             out.append(self.palette.paint(f"crux: internal error: {type(error).__name__}: {error}", "error"))
             out.append("  this is a bug in crux; the session goes on (CRUX_DEBUG=1 shows the traceback)")
         self.refresh_hero()
+        return out
+
+    def pasted(self, block: str) -> list[str]:
+        """Each line of a pasted block in turn; a refused one is named by its place in the block."""
+        out: list[str] = []
+        parts = block.splitlines()
+        for number, part in enumerate(parts, 1):
+            before = self.refusals
+            said = self.handle(part)
+            if self.refusals != before and len(parts) > 1:
+                said = [self.palette.dim(f"pasted line {number} of {len(parts)}: {part.strip()}"), *said]
+            out += said
         return out
 
     def answer(self, line: str, out: list[str]) -> None:
@@ -151,6 +165,10 @@ class Session:
             if body is not None:
                 from crux_cli.running.output import odds_lines
 
+                fought = self.fighting.odds(body.strip(), exact=self.json)
+                if fought is not None:
+                    out += fought
+                    continue
                 out += odds_lines(self.runner.odds(body.strip(), exact=self.json), self.palette, self.json)
                 continue
             head, _, rest = statement.partition(" ")
@@ -165,8 +183,25 @@ class Session:
                 out += self.fighting.word(statement)
                 continue
             with self.tracked(statement, out):
-                for answer in self.runner.each_answer(statement, comment):
-                    out.append(self.render(answer))
+                try:
+                    for answer in self.runner.each_answer(statement, comment):
+                        out.append(self.render(answer))
+                except CruxError as error:
+                    raise self.in_fight(error, statement) from None
+
+    def in_fight(self, error: CruxError, statement: str) -> CruxError:
+        """An unknown first word during a fight: the hint counts the fight's words (`next`, `status`…) too."""
+        word = statement.split()[0] if statement.split() else ""
+        if self.fight is None or not word or not error.message.startswith(f"'{word}' is not a statement"):
+            return error
+        import difflib
+
+        fight_words = [*self.fighting.words(), "undo", "redo"]
+        known = sorted({*fight_words, *self.runner.rules.keywords}, key=str.lower)
+        close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else "in a fight: " + ", ".join(fight_words)
+        return CruxError(f"'{word}' is not a fight word, nor a statement of the {self.rules_name} rules",
+                         text=error.text, position=error.position, hint=hint)
 
     # -- the journal, undo and the fight's safety ------------------------------------------------------
 
@@ -274,6 +309,9 @@ class Session:
     def error(self, error: CruxError) -> list[str]:
         from crux_cli.render.text import error_lines
 
+        if error.hint and "--sheet" in error.hint:  # the command line's option: here a sheet is /load-ed
+            error.hint = (error.hint.replace("--sheet FILE or CRUX_SHEET=FILE", "/load FILE")
+                          .replace("--sheet", "/load FILE"))
         return error_lines(error, self.palette)
 
     def render(self, answer: Answer, who: str | None = None) -> str:

@@ -23,10 +23,10 @@ HINT = "   /help · F4 vi/emacs · Ctrl-D leaves "
 
 
 def toolbar_fragments(session: Session, width: int | None = None,
-                      parts: Sequence[str] = TOOLBAR_PARTS) -> Fragments:
+                      parts: Sequence[str] = TOOLBAR_PARTS, mode: str | None = None) -> Fragments:
     """The parts the config's `toolbar` names, in its order; with `width`, the lowest-ranked parts are
-    left out until the rest fit."""
-    chosen: list[Part] = []
+    left out until the rest fit. `mode`: vi keys' mode (INSERT, NORMAL…), shown first and kept longest."""
+    chosen: list[Part] = [(0, [("class:toolbar.key", f" {mode} ")])] if mode else []
     for name in parts:
         chosen += PARTS[name](session)
     return fit(chosen, width) or [("class:toolbar", " ")]
@@ -109,6 +109,19 @@ def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Ca
     def draw() -> StyleAndTextTuples:  # the list type bottom_toolbar takes
         from prompt_toolkit.application import get_app
 
-        return list(toolbar_fragments(session, get_app().output.get_size().columns, parts))
+        app = get_app()
+        return list(toolbar_fragments(session, app.output.get_size().columns, parts, vi_mode(app)))
 
     return draw
+
+
+def vi_mode(app: object) -> str | None:
+    """With vi keys, the mode they are in (vi shows it; nothing else would): INSERT, NORMAL, REPLACE…"""
+    from prompt_toolkit.enums import EditingMode
+    from prompt_toolkit.key_binding.vi_state import InputMode
+
+    if getattr(app, "editing_mode", None) != EditingMode.VI:
+        return None
+    names = {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",
+             InputMode.REPLACE_SINGLE: "REPLACE", InputMode.INSERT_MULTIPLE: "INSERT"}
+    return names.get(app.vi_state.input_mode, "NORMAL")  # type: ignore[attr-defined]

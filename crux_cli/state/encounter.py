@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, fields
 from typing import Any
 
-from crux_cli.core.errors import SheetError
+from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.rulesets.crux.encounter import (
     ENEMY_CONDITIONS,
@@ -53,6 +53,8 @@ MAX_PATH = 4096
 HELD = ("hp", "hp_max", "wounds", "wound_cap", "dying", "dead", "grit", "hit_dice", "hit_dice_max", "conditions")
 # Ledger fields only an enemy uses: left out of a hero's table while they hold their default.
 ENEMY_ONLY = ("hp", "hp_max", "armour", "resist", "vuln", "minions", "attack", "conditions", "crits", "grit")
+# Ledger fields left out of every table while they hold their default (Defend and Interpose waiting).
+WHILE_SET = ("interposer", "defended")
 
 
 def encounter_text(fight: Encounter | FightState, sheets: dict[str, str]) -> str:
@@ -77,7 +79,7 @@ def encounter_text(fight: Encounter | FightState, sheets: dict[str, str]) -> str
     defaults = Combatant("", "hero")
     for combatant in encounter.combatants:
         entry = {f.name: _plain(getattr(combatant, f.name)) for f in fields(Combatant)
-                 if not (combatant.side == "hero" and f.name in ENEMY_ONLY
+                 if not (((combatant.side == "hero" and f.name in ENEMY_ONLY) or f.name in WHILE_SET)
                          and getattr(combatant, f.name) == getattr(defaults, f.name))}
         if combatant.name in sheets:
             entry["sheet"] = sheets[combatant.name]
@@ -199,6 +201,9 @@ class _EncounterReader:
             grit=self.integer(entry, "grit", -1, GRIT_MAX, at("grit"), default=-1),
             dealt=self.integer(entry, "dealt", 0, MAX_INTEGER, at("dealt")),
             taken=self.integer(entry, "taken", 0, MAX_INTEGER, at("taken")),
+            interposer=self.text_field(entry, "interposer", at("interposer"), MAX_NAME)
+            if entry.get("interposer", "") != "" else "",
+            defended=self.integer(entry, "defended", 0, MAX_INTEGER, at("defended")),
         )
         if "sheet" in entry and side != "hero":
             raise self.fail("only a hero has a sheet", at("sheet"))
@@ -347,6 +352,9 @@ def stored_path(sheet: str, folder: str) -> str:
 def save_fight(path: str | os.PathLike[str], fight: FightState) -> None:
     """Write the whole fight to `path` (made private to the user); its sheets are paths from the current folder."""
     target, shown = resolve(path), os.fspath(path)
+    if not target.parent.is_dir():  # said before the lock file, which would be the first thing to fail there
+        raise CruxError(f"{shown}: there is no folder {os.path.dirname(shown) or '.'} to save the fight in",
+                        hint="make the folder first, or save to one that exists")
     stored = {name: stored_path(sheet, str(target.parent)) for name, sheet in fight.sheets.items()}
     with locked(target, shown, WHAT):
         write_atomically(target, encounter_text(fight, stored), shown, what=WHAT, new_mode=0o600)

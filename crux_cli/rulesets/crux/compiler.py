@@ -105,6 +105,10 @@ def initiative_request(node: ast.Initiative, hero: Hero | None, text: str) -> Po
     if node.ambush and node.mods.grit:
         raise CruxError("an ambush rolls nothing: there is no roll to spend Grit on", text=text,
                         position=text.lower().find("grit"), hint="init ambush (3 actions, no roll)")
+    if node.ambush and (node.mods.boons or node.mods.banes or node.mods.help):
+        raise CruxError("an ambush rolls nothing: Boons and Banes have no dice to change", text=text,
+                        position=text.lower().find("ambush"),
+                        hint="init ambush (every hero counts as 5–6: 3 actions), or init +2b to roll with Boons")
     sources = rating_source(hero, "DEX") + modifier_sources(node.mods)
     sources += condition_sources(hero, "initiative", "DEX", False)
     return PoolRequest("initiative", "DEX", tuple(sources), node.mods.grit,

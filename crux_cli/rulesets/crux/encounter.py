@@ -11,6 +11,8 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 - Actions are set when initiative is rolled (round 1: 3/2/1 from the roll, 3 for
   enemies and for ambushing heroes) and at the start of each later turn (3). Dazed
   takes 1 from the next turn's actions and then ends; Dying allows 1 action a turn.
+  Dazed and Dying together: 1 action (Dazed's lost action comes out of the three
+  the turn would have had, before Dying's cap), and Dazed ends.
 - Reactions (§6.2, "1 action from your unused actions this turn") spend an action
   left unused from your own last turn, until your next turn begins; in round 1,
   before a first turn, the actions from initiative. One ruling for every round: a
@@ -21,8 +23,9 @@ Rulings where the seed is open (documented in grammar/encounters.md):
   action that rolls nothing (move, cast, assess) leaves it waiting.
 - Dying (§9.3, "1 action per turn"): a hero who drops to Dying keeps at most 1 of the
   actions they have left, at once, so a reaction is capped too.
-- Late joiners: a hero who joins after initiative rolls it for their round-1
-  actions; an enemy gets 3. The one acting keeps the turn.
+- Late joiners: a hero who joins in round 1 rolls initiative for their round-1
+  actions; from round 2 on they roll nothing (initiative sets the actions "in the
+  first round") and have 3; an enemy gets 3. The one acting keeps the turn.
 - The fight is won when every enemy is down: the ledger counts damage dealt and
   taken, and who fell, for the summary.
 - Attacks after the first in a turn are rushed: the second +1 Bane, the third +2.
@@ -69,6 +72,8 @@ class Combatant:
     grit: int = -1  # enemies: -1 has no Grit (§11); an elite given Grit holds 0..5
     dealt: int = 0  # damage dealt and taken, for the summary when the fight is won
     taken: int = 0
+    interposer: str = ""  # who Interposes for them: takes the next attack against them this round
+    defended: int = 0  # Banes from Defend on the next attack against them this round
 
 
 @dataclass(frozen=True)
@@ -201,10 +206,13 @@ def _begin_turn(encounter: Encounter, events: tuple[str, ...] = ()) -> Step:
     assert active is not None
     said = list(events)
     actions = active.actions if encounter.round == 1 else TURN_ACTIONS
-    if active.dazed:
+    if active.dazed and active.dying:  # Dazed's lost action comes out of the turn's, before Dying's cap
+        actions = min(actions, 1)
+        said.append(f"{active.name} is dazed and dying: 1 action this turn (Dazed ends)")
+    elif active.dazed:
         actions = max(0, actions - 1)
         said.append(f"{active.name} is dazed: loses 1 action")
-    if active.dying:
+    elif active.dying:
         actions = min(actions, 1)
         said.append(f"{active.name} is dying: 1 action this turn")
     active = replace(active, actions=actions, attacks=0, dazed=False)
@@ -228,8 +236,8 @@ def next_turn(encounter: Encounter) -> Step:
     else:
         raise CruxError("nobody is left standing to take a turn")
     combatants = encounter.combatants
-    if round_ != encounter.round:  # reaction kinds refresh; unused actions wait for their owner's next turn
-        combatants = tuple(replace(c, reactions=()) for c in combatants)
+    if round_ != encounter.round:  # reaction kinds refresh, Defend and Interpose lapse; unused actions wait
+        combatants = tuple(replace(c, reactions=(), interposer="", defended=0) for c in combatants)
     return _begin_turn(replace(encounter, combatants=combatants, turn=turn, round=round_), tuple(events))
 
 
@@ -256,7 +264,13 @@ def act(encounter: Encounter, kind: str, cost: int = 1) -> Step:
 
 
 def react(encounter: Encounter, name: str, kind: str, ally: str | None = None) -> Step:
-    """An off-turn reaction: 1 unused action, each kind once per round."""
+    """An off-turn reaction (§6.2): 1 unused action, each kind once per round.
+
+    `ally` is the ally (Help, Interpose; Defend, else the reactor) or the one struck (Opportunity Attack).
+    Defend puts 1 Bane on the next attack against the one defended this round; Interpose makes the
+    interposer the target of the next attack against the ally this round; Help gives the ally +1 Boon on
+    their next roll. The opportunity attack's roll is the caller's (`fight`).
+    """
     active = _require_started(encounter)
     reactor = encounter.find(name)
     kind = kind.lower()
@@ -270,16 +284,70 @@ def react(encounter: Encounter, name: str, kind: str, ally: str | None = None) -
         raise CruxError(f"{reactor.name} has used {REACTIONS[kind]} this round", hint="each reaction once per round")
     if reactor.actions < 1:
         raise CruxError(f"{reactor.name} has no actions left to react with")
+    target = _reaction_target(encounter, reactor, kind, ally)
     after = replace(reactor, actions=reactor.actions - 1, reactions=(*reactor.reactions, kind))
     step = encounter.with_combatant(after)
     events = [f"{reactor.name}: {REACTIONS[kind]} · {after.actions} left"]
+    target = step.find(target.name)
     if kind == "help":
-        if ally is None:
-            raise CruxError("Help needs the ally it helps", hint=f"react {reactor.name} help ALLY")
-        target = step.find(ally)
         step = step.with_combatant(replace(target, helped=target.helped + 1))
         events.append(f"{target.name} has +1 Boon on their next roll")
+    elif kind == "defend":
+        step = step.with_combatant(replace(target, defended=target.defended + 1))
+        events.append(f"the next attack against {target.name} this round has +1 Bane")
+    elif kind == "interpose":
+        step = step.with_combatant(replace(target, interposer=reactor.name))
+        events.append(f"the next attack against {target.name} this round hits {reactor.name} instead")
     return Step(step, tuple(events))
+
+
+def _reaction_target(encounter: Encounter, reactor: Combatant, kind: str, other: str | None) -> Combatant:
+    """Who a reaction is for (an ally: same side; Help and Interpose not oneself) or against (opportunity)."""
+    if other is None:
+        if kind == "defend":
+            return reactor
+        what = "the one it strikes" if kind == "opportunity" else "the ally it is for"
+        raise CruxError(f"{REACTIONS[kind]} needs {what}", hint=f"react {reactor.name} {kind} NAME")
+    target = encounter.find(other)
+    if target.down:
+        raise CruxError(f"{target.name} is out of the fight")
+    if kind == "opportunity":
+        if target.side == reactor.side:
+            raise CruxError(f"{target.name} is {possessive(reactor.name)} ally: an opportunity attack strikes "
+                            "the other side", hint="`damage NAME N` for anything else the GM rules")
+        return target
+    if target.side != reactor.side or (target.name == reactor.name and kind != "defend"):
+        seed = {"help": "\"Give an ally +1 Boon on a roll\"", "interpose": "\"Move into harm's way for an ally\"",
+                "defend": "\"Protect yourself or an ally from an attack\""}[kind]
+        who = "themselves" if target.name == reactor.name else f"{target.name}, who is not an ally"
+        raise CruxError(f"{reactor.name} cannot {kind} {who} (§6.2: {seed})",
+                        hint="an ally is another combatant on the same side")
+    if kind == "interpose" and target.interposer:
+        raise CruxError(f"{target.interposer} already interposes for {target.name} this round")
+    return target
+
+
+def cover(encounter: Encounter, name: str, attacker: str) -> tuple[Step, str, int]:
+    """An attack against `name` answers the Defend and Interpose waiting for them (used up by it).
+
+    Gives the step, who the attack now hits (the interposer, if still standing), and its Banes from Defend.
+    """
+    target = encounter.find(name)
+    if not target.interposer and not target.defended:
+        return Step(encounter), target.name, 0
+    events = []
+    if target.defended:
+        events.append(f"{target.name} is defended: +{target.defended} Bane on the attack")
+    hit = target.name
+    if target.interposer:
+        shield = next((c for c in encounter.combatants if c.name == target.interposer), None)
+        if shield is None or shield.down or shield.name == attacker:
+            events.append(f"{target.interposer} can no longer interpose for {target.name}")
+        else:
+            hit = shield.name
+            events.append(f"{shield.name} interposes: the attack on {target.name} hits {shield.name}")
+    after = encounter.with_combatant(replace(target, interposer="", defended=0))
+    return Step(after, tuple(events)), hit, target.defended
 
 
 def take_help(encounter: Encounter, name: str) -> Step:
@@ -375,11 +443,11 @@ def won(encounter: Encounter) -> bool:
     return encounter.started and bool(enemies) and all(c.down for c in enemies)
 
 
-def summary(encounter: Encounter, fallen: tuple[str, ...]) -> tuple[str, ...]:
+def summary(encounter: Encounter, fallen: tuple[str, ...], won: bool = True) -> tuple[str, ...]:
     """The fight in a few lines: rounds, damage dealt and taken by each side, who fell."""
     heroes = [c for c in encounter.combatants if c.side == "hero"]
     rounds = f"{encounter.round} round{'s' if encounter.round != 1 else ''}"
-    lines = [f"the fight is won after {rounds}"]
+    lines = [f"the fight is {'won' if won else 'over'} after {rounds}"]
     lines += [f"  {c.name}: dealt {c.dealt}, took {c.taken}" for c in heroes]
     enemies = [c for c in encounter.combatants if c.side == "enemy"]
     lines.append(f"  enemies: dealt {sum(c.dealt for c in enemies)}, took {sum(c.taken for c in enemies)}")

@@ -65,6 +65,7 @@ class AttackRequest(Record):
     grit_before: int | None = None
     position: str | None = None  # narrative labels, carried into the output
     effect: str | None = None
+    crits: bool = True  # False: the primary die's maximum is a plain hit (minions, §11 "usually do not crit")
 
     @cached_property  # kept in the instance: a request is reused by every roll of its statement
     def net(self) -> int:
@@ -187,8 +188,9 @@ def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
     total = dice_total + request.flat
     after_armour, damage, steps = apply_target(total, dice_total, request, crit)
     killed = damage > 0 if request.minion else None
-    return AttackResult(request, primary_dice, primary, explosions, others, "crit" if crit else "hit",
-                        dice_total, total, after_armour, damage, killed, grit, tuple(steps))
+    result = AttackResult(request, primary_dice, primary, explosions, others, "crit" if crit else "hit",
+                          dice_total, total, after_armour, damage, killed, grit, tuple(steps))
+    return result if request.crits else without_crit(result)
 
 
 def without_crit(result: AttackResult) -> AttackResult:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
+from crux_cli.rulesets.crux.encounter import possessive as possessive_of
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_line import (
     ARMOUR,
@@ -28,6 +29,7 @@ from crux_cli.rulesets.crux.fight_line import (
     Token,
     check_name,
     is_count,
+    shadowed,
     take_name,
     tokens,
     unknown,
@@ -53,6 +55,32 @@ def run(line: str, state: FightState | None, host: FightHost) -> tuple[FightStat
     fight = Fight(host, state)
     said = fight.handle(line)
     return (None if fight.ended else fight.state()), said
+
+
+def odds(text: str, state: FightState | None, host: FightHost,
+         exact: bool = False) -> tuple[Any, list[str]] | None:
+    """`odds atk ogre [rushed] [by NAME]`, `odds save DEX`, `odds [NAME] DEX`…: the odds of that roll as the
+    fight would make it (the attacker's dice, the target's armour, resistance, vulnerability and
+    conditions, Defend and Interpose waiting, Help, the attacks made this turn), nothing rolled.
+
+    The odds answer and the lines that say what the fight added; None when the line is no roll of the fight
+    (`odds atk d8` naming nobody: the plain odds).
+    """
+    if state is None or state.over or ";" in text:
+        return None
+    word, _ = first(text)
+    word = RENAMED.get(word, word)
+    if word == "atk":
+        return Fight(host, state).attack_odds(text, exact)
+    if word in ROLLS and (state.encounter.started or _names(text, state)):
+        return Fight(host, state).roll_odds(text, exact)
+    return None
+
+
+def _names(text: str, state: FightState) -> bool:
+    from crux_cli.rulesets.crux.fight_words import names_someone
+
+    return names_someone(text, state)
 
 
 class Fight:
@@ -95,16 +123,20 @@ class Fight:
 
     def handle(self, line: str) -> list[str]:
         word, _ = first(line)
-        if self.over and word not in ALWAYS:
+        if self.over and word == "status":  # the summary again, with where everyone stood
+            return [*ledger.summary(self.encounter, tuple(self.fallen)),
+                    *view.status_lines(self.state(), self.hero_of),
+                    "`fight on` goes on with it (more enemies), `fight` starts another"]
+        if self.over and word not in (*ALWAYS, "end"):
             raise CruxError("no fight is running: the last one was won", text=line, position=0,
                             hint="`fight` starts a new one; `fight on` goes on with the last")
         words = tokens(line)[1:]
         word = RENAMED.get(word, word)
-        if word == "save" and words and is_file(words[0].text):
+        if word == "save" and words and is_file(" ".join(w.text for w in words)):
             return self.do_save(line, words)
         if word in ROLLS:
             return self.roll_as(line, words)
-        if word in ("heal", "cond", "show", "wound"):
+        if word in ("heal", "cond", "show", "wound", "rest"):
             return self.sheet_as(line, words)
         words_of: dict[str, Callable[[str, list[Token]], list[str]]] = {
             "fight": self.do_fight, "hero": self.do_hero, "enemy": self.do_enemy, "minions": self.do_minions,
@@ -121,7 +153,11 @@ class Fight:
             if not self.over:
                 raise CruxError("the fight is still on", text=line, position=words[0].at)
             self.over = False
-            return ["the fight goes on: add enemies, or `next`"]
+            said = ["the fight goes on: add enemies, or `next`"]
+            active = self.encounter.active()
+            if active is not None and active.down and any(not c.down for c in self.encounter.combatants):
+                said += self.turn_begins(ledger.next_turn(self.encounter))  # not a fallen enemy's turn
+            return said
         self.begin(FightState())
         said = ["a fight begins: add enemies (enemy NAME hp N), minions (minions NAME COUNT), "
                 "more heroes (hero FILE.toml), then roll init"]
@@ -148,7 +184,8 @@ class Fight:
             name = self.named(what, line)
             runner, sheet = self.host.fight_runner(hero=Hero(name=name)), None
         out, opening = [], ledger.TURN_ACTIONS
-        if self.encounter.started:  # a late joiner rolls initiative for their round-1 actions
+        if self.encounter.round == 1:  # a late joiner rolls initiative for their round-1 actions; from round 2
+            # on there is nothing to roll it for (§5: it sets the actions "in the first round"), so no Grit either
             answer = runner.answer("init")
             opening = answer.result.actions
             out.append(self.said_by(answer, name))
@@ -158,12 +195,19 @@ class Fight:
             self.sheets[name] = sheet
         return out + self.step(step)
 
-    @staticmethod
-    def named(name: str, line: str) -> str:
+    def named(self, name: str, line: str) -> str:
+        """A newcomer's name: one a fight line can tell from its other words, hiding nobody already in."""
+        at = max(0, line.find(name.split()[0] if name.split() else name))
         try:
-            return check_name(name)
+            name = check_name(name)
         except CruxError as error:
-            raise error.at(line, max(0, line.find(name.split()[0] if name.split() else name))) from None
+            raise error.at(line, at) from None
+        hidden = shadowed(self.encounter, name)
+        if hidden is not None:
+            raise CruxError(f"'{name}' begins {possessive_of(hidden.name)} name: `atk {name}` would reach the "
+                            f"newcomer, no longer {hidden.name}", text=line, position=at,
+                            hint=f"give it a name of its own (e.g. \"{name} 2\")")
+        return name
 
     def do_enemy(self, line: str, words: list[Token]) -> list[str]:
         at = next((i for i, w in enumerate(words) if w.text.lower() == "hp" and not w.quoted), -1)
@@ -234,10 +278,10 @@ class Fight:
         if self.encounter.started:
             raise CruxError(f"initiative was rolled: this is round {self.encounter.round}", text=line, position=0,
                             hint="`next` passes the turn; `fight` starts a new fight")
-        ambush = any(w.text.lower() == "ambush" for w in words)
+        statement = " ".join(["init", *(w.text for w in words)])  # ambush, Boons, Banes: every hero's roll
         out, openings = [], {}
         for name, runner in self.runners.items():
-            answer = runner.answer("init ambush" if ambush else "init")
+            answer = runner.answer(statement)
             openings[name] = answer.result.actions
             out.append(self.said_by(answer, name))
         self.sync()
@@ -266,8 +310,9 @@ class Fight:
         return self.sync() + self.step(ledger.act(self.encounter, "assess"))
 
     def do_react(self, line: str, words: list[Token]) -> list[str]:
+        """`react NAME defend [ALLY]`, `interpose ALLY`, `help ALLY`, `opportunity TARGET [DICE] [mods]` (§6.2)."""
         if not words:
-            raise CruxError("a reaction is: react NAME defend|interpose|opportunity|help [ALLY]", text=line,
+            raise CruxError("a reaction is: react NAME defend|interpose|opportunity|help [NAME]", text=line,
                             position=len(line), hint="react wren defend")
         notes = self.sync()
         reactor = self.required(line, words)
@@ -275,12 +320,42 @@ class Fight:
         rest = words[taken[1] if taken else 1:]
         if not rest:
             raise CruxError("which reaction? defend, interpose, opportunity or help", text=line, position=len(line))
-        ally = self.required(line, rest, 1).name if len(rest) > 1 else None
-        return notes + self.step(ledger.react(self.encounter, reactor.name, rest[0].text, ally))
+        kind = rest[0].text.lower()
+        if kind != "opportunity":
+            named = take_name(self.encounter, rest, line, 1) if len(rest) > 1 else None
+            if len(rest) > 1 and named is None:
+                raise unknown(self.encounter, rest[1].text, line, rest[1].at)
+            if named is not None and len(rest) > 1 + named[1]:
+                extra = rest[1 + named[1]]
+                raise CruxError(f"'{extra.text}' is not part of a reaction", text=line, position=extra.at,
+                                hint=f"react {reactor.name} {kind} NAME")
+            other = named[0].name if named is not None else None
+            return notes + self.step(ledger.react(self.encounter, reactor.name, kind, other))
+        return notes + self.opportunity(line, reactor, rest[1:])
+
+    def opportunity(self, line: str, reactor: ledger.Combatant, words: list[Token]) -> list[str]:
+        """An Opportunity Attack: the reactor's attack, rolled as a turn's is (never rushed: it is no turn's)."""
+        if not words:
+            raise CruxError("an opportunity attack needs the one it strikes", text=line, position=len(line),
+                            hint=f"react {reactor.name} opportunity NAME [DICE]")
+        taken = take_name(self.encounter, words, line)
+        if taken is None:
+            raise unknown(self.encounter, words[0].text, line, words[0].at)
+        target, rest = taken[0], [w.text for w in words[taken[1]:]]
+        caught, rest = self.area(line, rest)
+        spent = self.step(ledger.react(self.encounter, reactor.name, "opportunity", target.name))
+        helped = ledger.take_help(self.encounter, reactor.name)
+        self.encounter = helped.encounter
+        step = ledger.Step(self.encounter, boons=helped.boons)
+        return [*spent, *self.strike(line, self.encounter.find(reactor.name), target, rest, step, caught,
+                                     "opportunity attack: ")]
 
     def do_end(self, line: str, words: list[Token]) -> list[str]:
+        self.sync()
         self.ended = True
-        return ["the fight is over"]
+        if not self.encounter.started:
+            return ["the fight is over"]
+        return list(ledger.summary(self.encounter, tuple(self.fallen), won=self.over))
 
     # -- attacks and damage ----------------------------------------------------------------------
 
@@ -298,17 +373,91 @@ class Fight:
             raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=len(line.split()[0]),
                             hint="name another combatant")
         step = ledger.act(encounter, "attack")  # refused before any die is rolled when no actions are left
+        return notes + self.strike(line, attacker, target, rest, step, caught)
+
+    def strike(self, line: str, attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
+               step: ledger.Step, caught: int = 1, what: str = "") -> list[str]:
+        """One attack, a turn's (`step` spends its action) or a reaction's, rolled and its damage dealt.
+
+        The Defend and Interpose waiting for the target answer it (§6.2): Defend's Bane, the interposer
+        hit instead. Then the target's conditions, armour, resistance and vulnerability, the attacker's
+        conditions and minion rules, as every attack has them.
+        """
+        spent = self.step(step)  # the action (said after the roll; a refused roll leaves the fight as it was)
+        covered, hit, defended = ledger.cover(self.encounter, target.name, attacker.name)
+        guard = self.step(covered)
+        target = self.encounter.find(hit)
+        statement, why, mine = self.attack_words(attacker, target, rest, step, defended)
+        answer = self.roll(attacker, statement)
+        answer, said = self.as_enemy(attacker, answer)
+        rolled = self.said_by(answer, attacker.name, f"{what}{attacker.name} → {target.name}: {statement}")
+        damage, crit = answer.result.damage, answer.result.outcome == "crit"
+        return [*guard, *why, *mine, rolled, *said, *spent,
+                *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
+
+    def attack_words(self, attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
+                     step: ledger.Step, defended: int = 0) -> tuple[str, list[str], list[str]]:
+        """The statement an attack rolls, with every modifier the fight adds, and the lines that say why."""
         melee = not any(w.lower() == "ranged" for w in rest)
         why, net = self.against(target, melee)
         mine, banes = self.hindered(attacker, melee)
-        statement = self.attack_statement(attacker, target, rest, step, net - banes)
-        answer = self.roll(attacker, statement)
-        spent = self.step(step)  # the action is spent once the dice are rolled; an elite's Grit follows
-        answer, said = self.as_enemy(attacker, answer)
-        rolled = self.said_by(answer, attacker.name, f"{attacker.name} → {target.name}: {statement}")
-        damage, crit = answer.result.damage, answer.result.outcome == "crit"
-        return [*notes, *why, *mine, rolled, *said, *spent,
-                *self.deal(target.name, damage, crit, line, caught, by=attacker.name)]
+        return self.attack_statement(attacker, target, rest, step, net - banes - defended), why, mine
+
+    def attack_odds(self, line: str, exact: bool) -> tuple[Any, list[str]] | None:
+        """The odds of `atk TARGET …` from the active combatant, or `… by NAME`, as `do_atk` would roll it."""
+        words = tokens(line)[1:]
+        low = [w.text.lower() if not w.quoted else "" for w in words]
+        attacker = self.encounter.active()
+        if "by" in low:
+            at = low.index("by")
+            attacker = self.required(line, words, at + 1)
+            named = take_name(self.encounter, words, line, at + 1)
+            words = words[:at] + words[at + 1 + (named[1] if named else 1):]
+        try:
+            target, rest = self.attack_target(line, words)
+        except CruxError:
+            return None  # no combatant named: the plain odds of the statement
+        if attacker is None:
+            raise CruxError("whose attack? initiative has not been rolled", text=line, position=len(line),
+                            hint=f"odds {line} by NAME")
+        if target.name == attacker.name:
+            raise CruxError(f"{attacker.name} cannot attack themselves", text=line, position=0)
+        if target.down:
+            raise CruxError(f"{target.name} is already down", text=line, position=0)
+        _, rest = self.area(line, rest)
+        typed = [w.lower() for w in rest]
+        rushed = 0 if "rushed" in typed else attacker.attacks  # the ledger's count, unless the GM says
+        step = ledger.Step(self.encounter, rushed=rushed, boons=attacker.helped)
+        covered, hit, defended = ledger.cover(self.encounter, target.name, attacker.name)
+        target = covered.encounter.find(hit)
+        statement, why, mine = self.attack_words(attacker, target, rest, step, defended)
+        said = [*(self.host.palette.dim(e) for e in covered.events), *why, *mine]
+        said.append(self.host.palette.dim(f"{attacker.name} → {target.name}: {statement}"))
+        answer = self.runner_of(attacker).odds(statement, exact=exact)
+        if attacker.minions and not attacker.crits:  # §11 "usually do not crit": the max is a plain hit
+            said.append(self.host.palette.dim(f"{attacker.name} are minions: their max is a plain hit"))
+            answer = answer.replace(result=self.without_crits(statement))
+        return answer, said
+
+    @staticmethod
+    def without_crits(statement: str) -> Any:
+        """The odds of an enemy's attack statement whose maximum is a plain hit (no sheet: enemies have none)."""
+        from crux_cli.rulesets.crux.compiler import compile_statement
+        from crux_cli.rulesets.crux.grammar import parse
+        from crux_cli.rulesets.crux.odds import request_odds
+
+        request = compile_statement(parse(statement, "atk"), None, statement)
+        return request_odds(request.replace(crits=False))
+
+    def roll_odds(self, line: str, exact: bool) -> tuple[Any, list[str]]:
+        """The odds of a test or save as `roll_as` would roll it, for the active combatant or the one named."""
+        who, rest = self.who(line, tokens(line)[1:])
+        statement, said = self.roll_statement(line, who, rest)
+        return self.runner_of(who).odds(statement, exact=exact), [
+            *said, self.host.palette.dim(f"{who.name}: {statement}")]
+
+    def runner_of(self, who: ledger.Combatant) -> Any:
+        return self.runners[who.name] if who.side == "hero" else self.host.fight_runner()
 
     def attack_target(self, line: str, words: list[Token]) -> tuple[ledger.Combatant, list[str]]:
         """The one combatant named among the attack's words, and the words left (dice, modifiers)."""
@@ -450,17 +599,35 @@ class Fight:
         """
         notes = self.sync()
         who, rest = self.who(line, words)
+        statement, said = self.roll_statement(line, who, rest)
+        answer, grit = self.as_enemy(who, self.roll(who, statement))
+        helped = self.step(ledger.take_help(self.encounter, who.name))
+        rolled = self.said_by(answer, who.name, f"{who.name}: {statement}")
+        return [*notes, *said, *helped, rolled, *grit, *self.sync()]
+
+    def roll_statement(self, line: str, who: ledger.Combatant, rest: list[Token]) -> tuple[str, list[str]]:
+        """A test or save as `who` rolls it in the fight: Help waiting, and an enemy's conditions (§10.3:
+        Frightened "Bane on rolls while the source of fear is visible", Restrained "Banes on attacks and
+        DEX saves"; a hero's come from their sheet)."""
         statement = " ".join([line.split()[0], *(w.text for w in rest)])
         if who.helped:
             statement += " help" + (f" +{who.helped - 1}b" if who.helped > 1 else "")
         held = ledger.enemy_conditions(who) if who.side == "enemy" else ()
+        said = []
         if "frightened" in held:
-            statement += " -1B"
-        answer, said = self.as_enemy(who, self.roll(who, statement))
-        helped = self.step(ledger.take_help(self.encounter, who.name))
-        rolled = self.said_by(answer, who.name, f"{who.name}: {statement}")
-        frightened = [self.host.palette.dim(f"{who.name} is frightened: +1 Bane")] if "frightened" in held else []
-        return [*notes, *frightened, *helped, rolled, *said, *self.sync()]
+            said.append(f"{who.name} is frightened: +1 Bane")
+        if "restrained" in held and self.is_dex_save(line, rest):
+            said.append(f"{who.name} is restrained: +1 Bane on a DEX save")
+        if said:
+            statement += f" -{len(said)}B"
+        return statement, [self.host.palette.dim(s) for s in said]
+
+    @staticmethod
+    def is_dex_save(line: str, rest: list[Token]) -> bool:
+        from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
+
+        return line.split()[0].lower() == "save" and any(ATTRIBUTE_NAMES.get(w.text.lower()) == "DEX"
+                                                         for w in rest[:1])
 
     def sheet_as(self, line: str, words: list[Token]) -> list[str]:
         """heal, wound, cond and show, for the one named or the active combatant (enemies in the ledger)."""
@@ -489,6 +656,9 @@ class Fight:
         if kind == "wound":
             raise CruxError(f"{enemy.name} is an enemy: the ledger keeps its HP, not Wounds", text=line,
                             position=0, hint=f"damage {enemy.name} N")
+        if kind == "rest":
+            raise CruxError(f"{enemy.name} is an enemy: it has no Hit Dice to rest with", text=line, position=0,
+                            hint=f"heal {enemy.name} N")
         if not rest or not is_count(rest[0].text):
             raise CruxError(f"{kind} [NAME] N", text=line, position=len(line))
         return self.step(ledger.heal_enemy(self.encounter, enemy.name, int(rest[0].text)))
@@ -521,14 +691,30 @@ class Fight:
         notes = self.sync()
         return [*notes, *view.status_lines(self.state(), self.hero_of)]
 
+    def not_a_sheet(self, path: str, line: str) -> None:
+        """A fight file that does not read: if it is a character sheet, say so and which words load one."""
+        try:
+            hero = self.host.read_hero(os.path.expanduser(path))
+        except (CruxError, OSError):
+            return
+        raise CruxError(f"{path} is a character sheet ({hero.name}), not a saved fight", text=line,
+                        position=line.find(path.split()[0]) if path.split() else 0,
+                        hint=f"`hero {path}` brings {hero.name} into the fight; `/load {path}` rolls as them")
+
     def do_save(self, line: str, words: list[Token]) -> list[str]:
         self.sync()
-        self.host.save_fight(os.path.expanduser(words[0].text), self.state())
-        return [f"fight saved to {words[0].text}"]
+        path = " ".join(w.text for w in words)  # a name with spaces is one file: `save my fight.toml`
+        self.host.save_fight(os.path.expanduser(path), self.state())
+        return [f"fight saved to {path}"]
 
     def do_load(self, line: str, words: list[Token]) -> list[str]:
-        loaded = self.host.load_fight(os.path.expanduser(words[0].text))
+        path = " ".join(w.text for w in words)
+        try:
+            loaded = self.host.load_fight(os.path.expanduser(path))
+        except CruxError:
+            self.not_a_sheet(path, line)
+            raise
         if not isinstance(loaded, FightState):
-            raise CruxError(f"{words[0].text} is not a fight of the Crux rules", text=line, position=words[0].at)
+            raise CruxError(f"{path} is not a fight of the Crux rules", text=line, position=words[0].at)
         self.begin(loaded)
-        return [f"fight loaded from {words[0].text}", *self.do_status(line, [])]
+        return [f"fight loaded from {path}", *self.do_status(line, [])]

@@ -18,7 +18,7 @@ from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING
 
-NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save")  # names come next
+NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save", "rest")  # a name next
 ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
 POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
 NUMBER = re.compile(r"[+-]?\d+[bB]?")
@@ -63,7 +63,7 @@ def reserved() -> frozenset[str]:
         *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
         *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
-        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all"))
+        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by"))
 
 
 def plain_word(word: str) -> bool:
@@ -83,14 +83,30 @@ def check_name(name: str) -> str:
     return name
 
 
+def folded(text: str) -> str:
+    """A name as typing compares it: any case, accents left out (`zoe` finds Zoë), spaces single."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(ch for ch in plain if not unicodedata.combining(ch)).split())
+
+
 def name_matches(encounter: ledger.Encounter, typed: str) -> list[ledger.Combatant]:
     """Combatants `typed` names: the whole name, else any beginning of the name or of one of its words."""
-    key = " ".join(typed.lower().split())
-    exact = [c for c in encounter.combatants if c.name.lower() == key]
+    key = folded(typed)
+    exact = [c for c in encounter.combatants if folded(c.name) == key]
     if exact or not key:
         return exact
     return [c for c in encounter.combatants
-            if c.name.lower().startswith(key) or any(w.startswith(key) for w in c.name.lower().split())]
+            if folded(c.name).startswith(key) or any(w.startswith(key) for w in folded(c.name).split())]
+
+
+def shadowed(encounter: ledger.Encounter, name: str) -> ledger.Combatant | None:
+    """A combatant a newcomer called `name` would hide: `name` begins their name or one of its words, so
+    typing it would reach the newcomer (a whole name wins) where it reached them before."""
+    key = folded(name)
+    return next((c for c in encounter.combatants if folded(c.name) != key and (
+        folded(c.name).startswith(key) or any(w.startswith(key) for w in folded(c.name).split()))), None)
 
 
 def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0) -> ledger.Combatant | None:
@@ -119,7 +135,7 @@ def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
         return found, 1
     for end in range(len(words), start + 1, -1):  # an unquoted name with spaces, written whole
         found_whole = [c for c in encounter.combatants
-                       if c.name.lower() == " ".join(w.text.lower() for w in words[start:end])]
+                       if folded(c.name) == folded(" ".join(w.text for w in words[start:end]))]
         if found_whole:
             return found_whole[0], end - start
     if plain_word(words[start].text):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+from crux_cli.core import columns
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.fight_line import NAMED, RENAMED, Token, name_matches, take_name, tokens
@@ -38,7 +39,7 @@ def status_lines(state: FightState, hero_of: HeroOf) -> list[str]:
     head = f"round {encounter.round}, {ledger.possessive(active.name)} turn" if active else \
         "initiative not rolled yet"
     out = [head]
-    width = max([12, *(len(c.name) for c in encounter.combatants)])
+    width = max([12, *(columns.width(c.name) for c in encounter.combatants)])  # as a terminal draws them
     for c in encounter.order():
         mark = "▶" if active is not None and c.name == active.name else " "
         out.append(f"{mark} {status_line(c, hero_of, width)}")
@@ -48,8 +49,10 @@ def status_lines(state: FightState, hero_of: HeroOf) -> list[str]:
 def status_line(c: ledger.Combatant, hero_of: HeroOf, width: int = 12) -> str:
     reactions = f" · reacted: {', '.join(c.reactions)}" if c.reactions else ""
     helped = f" · +{c.helped} Boon waiting" if c.helped else ""
+    helped += f" · defended (+{c.defended} Bane on the next attack)" if c.defended else ""
+    helped += f" · {c.interposer} interposes" if c.interposer else ""
     state = "down" if c.down else f"{c.actions} action{'s' if c.actions != 1 else ''}"
-    return f"{c.name:{width}} {state:10} {health(c, hero_of)}{reactions}{helped}"
+    return f"{columns.ljust(c.name, width)} {state:10} {health(c, hero_of)}{reactions}{helped}"
 
 
 def health(c: ledger.Combatant, hero_of: HeroOf) -> str:
@@ -63,6 +66,7 @@ def health(c: ledger.Combatant, hero_of: HeroOf) -> str:
     held = ledger.enemy_conditions(c)
     grit = f" · Grit {c.grit}" if c.grit >= 0 else ""
     base = f"{c.minions} standing" if c.minions or c.hp_max == 0 else f"HP {c.hp}/{c.hp_max} · {c.armour}"
+    base += "".join(f" · {flag}" for flag, on in (("resist", c.resist), ("vuln", c.vuln)) if on)
     return base + grit + (" · " + ", ".join(held) if held else "")
 
 
@@ -125,6 +129,8 @@ def complete(text: str, state: FightState, hero_of: HeroOf) -> Completions | Non
         if not after:
             return Completions(typed, tuple(p for p in (("add", ""), ("remove", "")) if p[0].startswith(typed.lower())))
         return Completions(typed, name_candidates(state, hero_of, typed))
+    if word == "atk" and not after:
+        return Completions(typed, target_candidates(state, hero_of, typed))
     if word in NAMED and not after:
         return Completions(typed, name_candidates(state, hero_of, typed), paths=word == "save")
     if word == "save" and only_a_name(state, text, after):  # `save Bram ` → the attribute
@@ -144,16 +150,23 @@ def only_a_name(state: FightState, text: str, words: list[Token]) -> bool:
 
 def reaction_candidates(state: FightState, hero_of: HeroOf, text: str, after: list[Token],
                         typed: str) -> tuple[tuple[str, str], ...]:
-    """After `react NAME`: the kinds of reaction; after `react NAME help`: the ally."""
+    """After `react NAME`: the kinds of reaction; after `react NAME help|defend|interpose`: the allies
+    standing (Defend: oneself too); after `react NAME opportunity`: the other side, standing."""
     try:
         taken = take_name(state.encounter, after, text)
     except CruxError:
         return ()
     if taken is not None and len(after) == taken[1]:
         return tuple((k, v) for k, v in ledger.REACTIONS.items() if k.startswith(typed.lower()))
-    if taken is not None and len(after) == taken[1] + 1 and after[-1].text.lower() == "help":
-        return name_candidates(state, hero_of, typed)
-    return ()
+    kind = after[-1].text.lower() if taken is not None and len(after) == taken[1] + 1 else ""
+    if kind not in ledger.REACTIONS:
+        return ()
+    reactor = taken[0] if taken is not None else None
+    assert reactor is not None
+    fits = {c.name for c in state.encounter.combatants if not c.down and (
+        c.side != reactor.side if kind == "opportunity" else
+        c.side == reactor.side and (kind == "defend" or c.name != reactor.name))}  # §6.2: allies; the other side
+    return tuple(p for p in name_candidates(state, hero_of, typed) if p[0].strip('"') in fits)
 
 
 def name_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tuple[tuple[str, str], ...]:
@@ -167,3 +180,13 @@ def name_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tupl
     order = sorted((c for c in encounter.order() if c in found), key=lambda c: c.down)
     return tuple((f'"{c.name}"' if " " in c.name else c.name, "down" if c.down else health_short(c, hero_of))
                  for c in order)
+
+
+def target_candidates(state: FightState, hero_of: HeroOf, typed: str = "") -> tuple[tuple[str, str], ...]:
+    """After `atk`: whom the active combatant may strike, the other side first (never the attacker)."""
+    active = state.encounter.active()
+    if active is None:
+        return name_candidates(state, hero_of, typed)
+    side = {c.name: c.side == active.side for c in state.encounter.combatants}
+    found = [p for p in name_candidates(state, hero_of, typed) if p[0].strip('"') != active.name]
+    return tuple(sorted(found, key=lambda p: (p[1] == "down", side.get(p[0].strip('"'), False))))

@@ -7,18 +7,20 @@ for the fight itself (`fight`: the ledger, the hero, the fight's own parsing), w
 loads when a fight word first runs. Words (documented in /help fight):
 
     fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
-    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init when late)
+    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1)
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
     remove NAME                 take a combatant added by mistake out of the fight
-    init [ambush]               roll initiative for every hero; round 1 begins
+    init [ambush | +Nb | -NB]   roll initiative for every hero; round 1 begins
     atk TARGET [DICE] [mods] [area N]   the active combatant attacks (1 action)
     cast [N] | move | assess    spend actions
-    react NAME defend|interpose|opportunity|help [ALLY]
+    react NAME defend [ALLY] | interpose ALLY | help ALLY
+    react NAME opportunity TARGET [DICE] [mods]   an Opportunity Attack, rolled and dealt
     damage [NAME] N [crit]      damage a hero (through the sheet) or an enemy
-    heal [NAME] N | wound [NAME] N | show [NAME]
+    heal [NAME] N | wound [NAME] N | show [NAME] | rest [NAME] field N|safe
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
     save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
+    odds atk TARGET [DICE] [mods] [by NAME] | odds [save] [NAME] ATTR   the odds of that roll in the fight
     next | status | end
     save FILE.toml | load FILE.toml
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightValue
@@ -39,7 +41,7 @@ DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast
           "init", "initiative", "atk", "attack")
 NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
-SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound")
+SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound", "rest")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
 MORE_HELP = (
     "save! FILE.toml             replace an earlier save without asking (never a sheet)",
@@ -55,6 +57,11 @@ def first(line: str) -> tuple[str, list[str]]:
 
 def is_file(word: str) -> bool:
     return word.lower().strip("\"'").endswith(".toml")
+
+
+def file_of(rest: str) -> str:
+    """The file a `save`/`load` names: the rest of the line, spaces and all (`save my fight.toml`), unquoted."""
+    return rest.strip().strip("\"'")
 
 
 def words(fighting: bool) -> tuple[str, ...]:
@@ -82,8 +89,8 @@ def claims(line: str, fight: FightValue | None) -> bool:
     if word == "save!":
         return state is not None
     if state is None or state.over:
-        return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(rest[0]))
-    if word in DURING or (word in ("save", "load") and bool(rest) and is_file(rest[0])):
+        return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest)))
+    if word in DURING or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest))):
         return True
     if word not in ACTING:
         return False
@@ -139,6 +146,14 @@ class CruxFights:
 
         return run(line, own(fight), host)
 
+    def odds(self, text: str, fight: FightValue | None, host: FightHost,
+             exact: bool) -> tuple[Any, list[str]] | None:
+        if fight is None or first(text)[0] not in ("atk", "attack", *ROLLS):
+            return None  # a plain `odds` never loads the fight
+        from crux_cli.rulesets.crux.fight import odds
+
+        return odds(text, own(fight), host, exact)
+
     def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None:
         """Before a word replaces a running fight: the question, and the line to run on yes."""
         word, _, rest = line.strip().partition(" ")
@@ -149,7 +164,7 @@ class CruxFights:
             return (f"a fight is running ({fight.summary()}): start a new one? "
                     "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
         if word == "load" and is_file(rest):
-            return (f"a fight is running ({fight.summary()}): replace it with {rest}? "
+            return (f"a fight is running ({fight.summary()}): replace it with {file_of(rest)}? "
                     "(y/N; `undo` brings this one back)", line.strip())
         return None
 
@@ -159,13 +174,14 @@ class CruxFights:
         word, _, rest = line.strip().partition(" ")
         word, rest = word.lower(), rest.strip()
         if word in ("save", "save!") and fight is not None and is_file(rest):
-            return (rest, f"save {rest}", word == "save!",
-                    f"{rest} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
+            path = file_of(rest)
+            return (path, f"save {rest}", word == "save!",
+                    f"{path} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
         return None
 
     def fight_file(self, line: str) -> str | None:
         word, _, rest = line.strip().partition(" ")
-        return rest.strip() if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
+        return file_of(rest) if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
 
     def resume(self, path: str) -> str:
         return f"load {path}"

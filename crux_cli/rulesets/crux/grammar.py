@@ -8,6 +8,7 @@ Each statement's grammar yields a list of tagged words `(tag, value, loc)`;
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -76,11 +77,35 @@ def _count(n: int, noun: str) -> str:
 
 
 def _counted_words() -> pp.ParserElement:
-    """`2 boons`, `boon`, `1 bane`, `banes`."""
+    """`2 boons`, `boon`, `1 bane`; a plural without its count (`boons`) is refused: it says no number."""
     boon = keyword("boon", "boons")
     bane = keyword("bane", "banes")
-    counted = pp.Optional(number(), default=1) + (boon | bane)
-    return counted.set_parse_action(lambda s, loc, t: ("boons" if t[1] == "boon" else "banes", t[0], loc))
+
+    def fold(s: str, loc: int, t: pp.ParseResults) -> tuple[str, int, int]:
+        if len(t) == 1:
+            bare_plural(s, loc)
+            return ("boons" if t[0] == "boon" else "banes", 1, loc)
+        return ("boons" if t[1] == "boon" else "banes", t[0], loc)
+
+    return (pp.Optional(number()) + (boon | bane)).set_parse_action(fold)
+
+
+def bare_plural(text: str, loc: int) -> None:
+    """Refuse `boons` or `banes` with no count before it; `rushed 2 boons` says which reading it could be."""
+    word = text[loc:].split()[0] if text[loc:].split() else ""
+    if not word.lower().endswith("s"):
+        return
+    one = word[:-1].lower()
+    before = re.search(r"rushed[ \t]+(\d+)[ \t]*$", text[:loc], re.IGNORECASE)
+    if before:
+        n = before.group(1)
+        sign = "+" if one == "boon" else "-"
+        letter = "b" if one == "boon" else "B"
+        raise CruxError(f"'rushed {n} {word}' could be rushed {n} and one {one}, or rushed and {n} {word}",
+                        text=text, position=loc,
+                        hint=f"write rushed {n} {sign}1{letter}, or rushed {sign}{n}{letter}")
+    raise CruxError(f"'{word}' needs how many: 2 {word}, or {one} for one", text=text, position=loc,
+                    hint=f"{'boons are +Nb' if one == 'boon' else 'banes are -NB'}, or N {word}")
 
 
 @functools.cache

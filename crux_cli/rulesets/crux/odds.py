@@ -46,6 +46,7 @@ from crux_cli.rulesets.crux.engine import (
 
 OUTCOME_ORDER = ("failure", "partial", "success")
 QUICK_PARTS = 0.3  # seconds: parts this quick are made before the rest is weighed exactly
+TAIL_TERMS = 200_000  # the most terms a cut chain's mean is added up from before its closed form takes over
 
 
 def kept_die(sides: int, net: int) -> Dist:
@@ -113,7 +114,7 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     sides = request.sides
     if depth is None:
         depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
-    depth = min(max(depth, 0), EXPLOSION_DEPTH)
+    depth = min(max(depth, 0), EXPLOSION_DEPTH) if request.crits else 0  # no crit, no chain
     single, count = die(sides), request.count - 1
     # the parts (the kept die, the other dice, the crit's chain) are made first, and adding them
     # up is weighed exactly from them; when the parts themselves take a while, the whole is
@@ -125,8 +126,9 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         cost.check_answer(parts + _sums_cost(request, depth), None)
     primary = kept_die(sides, request.net)
     others = single.sum_of(count)
-    hit = primary.part(lambda face: 1 < face < sides)
-    crit = primary.part(lambda face: face == sides)
+    top = sides if request.crits else sides + 1  # without crits the maximum is a plain hit (§11 minions)
+    hit = primary.part(lambda face: 1 < face < top)
+    crit = primary.part(lambda face: face == top)
     chain = crit + single.explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH) if depth else None
     seconds = parts + add_dice_estimate(hit, count, single, others)
     crit_shape = Shape(0, 0, 0)
@@ -150,8 +152,8 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
 
     outcomes = rows({
         "miss": primary.probability(lambda face: face == 1),
-        "hit": primary.probability(lambda face: 1 < face < sides),
-        "crit": primary.probability(lambda face: face == sides),
+        "hit": primary.probability(lambda face: 1 < face < top),
+        "crit": primary.probability(lambda face: face == top),
     })
     tables = [_grit_table(primary, request.grit_before)]
     if request.minion:
@@ -166,17 +168,111 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
             "survives": damage_dist.probability(lambda dealt: dealt <= 0),
         })))
     leftover = damage_dist.leftover
+    tail = _Tail.of(request, depth, others, leftover) if leftover else None
+    tail_mean = tail.mean() if tail is not None else None
+    mean = damage_dist.mean() + (tail_mean or 0)
+
+    def exact_at_least(k: int) -> Fraction:
+        return damage_dist.at_least(k) + (tail.at_least(k) if tail is not None else 0)
+
     return Odds(
         kind="attack",
         outcomes=outcomes,
         tables=tuple(tables),
         distribution=Distribution.of(damage_dist),
         label="damage",
-        mean=damage_dist.mean(),
+        mean=mean,
         leftover=leftover,
-        depth=depth,
-        at_least=AtLeast(at_least, damage_dist.at_least(at_least)) if at_least is not None else None,
+        depth=depth if request.crits else None,
+        at_least=AtLeast(at_least, exact_at_least(at_least)) if at_least is not None else None,
+        exact_at_least=exact_at_least,
     )
+
+
+class _Tail:
+    """The crit chains the damage table leaves uncounted, in closed form: the mean and P(damage >= k) are
+    exact although the table stops after `depth` re-rolls.
+
+    The leftover is the crits whose first `depth` re-rolls all showed the maximum s (probability
+    P(crit) * q**depth, q = 1/s). What follows is a fresh chain R of at most n = EXPLOSION_DEPTH - depth
+    re-rolls (the engine's cap), each rolled while the one before showed s: R = s*j + u (u in 1..s-1)
+    with probability q**j / s for j < n, or s*n with probability q**n. The damage is the crit's
+    g(A + R + O): A = s*(depth + 1) + flat, O the other dice, g the target's rules on a crit (armour
+    ignored; resistance halves, rounding down; vulnerability doubles), which for A + R + O >= 0 is
+    linear but for the rounding: E[x // 2] = (E[x] - P(x odd)) / 2.
+    """
+
+    def __init__(self, request: AttackRequest, weight: Fraction, base: int, n: int, others: Dist) -> None:
+        self.request, self.weight, self.base, self.n, self.others = request, weight, base, n, others
+        self.s = request.sides
+        self.q = Fraction(1, request.sides)
+
+    @staticmethod
+    def of(request: AttackRequest, depth: int, others: Dist, leftover: Fraction) -> _Tail | None:
+        n = EXPLOSION_DEPTH - depth
+        return _Tail(request, leftover, request.sides * (depth + 1) + request.flat, n, others) if n >= 1 else None
+
+    def damage(self, total: int) -> int:
+        """A crit's damage from its total: armour ignored, then resistance and vulnerability (the engine's)."""
+        return apply_target(total, total, self.request, True)[1]
+
+    def chain_mean(self, n: int) -> Fraction:
+        """E[R] = (s + 1) / 2 * (1 - q**n) / (1 - q): the j-th re-roll happens with probability q**(j-1)."""
+        return Fraction(self.s + 1, 2) * (1 - self.q ** n) / (1 - self.q)
+
+    def chain_odd(self, n: int) -> Fraction:
+        """P(R odd): of the s - 1 faces u that end a chain, the odd totals s*j + u are half of them (s odd),
+        or s / 2 of them (s even); an uncut chain s*n is odd when s and n are."""
+        s, q = self.s, self.q
+        if s % 2 == 0:
+            return Fraction(1, 2) * (1 - q ** n) / (1 - q)
+        return (1 - q ** n) / 2 + (q ** n if n % 2 else 0)
+
+    def mean(self) -> Fraction | None:
+        """E[damage; leftover] (None when that would take too long). While a total could still be below 0
+        (a large negative flat), the chain's next block is added up face by face (at most n of them); from
+        there on, the closed form."""
+        s, q, others = self.s, self.q, self.others
+        weight, base, n, head = self.weight, self.base, self.n, Fraction(0)
+
+        def over_others(total: int) -> Fraction:
+            return Fraction(sum(w * self.damage(total + o) for o, w in zip(others.outcomes, others.weights,
+                                                                             strict=True)), others.denominator)
+
+        blocks = min(n, max(0, -(base + 1 + others.outcomes[0]) // s + 1))
+        if blocks * (s - 1) * len(others.outcomes) > TAIL_TERMS:
+            return None  # a flat so negative that long chains still deal nothing: the counted mean stands
+        while n >= 1 and base + 1 + others.outcomes[0] < 0:
+            head += weight * Fraction(1, s) * sum(over_others(base + u) for u in range(1, s))
+            weight, base, n = weight * q, base + s, n - 1
+        if n == 0:  # every re-roll showed the maximum: the chain stops at the cap, as the engine's does
+            return head + weight * over_others(base)
+        total = base + self.chain_mean(n) + others.mean()
+        if self.request.resist:
+            odd_rest = others.probability(lambda o: (base + o) % 2 == 1)
+            odd = self.chain_odd(n) * (1 - odd_rest) + (1 - self.chain_odd(n)) * odd_rest
+            total = (total - odd) / 2
+        return head + weight * total * (2 if self.request.vuln else 1)
+
+    def chain_below(self, t: int) -> Fraction:
+        """P(R < t), in closed form (at most n blocks of s values)."""
+        s, q, n = self.s, self.q, self.n
+        if t <= 1:
+            return Fraction(0)
+        if t - 1 >= s * n:
+            return Fraction(1)
+        block = (t - 1) // s  # < n: the chains ending in blocks before it all count, then part of this one
+        return 1 - q ** block + q ** block * Fraction(min(s - 1, t - 1 - s * block), s)
+
+    def at_least(self, k: int) -> Fraction:
+        """P(leftover and damage >= k): the least total x with g(x) >= k, then P(A + R + O >= x)."""
+        if k <= 0:
+            return self.weight
+        need = -(-k // 2) if self.request.vuln else k
+        least = 2 * need if self.request.resist else need
+        below = sum(Fraction(w, self.others.denominator) * self.chain_below(least - self.base - o)
+                    for o, w in zip(self.others.outcomes, self.others.weights, strict=True))
+        return self.weight * (1 - below)
 
 
 def _parts_cost(request: AttackRequest, depth: int) -> float:

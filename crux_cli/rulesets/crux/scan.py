@@ -89,6 +89,8 @@ def counted(text: str, loc: int) -> tuple[Word, int] | None:
     match = COUNTED.match(text, loc)
     if match is None:
         return None
+    if not match["count"] and match["word"].lower().endswith("s"):
+        raise Refused  # `boons` with no count: the grammar says what it needs
     count = integer(match["count"], text, loc) if match["count"] else 1
     return ("boons" if match["word"].lower().startswith("boon") else "banes", count, loc), match.end()
 

@@ -34,6 +34,8 @@ HELP = (
     "odds DEX +1b                exact probabilities",
     "DEX +1b; atk d8 # goblin    several statements with ;, a comment after #",
     "modifiers: +Nb boons, -NB banes, grit, help, controlled|risky|desperate, limited|standard|great",
+    "on a sheet (/load FILE):    damage N [crit], heal N, wound N, rest field N | rest safe,",
+    "                            cond add|remove CONDITION, show",
 )
 
 PATTERNS = (  # the REPL colours boons and banes as they are typed

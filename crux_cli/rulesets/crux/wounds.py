@@ -95,7 +95,8 @@ def damage(hero: Hero, amount: int, crit: bool = False) -> StateChange:
     if hero.dying:
         wounds = 3 if crit else 2
         events.append(f"damage while Dying{' (crit)' if crit else ''}: +{wounds} Wounds")
-        after = _add_wounds(hero, wounds, events)
+        # Dying given by hand above 0 HP (an older sheet): the damage takes the HP down as well
+        after = _add_wounds(hero.with_changes(hp=max(0, hero.hp - amount)), wounds, events)
     elif amount >= hero.hp:
         events.append("dropped to 0 HP: +1 Wound, Dying")
         after = _add_wounds(hero.with_changes(hp=0, dying=True), 1, events)
@@ -146,6 +147,9 @@ def rest_field(hero: Hero, count: int, roller: Roller) -> StateChange:
         left = f"only {hero.hit_dice} Hit {'Die' if hero.hit_dice == 1 else 'Dice'} left"
         hint = f"rest field {hero.hit_dice}" if hero.hit_dice else "a Safe Rest (`rest safe`) restores them"
         raise CruxError(f"cannot spend {count} Hit {'Die' if count == 1 else 'Dice'}: {left}", hint=hint)
+    if hero.hp >= hero.hp_max:  # §9.4 "Spend Hit Dice to restore HP": at full HP there is none to restore
+        raise CruxError(f"{hero.name} is at full HP ({hero.hp}/{hero.hp_max}): a Hit Die would restore nothing",
+                        hint="keep the Hit Dice for when HP is down")
     rolls = tuple(roller.dice(count, hero.hit_die))
     events = [f"spent {count} Hit {'Die' if count == 1 else 'Dice'} (d{hero.hit_die}): {sum(rolls)} HP"]
     after = _restore(hero.with_changes(hit_dice=hero.hit_dice - count), sum(rolls), events)
@@ -179,8 +183,10 @@ def add_condition(hero: Hero, name: str) -> StateChange:
     condition = condition_name(name)
     if has_condition(hero, condition):
         return StateChange("condition", hero, hero, (f"already {condition}",))
-    if condition == "dying":
-        after = hero.with_changes(dying=True)
+    if condition == "dying":  # §9.2: Dying comes with HP at 0 ("Set HP to 0. … Gain the Dying condition.")
+        after = hero.with_changes(dying=True, hp=0)
+        if hero.hp:
+            return StateChange("condition", hero, after, ("now dying: HP set to 0 (Dying is at 0 HP)",))
     else:
         after = hero.with_changes(conditions=(*hero.conditions, condition))
     return StateChange("condition", hero, after, (f"now {condition}",))
