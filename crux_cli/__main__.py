@@ -7,23 +7,31 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 from __future__ import annotations
 
 import gc
-from typing import TYPE_CHECKING
-
-# The command line (click and crux's commands) is some 18,000 objects that live until the process
-# ends. Collected while they are made, and once more as the interpreter exits, they cost a one-shot
-# command a tenth of its time (`crux odds 1d6`: 68 ms -> 61 ms of CPU). So the collector waits while
-# they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
-# is collected as usual, so a batch or a session holds no more garbage than before.
-_COLLECTING = gc.isenabled()  # as the importer had it (a program that turned it off keeps it off)
-gc.disable()
-from crux_cli.cli import main as command_line  # noqa: E402 (after the collector is paused)
-
-gc.freeze()
-if _COLLECTING:
-    gc.enable()
+import sys
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings
+
+
+def command_line() -> Any:
+    """crux_cli.cli's `main`, imported with the collector paused.
+
+    The command line (click and crux's commands) is some 18,000 objects that live until the process
+    ends. Collected while they are made, and once more as the interpreter exits, they cost a one-shot
+    command a tenth of its time (`crux odds 1d6`: 68 ms -> 61 ms of CPU). So the collector waits while
+    they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
+    is collected as usual, so a batch or a session holds no more garbage than before.
+    """
+    collecting = gc.isenabled()  # as the caller had it (a program that turned it off keeps it off)
+    gc.disable()
+    try:
+        from crux_cli.cli import main
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+    return main
 
 
 def start_repl(settings: Settings) -> int:
@@ -33,7 +41,14 @@ def start_repl(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    command_line(argv, repl=start_repl)
+    # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
+    # without importing click, a third of a roll's start-up (running/quick.py; tests/bench_startup.py).
+    from crux_cli.running.quick import answer
+
+    status = answer(sys.argv[1:] if argv is None else argv)
+    if status is not None:
+        raise SystemExit(status)
+    command_line()(argv, repl=start_repl)
 
 
 if __name__ == "__main__":
