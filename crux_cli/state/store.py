@@ -27,7 +27,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -269,6 +268,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     else:
         mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
     temporary = None
+    import tempfile  # here: a roll that changes no sheet never writes one (tests/bench_startup.py, the sheet path)
+
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
