@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,15 @@ def test_the_limit_predicts_what_the_odds_take(text: str, monkeypatch: pytest.Mo
         times.append(calibrate_odds.measured(text, False))
     guess, took = reference * min(speeds), min(times)
     assert 0.5 < guess / took < 2.0, f"predicted {guess:.3f} s, took {took:.3f} s (speed {min(speeds):.3f})"
+
+
+def test_odds_whose_rows_would_pass_200_mb_are_refused_and_json_says_text_would_do() -> None:
+    """odds/cost.py: the rows an answer holds at its peak are counted too (tests/bench_odds.py --memory)."""
+    import crux_cli
+
+    with pytest.raises(crux_cli.LimitError, match="rows of exact weights"):
+        crux_cli.Session().runner.odds("1000d200")
+    with pytest.raises(crux_cli.LimitError, match="rows of exact weights") as refused:
+        crux_cli.Session().runner.odds("70d2000", exact=True)
+    assert refused.value.hint is not None and "without --json" in refused.value.hint
+    assert crux_cli.Session().runner.odds("70d2000").result.mean == Fraction(70 * 2001, 2)
