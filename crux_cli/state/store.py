@@ -83,13 +83,14 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
 
 # What a batch on a sheet keeps between statements (tests/bench_batch.py, sheet/sheetless, defends each):
 # - RESOLVED: the real path behind each name given, while the name still leads to the same file
-#   (a stat of the name, against realpath's stat of every component);
+#   (a stat of the name, against realpath's stat of every component; none for a name that is its
+#   own real path);
 # - HELD: the lock file's descriptor, locked and unlocked at each statement rather than opened and closed,
 #   while the lock file at its path is still the one opened;
 # - PARSED: the sheet's text and hero while the file is the one read (same device, inode, size,
 #   modification and change times); another crux's write replaces the inode, an edit by hand changes the
 #   times, and either is read afresh, under the lock, at the next statement.
-RESOLVED: dict[str, tuple[Path, tuple[int, int]]] = {}
+RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
 PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
@@ -97,18 +98,24 @@ KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
 
 
 def resolve_again(shown: str) -> Path:
-    """`resolve(shown)`, remembered while `shown` names the same file."""
+    """`resolve(shown)`, remembered while `shown` names the same file.
+
+    A name that is its own real path (absolute, no link on the way) is not checked again: every
+    system call resolves it afresh, so the lock, the read and the write all follow whatever it names.
+    """
+    known = RESOLVED.get(shown)
+    if known is not None and known[1] is None:
+        return known[0]
     try:
         status = os.stat(shown)
     except (OSError, ValueError):  # missing, a NUL: resolve (and then the read) says so
         return resolve(shown)
-    known = RESOLVED.get(shown)
     if known is not None and known[1] == (status.st_dev, status.st_ino):
         return known[0]
     real = resolve(shown)
     if len(RESOLVED) >= KEPT_SHEETS:
         RESOLVED.clear()
-    RESOLVED[shown] = (real, (status.st_dev, status.st_ino))
+    RESOLVED[shown] = (real, None if os.fspath(real) == shown else (status.st_dev, status.st_ino))
     return real
 
 
