@@ -108,6 +108,10 @@ class RollResult(Record):
                         if name not in into and not hasattr(cls, name))  # a method or property keeps its name
         return known  # type: ignore[no-any-return]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields only: what was read of its JSON is made again when read again (pickle, copy)."""
+        return {name: self.__dict__[name] for name in self._fields}
+
     def __getattr__(self, name: str) -> Any:  # only called for names that are not fields, methods or read before
         if name.startswith("_"):
             raise AttributeError(name)

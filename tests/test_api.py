@@ -254,5 +254,10 @@ def test_the_plain_call_keeps_nothing_from_one_roll_to_the_next_but_its_speed() 
     result = crux_cli.roll("d20+5", seed=2)
     assert (result.kind, result.total, result.total) == ("dice", result.fields["total"], result.fields["total"])
     assert callable(result.answer) and result.to_dict()["total"] == result.total  # methods keep their names
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(result)) == result == copy.copy(result)
+    assert pickle.loads(pickle.dumps(result)).total == result.total
     with pytest.raises(crux_cli.CruxError):
         crux_cli.roll("4d6kh3", seed=True)  # type: ignore[arg-type]
