@@ -7,27 +7,40 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 from __future__ import annotations
 
 import gc
-import signal
 import sys
-from typing import TYPE_CHECKING
-
-# The command line (click and crux's commands) is some 18,000 objects that live until the process
-# ends. Collected while they are made, and once more as the interpreter exits, they cost a one-shot
-# command a tenth of its time (`crux odds 1d6`: 68 ms -> 61 ms of CPU). So the collector waits while
-# they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
-# is collected as usual, so a batch or a session holds no more garbage than before.
-_COLLECTING = gc.isenabled()  # as the importer had it (a program that turned it off keeps it off)
-gc.disable()
-from crux_cli.cli import main as command_line  # noqa: E402 (after the collector is paused)
-
-gc.freeze()
-if _COLLECTING:
-    gc.enable()
-if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is KeyboardInterrupt again: main handles it
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings
+
+
+def command_line() -> Any:
+    """crux_cli.cli's `main`, imported with the collector paused.
+
+    The command line (click and crux's commands) is some 18,000 objects that live until the process
+    ends. Collected while they are made, and once more as the interpreter exits, they cost a one-shot
+    command a tenth of its time (`crux odds 1d6`: 68 ms -> 61 ms of CPU). So the collector waits while
+    they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
+    is collected as usual, so a batch or a session holds no more garbage than before.
+    """
+    collecting = gc.isenabled()  # as the caller had it (a program that turned it off keeps it off)
+    gc.disable()
+    try:
+        from crux_cli.cli import main
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+    return main
+
+
+def hand_back_ctrl_c() -> None:
+    """While crux was imported, Ctrl-C left at once (crux_cli._interrupted); from here on it is a
+    KeyboardInterrupt again, which the command answers (status 130, no traceback)."""
+    import signal
+
+    if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def start_repl(settings: Settings) -> int:
@@ -37,7 +50,16 @@ def start_repl(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    command_line(argv, repl=start_repl)
+    # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
+    # without importing click, a third of a roll's start-up (running/quick.py; tests/bench_startup.py).
+    from crux_cli.running.quick import answer
+
+    status = answer(sys.argv[1:] if argv is None else argv, ready=hand_back_ctrl_c)
+    if status is not None:
+        raise SystemExit(status)
+    run = command_line()
+    hand_back_ctrl_c()
+    run(argv, repl=start_repl)
 
 
 if __name__ == "__main__":

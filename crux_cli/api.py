@@ -52,7 +52,6 @@ class RollResult(Record):
     """
 
     input: str
-    kind: str
     rules: str
     result: Any
     seed: int | None = None
@@ -61,13 +60,19 @@ class RollResult(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""
 
+    # Nothing is built into JSON until a field of it is read, and then once: a field read after that is
+    # an attribute of the instance (tests/bench_api.py: a call, and a field read again).
+
     @classmethod
     def of(cls, answer: Answer) -> RollResult:
-        from crux_cli import rulesets
-
-        kind = rulesets.handler(answer).to_json(answer.result)["kind"]
-        return cls(answer.input, kind, answer.rules, answer.result, answer.seed, answer.comment, answer.index,
+        return cls(answer.input, answer.rules, answer.result, answer.seed, answer.comment, answer.index,
                    answer.sheet, answer.handler)
+
+    @property
+    def kind(self) -> str:
+        """What the answer is (`test`, `attack`, `dice`…), as its JSON object's `kind`."""
+        kind: str = self.fields["kind"]
+        return kind
 
     def answer(self) -> Answer:
         from crux_cli.running.runner import Answer
@@ -90,9 +95,21 @@ class RollResult(Record):
     @property
     def fields(self) -> Mapping[str, Any]:
         """Every field of the JSON object, read-only."""
-        return frozen(self.to_dict())
+        known = self.__dict__.get("_json")
+        if known is None:
+            known = frozen(self.to_dict())
+            into = self.__dict__  # set once, past the immutable __setattr__: a cache, not a field
+            into["_json"] = known
+            cls = type(self)
+            into.update((name, value) for name, value in known.items()
+                        if name not in into and not hasattr(cls, name))  # a method or property keeps its name
+        return known  # type: ignore[no-any-return]
 
-    def __getattr__(self, name: str) -> Any:  # only called for names that are not fields or methods
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields only: what was read of its JSON is made again when read again (pickle, copy)."""
+        return {name: self.__dict__[name] for name in self._fields}
+
+    def __getattr__(self, name: str) -> Any:  # only called for names that are not fields, methods or read before
         if name.startswith("_"):
             raise AttributeError(name)
         fields = self.fields
@@ -452,7 +469,49 @@ def write_sheet(path: str | os.PathLike[str], hero: Hero) -> None:
 def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
          hero: Hero | None = None) -> RollResult:
     """Roll one statement, as `crux [--rules R] [--seed N] [--sheet FILE] TEXT` does."""
+    if rules is None and sheet is None and hero is None:
+        return _plain_session(seed).roll(text)
     return Session(rules=rules, seed=seed, sheet=sheet, hero=hero).roll(text)
+
+
+# `roll(text)` with no rules, sheet or hero is the library's hot call: each thread keeps one session for it
+# (a runner with no hero and no sheet keeps nothing from one statement to the next but the statements it
+# has read), given the call's seed and a new Random(seed), or, unseeded, its own Random seeded once from
+# the system's entropy, as the random module's functions share one. tests/bench_api.py defends it.
+_PLAIN: dict[int, tuple[Session, Any]] = {}
+
+
+def _plain_session(seed: int | None) -> Session:
+    import threading
+
+    thread = threading.get_ident()
+    kept = _PLAIN.get(thread)
+    if kept is None:
+        from crux_cli.core.rng import seeded
+
+        if not _PLAIN:
+            _forget_plain_sessions_in_a_child()
+        kept = _PLAIN[thread] = (Session(), seeded(None))
+    session, entropy = kept
+    runner = session.runner
+    if seed is None:
+        runner.seed, runner.source = None, entropy
+    else:
+        from crux_cli.core.rng import seeded
+
+        runner.seed, runner.source = checked_seed(seed), seeded(seed)
+    return session
+
+
+_watching_forks = False
+
+
+def _forget_plain_sessions_in_a_child() -> None:
+    """A forked child must not draw the parent's dice: its sessions are made afresh."""
+    global _watching_forks
+    if not _watching_forks and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_PLAIN.clear)
+        _watching_forks = True
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,

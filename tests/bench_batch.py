@@ -18,8 +18,18 @@ at least 1.0 on the realistic mix, at least 0.5 when every line is different.
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
 
+Two more columns compare crux with itself on the same lines: `--no-journal` (goal, issue 22: the
+journaled text run at least 0.9x as fast, journal-off time over journal-on time), and, on the
+realistic mix, `--sheet hero.toml` (a new sheet before each run; goal, issue 27: at most 1.5x the
+CPU per line of the same batch without a sheet). Each line then reads the sheet under its lock,
+and the lines that earn or spend Grit write it back (the run prints how many did); a `grit` line
+with no Grit left is refused, as it would be for a player, and the run goes on. Each write is
+durable (fsync of the file and its folder, a rename): about 1 ms of the kernel's CPU, which the
+goal's ratio cannot absorb when one line in eight writes, so the reading cost alone is shown too
+(`sheet, read`: a sheet full of Grit and the lines that do not spend it, against `text, read`).
+
 crux is byte-compiled first and runs with state and config folders of the bench's own
-(tests/benchkit.py). Each crux run journals every answer, as users' runs do.
+(tests/benchkit.py). Each crux run journals every answer, as users' runs do, but the `--no-journal` one.
 """
 
 from __future__ import annotations
@@ -40,6 +50,8 @@ import batch_lines
 from benchkit import bench_environment, crux_command
 
 GOALS = {"realistic": 1.0, "all-different": 0.5}
+JOURNAL_GOAL = 0.9  # journal-off CPU over journal-on CPU, at least
+SHEET_GOAL = 1.5  # sheet CPU over the same text batch's, at most
 MIXES: dict[str, Callable[[int], Iterator[batch_lines.Pair]]] = {
     "realistic": batch_lines.realistic, "all-different": batch_lines.all_different}
 MEMORY_GOAL_MB = 40
@@ -52,8 +64,21 @@ for line in sys.stdin:
 """
 
 
+def new_sheet(path: Path) -> None:
+    """A fresh hero's sheet at `path` (the same at every run: a run's Grit must not carry over); in
+    `full.toml`, with all the Grit there is, so that no line earns any."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    hero = Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1), "INT": Attribute(0, 0),
+                                         "WIL": Attribute(0, -1)}, grit=5 if path.name == "full.toml" else 2)
+    path.write_text(new_sheet_text(hero))
+
+
 def timed(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, peak RSS in KB) of one run of `command` reading `stdin`."""
+    if "--sheet" in command:
+        new_sheet(Path(command[command.index("--sheet") + 1]))
     with stdin.open("rb") as source:
         started = time.perf_counter()
         child = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -61,7 +86,7 @@ def timed(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, 
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
         errors = child.stderr.read().decode() if child.stderr else ""
-        if child.returncode != 0:
+        if child.returncode != 0 and not ("--sheet" in command and child.returncode == 2):  # out of Grit
             raise SystemExit(f"{shlex.join(command)} < {stdin} failed ({child.returncode}):\n{errors[:2000]}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
 
@@ -81,8 +106,17 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
     commands = {
         "crux text": ([*crux_command(), "--seed", "1", "-"], crux_lines),
         "crux --json": ([*crux_command(), "--seed", "1", "--json", "-"], crux_lines),
+        "--no-journal": ([*crux_command(), "--seed", "1", "--no-journal", "-"], crux_lines),
         "d20 loop": ([sys.executable, str(loop)], d20_lines),
     }
+    if mix == "realistic":
+        commands["--sheet"] = ([*crux_command(), "--seed", "1", "--sheet", str(folder / "hero.toml"), "-"],
+                               crux_lines)
+        reading = folder / f"crux-{mix}-{size}-no-grit.txt"  # the lines that never change a full sheet
+        reading.write_text("".join(line for line in crux_lines.open() if " grit" not in line))
+        commands["sheet, read"] = ([*crux_command(), "--seed", "1", "--sheet", str(folder / "full.toml"), "-"],
+                                   reading)
+        commands["text, read"] = ([*crux_command(), "--seed", "1", "-"], reading)
     times: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, (command, stdin) in commands.items():
@@ -99,7 +133,29 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
         met.append(ratio >= GOALS[mix])
         print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {GOALS[mix]}x: "
               f"{'met' if met[-1] else 'NOT met'}")
+    ratio = cpu["--no-journal"] / cpu["crux text"]
+    met.append(ratio >= JOURNAL_GOAL)
+    print(f"  journal on: {ratio:.2f}x as fast as --no-journal (CPU), goal at least {JOURNAL_GOAL}x: "
+          f"{'met' if met[-1] else 'NOT met'}")
+    if "--sheet" in cpu:
+        ratio = cpu["--sheet"] / cpu["crux text"]
+        met.append(ratio <= SHEET_GOAL)
+        writes = sheet_writes(commands["--sheet"][0], crux_lines, env)
+        print(f"  sheet/sheetless: {ratio:.2f}x the CPU per line ({writes}"
+              f" lines changed the sheet), goal at most {SHEET_GOAL}x: {'met' if met[-1] else 'NOT met'}")
+    if "sheet, read" in cpu:
+        ratio = cpu["sheet, read"] / cpu["text, read"]
+        print(f"  sheet/sheetless, no line changing the sheet (Grit full, no `grit` lines): {ratio:.2f}x the CPU"
+              f" per line, goal at most {SHEET_GOAL}x: {'met' if ratio <= SHEET_GOAL else 'NOT met'}")
     return met
+
+
+def sheet_writes(command: list[str], stdin: Path, env: dict[str, str]) -> int:
+    """How many lines of a run on a new sheet changed it (its text answers say `Grit A → B`)."""
+    new_sheet(Path(command[command.index("--sheet") + 1]))
+    with stdin.open("rb") as source:
+        out = subprocess.run(command, stdin=source, capture_output=True, env=env).stdout
+    return sum(1 for line in out.decode().splitlines() if "→" in line)
 
 
 def run_memory(folder: Path, size: int, env: dict[str, str]) -> bool:

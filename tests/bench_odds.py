@@ -14,6 +14,11 @@ by side in one run (interleaved repeats, medians of CPU time per call):
 `--commands` also times whole processes as users run them: `crux odds STATEMENT` against
 `python -c "import icepool; print(EXPRESSION)"`, after one untimed run of each.
 
+`--memory` runs `crux odds STATEMENT` and `crux --json odds STATEMENT` as whole processes for every
+case of the sweeps and the large requests of issue 27 (MEMORY_CASES), and prints each one's peak
+memory (RSS, from wait4) and CPU, or that it was refused. Goal: every answered request under
+200 MB and 2 s of CPU (`odds/cost.py` promises both); `1d20000` and `DEX +1000b` answered.
+
 icepool memoises results across calls (a keep of a pool it has seen is a dictionary lookup), so
 its caches are cleared before every timed call: each call computes, as one `crux odds` command
 does. `--icepool-cached` keeps them, to show the difference. crux's own caches are cleared before
@@ -320,7 +325,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="sweeps to run, by name: " + ",".join(SWEEPS))
     parser.add_argument("--commands", action="store_true",
                         help="also time whole commands: `crux odds` against a one-line icepool script")
+    parser.add_argument("--memory", action="store_true",
+                        help="only the peak memory and CPU of whole `crux odds` commands, case by case")
     args = parser.parse_args()
+    if args.memory:
+        raise SystemExit(peak_memory([case.statement for sweep in SWEEPS.values() for case in sweep]))
     LIMIT[0] = args.icepool_limit
     chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; CPU time per call, medians of up to "
@@ -410,6 +419,45 @@ def sweep_slopes(sweep: str, points: dict[str, list[tuple[int, float]]]) -> list
     whole_slope, core_slope, icepool_slope = (("-" if v is None else f"{v:.2f}") for v in slopes.values())
     print(f"{'slope of ' + sweep:<24} {whole_slope:>11} {'':>9} {core_slope:>11} {icepool_slope:>11}  {note}")
     return over
+
+
+
+# Requests issue 27 found past the promise (memory), or refused by the roll's dice limits though cheap to count.
+MEMORY_CASES = ["1000d200", "70d2000", "1d20000", "DEX +1000b", "300d1000", "100d6kh50"]
+MEMORY_GOAL_MB, CPU_GOAL_S = 200, 2.0
+
+
+def peak_memory(statements: list[str]) -> int:
+    """Each statement's `crux odds` and `crux --json odds` as a process: peak RSS, CPU, answered or refused."""
+    import os
+    import shlex
+    import subprocess
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from benchkit import bench_environment, crux_command
+
+    failures = []
+    print(f"{'command':<44} {'peak':>9} {'CPU':>8}  answer")
+    with bench_environment() as environment:
+        for statement in dict.fromkeys([*statements, *MEMORY_CASES]):
+            for options in ([], ["--json"]):
+                command = [*crux_command(), *options, "odds", statement]
+                child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         env=environment)
+                _, status, usage = os.wait4(child.pid, 0)
+                said = child.stderr.read().decode() if child.stderr else ""
+                peak, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+                answered = os.waitstatus_to_exitcode(status) == 0
+                over = answered and (peak > MEMORY_GOAL_MB or cpu > CPU_GOAL_S)
+                refused = said.splitlines()[0][len("crux: error: "):][:60] if said else ""
+                if over or (not answered and statement in ("1d20000", "DEX +1000b")):
+                    failures.append(shlex.join(command[len(crux_command()):]))
+                print(f"{shlex.join(command[len(crux_command()):]):<44} {peak:>6.0f} MB {cpu:>6.2f} s  "
+                      f"{'answered' if answered else 'refused: ' + refused}{'  OVER the goal' if over else ''}",
+                      flush=True)
+    print(f"goal: every answer under {MEMORY_GOAL_MB} MB and {CPU_GOAL_S:g} s of CPU, 1d20000 and DEX +1000b "
+          f"answered: {'met' if not failures else 'NOT met: ' + ', '.join(failures)}")
+    return 0 if not failures else 1
 
 
 if __name__ == "__main__":

@@ -242,3 +242,22 @@ def test_odds_with_a_distribution_add_up_as_independent_totals() -> None:
     assert two.mean is not None and one.mean is not None and abs(two.mean - 2 * one.mean) < Fraction(1, 10**9)
     with pytest.raises(TypeError, match="test odds have no total or damage"):
         crux_cli.odds("DEX") + crux_cli.odds("2d6")
+
+
+def test_the_plain_call_keeps_nothing_from_one_roll_to_the_next_but_its_speed() -> None:
+    first, again = crux_cli.roll("4d6kh3", seed=1), crux_cli.roll("4d6kh3", seed=1)
+    assert first == again == crux_cli.Session(seed=1).roll("4d6kh3")
+    assert first.to_json() == crux_cli.Session(seed=1).roll("4d6kh3").to_json()
+    assert crux_cli.roll("DEX +1b", seed=5).to_json() == crux_cli.Session(seed=5).roll("DEX +1b").to_json()
+    assert crux_cli.roll("4d6kh3").seed is None
+    assert len({crux_cli.roll("20d20").total for _ in range(20)}) > 1  # unseeded: fresh dice every call
+    result = crux_cli.roll("d20+5", seed=2)
+    assert (result.kind, result.total, result.total) == ("dice", result.fields["total"], result.fields["total"])
+    assert callable(result.answer) and result.to_dict()["total"] == result.total  # methods keep their names
+    import copy
+    import pickle
+
+    assert pickle.loads(pickle.dumps(result)) == result == copy.copy(result)
+    assert pickle.loads(pickle.dumps(result)).total == result.total
+    with pytest.raises(crux_cli.CruxError):
+        crux_cli.roll("4d6kh3", seed=True)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import crux_here, run_crux
@@ -164,12 +165,64 @@ def test_a_closed_pipe_is_not_a_traceback():
 
 
 def test_the_console_script_freezes_what_start_up_made_and_still_collects():
-    """crux_cli/__main__.py pauses the collector while the command line is imported and freezes it
+    """crux_cli/__main__.py pauses the collector while the command line (click) is imported and freezes it
     (start-up cost); the collector is back on afterwards (a batch or a session still collects), unless
     the program that imported it had turned it off."""
-    probe = "import gc\n{before}import crux_cli.__main__\nprint(gc.isenabled(), gc.get_freeze_count() > 1000)\n"
+    probe = ("import gc\n{before}import crux_cli.__main__\ncrux_cli.__main__.command_line()\n"
+             "print(gc.isenabled(), gc.get_freeze_count() > 1000)\n")
     done = subprocess.run([sys.executable, "-c", probe.format(before="")], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
     done = subprocess.run([sys.executable, "-c", probe.format(before="gc.disable()\n")], capture_output=True,
                           text=True, check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+# --- the common forms, answered without click (running/quick.py), as click answers them ----------------
+
+QUICK = [["--seed", "3", "DEX +2b"], ["--seed", "3", "DEX", "+2b", "grit"], ["--json", "--seed", "7", "4d6kh3"],
+         ["--seed", "+5", "atk 2d8+3 heavy"], ["odds", "4d6kh3"], ["--json", "odds", "DEX +1b"],
+         ["--rules", "stepdice", "--seed", "2", "save d8"], ["--rules", "nosuch", "4d6"], ["--seed", "1", "DEX +2x"],
+         ["--json", "--seed", "1", "DEX +2x"], ["odds", "2d6; 3d6"], ["--no-journal", "--seed", "4", "d20"],
+         ["--sheet", "missing.toml", "DEX"], ["--json", "--sheet", "missing.toml", "DEX"], ["--seed", "9", "init"]]
+CLICK = [["DEX", "-1B"], ["DEX", "--json"], ["--seed", "x", "d6"], ["--seed", "-3", "d6"], ["--json", "--json", "d6"],
+         ["help"], ["-"], ["repl"], ["sheet", "show"], ["--rules", "list"], ["--sed", "3", "d6"], ["odds"], [],
+         ["--seed", "1", "odds", "d6"], ["--color", "always", "d6"], ["--", "d6"], ["log"]]
+
+
+@pytest.mark.parametrize("words", QUICK, ids=" ".join)
+def test_the_common_forms_answer_without_click_exactly_as_click_does(words: list[str], tmp_path: Path) -> None:
+    from crux_cli.running import quick
+
+    assert quick.read(words) is not None
+    env = {**fast_env(), "XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path), "CRUX_JOURNAL": "off"}
+    through_click = subprocess.run(
+        [sys.executable, "-c", "import sys; from crux_cli.cli import main; main(sys.argv[1:])", *words],
+        capture_output=True, text=True, env=env, cwd=tmp_path)
+    fast = subprocess.run([sys.executable, "-m", "crux_cli", *words], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (
+        through_click.returncode, through_click.stdout, through_click.stderr)
+    assert "click" not in subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "crux_cli", *words], capture_output=True, text=True, env=env,
+        cwd=tmp_path).stderr
+
+
+@pytest.mark.parametrize("words", CLICK, ids=" ".join)
+def test_every_other_command_line_goes_to_click(words: list[str]) -> None:
+    from crux_cli.running import quick
+
+    assert quick.read(words) is None
+
+
+def test_the_quick_path_knows_every_subcommand() -> None:
+    from crux_cli.cli import LAZY_COMMANDS, crux
+    from crux_cli.running import quick
+
+    assert {*crux.commands, *LAZY_COMMANDS} == quick.COMMANDS
+
+
+def fast_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in ("CRUX_RULES", "CRUX_SHEET", "NO_COLOR", "CRUX_DEBUG")}

@@ -328,7 +328,7 @@ def test_a_temporary_file_that_cannot_be_made_is_a_plain_refusal(tmp_path: Path,
     def no_room(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store.tempfile, "mkstemp", no_room)
+    monkeypatch.setattr(tempfile, "mkstemp", no_room)  # store imports tempfile only when it writes
     with pytest.raises(SheetError, match="cannot write the sheet: No space left"), sheet_transaction(sheet) as tx:
         tx.save(tx.hero.with_changes(hp=3))
     assert load_hero(sheet).hp == 10

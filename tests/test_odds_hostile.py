@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,15 @@ def test_an_exploding_keep_too_large_is_refused_before_the_work(text: str) -> No
     verdict, seconds, message = answer_or_refusal("crux", text, False)
     assert verdict == "limit" and "odds size limit" in message
     assert seconds < REFUSAL_SECONDS
+
+
+def test_odds_whose_rows_would_pass_200_mb_are_refused_and_json_says_text_would_do() -> None:
+    """odds/cost.py: the rows an answer holds at its peak are counted too (tests/bench_odds.py --memory)."""
+    import crux_cli
+
+    with pytest.raises(crux_cli.LimitError, match="rows of exact weights"):
+        crux_cli.Session().runner.odds("1000d200")
+    with pytest.raises(crux_cli.LimitError, match="rows of exact weights") as refused:
+        crux_cli.Session().runner.odds("70d2000", exact=True)
+    assert refused.value.hint is not None and "without --json" in refused.value.hint
+    assert crux_cli.Session().runner.odds("70d2000").result.mean == Fraction(70 * 2001, 2)

@@ -5,6 +5,7 @@ both accept and refuse, odd spacing and case included, and on every line of the 
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 
@@ -116,3 +117,50 @@ def test_every_corpus_line_reads_the_same_with_and_without_the_fast_paths(monkey
             patch.setattr(crux_grammar, "FAST_PATH", False)
             patch.setattr(dice_grammar, "FAST_PATH", False)
             assert outcome(rules, text) == fast, (rules, text, first_word(text))
+
+
+# --- the kindred rule sets' scanners (rulesets/<name>/scan.py): the same tree or the same refusal ------------
+
+KINDRED = {
+    "stepdice": ({"save": ["save", "SAVE", "save dex", "save Strength", "save wil"]},
+                 ["d8", "d6", "D12", "0", "d4", "d5", "d20", "00", "vs", "vs 4", "vs d6", "vs 0", "vs d7", "vs x",
+                  "enh", "enhanced", "IMP", "impaired", "dex", "str", "4", "+1", "d8!", "99999999999999999999",
+                  "vs\t3"]),
+    "d20check": ({"check": ["check", "CHECK", "check might", "check Dex", "check luck"],
+                  "damage": ["damage", "dmg", "DAMAGE 2d6", "damage d8", "dmg 0d6", "damage 3d1"]},
+                 ["5", "0", "21", "trained", "favored", "favoured", "favor", "hinder", "HINDERED", "might", "2d6", "d8",
+                  "+1", "-2", "+ 1", "armor", "armor 2", "armour 3", "immune", "weak", "weak2", "x", "d6+1",
+                  "99999999999999999999"]),
+    "challenge": ({"action": ["action", "ACTION"], "fortune": ["fortune"], "resist": ["resist", "resistance"]},
+                  ["2", "0", "3", "adv", "advantage", "DIS", "disadvantage", "minor", "moderate", "major", "risk",
+                   "major risk", "x", "-1", "2d6", "100000", "adv2", "MAJOR", "ſtr"]),
+}
+
+
+def kindred_answer(module: object, monkeypatch: pytest.MonkeyPatch, text: str, kind: str, fast: bool) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr(module, "FAST_PATH", fast)
+        try:
+            return repr(module.parse(text, kind))  # type: ignore[attr-defined]
+        except CruxError as error:
+            return f"refused: {error.message} at {error.position}: {error.hint}"
+
+
+@pytest.mark.parametrize("name", sorted(KINDRED))
+def test_kindred_scanners_read_as_their_grammars_do(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    import importlib
+
+    module = importlib.import_module(f"crux_cli.rulesets.{name}.grammar")
+    scanner = importlib.import_module(f"crux_cli.rulesets.{name}.scan")
+    heads, words = KINDRED[name]
+    rng, scanned = random.Random(name), 0
+    for _ in range(1500):
+        kind = rng.choice(list(heads))
+        head = rng.choice(heads[kind])
+        text = spaced(rng, [head, *rng.choices(words, k=rng.randint(0, 4))])
+        keyword = head.split()[0]  # as the reader finds it (a statement glued to it is refused either way)
+        with contextlib.suppress(CruxError):
+            scanned += scanner.scan(kind, text) is not None
+        fast, slow = (kindred_answer(module, monkeypatch, text, keyword, fast) for fast in (True, False))
+        assert fast == slow, text
+    assert scanned > 40  # the scanner read a good many itself

@@ -284,3 +284,36 @@ def test_a_process_killed_while_writing_never_leaves_a_broken_sheet(sheet: Path)
         pass
     assert sorted(p.name for p in sheet.parent.iterdir()) == [".wren.toml.lock", "wren.toml"]
     print(f"\n25 kills: sheet whole every time; {leftovers} killed mid-write (temporary file left)")
+
+
+# --- a batch keeps the parsed sheet while the file is unchanged (tests/bench_batch.py, sheet mix) ---------
+
+
+def test_a_batch_sees_every_change_to_its_sheet_even_one_of_the_same_size_at_once(sheet: Path) -> None:
+    from crux_cli.running.runner import Runner
+
+    runner = Runner(seed=1, sheet=str(sheet))
+    assert runner.execute("DEX")[0].sheet.before.hit_dice == 2  # type: ignore[union-attr]
+    with sheet.open("r+") as file:  # by hand, in place: same inode, same size, within the same clock tick
+        file.write(COMMENTED.replace("hit_dice = 2", "hit_dice = 1"))
+    assert runner.execute("DEX")[0].sheet.before.hit_dice == 1  # type: ignore[union-attr]
+    other = sheet.with_name("other.toml")
+    other.write_text(COMMENTED.replace("hit_dice = 2", "hit_dice = 0"))
+    os.replace(other, sheet)  # as another crux writes: a new file under the name
+    assert runner.execute("DEX")[0].sheet.before.hit_dice == 0  # type: ignore[union-attr]
+    time.sleep(0.15)  # long unchanged: its parse is kept, and a change is still seen by its times
+    assert runner.execute("DEX")[0].sheet.before.hit_dice == 0  # type: ignore[union-attr]
+    sheet.write_text(COMMENTED.replace("hit_dice = 2", "hit_dice = 1"))
+    assert runner.execute("DEX")[0].sheet.before.hit_dice == 1  # type: ignore[union-attr]
+
+
+def test_leftovers_are_cleared_once_a_process_not_at_every_statement(sheet: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from crux_cli.state import store
+
+    scans: list[Path] = []
+    monkeypatch.setattr(store, "remove_leftovers", scans.append)
+    for _ in range(3):
+        with sheet_transaction(sheet):
+            pass
+    assert scans == [store.resolve(sheet)]

@@ -23,6 +23,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
+from crux_cli.running.quick import check_text, read_config, refuse
 from crux_cli.running.settings import Settings
 from crux_cli.running.streams import is_terminal
 
@@ -134,17 +135,6 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
             click.echo(f"{name:10} {summary}")
         ctx.exit(0)
     return settings
-
-
-def read_config() -> Any:
-    """The user's config file; one that cannot be used is reported (path, line, reason) and left aside."""
-    from crux_cli.running.config import load_config
-
-    config = load_config()
-    if config.problem:
-        sys.stderr.write(f"crux: warning: the config file is not used: {config.problem}\n"
-                         "  crux runs with the defaults until it is fixed\n")
-    return config
 
 
 def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
@@ -262,43 +252,6 @@ def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int |
     settings = settings_of(ctx, options)
     refuse_unknown_options(ctx, statement, "crux odds --help lists its options")
     raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least, cumulative))
-
-
-def refuse(error: CruxError, words: list[str]) -> int:
-    """An error outside any statement, on stderr; with --json, as a JSON object on stdout too (as a batch does)."""
-    from crux_cli.core.style import PLAIN
-    from crux_cli.render.text import error_lines
-
-    sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
-    if "--json" in words[: words.index("--") if "--" in words else len(words)]:  # a script reads stdout
-        from crux_cli.render.jsonl import dumps
-
-        sys.stdout.write(dumps({"input": error.text if error.text is not None else " ".join(words), "error": {
-            "message": error.message, "position": error.position, "hint": error.hint}}) + "\n")
-    return 2
-
-
-ENVIRONMENT = ("CRUX_SHEET", "CRUX_RULES", "CRUX_SESSION", "CRUX_CONFIG")  # what crux reads as text or names
-
-
-def check_text(argv: list[str]) -> None:
-    """Refuse, before anything is read or written, an argument or a variable of crux's holding a byte that
-    is not UTF-8: a statement or comment in Latin-1 would reach the journal, which is UTF-8 text, after
-    the sheet was written; a sheet's name would, on every roll."""
-    from crux_cli.core.lines import undecodable
-
-    named: list[tuple[str, str | None]] = [(argument, None) for argument in argv]
-    named += [(os.environ[name], name) for name in ENVIRONMENT if name in os.environ]
-    for text, variable in named:
-        at = undecodable(text)
-        if at is not None:
-            byte = ord(text[at]) - 0xDC00 if "\udc80" <= text[at] <= "\udcff" else None
-            what = f"the byte {byte:#04x}" if byte is not None else "a character"
-            raise CruxError(f"{variable or 'this argument'} holds {what}, which is not UTF-8 text",
-                            text=f"{variable}={text}" if variable else text,
-                            position=at + (len(variable) + 1 if variable else 0),
-                            hint="crux reads its input as UTF-8: type it again in a UTF-8 terminal, "
-                                 "or give the file a UTF-8 name")
 
 
 def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:

@@ -7,6 +7,7 @@ contradictions with the position of the word at fault.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
@@ -67,3 +68,45 @@ def said_once(words: list[Word], tags: tuple[str, ...], text: str) -> dict[str, 
 
 def count(words: list[Word], tag: str) -> int:
     return sum(1 for w in words if w[0] == tag)
+
+
+# -- fast paths -----------------------------------------------------------------------------------
+# A kindred rule set's common statements are read without pyparsing (imported and built at the
+# first statement it reads: most of a one-shot roll's time, tests/bench_startup.py) by a scanner
+# of its own (rulesets/<name>/scan.py) made of these pieces: the statement split at spaces and
+# tabs, each piece matched whole. A scanner says only what its grammar would say of a plain
+# statement, or nothing; whatever it does not know, and every refusal, the grammar reads and words
+# (tests/test_scan_fast_path.py compares them).
+
+PLAIN_NUMBER = re.compile(r"[0-9]+")
+PLAIN_POOL = re.compile(r"([0-9]+)?[dD]([0-9]+)")
+
+
+def plain_pieces(text: str) -> list[tuple[str, int]] | None:
+    """Each piece of `text` between spaces and tabs, with where it starts; None unless all is ASCII
+    (a caseless keyword compares upper cases, in which a few other letters meet ASCII ones)."""
+    if not text.isascii():
+        return None
+    pieces, at = [], 0
+    for piece in re.split(r"([ \t]+)", text):
+        if piece and piece[0] not in " \t":
+            pieces.append((piece, at))
+        at += len(piece)
+    return pieces
+
+
+def plain_number(piece: str, text: str, loc: int) -> int | None:
+    """A whole number as `number()` reads it (None for anything else; a number over the limit raises)."""
+    return integer(piece, text, loc) if PLAIN_NUMBER.fullmatch(piece) else None
+
+
+def plain_pool(piece: str, text: str, loc: int, tag: str, min_sides: int = 2) -> Word | None:
+    """`NdS` or `dS` as `pool(tag)` reads it and checks it (a refusal raises)."""
+    match = PLAIN_POOL.fullmatch(piece)
+    if match is None:
+        return None
+    dice_count = integer(match.group(1), text, loc) if match.group(1) else 1
+    sides = integer(match.group(2), text, loc)
+    if not 1 <= dice_count <= MAX_DICE or not min_sides <= sides <= MAX_SIDES:
+        raise CruxError("not a plain pool")  # the grammar words it
+    return (tag, (dice_count, sides), loc)

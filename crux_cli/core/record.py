@@ -15,7 +15,6 @@ set of shared methods, so defining a class costs microseconds.
 
 from __future__ import annotations
 
-import inspect  # already loaded by click: free here
 from typing import Any, ClassVar, Self, dataclass_transform
 
 _MISSING: Any = object()
@@ -50,7 +49,11 @@ class Record:
             cls.__delattr__ = object.__delattr__  # type: ignore[method-assign]
             cls.__hash__ = None  # type: ignore[assignment]
         fields, compared, defaults = list(cls._fields), list(cls._compared), dict(cls._defaults)
-        for name, annotation in inspect.get_annotations(cls).items():  # this class's own, as strings
+        # this class's own annotations, as strings: what inspect.get_annotations reads for a class, without
+        # importing inspect (6 ms), which a roll answered without click would load for this alone
+        # (tests/bench_startup.py)
+        own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs the start-up 6 ms
+        for name, annotation in (own if isinstance(own, dict) else {}).items():
             if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
                 continue
             value = cls.__dict__.get(name, _MISSING)

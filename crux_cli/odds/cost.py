@@ -39,6 +39,14 @@ LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three
 LIMIT_HELD = 160_000_000
 VALUE_BYTES = 160  # per value held besides its weight's digits: int objects, a dict entry, tuple slots, copies
 HELD_BITS_PER_BYTE = 6  # a weight's digits as the allocator holds them (30 bits in 4 bytes, and its rounding)
+# The rows of an answer held at once, predicted from its shape (tests/bench_odds.py --memory): each value's
+# weight (its bytes and about 60 more of object and list), in about 1.5 lists at the peak (1000d200 peaked at
+# 305 MB, 300d1000 at 206 MB); with --json, the exact fractions' text too (two numbers of the weight's digits
+# and about 80 characters a row), in about 3 copies (70d2000 peaked at 274 MB). Under LIMIT_ROW_BYTES, a whole
+# process, start-up included (about 22 MB), stays under 200 MB.
+LIMIT_ROW_BYTES = 170_000_000
+ROW_BYTES, ROW_COPIES = 60, 1.5
+JSON_ROW_CHARS, JSON_COPIES = 80, 3.0
 
 # The speed of this machine, measured by a probe. What the probe takes on the reference machine
 # (fitted with tools/calibrate_odds.py, so that the scaled predictions sit on the slow side of the
@@ -169,6 +177,8 @@ def check(seconds: float) -> None:
 def check_answer(seconds: float, result: Shape | None) -> None:
     """Refuse a whole answer (its steps, `seconds`, and showing `result`) that would pass the limit,
     with a hint to drop --json when only the exact fractions of JSON make it too long."""
+    if result is not None:
+        check_rows(result)
     shown = presentation(result) if result is not None else 0.0
     if here(seconds + shown) <= LIMIT_SECONDS:
         return
@@ -179,6 +189,28 @@ def check_answer(seconds: float, result: Shape | None) -> None:
         error = error.with_hint("exact fractions for every value are what pass it: `crux odds` without --json "
                                 "answers it (its rows rounded); rolling it still works")
     raise error
+
+
+def row_bytes(shape: Shape, exact: bool) -> float:
+    """The memory an answer of this shape holds at its peak, besides start-up (see LIMIT_ROW_BYTES)."""
+    rows = shape.outcomes * (shape.bits / 8 + ROW_BYTES) * ROW_COPIES
+    if not exact:
+        return rows
+    weight = shape.bits if shape.weight_bits is None else shape.weight_bits
+    return rows + shape.outcomes * ((shape.bits + weight) * LOG10_2 + JSON_ROW_CHARS) * JSON_COPIES
+
+
+def check_rows(shape: Shape) -> None:
+    """Refuse an answer whose rows would pass the memory the odds promise (200 MB in all)."""
+    size = row_bytes(shape, exact_rows.get())
+    if size <= LIMIT_ROW_BYTES:
+        return
+    text_only = exact_rows.get() and row_bytes(shape, False) <= LIMIT_ROW_BYTES
+    raise LimitError(f"these exact odds pass the odds size limit: their {shape.outcomes:,} rows of exact weights "
+                     f"would hold about {size / 1e6:,.0f} MB, where the limit is {LIMIT_ROW_BYTES // 1_000_000} MB",
+                     hint="exact fractions for every value are what pass it: `crux odds` without --json answers "
+                          "it (its rows rounded); rolling it still works" if text_only else
+                          "ask for fewer dice, fewer sides or fewer kept; rolling it still works")
 
 
 def check_memory(size: float) -> None:

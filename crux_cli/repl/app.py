@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,10 @@ class SuggestFromGoodLines(AutoSuggestFromHistory):
         text = document.text.rsplit("\n", 1)[-1]
         if not text.strip():
             return None
+        index = getattr(buffer.history, "line_index", None)  # the kept history's (tests/bench_repl_history.py)
+        if index is not None:
+            line = index.newest_starting_with(text, self.session.failed)
+            return None if line is None else Suggestion(line[len(text):])
         for string in reversed(list(buffer.history.get_strings())):
             line = string.splitlines()[-1] if string.strip() else ""
             if line.startswith(text) and line.strip() not in self.session.failed:
@@ -63,10 +68,47 @@ class SuggestFromGoodLines(AutoSuggestFromHistory):
         return self.session.fight_marks().get(last) == "class:name"
 
 
+class KeptBuffer(Buffer):
+    """A prompt's buffer that starts from the whole history at once once it is read.
+
+    prompt-toolkit's buffer empties its lines at every prompt and reloads the history into them one
+    entry at a time (59,000 entries: milliseconds before the first key is read); the kept history's
+    lines, oldest first, are copied in one step instead (tests/bench_repl_history.py, a statement).
+    """
+
+    def reset(self, document: Document | None = None, append_to_history: bool = False) -> None:
+        super().reset(document, append_to_history)
+        lines = getattr(self.history, "oldest_first", None)
+        if lines is None:  # not read whole yet: prompt-toolkit reads it, as it always does
+            return
+        working = deque(lines)
+        working.append(self.text)
+        self._working_lines = working
+        self._Buffer__working_index = len(working) - 1  # Buffer's own (name-mangled) index of the line shown
+        self._load_history_task = _READ  # type: ignore[assignment]
+
+
+class _Read:
+    """Stands for the history's load task once the history is in the buffer: there is nothing to cancel."""
+
+    def cancel(self) -> bool:
+        return False
+
+
+_READ = _Read()
+
+
+class KeptPromptSession(PromptSession[str]):
+    def _create_default_buffer(self) -> Buffer:
+        buffer = super()._create_default_buffer()
+        buffer.__class__ = KeptBuffer  # the same buffer, with KeptBuffer's reset
+        return buffer
+
+
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
                   output: Output | None = None, config: Config | None = None) -> PromptSession[str]:
     config = config or Config()
-    return PromptSession(
+    return KeptPromptSession(
         message=lambda: [("class:prompt", f"{session.rules_name}> ")],
         history=history,
         auto_suggest=SuggestFromGoodLines(session),

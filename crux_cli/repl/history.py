@@ -10,10 +10,12 @@ goes on without it.
 
 from __future__ import annotations
 
+import bisect
 import errno
 import os
 import stat
-from collections.abc import AsyncGenerator, Iterable, Mapping
+from collections import deque
+from collections.abc import AsyncGenerator, Collection, Iterable, Mapping
 from pathlib import Path
 
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -157,6 +159,74 @@ def trim_history(path: Path) -> None:
     write_atomically(path, kept.decode("utf-8", errors="replace"), str(path), what="history", new_mode=0o600)
 
 
+class LineIndex:
+    """The history's lines (each entry's last line) for suggestions: the newest one starting with a text,
+    found in a time that does not grow with the history (tests/bench_repl_history.py, a key).
+
+    Each distinct line is kept once, with the stamp of its newest use (new lines count up from 0, lines
+    read from the file count down), in a list sorted by text: the lines starting with a text are one
+    slice of it. A short slice is searched for its newest line; a long one means a common start, and
+    the lines newest first reach one of them after about len(all) / len(slice) steps.
+    """
+
+    SHORT = 64
+
+    def __init__(self) -> None:
+        self.stamp: dict[str, int] = {}
+        self.by_text: list[str] = []
+        self.unsorted: list[str] = []  # added while the file is read: sorted in at the next search
+        self.newer: list[tuple[int, str]] = []  # (stamp, line) of lines entered, oldest first
+        self.older: list[tuple[int, str]] = []  # ... and of lines read from the file, newest first
+        self.top, self.bottom = 0, 0
+
+    def add_newest(self, string: str) -> None:
+        line = last_line(string)
+        if line is None:
+            return
+        self.top += 1
+        if line not in self.stamp:
+            if self.unsorted:
+                self.unsorted.append(line)
+            else:
+                bisect.insort(self.by_text, line)
+        self.stamp[line] = self.top
+        self.newer.append((self.top, line))
+
+    def add_older(self, strings: Iterable[str]) -> None:
+        """Strings read from the file, newest first, all older than any added before."""
+        for string in strings:
+            line = last_line(string)
+            if line is None or line in self.stamp:
+                continue
+            self.bottom -= 1
+            self.stamp[line] = self.bottom
+            self.unsorted.append(line)
+            self.older.append((self.bottom, line))
+
+    def newest_starting_with(self, text: str, failed: Collection[str]) -> str | None:
+        """The newest line starting with `text` and not in `failed` (stripped), or None."""
+        if self.unsorted:
+            self.by_text += self.unsorted
+            self.by_text.sort()
+            self.unsorted = []
+        start = bisect.bisect_left(self.by_text, text)
+        end = bisect.bisect_left(self.by_text, text + "\U0010ffff", start)
+        if end - start <= self.SHORT:
+            found = [line for line in self.by_text[start:end] if line.startswith(text) and line.strip() not in failed]
+            return max(found, key=self.stamp.__getitem__, default=None)
+        stamp = self.stamp
+        for entries in (reversed(self.newer), self.older):
+            for number, line in entries:
+                if stamp[line] == number and line.startswith(text) and line.strip() not in failed:
+                    return line
+        return None
+
+
+def last_line(string: str) -> str | None:
+    """The line of an entry that suggestions offer (its last), None for an entry of blanks."""
+    return string.splitlines()[-1] if string.strip() else None
+
+
 class KeptHistory(FileHistory):
     """prompt-toolkit's history file, opened without following links, read from its tail, written once wrong.
 
@@ -176,6 +246,10 @@ class KeptHistory(FileHistory):
         self.broken = False
         self.unread: TailReader | None = None  # what is not read yet (None: the file is not opened yet)
         self.read_so_far: list[str] = []  # entries read, newest first, until the whole file is
+        self.line_index = LineIndex()  # what suggestions search
+        # The entries oldest first once the whole file is read: what a prompt's buffer starts from
+        # (KeptBuffer), copied at once rather than fed to it one by one at every prompt.
+        self.oldest_first: deque[str] | None = None
 
     def load_history_strings(self) -> Iterable[str]:
         reader, strings = self.tail(), []
@@ -212,12 +286,20 @@ class KeptHistory(FileHistory):
         while not self.unread.done:
             strings = self.unread.next_chunk()
             self.read_so_far += strings
+            self.line_index.add_older(strings)
             for string in strings:
                 yield string
             await asyncio.sleep(0)  # keys typed meanwhile are read now
         self._loaded_strings += self.read_so_far  # after the lines entered while it was read: those are newer
         self.read_so_far = []
         self._loaded = True
+        self.oldest_first = deque(reversed(self._loaded_strings))
+
+    def append_string(self, string: str) -> None:
+        super().append_string(string)
+        self.line_index.add_newest(string)
+        if self.oldest_first is not None:
+            self.oldest_first.append(string)
 
     def get_strings(self) -> list[str]:
         """Oldest first, what is read so far included (suggestions use it while the rest is read)."""

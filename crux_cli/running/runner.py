@@ -247,7 +247,7 @@ class Runner:
             before = sheet.hero
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
-            if self.on_write is not None and after != before:
+            if self.on_write is not None and after is not before and after != before:
                 self.announce(path, before, after, text)
             sheet.save(after)
         self.hero = after

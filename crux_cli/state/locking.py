@@ -42,6 +42,18 @@ def _windows_lock(descriptor: int, wait: bool) -> None:
             time.sleep(0.05)  # LK_LOCK gives up after ten seconds; a sheet's lock may be held longer
 
 
+def unlock(descriptor: int) -> None:
+    """Release the lock but keep the descriptor open, to lock it again (a batch on a sheet, statement after
+    statement)."""
+    if _fcntl is not None:
+        _fcntl.flock(descriptor, _fcntl.LOCK_UN)
+        return
+    import msvcrt  # type: ignore[import-not-found, unused-ignore]
+
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined, unused-ignore]
+
+
 def release(descriptor: int) -> None:
     """Close the descriptor, which releases its lock on every platform."""
     with contextlib.suppress(OSError):

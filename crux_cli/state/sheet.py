@@ -147,10 +147,10 @@ class _SheetReader:
         return value.strip()
 
     def rules(self, data: dict[str, Any]) -> str:
-        from crux_cli.rulesets import names
+        from crux_cli.rulesets import exists, names
 
         rules = self.text_value(data, ("rules",), "crux").lower()
-        if rules not in names():
+        if not exists(rules):  # a built-in name never scans the installed packages' entry points
             raise self.fail(("rules",), f"unknown rule set `{rules}`",
                             hint="rule sets: " + ", ".join(names()))
         return rules
@@ -313,6 +313,44 @@ def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
     changed = [name for name in WRITABLE if getattr(before, name) != getattr(after, name)]
     if not changed:
         return text
+    quick = edited_in_place(text, changed, after)
+    if quick is not None and checked(quick, changed, after):
+        return quick
+    return rewritten(text, changed, after)
+
+
+def updated_sheet(text: str, before: Hero, after: Hero, path: str) -> tuple[str, Hero]:
+    """`update_sheet_text`, and the hero the new text holds (a `SheetError` when crux would refuse it).
+
+    One parse checks both the edit in place and the sheet (tests/bench_batch.py, sheet mix).
+    """
+    changed = [name for name in WRITABLE if getattr(before, name) != getattr(after, name)]
+    if not changed:
+        return text, parse_sheet(text, path)
+    quick = edited_in_place(text, changed, after)
+    if quick is not None:
+        try:
+            hero = parse_sheet(quick, path)
+        except SheetError:
+            hero = None
+        if hero is not None and all(getattr(hero, name) == getattr(after, name) for name in changed):
+            return quick, hero
+    slow = rewritten(text, changed, after)
+    return slow, parse_sheet(slow, path)
+
+
+def checked(text: str, changed: list[str], after: Hero) -> bool:
+    """Does `text` hold the new values of `changed`?"""
+    try:
+        status = tomllib.loads(text).get("status")
+    except ValueError:
+        return False
+    return isinstance(status, dict) and all(status.get(name) == getattr(after, name) for name in changed)
+
+
+def rewritten(text: str, changed: list[str], after: Hero) -> str:
+    """`text` with the `changed` values of `after`, through tomlkit (which keeps comments and layout): only
+    its [status] table when that is shown to read the same, else the whole sheet."""
     return updated_section(text, after, changed) or updated_document(text, after, changed)
 
 
@@ -400,6 +438,34 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
         return result if tomllib.loads(result) == expected else None
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):
         return None
+
+
+SCALAR_LINE = re.compile(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
+
+
+def edited_in_place(text: str, changed: list[str], after: Hero) -> str | None:
+    """`text` with each changed number or flag rewritten on its own `key = value` line, else None.
+
+    What tomlkit would write for a value already on the sheet, at a fraction of its cost: a batch that
+    gains Grit rewrites the sheet often (tests/bench_batch.py, sheet mix). Its callers read the result
+    back, and it must hold exactly the new values; anything else (a list, a missing key, an unusual
+    layout) is left to tomlkit.
+    """
+    if "conditions" in changed:
+        return None
+    lines = text.split("\n")
+    if len(text.splitlines()) != len(lines) - text.endswith("\n"):  # other line breaks: key_line counts them
+        return None
+    for name in changed:
+        number = key_line(text, ("status", name))
+        match = SCALAR_LINE.match(lines[number - 1]) if number is not None else None
+        if match is None or match.group(2) != name:
+            return None
+        value = getattr(after, name)
+        shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        line = lines[number - 1]  # type: ignore[operator]
+        lines[number - 1] = match.group(1) + shown + line[match.end():]  # type: ignore[operator]
+    return "\n".join(lines)
 
 
 def update_list(items: list[Any], wanted: tuple[str, ...]) -> None:

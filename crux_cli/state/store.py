@@ -27,7 +27,7 @@ import os
 import re
 import stat
 import sys
-import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +35,8 @@ from pathlib import Path
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, fsync_directory, open_regular, read_regular
-from crux_cli.state.locking import acquire
-from crux_cli.state.sheet import parse_sheet, update_sheet_text
+from crux_cli.state.locking import acquire, unlock
+from crux_cli.state.sheet import WRITABLE, parse_sheet, updated_sheet
 
 ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
@@ -78,7 +78,99 @@ def article(what: str) -> str:
 def load_hero(path: str | os.PathLike[str]) -> Hero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file."""
     shown = os.fspath(path)
-    return parse_sheet(read_text(resolve(path), shown), shown)
+    return read_sheet(resolve_again(shown), shown)[1]
+
+
+# What a batch on a sheet keeps between statements (tests/bench_batch.py, sheet/sheetless, defends each):
+# - RESOLVED: the real path behind each name given, while the name still leads to the same file
+#   (a stat of the name, against realpath's stat of every component; none for a name that is its
+#   own real path);
+# - HELD: the lock file's descriptor, locked and unlocked at each statement rather than opened and closed,
+#   while the lock file at its path is still the one opened;
+# - PARSED: the sheet's text and hero while the file is the one read (same device, inode, size,
+#   modification and change times); another crux's write replaces the inode, an edit by hand changes the
+#   times, and either is read afresh, under the lock, at the next statement.
+RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
+HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
+PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
+RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
+KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
+
+
+def resolve_again(shown: str) -> Path:
+    """`resolve(shown)`, remembered while `shown` names the same file.
+
+    A name that is its own real path (absolute, no link on the way) is not checked again: every
+    system call resolves it afresh, so the lock, the read and the write all follow whatever it names.
+    """
+    known = RESOLVED.get(shown)
+    if known is not None and known[1] is None:
+        return known[0]
+    try:
+        status = os.stat(shown)
+    except (OSError, ValueError):  # missing, a NUL: resolve (and then the read) says so
+        return resolve(shown)
+    if known is not None and known[1] == (status.st_dev, status.st_ino):
+        return known[0]
+    real = resolve(shown)
+    if len(RESOLVED) >= KEPT_SHEETS:
+        RESOLVED.clear()
+    RESOLVED[shown] = (real, None if os.fspath(real) == shown else (status.st_dev, status.st_ino))
+    return real
+
+
+def held_lock(sheet: Path) -> int:
+    """A descriptor on the sheet's lock file (OSError when it cannot be opened), kept open between statements."""
+    held = HELD.get(sheet)
+    if held is not None:
+        descriptor, path, identity = held
+        try:
+            status = os.stat(path, follow_symlinks=False)
+            if (status.st_dev, status.st_ino) == identity:
+                return descriptor
+        except OSError:
+            pass
+        del HELD[sheet]  # the lock file was removed or replaced: lock the one there now
+        os.close(descriptor)
+    descriptor = open_lock(sheet)
+    if len(HELD) >= KEPT_SHEETS:
+        for old, *_ in HELD.values():
+            os.close(old)
+        HELD.clear()
+    status = os.fstat(descriptor)
+    HELD[sheet] = (descriptor, os.fspath(lock_path(sheet)), (status.st_dev, status.st_ino))
+    return descriptor
+
+
+def signature(status: os.stat_result) -> tuple[int, ...]:
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def read_sheet(sheet: Path, shown: str) -> tuple[str, Hero]:
+    """The text and hero of the sheet at the real path `sheet`, parsed again only when the file changed.
+
+    A file changed in the last moments may change again within the same tick of the file system's
+    clock, keeping its times and size: its text is read and compared then (as git does with racily
+    clean files), and only the parse is saved.
+    """
+    try:
+        status: os.stat_result | None = os.stat(sheet)
+    except OSError:
+        status = None  # read_text says why
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        status = None
+    known = PARSED.get(sheet)
+    if (known is not None and status is not None and known[0] == signature(status)
+            and status.st_mtime_ns < time.time_ns() - RACY_NS):
+        return known[1], known[2]
+    text = read_text(sheet, shown)  # read after the stat: a change in between is seen at the next stat
+    hero = known[2] if known is not None and known[1] == text else parse_sheet(text, shown)
+    if status is not None:
+        if len(PARSED) >= KEPT_SHEETS:
+            PARSED.clear()
+        PARSED[sheet] = (signature(status), text, hero)
+    return text, hero
+
 
 
 def lock_path(sheet: Path) -> Path:
@@ -185,11 +277,12 @@ def keep_attributes(descriptor: int, target: Path, shown: str, what: str) -> Non
 
 
 def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
-                     new_mode: int | None = None) -> None:
+                     new_mode: int | None = None) -> os.stat_result:
     """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
 
     A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
-    its mode, owner, group, ACL and the user's extended attributes.
+    its mode, owner, group, ACL and the user's extended attributes. Returns the status of the file
+    written, taken before its rename.
     """
     status = None if exclusive else existing_file(target, shown, what)
     if status is not None:
@@ -197,6 +290,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     else:
         mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
     temporary = None
+    import tempfile  # here: a roll that changes no sheet never writes one (tests/bench_startup.py, the sheet path)
+
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
@@ -208,6 +303,7 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
             if status is not None:
                 keep_attributes(file.fileno(), target, shown, what)
             os.fsync(file.fileno())
+            written = os.fstat(file.fileno())
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:
@@ -228,6 +324,7 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
         fsync_directory(target.parent)
     except OSError as error:  # the rename is done: the change is made, and a retry would make it twice
         warn(f"{shown}: the {what} was written, but its folder could not be synced to disk: {error.strerror}")
+    return written
 
 
 def current_umask() -> int:
@@ -252,36 +349,54 @@ class SheetTransaction:
 
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
-        text = update_sheet_text(self.text, self.hero, hero)
-        if text == self.text:
+        if hero is self.hero:
             return
-        parse_sheet(text, self.shown)  # never write a sheet crux itself would refuse
+        if all(getattr(hero, name) == getattr(self.hero, name) for name in WRITABLE):
+            return
+        text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
             raise SheetError(f"cannot change the sheet: {self.unlocked}", path=self.shown,
                              hint="crux needs to make a lock file in the sheet's folder to change the sheet")
-        write_atomically(self.path, text, self.shown)
+        PARSED.pop(self.path, None)
+        written = write_atomically(self.path, text, self.shown)
         self.text, self.hero = text, hero
+        with contextlib.suppress(OSError):  # the file at the path is the one just written: keep it parsed
+            now = os.stat(self.path)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
+                PARSED[self.path] = (signature(now), text, parsed)
 
 
 @contextlib.contextmanager
 def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction]:
     """Lock the sheet, read and check it, and let the body change it; the lock is held until the end."""
     shown = os.fspath(path)
-    sheet = resolve(path)
+    sheet = resolve_again(shown)
     try:
-        descriptor: int | None = open_lock(sheet)
+        descriptor: int | None = held_lock(sheet)
         unlocked = None
     except OSError as error:  # reading needs no lock: writes are atomic renames
         descriptor, unlocked = None, f"{lock_path(sheet).name} {lock_problem(error)}"
+    locked_now = False
     try:
         if descriptor is not None:
             acquire(descriptor)
-            remove_leftovers(sheet)
-        text = read_text(sheet, shown)
-        yield SheetTransaction(sheet, shown, text, parse_sheet(text, shown), unlocked)
+            locked_now = True
+            if sheet not in CLEARED:  # once a process: a folder of 20,000 files is not scanned per statement
+                remove_leftovers(sheet)
+                CLEARED.add(sheet)
+        text, hero = read_sheet(sheet, shown)  # under the lock: stat, and read again if it changed
+        yield SheetTransaction(sheet, shown, text, hero, unlocked)
     finally:
-        if descriptor is not None:
-            os.close(descriptor)  # closing releases the lock
+        if locked_now:
+            assert descriptor is not None
+            try:
+                unlock(descriptor)  # the descriptor stays open for the next statement (HELD)
+            except OSError:
+                HELD.pop(sheet, None)
+                os.close(descriptor)  # closing releases the lock
+
+
+CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench_batch.py, sheet)
 
 
 def remove_leftovers(sheet: Path) -> None:

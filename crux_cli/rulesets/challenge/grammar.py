@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from crux_cli.core.errors import LimitError
+from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import join_words, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
 from crux_cli.core.limits import MAX_DICE
@@ -22,6 +22,7 @@ from crux_cli.rulesets.challenge.engine import DEFAULT_RISK, RISKS
 ACTION_WORDS = ("action",)
 FORTUNE_WORDS = ("fortune",)
 RESIST_WORDS = ("resist", "resistance")
+FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(ACTION_WORDS + FORTUNE_WORDS + RESIST_WORDS)
 
 HINTS = {
@@ -135,4 +136,13 @@ def parse(text: str, keyword_: str) -> ChallengeStatement:
     """Parse a challenge statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold, name = STATEMENTS[kind]
+    if FAST_PATH:  # scan.py: a plain statement read without pyparsing (tests/bench_startup.py)
+        from crux_cli.rulesets.challenge.scan import scan
+
+        try:
+            words = scan(kind, text)
+            if words is not None:
+                return fold(words, text)
+        except CruxError:
+            pass  # a refusal: the grammar reads the statement again and words it
     return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

@@ -169,9 +169,14 @@ def sheet_suffix(answer: Any, palette: Palette) -> str:
 
 
 def sheet_json(answer_sheet: Any) -> dict[str, Any]:
-    """The `sheet` field of an answer given with a sheet: its file, what changed, and the values after."""
-    after = answer_sheet.after
-    record: dict[str, Any] = {"path": answer_sheet.path, "name": after.name,
-                              "changes": changes_json(answer_sheet.before, after)}
-    record.update({key: hero_json(after)[key] for key in SHEET_FIELDS})
-    return record
+    """The `sheet` field of an answer given with a sheet: its file, what changed, and the values after.
+
+    Built field by field, not from `hero_json`: a batch on a sheet journals one at every line
+    (tests/bench_batch.py, sheet mix).
+    """
+    before, after = answer_sheet.before, answer_sheet.after
+    return {"path": answer_sheet.path, "name": after.name,
+            "changes": {} if before is after else changes_json(before, after),
+            "grit": after.grit, "hp": after.hp, "hp_max": after.hp_max, "wounds": after.wounds,
+            "wound_cap": after.wound_cap, "dying": after.dying, "dead": after.dead, "hit_dice": after.hit_dice,
+            "conditions": list(after.conditions)}

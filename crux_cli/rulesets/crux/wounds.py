@@ -20,7 +20,6 @@ Rulings where the seed is open:
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from crux_cli.core.errors import CruxError
@@ -174,6 +173,8 @@ def condition_name(name: str) -> str:
     key = name.strip().lower()
     if key in CONDITIONS:
         return key
+    import difflib  # here: only a misspelt condition needs it, and a roll on a sheet imports this module
+
     close = difflib.get_close_matches(key, CONDITIONS, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
     raise CruxError(f"unknown condition {name!r}", hint=hint + "conditions: " + ", ".join(CONDITIONS))

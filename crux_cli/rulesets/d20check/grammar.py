@@ -18,6 +18,7 @@ from crux_cli.core.record import Record, field
 
 CHECK_WORDS = ("check",)
 DAMAGE_WORDS = ("damage", "dmg")
+FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(CHECK_WORDS + DAMAGE_WORDS)
 
 STAT_NAMES = {"might": "Might", "mig": "Might", "dexterity": "Dexterity", "dex": "Dexterity",
@@ -107,4 +108,13 @@ def parse(text: str, keyword_: str) -> D20CheckStatement:
     """Parse a d20check statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = "check" if keyword_.lower() in CHECK_WORDS else "damage"
     grammar, fold, name = STATEMENTS[kind]
+    if FAST_PATH:  # scan.py: a plain statement read without pyparsing (tests/bench_startup.py)
+        from crux_cli.rulesets.d20check.scan import scan
+
+        try:
+            words = scan(kind, text)
+            if words is not None:
+                return fold(words, text)
+        except CruxError:
+            pass  # a refusal: the grammar reads the statement again and words it
     return parse_and_fold(text, grammar(), fold, name, HINTS[kind])

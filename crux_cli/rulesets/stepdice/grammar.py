@@ -27,6 +27,7 @@ SAVE_WORDS = ("save",)
 STEP_WORDS = ("step",)
 ATTACK_WORDS = ("attack", "atk")
 DEATH_WORDS = ("death",)
+FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(SAVE_WORDS + STEP_WORDS + ATTACK_WORDS + DEATH_WORDS)
 
 ATTRIBUTES = {"str": "STR", "strength": "STR", "dex": "DEX", "dexterity": "DEX", "wil": "WIL",
@@ -223,4 +224,13 @@ def parse(text: str, keyword_: str) -> StepDiceStatement:
     """Parse a step-dice statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold, name = STATEMENTS[kind]
+    if FAST_PATH:  # scan.py: a plain statement read without pyparsing (tests/bench_startup.py)
+        from crux_cli.rulesets.stepdice.scan import scan
+
+        try:
+            words = scan(kind, text)
+            if words is not None:
+                return fold(words, text)
+        except CruxError:
+            pass  # a refusal: the grammar reads the statement again and words it
     return parse_and_fold(text, grammar(), fold, name, HINTS[kind])
