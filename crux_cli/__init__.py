@@ -28,9 +28,11 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"):  # the program, not a library
-    import signal  # enum, which it imports, is imported by every command anyway (re)
+    # _signal, the interpreter's own module, is loaded already: `import signal` runs Python code (its enums),
+    # and a Ctrl-C during it came back as a traceback in this file (tests/test_streams_and_echo.py)
+    import _signal  # type: ignore[import-not-found]
 
-    signal.signal(signal.SIGINT, _interrupted)
+    _signal.signal(_signal.SIGINT, _interrupted)
 
 import types  # noqa: E402
 from typing import TYPE_CHECKING, Any  # noqa: E402
