@@ -234,7 +234,7 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
-                       (first_id, started, ended, session, count, dumps(body)))
+                       (first_id, started, ended, session, count, dumps(body, large=count >= 64)))
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
@@ -412,15 +412,19 @@ def clean(text: str) -> str:
         return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON (orjson, several times quicker: a batch writes a thousand rolls a row); a lone
-    surrogate (an undecodable byte) is written escaped, which SQLite can store."""
-    try:
-        import orjson
+def dumps(value: Any, large: bool = False) -> str:
+    """Compact JSON; a lone surrogate (an undecodable byte) is written escaped, which SQLite can store.
 
-        return orjson.dumps(value).decode()
-    except (ImportError, TypeError, ValueError):  # an integer past 64 bits, a surrogate: the json module
-        pass
+    `large` (a batch's thousand rolls a row): orjson, several times quicker. Otherwise the json module: a
+    one-shot writes one small row, and importing orjson alone costs it 9-13 ms (tests/bench_startup.py).
+    """
+    if large:
+        try:
+            import orjson
+
+            return orjson.dumps(value).decode()
+        except (ImportError, TypeError, ValueError):  # an integer past 64 bits, a surrogate: the json module
+            pass
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     try:
         text.encode("utf-8")

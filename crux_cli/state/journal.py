@@ -270,10 +270,10 @@ class Journal:
     def kept(answer: Any, answer_json: str | None) -> dict[str, Any]:
         """What gives back an answer that is not the chunk's usual roll: its replay, or its JSON."""
         if answer.drawn is None:
-            if answer_json is None:
-                from crux_cli.render.jsonl import compact, record
+            if answer_json is None:  # the record itself: no text made to be read back at once
+                from crux_cli.render.jsonl import record
 
-                answer_json = compact(record(answer))
+                return {"answer": record(answer)}
             return {"answer": json.loads(answer_json)}
         kept: dict[str, Any] = {"rules": answer.rules, "faces": tuple(answer.drawn)}
         for name in ("seed", "comment", "index"):
