@@ -222,10 +222,18 @@ class Store:
         if self.depth:  # inside a change's transaction: it commits, and waits for the disk
             self.insert_rolls(first_id, session, started, ended, count, body)
             return
+        with self.without_waiting():
+            self.insert_rolls(first_id, session, started, ended, count, body)
+
+    @contextlib.contextmanager
+    def without_waiting(self) -> Iterator[sqlite3.Connection]:
+        """A transaction committed without waiting for the disk (WAL, synchronous NORMAL): a kill loses
+        nothing committed; a power cut could take back the last of them. For what an intent, already on
+        disk, would settle anyway, and for plain rolls."""
         self.db.execute("PRAGMA synchronous = NORMAL")
         try:
-            with self.transaction():
-                self.insert_rolls(first_id, session, started, ended, count, body)
+            with self.transaction() as db:
+                yield db
         finally:
             self.db.execute("PRAGMA synchronous = FULL")
 

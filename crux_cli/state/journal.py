@@ -230,7 +230,9 @@ class Journal:
                  "sheets": [change]}
         intent, self.sheet_intent = self.sheet_intent, None
         try:
-            with store.transaction():
+            # With an intent on disk, the entry need not wait for the disk: lost to a power cut, the
+            # intent is still there and the next start journals the change (`settle`).
+            with store.without_waiting() if intent is not None else store.transaction():
                 if intent is None or store.finish_intent(intent):  # settled meanwhile by another crux: it has it
                     store.add_entry(entry)
         except (CruxError, sqlite3.Error) as error:
