@@ -256,6 +256,21 @@ def parse_and_fold(text: str, grammar: pp.ParserElement, fold: Callable[[list[An
         raise error.at(text) from None
 
 
+def scanned_or_parsed(text: str, kind: str, scan: Callable[[str, str], list[Any] | None] | None,
+                      grammar: Callable[[], pp.ParserElement], fold: Callable[[list[Any], str], Tree], name: str,
+                      hint: str | None) -> Tree:
+    """A statement read by its rule set's scanner when it can (`scan`: a plain statement without pyparsing,
+    tests/bench_startup.py), else by its grammar, which also words every refusal the scanner gave up on."""
+    if scan is not None:
+        try:
+            words = scan(kind, text)
+            if words is not None:
+                return fold(words, text)
+        except CruxError:
+            pass  # a refusal: the grammar reads the statement again and words it
+    return parse_and_fold(text, grammar(), fold, name, hint)
+
+
 def join_words(*parts: object) -> str:
     """Canonical text: the words that are there, one space apart (a 0 is a word; None, False, '' are not)."""
     return " ".join(str(p) for p in parts if p is not None and p is not False and p != "")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, pp
+from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scanned_or_parsed
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.record import Record, field
 
@@ -108,13 +109,7 @@ def parse(text: str, keyword_: str) -> D20CheckStatement:
     """Parse a d20check statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = "check" if keyword_.lower() in CHECK_WORDS else "damage"
     grammar, fold, name = STATEMENTS[kind]
-    if FAST_PATH:  # scan.py: a plain statement read without pyparsing (tests/bench_startup.py)
+    scan: Callable[[str, str], list[Any] | None] | None = None
+    if FAST_PATH:  # scan.py: a plain statement read without pyparsing
         from crux_cli.rulesets.d20check.scan import scan
-
-        try:
-            words = scan(kind, text)
-            if words is not None:
-                return fold(words, text)
-        except CruxError:
-            pass  # a refusal: the grammar reads the statement again and words it
-    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])
+    return scanned_or_parsed(text, kind, scan, grammar, fold, name, HINTS[kind])

@@ -15,9 +15,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from itertools import groupby
+from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import integer, join_words, keyword, number, parse_and_fold, pp, tagged
+from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scanned_or_parsed, tagged
 from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.limits import MAX_DICE
 from crux_cli.core.record import Record, field
@@ -224,13 +225,7 @@ def parse(text: str, keyword_: str) -> StepDiceStatement:
     """Parse a step-dice statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold, name = STATEMENTS[kind]
-    if FAST_PATH:  # scan.py: a plain statement read without pyparsing (tests/bench_startup.py)
+    scan: Callable[[str, str], list[Any] | None] | None = None
+    if FAST_PATH:  # scan.py: a plain statement read without pyparsing
         from crux_cli.rulesets.stepdice.scan import scan
-
-        try:
-            words = scan(kind, text)
-            if words is not None:
-                return fold(words, text)
-        except CruxError:
-            pass  # a refusal: the grammar reads the statement again and words it
-    return parse_and_fold(text, grammar(), fold, name, HINTS[kind])
+    return scanned_or_parsed(text, kind, scan, grammar, fold, name, HINTS[kind])
