@@ -189,10 +189,7 @@ class Runner:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it
-            roller = Roller(self.source)
-            if self.keep_faces and self.hero is None and self.sheet is None:  # its faces give it back
-                roller.drawn = []
-            return iter((self.answered(handler, statement, roller, text, comment, None),))
+            return iter((self.answered(handler, statement, self.roller(), text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
 
     def roller(self) -> Roller:
@@ -248,17 +245,20 @@ class Runner:
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
             if self.on_write is not None and after is not before and after != before:
-                self.announce(path, before, after, text)
+                self.announce(self.on_write, path, before, after, text)
             sheet.save(after)
         self.hero = after
         return result, SheetUpdate(path, before, after)
 
-    def announce(self, path: str, before: Hero, after: Hero, text: str) -> None:
+    @staticmethod
+    def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
+                 before: Hero, after: Hero, text: str) -> None:
+        """Tell the journal a sheet is about to change, with the values it keeps (none when only others did)."""
         from crux_cli.state.journal import sheet_values
 
         old, new = sheet_values(before), sheet_values(after)
-        if old != new and self.on_write is not None:
-            self.on_write(path, old, new, text, after.name)
+        if old != new:
+            on_write(path, old, new, text, after.name)
 
     def apply(self, result: Any, hero: Hero) -> Hero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""

@@ -60,13 +60,6 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-def journal_path(environ: Mapping[str, str] = os.environ) -> Path:
-    """Where the journal is kept: the state store."""
-    from crux_cli.state.db import store_path
-
-    return store_path(state_dir(environ))
-
-
 def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
     """CRUX_SESSION when a script sets it (its runs share one session), else 8 random hex digits."""
     given = environ.get("CRUX_SESSION", "").strip()
@@ -660,10 +653,6 @@ def read_entries(where: Path | None = None) -> list[dict[str, Any]]:
         return select_entries(store)
     finally:
         store.close()
-
-
-def is_fight_roll(entry: Mapping[str, Any]) -> bool:
-    return bool(entry.get("in_fight"))
 
 
 def touches(entry: Mapping[str, Any], sheet: str) -> bool:
