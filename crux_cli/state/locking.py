@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 
 try:  # POSIX
     import fcntl as _fcntl
@@ -58,14 +57,3 @@ def release(descriptor: int) -> None:
     """Close the descriptor, which releases its lock on every platform."""
     with contextlib.suppress(OSError):
         os.close(descriptor)
-
-
-@contextlib.contextmanager
-def held(path: str | os.PathLike[str], flags: int = os.O_RDWR | os.O_CREAT, mode: int = 0o600) -> Iterator[int]:
-    """Hold the exclusive lock of the file at `path` (made when missing) for the body of the `with`."""
-    descriptor = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), mode)
-    try:
-        acquire(descriptor)
-        yield descriptor
-    finally:
-        release(descriptor)
