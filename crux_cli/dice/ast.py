@@ -13,6 +13,7 @@ never recurses deeper than the parentheses do.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 from crux_cli.core.record import Record, field
@@ -339,34 +340,31 @@ class Versus(Record):
         return (f"{self.repeat}x " if self.repeat != 1 else "") + f"{self.expr} vs {self.against}"
 
 
+def leaves(expr: Expr) -> Iterator[Expr]:
+    """The nodes of `expr` that hold no other expression: numbers, dice, sheet values."""
+    if isinstance(expr, Group | Labelled):
+        yield from leaves(expr.expr)
+    elif isinstance(expr, Negate):
+        yield from leaves(expr.operand)
+    elif isinstance(expr, Sum | Product):
+        yield from leaves(expr.first)
+        for _, operand in expr.rest:
+            yield from leaves(operand)
+    elif isinstance(expr, Pool):
+        for item in expr.items:
+            yield from leaves(item)
+    else:
+        yield expr
+
+
 def names_attribute(expr: Expr) -> bool:
     """Does `expr` name an attribute (a `SheetValue`) anywhere?"""
-    if isinstance(expr, SheetValue):
-        return True
-    if isinstance(expr, Group | Labelled):
-        return names_attribute(expr.expr)
-    if isinstance(expr, Negate):
-        return names_attribute(expr.operand)
-    if isinstance(expr, Sum | Product):
-        return names_attribute(expr.first) or any(names_attribute(operand) for _, operand in expr.rest)
-    if isinstance(expr, Pool):
-        return any(names_attribute(item) for item in expr.items)
-    return False
+    return any(isinstance(leaf, SheetValue) for leaf in leaves(expr))
 
 
 def has_dice(expr: Expr) -> bool:
     """Does rolling `expr` roll any die?"""
-    if isinstance(expr, Number | SheetValue):
-        return False
-    if isinstance(expr, Group | Labelled):
-        return has_dice(expr.expr)
-    if isinstance(expr, Negate):
-        return has_dice(expr.operand)
-    if isinstance(expr, Sum | Product):
-        return has_dice(expr.first) or any(has_dice(operand) for _, operand in expr.rest)
-    if isinstance(expr, Pool):
-        return any(has_dice(item) for item in expr.items)
-    return True
+    return any(not isinstance(leaf, Number | SheetValue) for leaf in leaves(expr))
 
 
 class Countdown(Record):

@@ -143,26 +143,26 @@ def _value_rows(dists: Sequence[Distribution | None], cumulative: bool) -> list[
     return rows
 
 
+def _compared_row(label: str, odds: Sequence[Odds], values: Sequence[Any]) -> list[str]:
+    """One summary row: each statement's value (blank columns under its cumulative ones) and, after every
+    statement but the first, its difference from the first."""
+    row = [label]
+    first = values[0]
+    for index, (o, value) in enumerate(zip(odds, values, strict=True)):
+        row += [f"{float(value):.4g}" if value is not None else "—"] + (["", ""] if o.cumulative else [])
+        if index:
+            row.append(f"{float(value - first):+.4g}" if value is not None and first is not None else "")
+    return row
+
+
 def _summary_rows(odds: Sequence[Odds]) -> list[list[str]]:
     means = [o.mean for o in odds]
     sds = [deviation(o) for o in odds]
     rows = []
     if any(m is not None for m in means):
-        row = ["mean"]
-        for index, (o, mean) in enumerate(zip(odds, means, strict=True)):
-            row += [f"{float(mean):.4g}" if mean is not None else "—"] + (["", ""] if o.cumulative else [])
-            if index:
-                first = means[0]
-                row.append(f"{float(mean - first):+.4g}" if mean is not None and first is not None else "")
-        rows.append(row)
+        rows.append(_compared_row("mean", odds, means))
     if any(sd is not None for sd in sds):
-        row = ["sd"]
-        for index, (o, sd) in enumerate(zip(odds, sds, strict=True)):
-            row += [f"{sd:.4g}" if sd is not None else "—"] + (["", ""] if o.cumulative else [])
-            if index:
-                first_sd = sds[0]
-                row.append(f"{sd - first_sd:+.4g}" if sd is not None and first_sd is not None else "")
-        rows.append(row)
+        rows.append(_compared_row("sd", odds, sds))
     at_least = [o.at_least for o in odds]
     if any(a is not None for a in at_least):
         k = next(a.k for a in at_least if a is not None)
