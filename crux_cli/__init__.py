@@ -34,7 +34,6 @@ if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"
 
     _signal.signal(_signal.SIGINT, _interrupted)
 
-import types  # noqa: E402
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
 if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ below imports them on first use
@@ -72,45 +71,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *API])
-
-
-class _OddsEntry:
-    """`crux_cli.odds`: call it for exact odds (`crux_cli.api.odds`); its attributes are the subpackage's.
-
-    `crux_cli/odds/` is a subpackage too, and importing a subpackage binds it on its parent,
-    which would hide the function once anything had imported `crux_cli.odds.…`. So the name
-    answers both: called, it is the API; read from (`crux_cli.odds.dist`, `import
-    crux_cli.odds.result as r`), it is the subpackage.
-    """
-
-    def __call__(self, text: str, **options: Any) -> Any:
-        from crux_cli.api import odds
-
-        return odds(text, **options)
-
-    def __getattr__(self, name: str) -> Any:
-        import importlib
-
-        package = importlib.import_module("crux_cli.odds")
-        if not hasattr(package, name) and not name.startswith("_"):
-            importlib.import_module(f"crux_cli.odds.{name}")  # a submodule not imported yet
-        return getattr(package, name)
-
-    def __repr__(self) -> str:
-        return "<function crux_cli.odds (and the subpackage crux_cli.odds)>"
-
-
-class _Package(types.ModuleType):
-    """The module's class: a property keeps `crux_cli.odds` the entry above whatever is imported."""
-
-    @property
-    def odds(self) -> _OddsEntry:
-        return ODDS
-
-    @odds.setter
-    def odds(self, subpackage: types.ModuleType) -> None:
-        pass  # the import system binding the subpackage: it stays in sys.modules['crux_cli.odds']
-
-
-ODDS = _OddsEntry()
-sys.modules[__name__].__class__ = _Package

@@ -25,8 +25,8 @@ from crux_cli.core.record import Record
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crux_cli.odds.dist import Dist
-    from crux_cli.odds.result import AtLeast, Comparison, Odds
+    from crux_cli.probability.dist import Dist
+    from crux_cli.probability.result import AtLeast, Comparison, Odds
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
@@ -222,7 +222,7 @@ class OddsResult(Record):
         Only odds with a distribution add up (dice, attacks' damage); the sum has that distribution alone,
         since outcomes such as `hit` or `success` do not add. Its `input` says what was added.
         """
-        from crux_cli.odds.result import dice_odds
+        from crux_cli.probability.result import dice_odds
 
         mine = self._dist("+")
         if isinstance(other, OddsResult):
@@ -242,8 +242,8 @@ class OddsResult(Record):
         return self + other
 
     def _dist(self, operation: str) -> Dist:
-        from crux_cli.odds.dist import Dist
-        from crux_cli.odds.result import distribution_of
+        from crux_cli.probability.dist import Dist
+        from crux_cli.probability.result import distribution_of
 
         if self.odds.distribution is None:
             raise TypeError(f"{self.kind} odds have no total or damage to {operation}: only odds with a "

@@ -11,7 +11,7 @@ Stability: every name in `__all__` keeps its meaning and its call signature for 
 series and beyond; a field added to `RuleSet`, `Context`, `Odds` or `Table` has a default, so a
 rule set written today keeps loading. A change that breaks a plug-in is made only in a new major
 version, and announced in the release before it. The modules these names live in
-(`crux_cli.core.*`, `crux_cli.odds.*`) are crux's inside and may move: import from here.
+(`crux_cli.core.*`, `crux_cli.probability.*`) are crux's inside and may move: import from here.
 
 What is here:
 
@@ -32,8 +32,8 @@ from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.rng import Roller
 from crux_cli.core.ruleset import Context, RuleSet, lazy
 from crux_cli.core.style import Palette
-from crux_cli.odds.dist import Dist
-from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, dice_odds
+from crux_cli.probability.dist import Dist
+from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, dice_odds
 
 __all__ = ["AtLeast", "Context", "CruxError", "Dist", "Distribution", "LimitError", "Odds",
            "Palette", "Roller", "RuleSet", "SheetError", "Table", "dice_odds", "lazy"]

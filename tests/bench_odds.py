@@ -61,11 +61,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.setrecursionlimit(20_000)  # icepool sums N dice by recursion, one level a die
 
 from crux_cli.core.style import PLAIN  # noqa: E402 (this checkout, not an installed crux)
-from crux_cli.odds.dist import Dist, default_depth, die  # noqa: E402
+from crux_cli.probability.dist import Dist, default_depth, die  # noqa: E402
 from crux_cli.rulesets import load  # noqa: E402
 from crux_cli.rulesets.crux.compiler import compile_statement  # noqa: E402
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest  # noqa: E402
-from crux_cli.rulesets.crux.odds import request_odds  # noqa: E402
+from crux_cli.rulesets.crux.probability import request_odds  # noqa: E402
 from crux_cli.running.output import odds_lines  # noqa: E402
 from crux_cli.running.read import clear_cache, parse_statement, read_uncached  # noqa: E402
 from crux_cli.running.runner import Runner  # noqa: E402

@@ -129,12 +129,12 @@ def test_errors_carry_message_position_and_hint() -> None:
 
 
 def test_odds_stays_the_function_once_the_odds_subpackage_is_imported() -> None:
-    """crux_cli/odds/ is also a subpackage: importing it must not hide the API's odds()."""
-    import crux_cli.odds.result as result_module
-    from crux_cli.odds.dist import Dist
+    """crux_cli/probability/ is also a subpackage: importing it must not hide the API's odds()."""
+    import crux_cli.probability.result as result_module
+    from crux_cli.probability.dist import Dist
 
-    assert result_module.Odds.__module__ == "crux_cli.odds.result"
-    assert crux_cli.odds.dist.Dist is Dist
+    assert result_module.Odds.__module__ == "crux_cli.probability.result"
+    assert crux_cli.probability.dist.Dist is Dist
     assert crux_cli.odds("d6").mean == Fraction(7, 2)
 
 

@@ -18,7 +18,7 @@ from crux_cli.rulesets.challenge.engine import (
     roll_fortune,
     roll_resist,
 )
-from crux_cli.rulesets.challenge.odds import action_odds, fortune_odds, resist_odds, roll_chances
+from crux_cli.rulesets.challenge.probability import action_odds, fortune_odds, resist_odds, roll_chances
 
 
 @pytest.mark.parametrize(("faces", "kept", "outcome"), [

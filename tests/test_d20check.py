@@ -10,7 +10,7 @@ from helpers import scripted
 
 from crux_cli.core.errors import LimitError
 from crux_cli.rulesets.d20check.engine import CheckRequest, DamageRequest, net_favor, roll_check, roll_damage
-from crux_cli.rulesets.d20check.odds import check_odds, damage_odds
+from crux_cli.rulesets.d20check.probability import check_odds, damage_odds
 
 
 @pytest.mark.parametrize(("stat", "trained", "difficulty"), [

@@ -8,7 +8,7 @@ import pytest
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.dice import ast
+from crux_cli.dice import syntax
 from crux_cli.dice.grammar import parse
 from crux_cli.dice.handler import DICE
 from crux_cli.running.read import read
@@ -16,9 +16,9 @@ from crux_cli.running.read import read
 CRUX = rulesets.load("crux")
 
 
-def expr(text: str) -> ast.Expr:
+def expr(text: str) -> syntax.Expr:
     statement = parse(text)
-    assert isinstance(statement, ast.Roll)
+    assert isinstance(statement, syntax.Roll)
     return statement.expr
 
 
@@ -31,37 +31,38 @@ def refusal(text: str, rules=CRUX) -> CruxError:
 # -- trees -----------------------------------------------------------------------------------------
 
 def test_modifiers_nest_in_the_order_they_apply():
-    assert expr("4d6kh3rr1!>=6>=5") == ast.Successes(
-        ast.Keep(ast.Explode(ast.Reroll(ast.Dice(4, 6), ast.Compare("=", 1), once=False), ast.Compare(">=", 6)),
+    assert expr("4d6kh3rr1!>=6>=5") == syntax.Successes(
+        syntax.Keep(syntax.Explode(syntax.Reroll(syntax.Dice(4, 6), syntax.Compare("=", 1), once=False),
+                                   syntax.Compare(">=", 6)),
                  highest=True, count=3),
-        ast.Compare(">=", 5))
+        syntax.Compare(">=", 5))
 
 
 def test_sums_and_products_are_flat_and_keep_precedence():
-    assert expr("1 + 2 * 3 - 4") == ast.Sum(ast.Number(1), (
-        ("+", ast.Product(ast.Number(2), (("*", ast.Number(3)),))), ("-", ast.Number(4))))
+    assert expr("1 + 2 * 3 - 4") == syntax.Sum(syntax.Number(1), (
+        ("+", syntax.Product(syntax.Number(2), (("*", syntax.Number(3)),))), ("-", syntax.Number(4))))
 
 
 def test_five_hundred_terms_are_one_flat_node():
     tree = expr("1" + "+1" * 499)
-    assert isinstance(tree, ast.Sum) and len(tree.rest) == 499
+    assert isinstance(tree, syntax.Sum) and len(tree.rest) == 499
 
 
 def test_a_label_attaches_to_the_atom_before_it():
-    assert expr("2d20kl1 + 5 [fire]") == ast.Sum(
-        ast.Keep(ast.Dice(2, 20), False, 1), (("+", ast.Labelled(ast.Number(5), "fire")),))
+    assert expr("2d20kl1 + 5 [fire]") == syntax.Sum(
+        syntax.Keep(syntax.Dice(2, 20), False, 1), (("+", syntax.Labelled(syntax.Number(5), "fire")),))
 
 
 def test_special_dice():
-    assert expr("d%") == ast.Dice(1, 100)
-    assert expr("3d66") == ast.D66(3)
-    assert expr("2dF") == ast.Fudge(2)
+    assert expr("d%") == syntax.Dice(1, 100)
+    assert expr("3d66") == syntax.D66(3)
+    assert expr("2dF") == syntax.Fudge(2)
 
 
 def test_repeat_and_countdown_statements():
-    assert parse("6x 4d6kh3") == ast.Roll(ast.Keep(ast.Dice(4, 6), True, 3), repeat=6)
-    assert parse("roll Cd8") == ast.Countdown(8)
-    assert parse("2x Cd10") == ast.Countdown(10, repeat=2)
+    assert parse("6x 4d6kh3") == syntax.Roll(syntax.Keep(syntax.Dice(4, 6), True, 3), repeat=6)
+    assert parse("roll Cd8") == syntax.Countdown(8)
+    assert parse("2x Cd10") == syntax.Countdown(10, repeat=2)
 
 
 def test_positions_do_not_take_part_in_equality():
@@ -87,7 +88,7 @@ def test_dice_work_in_any_rule_set():
                             parse=lambda text, word: ("other", text))
     assert read("check 4", other) == (other, ("other", "check 4"))
     handler, statement = read("2d20kl1 + 3", other)
-    assert handler is DICE and isinstance(statement, ast.Roll)
+    assert handler is DICE and isinstance(statement, syntax.Roll)
 
 
 def test_an_unknown_word_is_not_read_as_dice():
@@ -124,13 +125,13 @@ def test_limit_dice_per_statement_is_checked_where_the_count_is_written():
     error = refusal("1 + 1001d6")
     assert isinstance(error, LimitError) and "1,000" in error.message and error.position == 4
     assert isinstance(refusal("501d66"), LimitError)  # a d66 is two dice
-    assert isinstance(read("1000d6", CRUX)[1], ast.Roll)  # the limit itself is allowed
+    assert isinstance(read("1000d6", CRUX)[1], syntax.Roll)  # the limit itself is allowed
 
 
 def test_limit_sides():
     error = refusal("2d10001")
     assert isinstance(error, LimitError) and "10,000 sides" in error.message and error.position == 2
-    assert read("d10000", CRUX)[1] == ast.Roll(ast.Dice(1, 10000))
+    assert read("d10000", CRUX)[1] == syntax.Roll(syntax.Dice(1, 10000))
 
 
 def test_limit_input_length():
@@ -148,13 +149,13 @@ def test_limit_nesting_of_parentheses():
 
 
 def test_limit_nesting_of_signs():
-    assert expr("-" * 32 + "1") == ast.Number(1)
+    assert expr("-" * 32 + "1") == syntax.Number(1)
     error = refusal("-" * 33 + "1")
     assert isinstance(error, LimitError) and "33 signs" in error.message
 
 
 def test_limit_integers():
-    assert expr("1000000000") == ast.Number(10**9)
+    assert expr("1000000000") == syntax.Number(10**9)
     error = refusal("1000000001")
     assert isinstance(error, LimitError) and "1,000,000,000" in error.message
     assert isinstance(refusal("9" * 999), LimitError)  # refused before int() ever sees 999 digits

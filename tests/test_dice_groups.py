@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import crux_cli
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.dice import ast, engine, scan
+from crux_cli.dice import engine, scan, syntax
 from crux_cli.dice import grammar as notation
-from crux_cli.dice.odds import statement_odds
+from crux_cli.dice.probability import statement_odds
 
 
 @pytest.mark.parametrize(("text", "faces", "total"), [
@@ -120,7 +120,7 @@ def groups(draw: st.DrawFn) -> str:
 @given(groups())
 def test_odds_equal_brute_force(text: str) -> None:
     statement = notation.parse(text)
-    assert isinstance(statement, ast.Roll)
+    assert isinstance(statement, syntax.Roll)
     odds = statement_odds(statement)
     counted = brute_odds(lambda roller: engine.roll_statement(roller, statement), lambda r: r.total)
     assert odds.distribution is not None

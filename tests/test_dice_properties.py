@@ -13,7 +13,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, ScriptedSource, seeded
 from crux_cli.core.style import PLAIN
-from crux_cli.dice import ast, engine
+from crux_cli.dice import engine, syntax
 from crux_cli.render.jsonl import line
 from crux_cli.render.text import answer_line
 from crux_cli.running.read import read
@@ -109,52 +109,53 @@ def test_round_trip_of_every_node_type():
     for text in VALID:
         statement = read(text, CRUX)[1]
         assert read(str(statement), CRUX)[1] == statement
-    assert isinstance(read("Cd8", CRUX)[1], ast.Countdown)
+    assert isinstance(read("Cd8", CRUX)[1], syntax.Countdown)
 
 
 # -- trees built at random: canonical text reads back as the same tree -------------------------------
 
-def compares(low: int = 0, high: int = 12) -> st.SearchStrategy[ast.Compare]:
-    return st.builds(ast.Compare, st.sampled_from(ast.COMPARISONS), st.integers(low, high))
+def compares(low: int = 0, high: int = 12) -> st.SearchStrategy[syntax.Compare]:
+    return st.builds(syntax.Compare, st.sampled_from(syntax.COMPARISONS), st.integers(low, high))
 
 
 @st.composite
-def dice_terms(draw: st.DrawFn) -> ast.DiceTerm:
-    term: ast.DiceTerm = draw(st.one_of(
-        st.builds(ast.Dice, st.integers(0, 5), st.integers(2, 12).filter(lambda n: n != 66)),
-        st.builds(ast.D66, st.integers(0, 3)), st.builds(ast.Fudge, st.integers(0, 5))))
+def dice_terms(draw: st.DrawFn) -> syntax.DiceTerm:
+    term: syntax.DiceTerm = draw(st.one_of(
+        st.builds(syntax.Dice, st.integers(0, 5), st.integers(2, 12).filter(lambda n: n != 66)),
+        st.builds(syntax.D66, st.integers(0, 3)), st.builds(syntax.Fudge, st.integers(0, 5))))
     if draw(st.booleans()):
-        term = ast.Reroll(term, ast.Compare("=", 1), once=draw(st.booleans()))
+        term = syntax.Reroll(term, syntax.Compare("=", 1), once=draw(st.booleans()))
     if draw(st.booleans()):
-        term = ast.Explode(term, draw(st.none() | st.just(ast.Compare(">=", 12))), draw(st.booleans()))
+        term = syntax.Explode(term, draw(st.none() | st.just(syntax.Compare(">=", 12))), draw(st.booleans()))
     if draw(st.booleans()):
-        term = draw(st.sampled_from([ast.Keep, ast.Drop]))(term, draw(st.booleans()), draw(st.integers(0, 4)))
+        term = draw(st.sampled_from([syntax.Keep, syntax.Drop]))(term, draw(st.booleans()), draw(st.integers(0, 4)))
     if draw(st.booleans()):
-        term = ast.Successes(term, draw(compares()))
+        term = syntax.Successes(term, draw(compares()))
     return term
 
 
-def expressions() -> st.SearchStrategy[ast.Expr]:
-    leaves = st.builds(ast.Number, st.integers(0, 10**9)) | dice_terms()
+def expressions() -> st.SearchStrategy[syntax.Expr]:
+    leaves = st.builds(syntax.Number, st.integers(0, 10**9)) | dice_terms()
     return st.recursive(leaves, lambda inner: st.one_of(
-        st.builds(ast.Group, inner),
-        st.builds(ast.Labelled, inner.filter(lambda e: not isinstance(e, ast.Negate | ast.Sum | ast.Product
-                                                                       | ast.Labelled)),
+        st.builds(syntax.Group, inner),
+        st.builds(syntax.Labelled, inner.filter(lambda e: not isinstance(e, syntax.Negate | syntax.Sum | syntax.Product
+                                                                       | syntax.Labelled)),
                   st.text("abc fire", min_size=1, max_size=8).map(lambda s: " ".join(s.split()))),
-        st.builds(ast.Negate, inner.filter(lambda e: not isinstance(e, ast.Negate | ast.Sum | ast.Product))),
-        st.builds(ast.Product, inner.filter(lambda e: not isinstance(e, ast.Sum | ast.Product)),
+        st.builds(syntax.Negate,
+                  inner.filter(lambda e: not isinstance(e, syntax.Negate | syntax.Sum | syntax.Product))),
+        st.builds(syntax.Product, inner.filter(lambda e: not isinstance(e, syntax.Sum | syntax.Product)),
                   st.lists(st.tuples(st.sampled_from("*/"), inner.filter(
-                      lambda e: not isinstance(e, ast.Sum | ast.Product))), min_size=1, max_size=3).map(tuple)),
-        st.builds(ast.Sum, inner.filter(lambda e: not isinstance(e, ast.Sum)),
-                  st.lists(st.tuples(st.sampled_from("+-"), inner.filter(lambda e: not isinstance(e, ast.Sum))),
+                      lambda e: not isinstance(e, syntax.Sum | syntax.Product))), min_size=1, max_size=3).map(tuple)),
+        st.builds(syntax.Sum, inner.filter(lambda e: not isinstance(e, syntax.Sum)),
+                  st.lists(st.tuples(st.sampled_from("+-"), inner.filter(lambda e: not isinstance(e, syntax.Sum))),
                            min_size=1, max_size=3).map(tuple)),
     ), max_leaves=8)
 
 
 @settings(max_examples=400, deadline=None)
 @given(expressions(), st.integers(1, 3))
-def test_canonical_text_of_any_tree_reads_back_the_same(expr: ast.Expr, repeat: int):
-    statement = ast.Roll(expr, repeat)
+def test_canonical_text_of_any_tree_reads_back_the_same(expr: syntax.Expr, repeat: int):
+    statement = syntax.Roll(expr, repeat)
     try:
         assert read(str(statement), CRUX)[1] == statement, str(statement)
     except CruxError as error:  # only what the parser refuses on purpose: endless rolls, the dice limit

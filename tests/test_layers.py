@@ -1,6 +1,6 @@
 """The packages import one another in one direction only (CONTRIBUTING.md, "Layers").
 
-Lowest first: core → odds → plugin → dice → rulesets → render → state → running → api → cli | repl. A
+Lowest first: core → probability → plugin → dice → rulesets → render → state → running → api → cli | repl. A
 package imports only from itself and the packages below it; cli and repl never import
 each other; a rule set's folder (`rulesets/<name>/`) never imports another rule set's
 folder (the registry, `rulesets/__init__.py`, may load any of them). `crux_cli/__init__.py`
@@ -27,7 +27,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "crux_cli"
-ORDER = ("core", "odds", "plugin", "dice", "rulesets", "render", "state", "running", "api", "cli", "repl")
+ORDER = ("core", "probability", "plugin", "dice", "rulesets", "render", "state", "running", "api", "cli", "repl")
 TOP = ("cli", "repl")  # the two faces: the same level, and strangers to each other
 BELOW_ALL, ABOVE_ALL = "crux_cli", "__main__"
 
@@ -135,8 +135,8 @@ def against_the_order(edge: Import) -> str:
         return ""
     if importer == BELOW_ALL:
         # It imports nothing of crux when loaded; its module __getattr__ forwards the Python API's names
-        # (crux_cli.roll, crux_cli.odds…) to `api` on first use, and `crux_cli.odds` reads the subpackage.
-        if edge.how != "top" and imported in ("api", "odds"):
+        # (crux_cli.roll, crux_cli.odds…) to `api` on first use.
+        if edge.how != "top" and imported == "api":
             return ""
         return "crux_cli/__init__.py imports nothing of crux"
     if {importer, imported} == set(TOP):
@@ -222,7 +222,7 @@ def test_known_exceptions_still_exist() -> None:
 # -- the checker itself catches what it must ---------------------------------------------------------
 
 @pytest.mark.parametrize(("importer", "imported", "why"), [
-    ("crux_cli.core.errors", "crux_cli.odds.dist", "core is below odds"),
+    ("crux_cli.core.errors", "crux_cli.probability.dist", "core is below probability"),
     ("crux_cli.dice.engine", "crux_cli.rulesets.crux.engine", "dice is below rulesets/crux"),
     ("crux_cli.repl.app", "crux_cli.cli", "cli and repl never import each other"),
     ("crux_cli.cli", "crux_cli.repl.app", "cli and repl never import each other"),
@@ -249,7 +249,7 @@ SAMPLE = """
 from __future__ import annotations
 from typing import TYPE_CHECKING
 import crux_cli.core.errors
-from crux_cli.odds import dist
+from crux_cli.probability import dist
 from crux_cli.dice.engine import roll
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -261,6 +261,6 @@ def later() -> None:
 
 def test_the_walker_sees_top_lazy_and_named_imports_and_skips_type_checking() -> None:
     found = {(i.imported, i.how) for i in imports_of("crux_cli.running.runner", SAMPLE) if "crux" in i.imported}
-    assert found == {("crux_cli.core.errors", "top"), ("crux_cli.odds.dist", "top"),
+    assert found == {("crux_cli.core.errors", "top"), ("crux_cli.probability.dist", "top"),
                      ("crux_cli.dice.engine", "top"), ("crux_cli.rulesets.crux.ruleset", "named"),
                      ("crux_cli.render.text", "lazy")}

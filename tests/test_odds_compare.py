@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import crux_cli
 from crux_cli.core.errors import LimitError
-from crux_cli.odds.result import deviation, variance
+from crux_cli.probability.result import deviation, variance
 from crux_cli.repl.session import Session
 from crux_cli.running.runner import Runner
 

@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crux_cli.rulesets.crux.engine as engine
-import crux_cli.rulesets.crux.odds as crux_odds
+import crux_cli.rulesets.crux.probability as crux_odds
 from crux_cli.core.rng import Roller, ScriptedSource
-from crux_cli.odds.dist import die
-from crux_cli.odds.result import Odds
+from crux_cli.probability.dist import die
+from crux_cli.probability.result import Odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source, roll_attack, roll_pool
-from crux_cli.rulesets.crux.odds import attack_odds, pool_odds, request_odds
+from crux_cli.rulesets.crux.probability import attack_odds, pool_odds, request_odds
 
 # ----- enumeration through the engine -------------------------------------------------------------
 

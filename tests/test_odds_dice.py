@@ -12,9 +12,9 @@ import pytest
 import crux_cli.dice.engine as engine
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, ScriptedSource
-from crux_cli.dice import ast
 from crux_cli.dice import grammar as notation
-from crux_cli.dice.odds import statement_odds
+from crux_cli.dice import syntax
+from crux_cli.dice.probability import statement_odds
 
 
 def faces_needed(error: AssertionError) -> int:
@@ -22,7 +22,7 @@ def faces_needed(error: AssertionError) -> int:
     return int(str(error).rsplit("wanted d", 1)[1].rstrip(")"))
 
 
-def every_roll(statement: ast.Roll, most_faces: int = 40) -> Iterator[tuple[engine.DiceResult | None, Fraction]]:
+def every_roll(statement: syntax.Roll, most_faces: int = 40) -> Iterator[tuple[engine.DiceResult | None, Fraction]]:
     """Depth first over the faces: when the roller wants one more, branch on each face of that die.
 
     A sequence still unfinished after `most_faces` faces (only `rr` can go on so long here)

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.odds import dist as D
-from crux_cli.odds.dist import Dist, constant, d66, default_depth, die, fudge, mix, percentile, pool
+from crux_cli.probability import dist as D
+from crux_cli.probability.dist import Dist, constant, d66, default_depth, die, fudge, mix, percentile, pool
 
 # ----- helpers ------------------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from crux_cli.core.limits import EXPLOSION_DEPTH
-from crux_cli.odds.result import with_at_least
+from crux_cli.probability.result import with_at_least
 from crux_cli.rulesets.crux.engine import AttackRequest, Source
-from crux_cli.rulesets.crux.odds import attack_odds
+from crux_cli.rulesets.crux.probability import attack_odds
 from crux_cli.running.runner import Runner
 
 SWEEP = [(sides, count, armour, resist, vuln, flat, net)

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.odds.dist import Dist
-from crux_cli.odds.generic import base_die, countdown_odds, dice_term, explosion_depth
+from crux_cli.probability.dist import Dist
+from crux_cli.probability.generic import base_die, countdown_odds, dice_term, explosion_depth
 
 Faces = dict[int, Fraction]
 Test = Callable[[int], bool]

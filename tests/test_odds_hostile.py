@@ -155,7 +155,7 @@ def test_the_limit_predicts_what_the_odds_take(text: str, monkeypatch: pytest.Mo
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
     import calibrate_odds
 
-    from crux_cli.odds import cost
+    from crux_cli.probability import cost
 
     Runner().odds("1d6")  # the grammar and the odds modules loaded, as after a first statement
     reference = calibrate_odds.predicted(text, False)

@@ -8,12 +8,12 @@ from fractions import Fraction
 import pytest
 
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.dist import die
-from crux_cli.odds.result import Odds, Table, WeightedRows, dice_odds, names_and_ratios
+from crux_cli.probability.dist import die
+from crux_cli.probability.result import Odds, Table, WeightedRows, dice_odds, names_and_ratios
 from crux_cli.render.odds_json import approx, odds_to_json, probability
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bar, odds_text_lines, percent, render_odds
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
-from crux_cli.rulesets.crux.odds import attack_odds, pool_odds
+from crux_cli.rulesets.crux.probability import attack_odds, pool_odds
 from crux_cli.rulesets.crux.words import COLOURS
 from crux_cli.running.output import odds_lines
 from crux_cli.running.runner import Runner

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from crux_cli.core.errors import LimitError
-from crux_cli.odds import cost
+from crux_cli.probability import cost
 from crux_cli.running.runner import Runner
 
 

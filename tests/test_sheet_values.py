@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import crux_cli
 from crux_cli.core.rng import ScriptedSource
-from crux_cli.dice import ast, scan
 from crux_cli.dice import grammar as notation
+from crux_cli.dice import scan, syntax
 from crux_cli.rulesets.crux.hero import Attribute, Hero
 from crux_cli.running.runner import Runner
 
@@ -61,6 +61,6 @@ def test_any_modifier_is_added_as_written(name: str, modifier: int, face: int) -
 
 def test_the_grammar_reads_names_and_the_fast_path_leaves_them() -> None:
     statement = notation.parse("1d20 + Strength")
-    assert isinstance(statement, ast.Roll) and statement.reads_sheet and str(statement) == "1d20 + STR"
+    assert isinstance(statement, syntax.Roll) and statement.reads_sheet and str(statement) == "1d20 + STR"
     assert not notation.parse("1d20 + 2").reads_sheet
     assert scan.scan("1d20 + DEX") is None

@@ -22,7 +22,7 @@ from crux_cli.rulesets.stepdice.engine import (
     step,
     step_die,
 )
-from crux_cli.rulesets.stepdice.odds import attack_odds, death_odds, save_odds, step_odds
+from crux_cli.rulesets.stepdice.probability import attack_odds, death_odds, save_odds, step_odds
 from crux_cli.running.read import parse_statement
 
 # --- the track ------------------------------------------------------------------------------------

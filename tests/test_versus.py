@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 import crux_cli
 from crux_cli.core.errors import CruxError
-from crux_cli.dice import ast, engine, scan
+from crux_cli.dice import engine, scan, syntax
 from crux_cli.dice import grammar as notation
-from crux_cli.dice.odds import statement_odds
+from crux_cli.dice.probability import statement_odds
 
 
 @pytest.mark.parametrize(("text", "faces", "outcome", "margin"), [
@@ -68,7 +68,7 @@ SIDE = st.builds(lambda n, s, k, op: f"{n}d{s}{op}" + (f"+{k}" if k else ""), st
 def test_odds_equal_brute_force(mine: str, other: str) -> None:
     text = f"{mine} vs {other}"
     statement = notation.parse(text)
-    assert isinstance(statement, ast.Versus) and statement.opposed == ("d" in other)
+    assert isinstance(statement, syntax.Versus) and statement.opposed == ("d" in other)
 
     def roll_once(roller):
         return engine.roll_versus(roller, statement)

@@ -73,7 +73,7 @@ def test_a_bidi_override_is_still_echoed_as_a_question_mark() -> None:
 
 
 def test_an_odds_table_lines_up_names_in_any_script() -> None:
-    from crux_cli.odds.result import Odds
+    from crux_cli.probability.result import Odds
     from crux_cli.render.odds_text import odds_text_lines
 
     odds = Odds("omen", (("大吉", Fraction(1, 4)), ("kichi", Fraction(1, 4)), ("caf" + DECOMPOSED, Fraction(1, 2))))

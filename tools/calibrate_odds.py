@@ -2,7 +2,7 @@
 
     python tools/calibrate_odds.py [--only sums,keeps] [--json-too] [--upto 4]
 
-For each statement of a sweep, the time `crux odds` predicts (crux_cli/odds/cost.py: the largest
+For each statement of a sweep, the time `crux odds` predicts (crux_cli/probability/cost.py: the largest
 figure any step checks against the limit, the answer's presentation included) and the CPU time it
 takes in-process (reading, odds, text or JSON), with the limit lifted. A ratio above 1 is a
 prediction on the slow side.
@@ -34,9 +34,9 @@ sys.setrecursionlimit(20_000)
 
 from crux_cli.core.errors import LimitError  # noqa: E402
 from crux_cli.core.style import PLAIN  # noqa: E402 (this checkout)
-from crux_cli.odds import cost  # noqa: E402
-from crux_cli.odds.cost import Shape  # noqa: E402
-from crux_cli.odds.dist import die  # noqa: E402
+from crux_cli.probability import cost  # noqa: E402
+from crux_cli.probability.cost import Shape  # noqa: E402
+from crux_cli.probability.dist import die  # noqa: E402
 from crux_cli.running.output import odds_lines  # noqa: E402
 from crux_cli.running.read import clear_cache  # noqa: E402
 from crux_cli.running.runner import Runner  # noqa: E402

@@ -17,7 +17,7 @@ from crux_cli.core.record import Record, field
 if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
     from crux_cli.core.style import Palette
-    from crux_cli.odds.result import Odds
+    from crux_cli.probability.result import Odds
 
 
 class Context(Record):
@@ -186,7 +186,7 @@ class RuleSet(Record):
     - `keywords`: the lower-case first words of its statements (dispatch, completion);
     - `parse(text, keyword)`: the statement's immutable syntax tree (CruxError when refused);
     - `run(statement, ctx)`: compile it to rule-engine calls and roll, giving a result;
-    - `odds(statement, ctx)`: exact odds (`crux_cli.odds.result.Odds`), or None when not offered;
+    - `odds(statement, ctx)`: exact odds (`crux_cli.probability.result.Odds`), or None when not offered;
     - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
     - `apply(result, hero)`: the hero after a result, for rule sets that keep state on a sheet
       (None: the sheet is only read);

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
     from crux_cli.core.ruleset import Context
     from crux_cli.core.style import Palette
-    from crux_cli.odds.result import Odds
+    from crux_cli.probability.result import Odds
 
 
 class Handlers(Record):

@@ -17,7 +17,7 @@ from crux_cli.core.memo import REMEMBERED, by_identity
 from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
-from crux_cli.dice import ast
+from crux_cli.dice import syntax
 
 
 class Die(Record):
@@ -38,30 +38,30 @@ class Die(Record):
 
 
 class RolledDice(Record):
-    term: ast.DiceTerm
+    term: syntax.DiceTerm
     dice: tuple[Die, ...]
     value: int  # the kept dice added up, or the number of successes
 
 
 class RolledNumber(Record):
-    node: ast.Number
+    node: syntax.Number
     value: int
 
 
 class RolledGroup(Record):
-    node: ast.Group
+    node: syntax.Group
     inner: Rolled
     value: int
 
 
 class RolledLabel(Record):
-    node: ast.Labelled
+    node: syntax.Labelled
     inner: Rolled
     value: int
 
 
 class RolledNegate(Record):
-    node: ast.Negate
+    node: syntax.Negate
     inner: Rolled
     value: int
 
@@ -69,7 +69,7 @@ class RolledNegate(Record):
 class RolledChain(Record):
     """A rolled Sum or Product: the operands in order with their operators."""
 
-    node: ast.Sum | ast.Product
+    node: syntax.Sum | syntax.Product
     first: Rolled
     rest: tuple[tuple[str, Rolled], ...]
     value: int
@@ -78,7 +78,7 @@ class RolledChain(Record):
 class RolledPool(Record):
     """A rolled grouped roll or min/max: each item rolled, and which of them count."""
 
-    node: ast.Pool
+    node: syntax.Pool
     items: tuple[Rolled, ...]
     kept: tuple[bool, ...]
     value: int
@@ -89,7 +89,7 @@ Rolled = RolledDice | RolledNumber | RolledGroup | RolledLabel | RolledNegate | 
 
 class DiceResult(Record):
     kind: ClassVar[str] = "dice"
-    statement: ast.Roll
+    statement: syntax.Roll
     rolled: Rolled
 
     @property
@@ -105,7 +105,7 @@ class VersusResult(Record):
     this side's total less the other's.
     """
 
-    statement: ast.Versus
+    statement: syntax.Versus
     rolled: Rolled
     against: Rolled
 
@@ -150,32 +150,32 @@ class CountdownResult(Record):
 
 # -- expressions -----------------------------------------------------------------------------------
 
-def roll_expression(roller: Roller, expr: ast.Expr) -> Rolled:
+def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
     """Roll every die of `expr` and work out its value."""
     # isinstance in turn rather than `match`: a class pattern costs more, and a batch rolls every node
-    if isinstance(expr, (ast.Sum, ast.Product)):
+    if isinstance(expr, (syntax.Sum, syntax.Product)):
         return roll_operations(roller, expr)
-    if isinstance(expr, ast.Number):
+    if isinstance(expr, syntax.Number):
         return RolledNumber(expr, expr.value)
-    if isinstance(expr, ast.Group):
+    if isinstance(expr, syntax.Group):
         rolled = roll_expression(roller, expr.expr)
         return RolledGroup(expr, rolled, rolled.value)
-    if isinstance(expr, ast.Labelled):
+    if isinstance(expr, syntax.Labelled):
         rolled = roll_expression(roller, expr.expr)
         return RolledLabel(expr, rolled, rolled.value)
-    if isinstance(expr, ast.Negate):
+    if isinstance(expr, syntax.Negate):
         rolled = roll_expression(roller, expr.operand)
         return RolledNegate(expr, rolled, -rolled.value)
-    if isinstance(expr, ast.Pool):
+    if isinstance(expr, syntax.Pool):
         return roll_pool(roller, expr)
-    if isinstance(expr, ast.SheetValue):  # the handler puts the sheet's values in first: here, there is none
+    if isinstance(expr, syntax.SheetValue):  # the handler puts the sheet's values in first: here, there is none
         from crux_cli.dice.sheet_values import no_sheet
 
         no_sheet(expr)
     return roll_dice(roller, expr)
 
 
-def roll_pool(roller: Roller, pool: ast.Pool) -> RolledPool:
+def roll_pool(roller: Roller, pool: syntax.Pool) -> RolledPool:
     """Every item of the group in order; the kept ones add up (among equal totals the earlier is dropped first)."""
     items = tuple(roll_expression(roller, item) for item in pool.items)
     kept = kept_items([item.value for item in items], pool.kept_count(), pool.highest)
@@ -189,7 +189,7 @@ def kept_items(values: list[int], count: int, highest: bool) -> tuple[bool, ...]
     return tuple(i not in dropped for i in range(len(values)))
 
 
-def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
+def roll_operations(roller: Roller, node: syntax.Sum | syntax.Product) -> RolledChain:
     first = roll_expression(roller, node.first)
     value = first.value
     rest = []
@@ -200,7 +200,7 @@ def roll_operations(roller: Roller, node: ast.Sum | ast.Product) -> RolledChain:
     return RolledChain(node, first, tuple(rest), value)
 
 
-def apply(op: str, left: int, right: int, operand: ast.Expr) -> int:
+def apply(op: str, left: int, right: int, operand: syntax.Expr) -> int:
     if op == "+":
         return left + right
     if op == "-":
@@ -208,28 +208,28 @@ def apply(op: str, left: int, right: int, operand: ast.Expr) -> int:
     if op == "*":
         return left * right
     if right == 0:
-        why = "" if isinstance(operand, ast.Number) else f" ({operand} came to 0)"
+        why = "" if isinstance(operand, syntax.Number) else f" ({operand} came to 0)"
         raise CruxError(f"division by zero{why}", position=operand.pos,
                         hint="make sure what you divide by cannot be 0")
     return left // right  # floor: toward minus infinity, so -7/2 is -4
 
 
-def least_dice(expr: ast.Expr) -> int:
+def least_dice(expr: syntax.Expr) -> int:
     """The dice `expr` rolls at the least (before rerolls and explosions), for an early refusal."""
     match expr:
-        case ast.Number():
+        case syntax.Number():
             return 0
-        case ast.Group(inner) | ast.Labelled(inner) | ast.Negate(inner):
+        case syntax.Group(inner) | syntax.Labelled(inner) | syntax.Negate(inner):
             return least_dice(inner)
-        case ast.Sum() | ast.Product():
+        case syntax.Sum() | syntax.Product():
             return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
-        case ast.Pool(items):
+        case syntax.Pool(items):
             return sum(least_dice(item) for item in items)
-        case ast.SheetValue():
+        case syntax.SheetValue():
             return 0
         case _:
-            base = ast.base_of(expr)
-            return base.count * (2 if isinstance(base, ast.D66) else 1)
+            base = syntax.base_of(expr)
+            return base.count * (2 if isinstance(base, syntax.D66) else 1)
 
 
 # -- dice ------------------------------------------------------------------------------------------
@@ -237,24 +237,24 @@ def least_dice(expr: ast.Expr) -> int:
 class DicePlan(Record):
     """A dice term's modifiers unpacked: what the roller does for each die."""
 
-    base: ast.BaseDice
-    reroll: ast.Reroll | None = None
-    explode: ast.Explode | None = None
-    keep: ast.Keep | ast.Drop | None = None
-    target: ast.Compare | None = None
+    base: syntax.BaseDice
+    reroll: syntax.Reroll | None = None
+    explode: syntax.Explode | None = None
+    keep: syntax.Keep | syntax.Drop | None = None
+    target: syntax.Compare | None = None
 
     @staticmethod
-    def of(term: ast.DiceTerm) -> DicePlan:
+    def of(term: syntax.DiceTerm) -> DicePlan:
         parts: dict[str, object] = {}
         while True:
             match term:
-                case ast.Successes(inner, target):
+                case syntax.Successes(inner, target):
                     parts["target"] = target
-                case ast.Keep(inner) | ast.Drop(inner):
+                case syntax.Keep(inner) | syntax.Drop(inner):
                     parts["keep"] = term
-                case ast.Explode(inner):
+                case syntax.Explode(inner):
                     parts["explode"] = term
-                case ast.Reroll(inner):
+                case syntax.Reroll(inner):
                     parts["reroll"] = term
                 case _:
                     return DicePlan(term, **parts)  # type: ignore[arg-type]
@@ -262,9 +262,9 @@ class DicePlan(Record):
 
     def face(self, roller: Roller) -> int:
         base = self.base
-        if isinstance(base, ast.Fudge):
+        if isinstance(base, syntax.Fudge):
             return roller.die(3) - 2
-        if isinstance(base, ast.D66):
+        if isinstance(base, syntax.D66):
             return 10 * roller.die(6) + roller.die(6)
         return roller.die(base.sides)
 
@@ -293,25 +293,25 @@ def plain_die(face: int) -> Die:
 _plain_dice: dict[int, Die] = {}
 
 
-def roll_dice(roller: Roller, term: ast.DiceTerm) -> RolledDice:
-    if type(term) is ast.Sorted:  # `4d6s`: the same roll, its dice shown in order of face
+def roll_dice(roller: Roller, term: syntax.DiceTerm) -> RolledDice:
+    if type(term) is syntax.Sorted:  # `4d6s`: the same roll, its dice shown in order of face
         inner = roll_dice(roller, term.dice)
         return RolledDice(term, tuple(sorted(inner.dice, key=face_of)), inner.value)
     plan = plan_of(term)
     base = plan.base
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
-        if type(base) is ast.Dice:
+        if type(base) is syntax.Dice:
             faces = roller.dice(base.count, base.sides)
             if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
                 return RolledDice(term, tuple([plain_die(face) for face in faces]), sum(faces))
             dice = [plain_die(face) for face in faces]
         else:
-            roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
+            roller.reserve(base.count * (2 if isinstance(base, syntax.D66) else 1))
             face = plan.face
             dice = [plain_die(face(roller)) for _ in range(base.count)]
     else:
-        roller.reserve(base.count * (2 if isinstance(base, ast.D66) else 1))
+        roller.reserve(base.count * (2 if isinstance(base, syntax.D66) else 1))
         for _ in range(base.count):
             dice += roll_one_die(roller, plan)
     if plan.keep is not None:
@@ -357,11 +357,11 @@ def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
                   for i, f in enumerate(faces)]
 
 
-def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
+def keep_or_drop(dice: list[Die], rule: syntax.Keep | syntax.Drop) -> list[Die]:
     """Mark dice dropped; among equal faces the earlier die is dropped first (the total is the same)."""
     live = [i for i, d in enumerate(dice) if d.live]
     count = min(rule.count, len(live))
-    keeping = isinstance(rule, ast.Keep)
+    keeping = isinstance(rule, syntax.Keep)
     drop_count = len(live) - count if keeping else count
     drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
     order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
@@ -371,7 +371,7 @@ def keep_or_drop(dice: list[Die], rule: ast.Keep | ast.Drop) -> list[Die]:
 
 # -- statements ------------------------------------------------------------------------------------
 
-def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
+def roll_statement(roller: Roller, statement: syntax.Roll) -> DiceResult:
     """One roll of the statement's expression (the runner repeats it `statement.repeat` times).
 
     On a fresh roller the whole statement, every repetition, is checked against the dice limit
@@ -381,14 +381,14 @@ def roll_statement(roller: Roller, statement: ast.Roll) -> DiceResult:
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 
-def roll_versus(roller: Roller, statement: ast.Versus) -> VersusResult:
+def roll_versus(roller: Roller, statement: syntax.Versus) -> VersusResult:
     """One roll of a target or an opposed roll: this side, then the other (a target is worked out, not rolled)."""
     roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
     return VersusResult(statement, roll_expression(roller, statement.expr), roll_expression(roller, statement.against))
 
 
-def statement_least_dice(statement: ast.Roll | ast.Versus) -> int:
-    if isinstance(statement, ast.Versus):
+def statement_least_dice(statement: syntax.Roll | syntax.Versus) -> int:
+    if isinstance(statement, syntax.Versus):
         return least_dice(statement.expr) + least_dice(statement.against)
     return least_dice(statement.expr)
 

@@ -21,7 +21,7 @@ from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
 from crux_cli.core.ruleset import lazy
 from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
-from crux_cli.dice import ast
+from crux_cli.dice import syntax
 
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
         "statements start with a word such as DEX, save, init or atk")
@@ -73,22 +73,22 @@ def die_sides(value: str, text: str, loc: int) -> int:
     return sides
 
 
-def compare(op: str | None, value: str, text: str, loc: int) -> ast.Compare:
-    return ast.Compare(op or "=", integer(value, text, loc))
+def compare(op: str | None, value: str, text: str, loc: int) -> syntax.Compare:
+    return syntax.Compare(op or "=", integer(value, text, loc))
 
 
 # -- dice terms ------------------------------------------------------------------------------------
 
-def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> ast.BaseDice:
+def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> syntax.BaseDice:
     sides, count = toks["sides"], toks.get("count", "")
     if sides in ("f", "F"):
-        return ast.Fudge(dice_count(count, 1, s, loc), loc)
+        return syntax.Fudge(dice_count(count, 1, s, loc), loc)
     if sides == "%":
-        return ast.Dice(dice_count(count, 1, s, loc), 100, loc)
+        return syntax.Dice(dice_count(count, 1, s, loc), 100, loc)
     faces = die_sides(sides, s, loc + len(count or "") + 1)  # just past the d (BASE: digits, d, sides)
     if faces == 66:  # d66 is tens and ones, however the 66 is written (d066 too)
-        return ast.D66(dice_count(count, 2, s, loc), loc)
-    return ast.Dice(dice_count(count, 1, s, loc), faces, loc)
+        return syntax.D66(dice_count(count, 2, s, loc), loc)
+    return syntax.Dice(dice_count(count, 1, s, loc), faces, loc)
 
 
 def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
@@ -111,9 +111,9 @@ STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep
                "successes": "success target (>=T)", "sort": "sort (s)"}
 
 
-def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
+def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceTerm:
     """Base dice and modifiers in any written order, nested in the one order they apply."""
-    base: ast.BaseDice
+    base: syntax.BaseDice
     base, *mods = toks
     by_stage: dict[str, tuple[Any, int]] = {}
     for stage, fields, where in mods:
@@ -121,7 +121,7 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
             raise CruxError(f"a roll takes one {STAGE_NAMES[stage]}", text=s, position=where,
                             hint="split it into two terms, or use one modifier of each kind")
         by_stage[stage] = (fields, where)
-    term: ast.DiceTerm  # declared apart from its first value, so mypy narrows it stage by stage
+    term: syntax.DiceTerm  # declared apart from its first value, so mypy narrows it stage by stage
     term = base
     if "reroll" in by_stage:
         (once, when), where = by_stage["reroll"]
@@ -132,42 +132,43 @@ def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceTerm:
     if "keep" in by_stage:
         (word, count), where = by_stage["keep"]
         highest = word in ("kh", "k", "dh")
-        term = ast.Keep(term, highest, count, where) if word.startswith("k") else ast.Drop(term, highest, count, where)
+        kind = syntax.Keep if word.startswith("k") else syntax.Drop
+        term = kind(term, highest, count, where)
     if "successes" in by_stage:
         target, where = by_stage["successes"]
-        term = ast.Successes(term, target, where)
+        term = syntax.Successes(term, target, where)
     if "sort" in by_stage:
-        term = ast.Sorted(term, by_stage["sort"][1])
+        term = syntax.Sorted(term, by_stage["sort"][1])
     return term
 
 
-def _reroll(base: ast.BaseDice, when: ast.Compare, once: bool, s: str, where: int) -> ast.Reroll:
+def _reroll(base: syntax.BaseDice, when: syntax.Compare, once: bool, s: str, where: int) -> syntax.Reroll:
     """Refuse `rr` on every face: it could never stop (`ro` rerolls once, so it always does)."""
     if not once and all(when.test(face) for face in base.faces()):
         raise CruxError(f"'rr{when}' rerolls every face of {base}, so it would never stop", text=s,
                         position=where, hint="reroll only some faces, or use 'ro' to reroll once")
-    return ast.Reroll(base, when, once, where)
+    return syntax.Reroll(base, when, once, where)
 
 
-def _explode(term: ast.BaseDice | ast.Reroll, when: ast.Compare | None, compound: bool, s: str,
-             where: int) -> ast.Explode:
+def _explode(term: syntax.BaseDice | syntax.Reroll, when: syntax.Compare | None, compound: bool, s: str,
+             where: int) -> syntax.Explode:
     """Refuse an explosion that every face the die can end on sets off: it could never stop."""
-    base = ast.base_of(term)
+    base = syntax.base_of(term)
     faces = list(base.faces())
-    if isinstance(term, ast.Reroll) and not term.once:  # faces `rr` takes away never stay
+    if isinstance(term, syntax.Reroll) and not term.once:  # faces `rr` takes away never stay
         faces = [face for face in faces if not term.when.test(face)]
     if all((when.test(face) if when else face == base.top) for face in faces):
         raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
                         position=where, hint="explode on the top face of a die of two or more sides, "
                                              "or on a threshold some faces miss (!>=5)")
-    return ast.Explode(term, when, compound, where)
+    return syntax.Explode(term, when, compound, where)
 
 
 # -- arithmetic ------------------------------------------------------------------------------------
 
-def _chain(kind: type[ast.Sum] | type[ast.Product]) -> Callable[[str, int, pp.ParseResults], ast.Expr]:
-    def fold(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
-        first: ast.Expr
+def _chain(kind: type[syntax.Sum] | type[syntax.Product]) -> Callable[[str, int, pp.ParseResults], syntax.Expr]:
+    def fold(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
+        first: syntax.Expr
         first, *rest = toks
         if not rest:
             return first
@@ -190,21 +191,21 @@ def _pool_keep(s: str, loc: int, toks: pp.ParseResults) -> PoolKeep:
     return PoolKeep("kh" if word == "k" else word, integer(toks["n"], s, loc) if toks.get("n") else 1, loc)
 
 
-def _pool(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+def _pool(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
     """`{A, B, C}` with an optional keep or drop of whole items."""
     items = list(toks)
     keep = items.pop() if items and isinstance(items[-1], PoolKeep) else None
     _check_items(items, s, loc)
     if keep is None:
-        return ast.Pool(tuple(items), pos=loc)
-    return ast.Pool(tuple(items), keep.word, keep.count, loc)
+        return syntax.Pool(tuple(items), pos=loc)
+    return syntax.Pool(tuple(items), keep.word, keep.count, loc)
 
 
-def _extreme(s: str, loc: int, toks: pp.ParseResults) -> ast.Pool:
+def _extreme(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
     """`min(A, B)`, `max(A, B)`: the lowest or highest item."""
     word, *items = toks
     _check_items(items, s, loc)
-    return ast.Pool(tuple(items), word[:3].lower(), 1, loc)
+    return syntax.Pool(tuple(items), word[:3].lower(), 1, loc)
 
 
 MAX_ITEMS = 100  # items of one grouped roll or min/max: each is worked out on its own for the odds
@@ -216,22 +217,22 @@ def _check_items(items: list[Any], s: str, loc: int) -> None:
                          position=loc, hint="group fewer rolls, or repeat one: 6x 4d6kh3")
 
 
-def _unary(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
+def _unary(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
     if len(toks) == 1:
-        return cast(ast.Expr, toks[0])
+        return cast(syntax.Expr, toks[0])
     signs, operand = toks
     signs = signs.replace(" ", "").replace("\t", "")
     if len(signs) > MAX_NESTING:
         raise LimitError(f"{len(signs)} signs in a row is more than {MAX_NESTING} (the nesting limit)",
                          text=s, position=loc)
-    return ast.Negate(operand, loc) if signs.count("-") % 2 else operand
+    return syntax.Negate(operand, loc) if signs.count("-") % 2 else operand
 
 
-def _labelled(s: str, loc: int, toks: pp.ParseResults) -> ast.Expr:
+def _labelled(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
     if len(toks) == 1:
-        return cast(ast.Expr, toks[0])
+        return cast(syntax.Expr, toks[0])
     expr, label = toks
-    return ast.Labelled(expr, " ".join(label[1:-1].split()), loc)
+    return syntax.Labelled(expr, " ".join(label[1:-1].split()), loc)
 
 
 def _repeat(s: str, loc: int, toks: pp.ParseResults) -> int:
@@ -243,12 +244,12 @@ def _repeat(s: str, loc: int, toks: pp.ParseResults) -> int:
     return times
 
 
-def _countdown(s: str, loc: int, toks: pp.ParseResults) -> ast.Countdown:
+def _countdown(s: str, loc: int, toks: pp.ParseResults) -> syntax.Countdown:
     sides = integer(toks["sides"], s, loc)
     if sides not in COUNTDOWN_SIZES:
         raise CruxError(f"there is no countdown die Cd{sides}", text=s, position=loc,
                         hint=COUNTDOWN_HINT)
-    return ast.Countdown(sides, pos=loc)
+    return syntax.Countdown(sides, pos=loc)
 
 
 class Against:
@@ -256,28 +257,28 @@ class Against:
 
     __slots__ = ("expr",)
 
-    def __init__(self, expr: ast.Expr) -> None:
+    def __init__(self, expr: syntax.Expr) -> None:
         self.expr = expr
 
 
-def _statement(s: str, loc: int, toks: pp.ParseResults) -> ast.DiceStatement:
+def _statement(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceStatement:
     *prefix, body = toks
     against = None
     if isinstance(body, Against):
         against = body
         *prefix, body = prefix
     repeat = prefix[0] if prefix else 1
-    if isinstance(body, ast.Countdown):
-        return ast.Countdown(body.sides, repeat, body.pos)
+    if isinstance(body, syntax.Countdown):
+        return syntax.Countdown(body.sides, repeat, body.pos)
     if against is not None:
-        return ast.Versus(body, against.expr, repeat, loc)
-    return ast.Roll(body, repeat, loc)
+        return syntax.Versus(body, against.expr, repeat, loc)
+    return syntax.Roll(body, repeat, loc)
 
 
 @functools.cache
 def grammar() -> pp.ParserElement:
     number = pp.Regex(r"[0-9]+").set_name("number").set_parse_action(positioned(
-        lambda s, loc, t: ast.Number(integer(t[0], s, loc), loc)))
+        lambda s, loc, t: syntax.Number(integer(t[0], s, loc), loc)))
     base = pp.Regex(BASE).set_name("dice")
     base.set_parse_action(positioned(_base_dice))
     modifier = pp.Regex(MODIFIER, flags=re.IGNORECASE).set_name("modifier")
@@ -287,7 +288,7 @@ def grammar() -> pp.ParserElement:
     expr = pp.Forward()
     expr.set_name("expression")
     group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
-        lambda s, loc, t: ast.Group(t[0], loc)))
+        lambda s, loc, t: syntax.Group(t[0], loc)))
     items = pp.DelimitedList(expr, ",")
     pool_keep = pp.Regex(r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?").set_parse_action(positioned(_pool_keep))
     pool = (pp.Suppress("{") + items + pp.Suppress("}") + pp.Optional(pool_keep.leave_whitespace()))
@@ -296,13 +297,13 @@ def grammar() -> pp.ParserElement:
         positioned(_extreme)).set_name("min( or max(")
     spellings = "|".join(sorted(ATTRIBUTE_NAMES, key=len, reverse=True))
     sheet_value = pp.Regex(rf"(?i)(?:{spellings})(?![A-Za-z0-9_])").set_name("attribute").set_parse_action(
-        positioned(lambda s, loc, t: ast.SheetValue(ATTRIBUTE_NAMES[t[0].lower()], loc)))
+        positioned(lambda s, loc, t: syntax.SheetValue(ATTRIBUTE_NAMES[t[0].lower()], loc)))
     atom = (dice | number | group | pool | extreme | sheet_value).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
     labelled = (atom + pp.Optional(label)).set_parse_action(positioned(_labelled))
     unary = (pp.Optional(pp.Regex(r"[+-](?:[ \t]*[+-])*")) + labelled).set_parse_action(positioned(_unary))
-    product = (unary + pp.ZeroOrMore(pp.one_of("* /") - unary)).set_parse_action(positioned(_chain(ast.Product)))
-    expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(positioned(_chain(ast.Sum)))
+    product = (unary + pp.ZeroOrMore(pp.one_of("* /") - unary)).set_parse_action(positioned(_chain(syntax.Product)))
+    expr <<= (product + pp.ZeroOrMore(pp.one_of("+ -") - product)).set_parse_action(positioned(_chain(syntax.Sum)))
 
     roll = pp.Suppress(pp.CaselessKeyword("roll"))
     repeat = pp.Regex(REPEAT)
@@ -315,23 +316,23 @@ def grammar() -> pp.ParserElement:
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
 
 
-def parse(text: str, keyword: str = "") -> ast.DiceStatement:
+def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
     """The syntax tree of one dice statement (`keyword` is its first word, unused: dice have none)."""
     check_input(text)
     if not text.strip():
         raise CruxError("the dice expression is empty", text=text, position=0, hint=HINT)
     if FAST_PATH:
-        tree: ast.DiceStatement | None = _scan(text)
+        tree: syntax.DiceStatement | None = _scan(text)
         if tree is not None:
             return tree
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
         tree = grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
-        if not isinstance(tree, ast.Countdown) and (ast.names_attribute(tree.expr) or (
-                isinstance(tree, ast.Versus) and ast.names_attribute(tree.against))):
+        if not isinstance(tree, syntax.Countdown) and (syntax.names_attribute(tree.expr) or (
+                isinstance(tree, syntax.Versus) and syntax.names_attribute(tree.against))):
             tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
-        return cast(ast.DiceStatement, tree)
+        return cast(syntax.DiceStatement, tree)
     except pp.ParseBaseException as failure:
         raise not_understood(text, failure.loc, "a dice expression", HINT) from None
     except RecursionError:

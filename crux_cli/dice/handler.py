@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from crux_cli.core.ruleset import Context, RuleSet, lazy
-from crux_cli.dice import ast
 from crux_cli.dice import grammar as notation
+from crux_cli.dice import syntax
 
 if TYPE_CHECKING:
     from crux_cli.dice import engine
-    from crux_cli.odds.result import Odds
+    from crux_cli.probability.result import Odds
+
+    Rolled = engine.DiceResult | engine.CountdownResult | engine.VersusResult
 
 NAME = "dice"
 SUMMARY = "Generic dice expressions: 4d6kh3, d66, 2d20kl1+5, d6!, 6x 4d6kh3, Cd8, 1d20+5 vs 15"
@@ -38,13 +40,13 @@ roll_versus = lazy("crux_cli.dice.engine", "roll_versus")
 with_sheet_values = lazy("crux_cli.dice.sheet_values", "with_sheet_values")
 
 
-def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engine.CountdownResult | engine.VersusResult:
-    result: engine.DiceResult | engine.CountdownResult | engine.VersusResult
+def run(statement: syntax.DiceStatement, ctx: Context) -> Rolled:
+    result: Rolled
     if statement.reads_sheet:
         statement = with_sheet_values(statement, ctx.hero)
-    if isinstance(statement, ast.Countdown):
+    if isinstance(statement, syntax.Countdown):
         result = roll_countdown(ctx.roller, statement.sides)
-    elif isinstance(statement, ast.Versus):
+    elif isinstance(statement, syntax.Versus):
         result = roll_versus(ctx.roller, statement)
     else:
         result = roll_statement(ctx.roller, statement)
@@ -52,10 +54,10 @@ def run(statement: ast.DiceStatement, ctx: Context) -> engine.DiceResult | engin
 
 
 # imported at its first call: a roll never needs the odds (nor fractions, which they import)
-statement_odds = lazy("crux_cli.dice.odds", "statement_odds")
+statement_odds = lazy("crux_cli.dice.probability", "statement_odds")
 
 
-def odds(statement: ast.DiceStatement, ctx: Context | None = None) -> Odds:
+def odds(statement: syntax.DiceStatement, ctx: Context | None = None) -> Odds:
     """Exact odds of one roll of the statement: the total's distribution (or a countdown's outcome)."""
     if statement.reads_sheet:
         statement = with_sheet_values(statement, ctx.hero if ctx is not None else None)

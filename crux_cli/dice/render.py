@@ -12,7 +12,7 @@ from typing import Any
 
 from crux_cli.core.memo import by_identity
 from crux_cli.core.style import BAD, GOOD, MIXED, PLAIN, Palette
-from crux_cli.dice import ast, engine
+from crux_cli.dice import engine, syntax
 
 
 def face_text(value: int, fudge: bool) -> str:
@@ -34,7 +34,7 @@ def die_text(die: engine.Die, fudge: bool, palette: Palette) -> str:
     return text if die.kept else palette.dim(f"~~{text}~~")
 
 
-def written(node: ast.Expr | ast.DiceTerm) -> str:
+def written(node: syntax.Expr | syntax.DiceTerm) -> str:
     return str(node)
 
 
@@ -45,7 +45,7 @@ notation = by_identity(written)
 def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
     # the commonest nodes first, by isinstance: a class pattern costs more, and a batch writes every node
     if isinstance(rolled, engine.RolledDice):
-        fudge = isinstance(ast.base_of(rolled.term), ast.Fudge)
+        fudge = isinstance(syntax.base_of(rolled.term), syntax.Fudge)
         return f"{notation(rolled.term)} [{', '.join([die_text(d, fudge, palette) for d in rolled.dice])}]"
     if isinstance(rolled, engine.RolledChain):
         return rolled_text(rolled.first, palette) + "".join(
@@ -62,7 +62,7 @@ def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
         case engine.RolledPool(node, items, kept):
             shown = ", ".join(rolled_text(item, palette) if keep else palette.dim(f"~~{rolled_text(item, PLAIN)}~~")
                               for item, keep in zip(items, kept, strict=True))
-            if node.keep in ast.EXTREMES:
+            if node.keep in syntax.EXTREMES:
                 return f"{node.keep}({shown})"
             return "{" + shown + "}" + (f"{node.keep}{node.count}" if node.keep else "")
     raise TypeError(f"not a rolled node: {rolled!r}")
@@ -72,7 +72,7 @@ def headline(result: engine.DiceResult, palette: Palette) -> str:
     rolled = result.rolled
     while isinstance(rolled, engine.RolledLabel | engine.RolledGroup):
         rolled = rolled.inner
-    if isinstance(rolled, engine.RolledDice) and ast.counts_successes(rolled.term):
+    if isinstance(rolled, engine.RolledDice) and syntax.counts_successes(rolled.term):
         return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
     return palette.bold(str(result.total))
 
@@ -126,7 +126,7 @@ def die_json(die: engine.Die) -> dict[str, Any]:
 
 def terms_json(rolled: engine.Rolled) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(each dice term with its dice, each label with what it labels), in reading order."""
-    if isinstance(rolled, engine.RolledDice) and not ast.counts_successes(rolled.term):  # `4d6kh3`
+    if isinstance(rolled, engine.RolledDice) and not syntax.counts_successes(rolled.term):  # `4d6kh3`
         return [{"notation": notation(rolled.term), "value": rolled.value,
                  "dice": [die_json(d) for d in rolled.dice]}], []
     terms: list[dict[str, Any]] = []
@@ -141,7 +141,7 @@ def collect_terms(rolled: engine.Rolled, label: str | None, terms: list[dict[str
     if isinstance(rolled, engine.RolledDice):
         term: dict[str, Any] = {"notation": notation(rolled.term), "value": rolled.value,
                                 "dice": [die_json(d) for d in rolled.dice]}
-        if ast.counts_successes(rolled.term):
+        if syntax.counts_successes(rolled.term):
             term["successes"] = rolled.value
         if label is not None:
             term["label"] = label

@@ -16,7 +16,7 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import integer
-from crux_cli.dice import ast, grammar
+from crux_cli.dice import grammar, syntax
 
 # The grammar's parse actions are typed for pyparsing's ParseResults; the scanner hands them a dict of the
 # same named groups or a list of the same tokens, which is all they read, so they are called untyped here.
@@ -44,19 +44,19 @@ def past_gap(text: str, loc: int) -> int:
 BLANKS = (" ", "\t")
 
 
-def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
+def operand(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
     """A dice term with its modifiers (written right after it), a whole number, or `( expression )`."""
     if text.startswith("(", loc) and (opened := OPEN.match(text, loc)) is not None:
         found = expression(text, opened.end())
         if found is None or (closed := CLOSE.match(text, found[1])) is None:
             return None
-        return ast.Group(found[0], loc), closed.end()
+        return syntax.Group(found[0], loc), closed.end()
     base = BASE.match(text, loc)
     if base is None:
         number = NUMBER.match(text, loc)
         if number is None:
             return None
-        return ast.Number(integer(number.group(), text, loc), loc), number.end()
+        return syntax.Number(integer(number.group(), text, loc), loc), number.end()
     tokens: list[Any] = [notation._base_dice(text, loc, base.groupdict())]
     end = base.end()
     while (modifier := MODIFIER.match(text, end)) is not None and modifier.end() > end:
@@ -67,10 +67,10 @@ def operand(text: str, loc: int) -> tuple[ast.Expr, int] | None:
     return notation._dice_term(text, loc, tokens), end
 
 
-PRODUCT, SUM = notation._chain(ast.Product), notation._chain(ast.Sum)  # the grammar's folds, made once
+PRODUCT, SUM = notation._chain(syntax.Product), notation._chain(syntax.Sum)  # the grammar's folds, made once
 
 
-def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
+def expression(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
     """Operands and operators up to the end of the text: products first, then the sum of them."""
     sum_tokens: list[Any] = []
     product: list[Any] = []
@@ -93,7 +93,7 @@ def expression(text: str, loc: int) -> tuple[ast.Expr, int] | None:
         loc = op.end()
 
 
-def scan(text: str) -> ast.DiceStatement | None:
+def scan(text: str) -> syntax.DiceStatement | None:
     """The grammar's tree for a plain dice statement, or None: leave it to the grammar."""
     if not text.isascii():
         return None
@@ -108,7 +108,7 @@ def scan(text: str) -> ast.DiceStatement | None:
         found = expression(text, loc)
         if found is None or past_gap(text, found[1]) != len(text):
             return None
-        statement: ast.DiceStatement = notation._statement(text, start, [*prefix, found[0]])
+        statement: syntax.DiceStatement = notation._statement(text, start, [*prefix, found[0]])
         return statement
     except CruxError:
         return None

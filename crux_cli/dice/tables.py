@@ -16,7 +16,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record, field
 from crux_cli.core.ruleset import Context, RuleSet
 from crux_cli.core.style import Palette
-from crux_cli.dice import ast
+from crux_cli.dice import syntax
 
 NAME = "table"
 KEYWORDS = frozenset({NAME})
@@ -49,13 +49,13 @@ class Inline(Record):
 
     start: int
     end: int
-    statement: ast.DiceStatement
+    statement: syntax.DiceStatement
 
 
 class Table(Record):
     name: str
     path: str  # the file it was read from
-    die: ast.Roll  # the table's die (`1d6`; `1dN` over the weights when none is given)
+    die: syntax.Roll  # the table's die (`1d6`; `1dN` over the weights when none is given)
     rows: tuple[Row, ...]
     inline: tuple[tuple[Inline, ...], ...]  # each row's inline rolls, in order
     nested: tuple[tuple[str, Table], ...] = ()  # the tables its rows roll on, read already
@@ -124,8 +124,8 @@ def roll_table(table: Table, ctx: Context, depth: int) -> TableResult:
 
 def odds(statement: TableStatement, ctx: Context | None = None) -> Any:
     """Each row's exact probability: the share of the die's totals its range covers."""
-    from crux_cli.dice.odds import statement_odds
-    from crux_cli.odds.result import Odds, WeightedRows, distribution_of
+    from crux_cli.dice.probability import statement_odds
+    from crux_cli.probability.result import Odds, WeightedRows, distribution_of
 
     table = statement.table
     die = statement_odds(table.die)

@@ -16,7 +16,7 @@ from math import ceil
 from typing import Any
 
 from crux_cli.core.style import Palette
-from crux_cli.odds.result import Comparison, Distribution, Odds, deviation, distribution_of, names_and_ratios
+from crux_cli.probability.result import Comparison, Distribution, Odds, deviation, distribution_of, names_and_ratios
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, bulk, percent_of
 from crux_cli.render.text import visible
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from crux_cli.odds.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
+from crux_cli.probability.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 

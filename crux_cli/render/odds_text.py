@@ -20,7 +20,7 @@ from crux_cli.core.columns import ljust
 from crux_cli.core.columns import width as columns
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.odds.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
+from crux_cli.probability.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row

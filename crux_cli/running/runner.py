@@ -297,13 +297,13 @@ class Runner:
         try:
             odds = self.odds_of(handler.odds, statement, text, exact)
             if at_least is not None:
-                from crux_cli.odds.result import with_at_least
+                from crux_cli.probability.result import with_at_least
 
                 odds = with_at_least(odds, at_least)
             if cumulative:
                 odds = odds.replace(cumulative=True)
                 if exact and odds.distribution is not None:  # JSON: two more exact fractions a value
-                    from crux_cli.odds.result import check_cumulative
+                    from crux_cli.probability.result import check_cumulative
 
                     check_cumulative(odds.distribution)
         except CruxError as error:
@@ -317,7 +317,7 @@ class Runner:
         them together to COMPARE_SECONDS of CPU: past it, the statements not yet worked out are refused."""
         import time
 
-        from crux_cli.odds.result import Comparison
+        from crux_cli.probability.result import Comparison
 
         if len(parts) > MAX_COMPARED:
             raise LimitError(f"{len(parts)} statements to compare is more than {MAX_COMPARED} (the limit)",
@@ -343,7 +343,7 @@ class Runner:
         ctx = Context(Roller(_SourceOf(self)), self.current_hero(), text)
         if not exact:
             return odds(statement, ctx)
-        from crux_cli.odds.cost import exact_rows
+        from crux_cli.probability.cost import exact_rows
 
         token = exact_rows.set(True)
         try:

@@ -26,7 +26,7 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_SIDES
-from crux_cli.dice import ast
+from crux_cli.dice import syntax
 from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table
 
 FOLDER = "tables"
@@ -278,22 +278,22 @@ def span_of(value: Any, fail: Any) -> tuple[int, int]:
     return low, high
 
 
-def die_of(text: str, line: int, fail: Any) -> ast.Roll:
+def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
     from crux_cli.dice import grammar
 
     try:
         statement = grammar.parse(text)
     except CruxError as error:
         raise fail(line, f"die: {error.message}", "a die is a dice expression such as \"1d6\" or \"2d6\"") from None
-    if not isinstance(statement, ast.Roll) or statement.repeat != 1 or statement.reads_sheet:
+    if not isinstance(statement, syntax.Roll) or statement.repeat != 1 or statement.reads_sheet:
         raise fail(line, f"die: '{text}' is not one dice expression", "a die such as \"1d6\", \"2d6\" or \"1d100\"")
     return statement
 
 
-def check_cover(rows: list[Row], die: ast.Roll, fail: Any, default_die: bool) -> None:
+def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool) -> None:
     """Every total the die can show is in exactly one row, and no row is out of its reach."""
-    from crux_cli.dice.odds import statement_odds
-    from crux_cli.odds.result import distribution_of
+    from crux_cli.dice.probability import statement_odds
+    from crux_cli.probability.result import distribution_of
 
     try:
         found = statement_odds(die)
@@ -338,7 +338,7 @@ def inline_rolls(text: str, fail: Any) -> tuple[Inline, ...]:
                     statement = grammar.parse(body)
                 except CruxError as error:
                     raise fail(f"the inline roll {{{body}}} is refused: {error.message}") from None
-                if isinstance(statement, ast.Countdown) or statement.reads_sheet:
+                if isinstance(statement, syntax.Countdown) or statement.reads_sheet:
                     raise fail(f"the inline roll {{{body}}} is not a plain dice expression")
                 found.append(Inline(start, i + 1, statement))
     if depth:

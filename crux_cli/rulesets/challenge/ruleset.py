@@ -11,7 +11,7 @@ NAME = "challenge"
 SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
 SEED = "004_94a8ee3cea85eaaa.txt"
 KEYWORDS = notation.KEYWORDS
-ODDS = "crux_cli.rulesets.challenge.odds"  # odds are imported when asked for, never on a roll
+ODDS = "crux_cli.rulesets.challenge.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.challenge.render"
 
 

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
-from crux_cli.rulesets.crux import ast
+from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
 
 
-def modifier_sources(mods: ast.Modifiers) -> list[Source]:
+def modifier_sources(mods: syntax.Modifiers) -> list[Source]:
     sources = []
     if mods.boons:
         sources.append(Source("boons", mods.boons))
@@ -61,7 +61,7 @@ def refuse_the_dead(hero: Hero | None, text: str) -> None:
                         hint="if your table brings them back, set `dead = false` and lower `wounds`")
 
 
-def stance_from_sheet(node: ast.Save, hero: Hero | None, text: str) -> str | None:
+def stance_from_sheet(node: syntax.Save, hero: Hero | None, text: str) -> str | None:
     """The save's stance: the sheet's save types, and an adv/dis typed only where it agrees with them (§4)."""
     if hero is None:
         return node.stance
@@ -80,7 +80,7 @@ def stance_from_sheet(node: ast.Save, hero: Hero | None, text: str) -> str | Non
     return on_sheet or typed
 
 
-def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:
+def test_request(node: syntax.Test, hero: Hero | None, text: str) -> PoolRequest:
     sources = rating_source(hero, node.attribute) + modifier_sources(node.mods)
     sources += condition_sources(hero, "test", node.attribute, False)
     return PoolRequest("test", node.attribute, tuple(sources), node.mods.grit,
@@ -88,7 +88,7 @@ def test_request(node: ast.Test, hero: Hero | None, text: str) -> PoolRequest:
                        effect=node.mods.effect)
 
 
-def save_request(node: ast.Save, hero: Hero | None, text: str) -> PoolRequest:
+def save_request(node: syntax.Save, hero: Hero | None, text: str) -> PoolRequest:
     stance = stance_from_sheet(node, hero, text)
     sources = rating_source(hero, node.attribute)
     if stance:
@@ -101,7 +101,7 @@ def save_request(node: ast.Save, hero: Hero | None, text: str) -> PoolRequest:
                        position=node.mods.position, effect=node.mods.effect)
 
 
-def initiative_request(node: ast.Initiative, hero: Hero | None, text: str) -> PoolRequest:
+def initiative_request(node: syntax.Initiative, hero: Hero | None, text: str) -> PoolRequest:
     if node.ambush and node.mods.grit:
         raise CruxError("an ambush rolls nothing: there is no roll to spend Grit on", text=text,
                         position=text.lower().find("grit"), hint="init ambush (3 actions, no roll)")
@@ -116,11 +116,11 @@ def initiative_request(node: ast.Initiative, hero: Hero | None, text: str) -> Po
                        position=node.mods.position, effect=node.mods.effect)
 
 
-def attack_pool(node: ast.Attack, hero: Hero | None, text: str) -> ast.Pool:
+def attack_pool(node: syntax.Attack, hero: Hero | None, text: str) -> syntax.Pool:
     if node.pool is not None:
         pool = node.pool
     elif hero is not None:
-        pool = ast.Pool(hero.attack_count, hero.attack_sides, 0)
+        pool = syntax.Pool(hero.attack_count, hero.attack_sides, 0)
     else:
         raise CruxError("the attack has no damage dice", text=text, position=len(text.split()[0]),
                         hint="give the pool (atk d8, atk 2d6+1), or load a sheet with --sheet")
@@ -137,10 +137,10 @@ def attack_pool(node: ast.Attack, hero: Hero | None, text: str) -> ast.Pool:
     return pool
 
 
-def attack_flat(node: ast.Attack, hero: Hero | None, text: str) -> int:
+def attack_flat(node: syntax.Attack, hero: Hero | None, text: str) -> int:
     bonuses = node.bonuses
     if node.pool is None and not bonuses and hero is not None and hero.attack_attribute:
-        bonuses = (ast.AttributeBonus(1, hero.attack_attribute),)  # the sheet's weapon keys off it
+        bonuses = (syntax.AttributeBonus(1, hero.attack_attribute),)  # the sheet's weapon keys off it
     if bonuses and hero is None:
         raise CruxError(f"'{bonuses[0]}' needs a character sheet to know the modifier", text=text,
                         position=bonuses[0].pos, hint="load a sheet with --sheet, or write the number (+3)")
@@ -148,7 +148,7 @@ def attack_flat(node: ast.Attack, hero: Hero | None, text: str) -> int:
         else node.flat
 
 
-def attack_request(node: ast.Attack, hero: Hero | None, text: str) -> AttackRequest:
+def attack_request(node: syntax.Attack, hero: Hero | None, text: str) -> AttackRequest:
     pool = attack_pool(node, hero, text)
     sources = modifier_sources(node.mods)
     if node.rushed:
@@ -159,12 +159,12 @@ def attack_request(node: ast.Attack, hero: Hero | None, text: str) -> AttackRequ
                          grit_before(hero, node.mods.grit, text), node.mods.position, node.mods.effect)
 
 
-def compile_statement(node: ast.CruxStatement, hero: Hero | None, text: str) -> PoolRequest | AttackRequest:
+def compile_statement(node: syntax.CruxStatement, hero: Hero | None, text: str) -> PoolRequest | AttackRequest:
     refuse_the_dead(hero, text)
-    if isinstance(node, ast.Test):
+    if isinstance(node, syntax.Test):
         return test_request(node, hero, text)
-    if isinstance(node, ast.Save):
+    if isinstance(node, syntax.Save):
         return save_request(node, hero, text)
-    if isinstance(node, ast.Initiative):
+    if isinstance(node, syntax.Initiative):
         return initiative_request(node, hero, text)
     return attack_request(node, hero, text)

@@ -3,7 +3,7 @@
 Each roll is described by a *request* (what the compiler worked out from the
 statement and the hero: the net of Boons and Banes, the pool, the armour...)
 and answered with a *result* that records every die. The same requests feed
-the exact odds in `crux_cli.rulesets.crux.odds`.
+the exact odds in `crux_cli.rulesets.crux.probability`.
 """
 
 from __future__ import annotations

@@ -444,7 +444,7 @@ class Fight:
         """The odds of an enemy's attack statement whose maximum is a plain hit (no sheet: enemies have none)."""
         from crux_cli.rulesets.crux.compiler import compile_statement
         from crux_cli.rulesets.crux.grammar import parse
-        from crux_cli.rulesets.crux.odds import request_odds
+        from crux_cli.rulesets.crux.probability import request_odds
 
         request = compile_statement(parse(statement, "atk"), None, statement)
         return request_odds(request.replace(crits=False))

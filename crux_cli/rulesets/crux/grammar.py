@@ -16,7 +16,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import single
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
-from crux_cli.rulesets.crux import ast
+from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.scan import scan
 
 FAST_PATH = True  # plain statements are split by scan.py's regular expressions; tests turn it off to compare
@@ -120,7 +120,7 @@ def _modifier() -> pp.ParserElement:
     ).set_name("modifier")
 
 
-def fold_modifiers(words: Iterable[tuple[str, Any, int]], text: str) -> ast.Modifiers:
+def fold_modifiers(words: Iterable[tuple[str, Any, int]], text: str) -> syntax.Modifiers:
     """Sum boons and banes; refuse a second grit, help, position or effect."""
     boons = banes = 0
     seen: dict[str, tuple[Any, int]] = {}
@@ -133,7 +133,7 @@ def fold_modifiers(words: Iterable[tuple[str, Any, int]], text: str) -> ast.Modi
             raise CruxError(*_twice(tag, value, seen[tag][0]), text=text, position=loc)
         else:
             seen[tag] = (value, loc)
-    return ast.Modifiers(boons=boons, banes=banes, grit="grit" in seen, help="help" in seen,
+    return syntax.Modifiers(boons=boons, banes=banes, grit="grit" in seen, help="help" in seen,
                          position=seen.get("position", (None,))[0], effect=seen.get("effect", (None,))[0])
 
 
@@ -160,11 +160,11 @@ def _test_grammar() -> pp.ParserElement:
     return head + pp.ZeroOrMore(_modifier())
 
 
-def fold_test(words: list[Any], text: str) -> ast.Test:
+def fold_test(words: list[Any], text: str) -> syntax.Test:
     words = [w for w in words if w != "test"]
     attribute = single(words, "attribute", text, "a test has one attribute")
     mods = fold_modifiers(_split(words, "attribute")[1], text)
-    return ast.Test(attribute, mods)
+    return syntax.Test(attribute, mods)
 
 
 @functools.cache
@@ -177,12 +177,12 @@ def _save_grammar() -> pp.ParserElement:
         stance | rushed | _modifier())
 
 
-def fold_save(words: list[Any], text: str) -> ast.Save:
+def fold_save(words: list[Any], text: str) -> syntax.Save:
     (_, attribute, _), *rest = words
     stance = single(rest, "stance", text, "a save is adv or dis, not both (they would cancel: leave both out)")
     vs_rushed = single(rest, "vs rushed", text, "'vs rushed' is one Boon, given once") is not None
     mods = fold_modifiers(_split(rest, "stance", "vs rushed")[1], text)
-    return ast.Save(attribute, stance, vs_rushed, mods)
+    return syntax.Save(attribute, stance, vs_rushed, mods)
 
 
 @functools.cache
@@ -190,23 +190,23 @@ def _init_grammar() -> pp.ParserElement:
     return keyword(*INIT_WORDS).suppress() + pp.ZeroOrMore(tagged(keyword("ambush"), "ambush") | _modifier())
 
 
-def fold_init(words: list[Any], text: str) -> ast.Initiative:
+def fold_init(words: list[Any], text: str) -> syntax.Initiative:
     ambush = single(words, "ambush", text, "ambush is said once") is not None
-    return ast.Initiative(fold_modifiers(_split(words, "ambush")[1], text), ambush)
+    return syntax.Initiative(fold_modifiers(_split(words, "ambush")[1], text), ambush)
 
 
 @functools.cache
 def _attack_grammar() -> pp.ParserElement:
-    def pool(s: str, loc: int, t: pp.ParseResults) -> tuple[str, ast.Pool, int]:
+    def pool(s: str, loc: int, t: pp.ParseResults) -> tuple[str, syntax.Pool, int]:
         count = integer(t["count"], s, loc) if t.get("count") else 1
-        return ("pool", ast.Pool(count, integer(t["sides"], s, loc), loc), loc)
+        return ("pool", syntax.Pool(count, integer(t["sides"], s, loc), loc), loc)
 
     pool_token = pp.Regex(r"(?P<count>\d+)?[dD](?P<sides>\d+)(?![A-Za-z0-9_])").set_parse_action(pool)
     flat = pp.Regex(r"[+-]\s*\d+(?![A-Za-z0-9_])").set_parse_action(
         lambda s, loc, t: ("flat", integer(t[0], s, loc), loc))
     sign = pp.one_of("+ -")
     bonus = (sign + _attribute()).set_parse_action(
-        lambda s, loc, t: ("bonus", ast.AttributeBonus(1 if t[0] == "+" else -1, t[1], loc), loc))
+        lambda s, loc, t: ("bonus", syntax.AttributeBonus(1 if t[0] == "+" else -1, t[1], loc), loc))
     rushed = (keyword("rushed") + pp.Optional(number(), default=1)).set_parse_action(
         lambda s, loc, t: ("rushed", t[1], loc))
     armour = pp.MatchFirst(pp.CaselessKeyword(w) for w in ARMOUR_WORDS).set_parse_action(
@@ -220,7 +220,7 @@ def _attack_grammar() -> pp.ParserElement:
     return keyword(*ATTACK_WORDS).suppress() + pp.Optional(pool_token) + pp.ZeroOrMore(word)
 
 
-def fold_attack(words: list[Any], text: str) -> ast.Attack:
+def fold_attack(words: list[Any], text: str) -> syntax.Attack:
     pool = single(words, "pool", text, "an attack has one pool of dice")
     flat = sum(w[1] for w in words if w[0] == "flat")
     bonuses = tuple(w[1] for w in words if w[0] == "bonus")
@@ -233,11 +233,11 @@ def fold_attack(words: list[Any], text: str) -> ast.Attack:
                         position=max(w[2] for w in words if w[0] in ("ranged", "melee")))
     rest = _split(words, "pool", "flat", "bonus", "rushed", "armour", "resist", "vuln", "minion", "ranged",
                   "melee")[1]
-    return ast.Attack(pool, flat, bonuses, fold_modifiers(rest, text), rushed, armour, flags["resist"],
+    return syntax.Attack(pool, flat, bonuses, fold_modifiers(rest, text), rushed, armour, flags["resist"],
                       flags["vuln"], flags["minion"], flags["ranged"])
 
 
-STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Any], str], ast.CruxStatement]]] = {
+STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Any], str], syntax.CruxStatement]]] = {
     "test": (_test_grammar, fold_test),
     "save": (_save_grammar, fold_save),
     "init": (_init_grammar, fold_init),
@@ -256,7 +256,7 @@ def statement_kind(keyword_: str) -> str:
     return "atk"
 
 
-def parse(text: str, keyword_: str) -> ast.CruxStatement:
+def parse(text: str, keyword_: str) -> syntax.CruxStatement:
     """Parse a Crux statement whose first word is `keyword_` (one of KEYWORDS)."""
     kind = statement_kind(keyword_)
     grammar, fold = STATEMENTS[kind]

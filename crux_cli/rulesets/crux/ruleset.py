@@ -8,30 +8,30 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.memo import by_identity
 from crux_cli.core.ruleset import Context, RuleSet, lazy, lazy_value
-from crux_cli.rulesets.crux import ast, engine, words
+from crux_cli.rulesets.crux import engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
 from crux_cli.rulesets.crux.compiler import compile_statement
 
 if TYPE_CHECKING:
-    from crux_cli.odds.result import Odds
-    from crux_cli.rulesets.crux import sheet_ast
+    from crux_cli.probability.result import Odds
+    from crux_cli.rulesets.crux import sheet_syntax
     from crux_cli.rulesets.crux.hero import Hero
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
 SEED = "001_3e631c857d08fd70.txt"
 KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
-ROLLS = (ast.Test, ast.Save, ast.Initiative, ast.Attack)  # anything else is a sheet statement
+ROLLS = (syntax.Test, syntax.Save, syntax.Initiative, syntax.Attack)  # anything else is a sheet statement
 
 
-def parse(text: str, keyword: str) -> ast.CruxStatement | sheet_ast.SheetStatement:
+def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetStatement:
     if keyword.lower() in sheet_notation.KEYWORDS:
         return sheet_notation.parse(text, keyword)
     return notation.parse(text, keyword)
 
 
-def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Any:
+def run(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Context) -> Any:
     if not isinstance(statement, ROLLS):
         from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
 
@@ -42,7 +42,7 @@ def run(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -
     return engine.roll_pool(ctx.roller, request)
 
 
-def compile_heroless(statement: ast.CruxStatement, text: str) -> engine.PoolRequest | engine.AttackRequest:
+def compile_heroless(statement: syntax.CruxStatement, text: str) -> engine.PoolRequest | engine.AttackRequest:
     return compile_statement(statement, None, text)
 
 
@@ -51,12 +51,12 @@ def compile_heroless(statement: ast.CruxStatement, text: str) -> engine.PoolRequ
 compiled = by_identity(compile_heroless)
 
 
-def odds(statement: ast.CruxStatement | sheet_ast.SheetStatement, ctx: Context) -> Odds:
+def odds(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Context) -> Odds:
     """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
     if not isinstance(statement, ROLLS):
         raise CruxError(f"'{ctx.text.split()[0]}' changes the sheet; it rolls nothing to give odds for",
                         text=ctx.text, position=0, hint="odds are for tests, saves, initiative, attacks and dice")
-    from crux_cli.rulesets.crux.odds import request_odds
+    from crux_cli.rulesets.crux.probability import request_odds
 
     return request_odds(compile_statement(statement, ctx.hero, ctx.text))
 

@@ -19,7 +19,7 @@ from typing import Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import Pattern, integer
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_NAMES
-from crux_cli.rulesets.crux import ast
+from crux_cli.rulesets.crux import syntax
 
 Word = tuple[str, Any, int]
 Scanner = Callable[[str, int], tuple[Any, int] | None]  # (text, loc) -> (word or None to skip, end)
@@ -100,7 +100,7 @@ def pool(text: str, loc: int) -> tuple[Word, int] | None:
     if match is None:
         return None
     count = integer(match["count"], text, loc) if match["count"] else 1
-    return ("pool", ast.Pool(count, integer(match["sides"], text, loc), loc), loc), match.end()
+    return ("pool", syntax.Pool(count, integer(match["sides"], text, loc), loc), loc), match.end()
 
 
 def flat(text: str, loc: int) -> tuple[Word, int] | None:
@@ -113,7 +113,7 @@ def bonus(text: str, loc: int) -> tuple[Word, int] | None:
     if match is None:
         return None
     name = ATTRIBUTE_NAMES[match["attribute"].lower()]
-    return ("bonus", ast.AttributeBonus(1 if match["sign"] == "+" else -1, name, loc), loc), match.end()
+    return ("bonus", syntax.AttributeBonus(1 if match["sign"] == "+" else -1, name, loc), loc), match.end()
 
 
 def rushed(text: str, loc: int) -> tuple[Word, int] | None:

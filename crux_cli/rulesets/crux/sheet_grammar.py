@@ -8,7 +8,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from crux_cli.rulesets.crux import sheet_ast as ast  # loaded only when a sheet statement is read
+    from crux_cli.rulesets.crux import sheet_syntax as syntax  # loaded only when a sheet statement is read
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import keyword, not_understood, number, parse_with, pp, tagged
@@ -63,21 +63,21 @@ def _value(words: list[Any], tag: str, default: Any = None) -> Any:
     return next((value for t, value, _ in words if t == tag), default)
 
 
-def fold(kind: str, words: list[Any], text: str) -> ast.SheetStatement:
-    from crux_cli.rulesets.crux import sheet_ast as ast
+def fold(kind: str, words: list[Any], text: str) -> syntax.SheetStatement:
+    from crux_cli.rulesets.crux import sheet_syntax as syntax
 
     if kind == "damage":
-        return ast.Damage(_value(words, "amount"), _value(words, "crit") is not None)
+        return syntax.Damage(_value(words, "amount"), _value(words, "crit") is not None)
     if kind == "wound":
-        return ast.Wound(_value(words, "amount"))
+        return syntax.Wound(_value(words, "amount"))
     if kind == "heal":
-        return ast.Heal(_value(words, "amount"))
+        return syntax.Heal(_value(words, "amount"))
     if kind == "rest":
         rest = _value(words, "rest")
-        return ast.Rest(rest, _value(words, "hit dice", 1) if rest == "field" else 0)
+        return syntax.Rest(rest, _value(words, "hit dice", 1) if rest == "field" else 0)
     if kind == "cond":
-        return ast.Condition(_value(words, "action"), _condition_names(words, text))
-    return ast.Show()
+        return syntax.Condition(_value(words, "action"), _condition_names(words, text))
+    return syntax.Show()
 
 
 def _condition_names(words: list[Any], text: str) -> tuple[str, ...]:
@@ -96,7 +96,7 @@ def _condition_names(words: list[Any], text: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def parse(text: str, word: str) -> ast.SheetStatement:
+def parse(text: str, word: str) -> syntax.SheetStatement:
     """Parse a sheet statement whose first word is `word` (one of KEYWORDS)."""
     kind = statement_kind(word)
     grammar = _grammars()[kind]

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller
-from crux_cli.rulesets.crux import sheet_ast as ast
+from crux_cli.rulesets.crux import sheet_syntax as syntax
 from crux_cli.rulesets.crux import wounds
 from crux_cli.rulesets.crux.hero import Hero
 
 
-def needs_sheet(node: ast.SheetStatement, text: str) -> CruxError:
+def needs_sheet(node: syntax.SheetStatement, text: str) -> CruxError:
     word = text.split()[0] if text.split() else str(node)
     return CruxError(f"'{word}' works on a character sheet, and none is loaded", text=text, position=0,
                      hint="give one with --sheet FILE or CRUX_SHEET=FILE; make one with: crux sheet new FILE")
 
 
-def run_sheet_statement(node: ast.SheetStatement, hero: Hero | None, roller: Roller,
+def run_sheet_statement(node: syntax.SheetStatement, hero: Hero | None, roller: Roller,
                         text: str) -> wounds.StateChange:
     if hero is None:
         raise needs_sheet(node, text)
@@ -27,21 +27,21 @@ def run_sheet_statement(node: ast.SheetStatement, hero: Hero | None, roller: Rol
         raise error.at(text, node.pos) from None
 
 
-def _run(node: ast.SheetStatement, hero: Hero, roller: Roller) -> wounds.StateChange:
-    if isinstance(node, ast.Damage):
+def _run(node: syntax.SheetStatement, hero: Hero, roller: Roller) -> wounds.StateChange:
+    if isinstance(node, syntax.Damage):
         return wounds.damage(hero, node.amount, node.crit)
-    if isinstance(node, ast.Wound):
+    if isinstance(node, syntax.Wound):
         return wounds.wound(hero, node.amount)
-    if isinstance(node, ast.Heal):
+    if isinstance(node, syntax.Heal):
         return wounds.heal(hero, node.amount)
-    if isinstance(node, ast.Rest):
+    if isinstance(node, syntax.Rest):
         return wounds.rest_field(hero, node.hit_dice, roller) if node.kind == "field" else wounds.rest_safe(hero)
-    if isinstance(node, ast.Condition):
+    if isinstance(node, syntax.Condition):
         return _conditions(hero, node)
     return wounds.StateChange("show", hero, hero)
 
 
-def _conditions(hero: Hero, node: ast.Condition) -> wounds.StateChange:
+def _conditions(hero: Hero, node: syntax.Condition) -> wounds.StateChange:
     """`cond add frightened prone`: one change made of each condition's, in order."""
     change = wounds.add_condition if node.action == "add" else wounds.remove_condition
     after = hero

@@ -11,7 +11,7 @@ NAME = "stepdice"
 SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
 SEED = "002_9ec7abdadbc79388.txt"
 KEYWORDS = notation.KEYWORDS
-ODDS = "crux_cli.rulesets.stepdice.odds"  # odds are imported when asked for, never on a roll
+ODDS = "crux_cli.rulesets.stepdice.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.stepdice.render"
 
 

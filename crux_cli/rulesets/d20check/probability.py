@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from crux_cli.odds.outcomes import constant, die_weights, make_odds, mapped, ordered, sum_of_dice
-from crux_cli.odds.result import Odds
+from crux_cli.probability.outcomes import constant, die_weights, make_odds, mapped, ordered, sum_of_dice
+from crux_cli.probability.result import Odds
 from crux_cli.rulesets.d20check import engine as rules
 
 

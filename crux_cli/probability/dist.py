@@ -27,10 +27,10 @@ from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
-from crux_cli.odds import cost
-from crux_cli.odds.cost import Shape
+from crux_cli.probability import cost
+from crux_cli.probability.cost import Shape
 
-# The odds size limit bounds time (crux_cli.odds.cost); each step below predicts its own.
+# The odds size limit bounds time (crux_cli.probability.cost); each step below predicts its own.
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 NOTHING_LEFT = Fraction(0)  # the leftover of a distribution that counts every outcome
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
@@ -445,7 +445,7 @@ def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOV
     return depth
 
 
-# ----- what each step costs, in seconds (crux_cli.odds.cost) ---------------------------------------
+# ----- what each step costs, in seconds (crux_cli.probability.cost) ---------------------------------------
 
 
 def shape(dist: Dist) -> Shape:

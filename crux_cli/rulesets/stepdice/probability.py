@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from crux_cli.odds.outcomes import Weights, constant, die_weights, highest_of_dice, make_odds, ordered
-from crux_cli.odds.result import Odds
+from crux_cli.probability.outcomes import Weights, constant, die_weights, highest_of_dice, make_odds, ordered
+from crux_cli.probability.result import Odds
 from crux_cli.rulesets.stepdice import engine as rules
 
 

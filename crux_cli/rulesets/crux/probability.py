@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from crux_cli.core.errors import LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_DICE
-from crux_cli.odds import cost
-from crux_cli.odds.cost import Shape
-from crux_cli.odds.dist import (
+from crux_cli.probability import cost
+from crux_cli.probability.cost import Shape
+from crux_cli.probability.dist import (
     Dist,
     add_dice,
     add_dice_estimate,
@@ -32,7 +32,7 @@ from crux_cli.odds.dist import (
     sum_cost,
     sum_shape,
 )
-from crux_cli.odds.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
+from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
     INITIATIVE_ACTIONS,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from crux_cli.odds.outcomes import make_odds, ordered
-from crux_cli.odds.result import Odds, Table
+from crux_cli.probability.outcomes import make_odds, ordered
+from crux_cli.probability.result import Odds, Table
 from crux_cli.rulesets.challenge import engine as rules
 
 

@@ -3,7 +3,7 @@
 The dice AST compiles to these in a few lines: each dice term to `dice_term`,
 each `+ - * /` and unary minus to the `Dist` operators (`/` is `//`: it floors),
 a bare integer to `constant`, and the whole expression to `dice_odds`
-(crux_cli.odds.result). A countdown die has `countdown_odds`.
+(crux_cli.probability.result). A countdown die has `countdown_odds`.
 
 A term means, per die, in this order (as grammar/dice.md rules and the roller
 does): the face (`sides` 1..10000, "%", "F" or 66); a reroll (`ro` once, `rr`
@@ -25,9 +25,9 @@ from typing import Any, NamedTuple
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.core.vocabulary import COUNTDOWN_SIZES
-from crux_cli.odds import cost
-from crux_cli.odds.cost import Shape
-from crux_cli.odds.dist import (
+from crux_cli.probability import cost
+from crux_cli.probability.cost import Shape
+from crux_cli.probability.dist import (
     Dist,
     Predicate,
     Score,
@@ -47,7 +47,7 @@ from crux_cli.odds.dist import (
     percentile,
     sum_cost,
 )
-from crux_cli.odds.result import Distribution, Odds, rows
+from crux_cli.probability.result import Distribution, Odds, rows
 
 KEEPS = ("kh", "kl", "dh", "dl")
 EXPLOSION_CALLS = 20  # interpreted calls, at least, per number of explosions `exploded_plan` mixes

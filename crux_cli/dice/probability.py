@@ -1,5 +1,5 @@
-"""Exact odds of generic dice statements: the dice tree (crux_cli.dice.ast) compiled to
-distributions, term by term (`crux_cli.odds.generic`), with the operators of `Dist`.
+"""Exact odds of generic dice statements: the dice tree (crux_cli.dice.syntax) compiled to
+distributions, term by term (`crux_cli.probability.generic`), with the operators of `Dist`.
 
 The tree is planned before anything is worked out: each term's single die is made (that is
 quick) and what all its dice will cost is predicted, as is each operator's cost from the shapes
@@ -12,61 +12,61 @@ from collections.abc import Callable
 from math import comb
 
 from crux_cli.core.errors import CruxError
-from crux_cli.dice import ast
-from crux_cli.odds import cost
-from crux_cli.odds.cost import Shape
-from crux_cli.odds.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
-from crux_cli.odds.generic import Plan, countdown_odds, explosion_depth, term_plan
-from crux_cli.odds.result import Distribution, Odds, WeightedRows, dice_odds
+from crux_cli.dice import syntax
+from crux_cli.probability import cost
+from crux_cli.probability.cost import Shape
+from crux_cli.probability.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
+from crux_cli.probability.generic import Plan, countdown_odds, explosion_depth, term_plan
+from crux_cli.probability.result import Distribution, Odds, WeightedRows, dice_odds
 
 
-def statement_odds(statement: ast.DiceStatement, depth: int | None = None) -> Odds:
+def statement_odds(statement: syntax.DiceStatement, depth: int | None = None) -> Odds:
     """The odds of one roll of the statement (`6x ...` rolls the same odds six times).
 
     `depth` caps every explosion chain; by default each exploding term takes the
     least cap that leaves under 1e-12 uncounted.
     """
-    if isinstance(statement, ast.Countdown):
+    if isinstance(statement, syntax.Countdown):
         return countdown_odds(statement.sides)
-    if isinstance(statement, ast.Versus):
+    if isinstance(statement, syntax.Versus):
         return versus_odds(statement, depth)
     depths: set[int] = set()
     plan = expression_plan(statement.expr, depth, depths)
     cost.check_answer(plan.seconds, plan.shape)
     dist = plan.compute()
-    label = "successes" if ast.counts_successes(_unwrapped(statement.expr)) else "total"
+    label = "successes" if syntax.counts_successes(_unwrapped(statement.expr)) else "total"
     return dice_odds(dist, depth=max(depths) if depths else None, label=label)
 
 
-WRAPPERS = (ast.Group, ast.Labelled)  # made once: `A | B` in a test builds the union at every call
+WRAPPERS = (syntax.Group, syntax.Labelled)  # made once: `A | B` in a test builds the union at every call
 
 
-def _unwrapped(node: ast.Expr) -> ast.Expr:
+def _unwrapped(node: syntax.Expr) -> syntax.Expr:
     """The node under any parentheses and labels."""
     while isinstance(node, WRAPPERS):
         node = node.expr
     return node
 
 
-def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan:
+def expression_plan(node: syntax.Expr, depth: int | None, depths: set[int]) -> Plan:
     """What an expression will cost and give, and how to work it out."""
     match node:
-        case ast.Number(value):
+        case syntax.Number(value):
             return Plan(Shape(1, 0, 1, value), 0.0, lambda: constant(value))
-        case ast.Group(inner) | ast.Labelled(inner):
+        case syntax.Group(inner) | syntax.Labelled(inner):
             return expression_plan(inner, depth, depths)
-        case ast.Negate(operand):
+        case syntax.Negate(operand):
             inner_plan = expression_plan(operand, depth, depths)
             negated = Shape(*inner_plan.shape[:3], -inner_plan.shape.high)
             return Plan(negated, inner_plan.seconds, lambda: -inner_plan.compute())
-        case ast.Sum(first, rest) | ast.Product(first, rest):
+        case syntax.Sum(first, rest) | syntax.Product(first, rest):
             total = expression_plan(first, depth, depths)
             for op, operand in rest:
                 total = _operator_plan(op, total, expression_plan(operand, depth, depths), operand)
             return total
-        case ast.Pool():
+        case syntax.Pool():
             return pool_plan(node, depth, depths)
-        case ast.SheetValue():  # the handler puts the sheet's values in first: here, there is none
+        case syntax.SheetValue():  # the handler puts the sheet's values in first: here, there is none
             from crux_cli.dice.sheet_values import no_sheet
 
             no_sheet(node)
@@ -76,7 +76,7 @@ def expression_plan(node: ast.Expr, depth: int | None, depths: set[int]) -> Plan
 POOL_WORK = 400_000  # (kept totals so far) x (an item's values) a grouped roll's exact odds may walk (~1 us each)
 
 
-def pool_plan(pool: ast.Pool, depth: int | None, depths: set[int]) -> Plan:
+def pool_plan(pool: syntax.Pool, depth: int | None, depths: set[int]) -> Plan:
     """A grouped roll or min/max: each item planned on its own, then the kept totals added up.
 
     Everything kept: the sum of the items. One kept: the highest (or lowest) by the product of the items'
@@ -112,7 +112,7 @@ def pool_plan(pool: ast.Pool, depth: int | None, depths: set[int]) -> Plan:
     return Plan(shape, seconds, compute)
 
 
-def _keep_highest_of(dists: list[Dist], kept: int, items: tuple[ast.Expr, ...]) -> Dist:
+def _keep_highest_of(dists: list[Dist], kept: int, items: tuple[syntax.Expr, ...]) -> Dist:
     """The sum of the `kept` highest values of independent `dists`."""
     if all(item == items[0] for item in items):  # alike: the pool's own keep-highest
         return dists[0].keep_highest(len(dists), kept)
@@ -154,7 +154,7 @@ def _keep_highest_of(dists: list[Dist], kept: int, items: tuple[ast.Expr, ...]) 
     return Dist.from_weights(sums, denominator)
 
 
-def _operator_plan(op: str, left: Plan, right: Plan, operand: ast.Expr) -> Plan:
+def _operator_plan(op: str, left: Plan, right: Plan, operand: syntax.Expr) -> Plan:
     operation: Callable[[int, int], int]
     if op in "+-":
         right_shape = right.shape if op == "+" else Shape(*right.shape[:3], -right.shape.high)
@@ -168,21 +168,21 @@ def _operator_plan(op: str, left: Plan, right: Plan, operand: ast.Expr) -> Plan:
                 lambda: _apply(op, left.compute(), right.compute(), operand))
 
 
-def term_plan_of(term: ast.DiceTerm, depth: int | None, depths: set[int]) -> Plan:
+def term_plan_of(term: syntax.DiceTerm, depth: int | None, depths: set[int]) -> Plan:
     """One dice term, planned: its modifiers unpacked as the roller unpacks them (engine/dice.py DicePlan)."""
     reroll = explode = keep = target = None
-    while not isinstance(term, ast.BaseDice):
+    while not isinstance(term, syntax.BaseDice):
         match term:
-            case ast.Successes():
+            case syntax.Successes():
                 target = term.target
-            case ast.Keep() | ast.Drop():
-                keep = (("k" if isinstance(term, ast.Keep) else "d") + ("h" if term.highest else "l"), term.count)
-            case ast.Explode():
+            case syntax.Keep() | syntax.Drop():
+                keep = (("k" if isinstance(term, syntax.Keep) else "d") + ("h" if term.highest else "l"), term.count)
+            case syntax.Explode():
                 explode = term
-            case ast.Reroll():
+            case syntax.Reroll():
                 reroll = term
         term = term.dice
-    sides: int | str = term.sides if isinstance(term, ast.Dice) else 66 if isinstance(term, ast.D66) else "F"
+    sides: int | str = term.sides if isinstance(term, syntax.Dice) else 66 if isinstance(term, syntax.D66) else "F"
     reroll_test = reroll.when.test if reroll else None
     once = bool(reroll and reroll.once)
     explodes = (explode.when.test if explode.when else True) if explode else False
@@ -198,7 +198,7 @@ def term_plan_of(term: ast.DiceTerm, depth: int | None, depths: set[int]) -> Pla
         raise (error if error.position is not None else error.replace(position=term.pos)) from None
 
 
-def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
+def _apply(op: str, left: Dist, right: Dist, operand: syntax.Expr) -> Dist:
     if op == "+":
         return left + right
     if op == "-":
@@ -211,7 +211,7 @@ def _apply(op: str, left: Dist, right: Dist, operand: ast.Expr) -> Dist:
         raise error.replace(position=operand.pos) from None
 
 
-def versus_odds(statement: ast.Versus, depth: int | None = None) -> Odds:
+def versus_odds(statement: syntax.Versus, depth: int | None = None) -> Odds:
     """A target's P(pass) and P(fail), or an opposed roll's P(win), P(tie), P(lose), with the margin's
     distribution (this side's total less the target or the other side's total) and its mean."""
     depths: set[int] = set()

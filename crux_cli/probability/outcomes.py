@@ -2,7 +2,7 @@
 
 Their spaces are small, so a distribution here is `Weights`, a plain ``dict`` of
 value → ``Fraction`` (summing to 1), worked on directly; the only potentially large
-step, summing many dice, is the exact sum of `crux_cli.odds.dist.Dist`, the one
+step, summing many dice, is the exact sum of `crux_cli.probability.dist.Dist`, the one
 distribution type for the engine-sized work of generic dice and Crux.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from crux_cli.core.errors import LimitError
-from crux_cli.odds.dist import die
-from crux_cli.odds.result import Distribution, Odds, Table
+from crux_cli.probability.dist import die
+from crux_cli.probability.result import Distribution, Odds, Table
 
 Weights = dict[int, Fraction]
 
