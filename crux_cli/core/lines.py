@@ -29,8 +29,8 @@ def is_blank(line: str) -> bool:
 
 def split_comment(line: str) -> tuple[str, str | None]:
     """`atk d8 # goblin` → ('atk d8', 'goblin')."""
-    text, hash_, comment = line.partition(COMMENT)
-    return text.strip(), (comment.strip() or None) if hash_ else None
+    text, marked, comment = line.partition(COMMENT)
+    return text.strip(), (comment.strip() or None) if marked else None
 
 
 def split_statements(text: str) -> list[str]:

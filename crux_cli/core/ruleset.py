@@ -218,7 +218,6 @@ class RuleSet(Record):
     to_json: Callable[[Any], dict[str, Any]]
     odds: Callable[[Any, Context], Odds] | None = None
     apply: Callable[[Any, Any], Any] | None = None
-    seed: str = ""
     words: tuple[str, ...] = ()
     following: Callable[[str], tuple[str, ...] | None] = field(default=no_words, compare=False)
     suggest: Callable[[Sequence[str], str], tuple[str, ...]] = field(default=no_kinds, compare=False)

@@ -102,7 +102,7 @@ def run_command(session: "Session", line: str) -> list[str]:
 # -- the commands -----------------------------------------------------------------------------------
 
 @command("help", "[COMMAND|notation|fight]", aliases=("?",))
-def help_(session: "Session", call: Invocation) -> list[str]:
+def show_help(session: "Session", call: Invocation) -> list[str]:
     """Show the session commands, one command's details, or the notation of the rule set.
 
     `/help notation` lists the statements of the active rule set; `/help fight` the words of an encounter.
@@ -358,7 +358,7 @@ def log(session: "Session", call: Invocation) -> list[str]:
 
 
 @command("quit", aliases=("exit", "q"))
-def quit_(session: "Session", call: Invocation) -> list[str]:
+def leave(session: "Session", call: Invocation) -> list[str]:
     """Leave the session (Ctrl-D does too)."""
     session.done = True
     return []

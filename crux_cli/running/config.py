@@ -305,12 +305,12 @@ def expand_aliases(line: str, aliases: Mapping[str, str]) -> str:
     """
     if not aliases:
         return line
-    text, hash_, comment = line.partition("#")
+    text, marked, comment = line.partition("#")
     parts = [part.strip() for part in text.split(";")]
     expanded = [expand_statement(part, aliases) for part in parts]
     if expanded == parts:
         return line  # as typed, spaces and all
-    return "; ".join(part for part in expanded if part) + (f" #{comment}" if hash_ else "")
+    return "; ".join(part for part in expanded if part) + (f" #{comment}" if marked else "")
 
 
 def expand_statement(text: str, aliases: Mapping[str, str]) -> str:

@@ -128,14 +128,14 @@ STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Word]
 }
 
 
-def statement_kind(keyword_: str) -> str:
-    word = keyword_.lower()
+def statement_kind(first_word: str) -> str:
+    word = first_word.lower()
     return "resist" if word in RESIST_WORDS else word
 
 
-def parse(text: str, keyword_: str) -> ChallengeStatement:
-    """Parse a challenge statement whose first word is `keyword_` (one of KEYWORDS)."""
-    kind = statement_kind(keyword_)
+def parse(text: str, first_word: str) -> ChallengeStatement:
+    """Parse a challenge statement whose first word is `first_word` (one of KEYWORDS)."""
+    kind = statement_kind(first_word)
     grammar, fold, name = STATEMENTS[kind]
     scan: Callable[[str, str], list[Any] | None] | None = None
     if FAST_PATH:  # scan.py: a plain statement read without pyparsing

@@ -9,7 +9,6 @@ from crux_cli.rulesets.challenge import grammar as notation
 
 NAME = "challenge"
 SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
-SEED = "004_94a8ee3cea85eaaa.txt"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.challenge.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.challenge.render"
@@ -48,7 +47,6 @@ STATEMENTS = StatementTable(NAME, {
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
-    seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
     run=STATEMENTS.run,

@@ -245,8 +245,8 @@ STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Any],
 }
 
 
-def statement_kind(keyword_: str) -> str:
-    word = keyword_.lower()
+def statement_kind(first_word: str) -> str:
+    word = first_word.lower()
     if word in ATTRIBUTE_NAMES or word in TEST_WORDS:
         return "test"
     if word in SAVE_WORDS:
@@ -256,9 +256,9 @@ def statement_kind(keyword_: str) -> str:
     return "atk"
 
 
-def parse(text: str, keyword_: str) -> syntax.CruxStatement:
-    """Parse a Crux statement whose first word is `keyword_` (one of KEYWORDS)."""
-    kind = statement_kind(keyword_)
+def parse(text: str, first_word: str) -> syntax.CruxStatement:
+    """Parse a Crux statement whose first word is `first_word` (one of KEYWORDS)."""
+    kind = statement_kind(first_word)
     grammar, fold = STATEMENTS[kind]
     words = scan(kind, text) if FAST_PATH else None
     if words is None:

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
-SEED = "001_3e631c857d08fd70.txt"
 KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
 ROLLS = (syntax.Test, syntax.Save, syntax.Initiative, syntax.Attack)  # anything else is a sheet statement
 
@@ -116,7 +115,6 @@ def sheet_json(update: Any) -> dict[str, Any]:
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
-    seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
     run=run,

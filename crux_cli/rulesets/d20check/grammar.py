@@ -105,9 +105,9 @@ STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Word]
 }
 
 
-def parse(text: str, keyword_: str) -> D20CheckStatement:
-    """Parse a d20check statement whose first word is `keyword_` (one of KEYWORDS)."""
-    kind = "check" if keyword_.lower() in CHECK_WORDS else "damage"
+def parse(text: str, first_word: str) -> D20CheckStatement:
+    """Parse a d20check statement whose first word is `first_word` (one of KEYWORDS)."""
+    kind = "check" if first_word.lower() in CHECK_WORDS else "damage"
     grammar, fold, name = STATEMENTS[kind]
     scan: Callable[[str, str], list[Any] | None] | None = None
     if FAST_PATH:  # scan.py: a plain statement read without pyparsing

@@ -9,7 +9,6 @@ from crux_cli.rulesets.d20check import grammar as notation
 
 NAME = "d20check"
 SUMMARY = "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
-SEED = "003_2479fd5e1a762c3d.txt"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.d20check.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.d20check.render"
@@ -44,7 +43,6 @@ STATEMENTS = StatementTable(NAME, {
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
-    seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
     run=STATEMENTS.run,

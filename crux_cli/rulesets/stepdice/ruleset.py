@@ -9,7 +9,6 @@ from crux_cli.rulesets.stepdice import grammar as notation
 
 NAME = "stepdice"
 SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
-SEED = "002_9ec7abdadbc79388.txt"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.stepdice.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.stepdice.render"
@@ -63,7 +62,6 @@ STATEMENTS = StatementTable(NAME, {
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
-    seed=SEED,
     keywords=frozenset(KEYWORDS),
     parse=parse,
     run=STATEMENTS.run,
