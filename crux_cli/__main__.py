@@ -51,7 +51,7 @@ def start_repl(settings: Settings) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
-    # without importing click, a third of a roll's start-up (running/quick.py; tests/bench_startup.py).
+    # without importing click, a third of a roll's start-up (running/quick.py; tests/bench/bench_startup.py).
     from crux_cli.running.quick import answer
 
     status = answer(sys.argv[1:] if argv is None else argv, ready=hand_back_ctrl_c)

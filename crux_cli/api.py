@@ -61,7 +61,7 @@ class RollResult(Record):
     handler: str = ""
 
     # Nothing is built into JSON until a field of it is read, and then once: a field read after that is
-    # an attribute of the instance (tests/bench_api.py: a call, and a field read again).
+    # an attribute of the instance (tests/bench/bench_api.py: a call, and a field read again).
 
     @classmethod
     def of(cls, answer: Answer) -> RollResult:
@@ -477,7 +477,7 @@ def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet:
 # `roll(text)` with no rules, sheet or hero is the library's hot call: each thread keeps one session for it
 # (a runner with no hero and no sheet keeps nothing from one statement to the next but the statements it
 # has read), given the call's seed and a new Random(seed), or, unseeded, its own Random seeded once from
-# the system's entropy, as the random module's functions share one. tests/bench_api.py defends it.
+# the system's entropy, as the random module's functions share one. tests/bench/bench_api.py defends it.
 _PLAIN: dict[int, tuple[Session, Any]] = {}
 
 

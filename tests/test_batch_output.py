@@ -122,7 +122,7 @@ def test_memory_stays_flat_in_a_long_batch(tmp_path: Path):
     import subprocess
     import sys
 
-    from batch_lines import all_different
+    from bench.batch_lines import all_different
 
     lines = tmp_path / "lines.txt"
     lines.write_text("".join(f"{statement}\n" for statement, _ in all_different(30_000)))

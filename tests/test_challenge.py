@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from brute import brute_odds, nonzero
 from helpers import scripted
+from helpers.brute import brute_odds, nonzero
 
 from crux_cli.rulesets.challenge.engine import (
     ACTION_TEXT,

@@ -228,7 +228,7 @@ def test_an_exploding_keep_too_large_is_refused_before_the_work(text: str) -> No
 
 
 def test_odds_whose_rows_would_pass_200_mb_are_refused_and_json_says_text_would_do() -> None:
-    """odds/cost.py: the rows an answer holds at its peak are counted too (tests/bench_odds.py --memory)."""
+    """odds/cost.py: the rows an answer holds at its peak are counted too (tests/bench/bench_odds.py --memory)."""
     import crux_cli
 
     with pytest.raises(crux_cli.LimitError, match="rows of exact weights"):

@@ -15,8 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SDIST_NEEDS = ("LICENSE", "README.md", "tests/conftest.py", "tests/helpers/__init__.py", "tests/helpers/terminal.py",
-               "tests/brute.py", "tests/batch_lines.py",
-               "tests/benchkit.py", "tests/golden/batch_input.txt", "tests/plugin_ruleset/pyproject.toml",
+               "tests/helpers/brute.py", "tests/bench/batch_lines.py",
+               "tests/bench/benchkit.py", "tests/golden/batch_input.txt", "tests/plugin_ruleset/pyproject.toml",
                "tests/plugin_ruleset/coinflip/ruleset.py", "grammar/crux.ebnf", "man/crux.1",
                "completions/bash/crux", "tools/gen_completions.py", "crux_cli/py.typed")
 

@@ -286,7 +286,7 @@ def test_a_process_killed_while_writing_never_leaves_a_broken_sheet(sheet: Path)
     print(f"\n25 kills: sheet whole every time; {leftovers} killed mid-write (temporary file left)")
 
 
-# --- a batch keeps the parsed sheet while the file is unchanged (tests/bench_batch.py, sheet mix) ---------
+# --- a batch keeps the parsed sheet while the file is unchanged (tests/bench/bench_batch.py, sheet mix) ---------
 
 
 def test_a_batch_sees_every_change_to_its_sheet_even_one_of_the_same_size_at_once(sheet: Path) -> None:

@@ -8,8 +8,8 @@ import json
 from fractions import Fraction
 
 import pytest
-from brute import brute_odds, nonzero
 from helpers import crux_here, roll
+from helpers.brute import brute_odds, nonzero
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -260,7 +260,7 @@ def scanned_or_parsed(text: str, kind: str, scan: Callable[[str, str], list[Any]
                       grammar: Callable[[], pp.ParserElement], fold: Callable[[list[Any], str], Tree], name: str,
                       hint: str | None) -> Tree:
     """A statement read by its rule set's scanner when it can (`scan`: a plain statement without pyparsing,
-    tests/bench_startup.py), else by its grammar, which also words every refusal the scanner gave up on."""
+    tests/bench/bench_startup.py), else by its grammar, which also words every refusal the scanner gave up on."""
     if scan is not None:
         try:
             words = scan(kind, text)

@@ -72,7 +72,7 @@ def count(words: list[Word], tag: str) -> int:
 
 # -- fast paths -----------------------------------------------------------------------------------
 # A kindred rule set's common statements are read without pyparsing (imported and built at the
-# first statement it reads: most of a one-shot roll's time, tests/bench_startup.py) by a scanner
+# first statement it reads: most of a one-shot roll's time, tests/bench/bench_startup.py) by a scanner
 # of its own (rulesets/<name>/scan.py) made of these pieces: the statement split at spaces and
 # tabs, each piece matched whole. A scanner says only what its grammar would say of a plain
 # statement, or nothing; whatever it does not know, and every refusal, the grammar reads and words

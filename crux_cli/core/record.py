@@ -51,7 +51,7 @@ class Record:
         fields, compared, defaults = list(cls._fields), list(cls._compared), dict(cls._defaults)
         # this class's own annotations, as strings: what inspect.get_annotations reads for a class, without
         # importing inspect (6 ms), which a roll answered without click would load for this alone
-        # (tests/bench_startup.py)
+        # (tests/bench/bench_startup.py)
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs the start-up 6 ms
         for name, annotation in (own if isinstance(own, dict) else {}).items():
             if str(annotation).startswith(("ClassVar", "typing.ClassVar")):

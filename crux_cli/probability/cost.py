@@ -39,7 +39,7 @@ LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three
 LIMIT_HELD = 160_000_000
 VALUE_BYTES = 160  # per value held besides its weight's digits: int objects, a dict entry, tuple slots, copies
 HELD_BITS_PER_BYTE = 6  # a weight's digits as the allocator holds them (30 bits in 4 bytes, and its rounding)
-# The rows of an answer held at once, predicted from its shape (tests/bench_odds.py --memory): each value's
+# The rows of an answer held at once, predicted from its shape (tests/bench/bench_odds.py --memory): each value's
 # weight (its bytes and about 60 more of object and list), in about 1.5 lists at the peak (1000d200 peaked at
 # 305 MB, 300d1000 at 206 MB); with --json, the exact fractions' text too (two numbers of the weight's digits
 # and about 80 characters a row), in about 3 copies (70d2000 peaked at 274 MB). Under LIMIT_ROW_BYTES, a whole

@@ -46,7 +46,7 @@ class SuggestFromGoodLines(AutoSuggestFromHistory):
         text = document.text.rsplit("\n", 1)[-1]
         if not text.strip():
             return None
-        index = getattr(buffer.history, "line_index", None)  # the kept history's (tests/bench_repl_history.py)
+        index = getattr(buffer.history, "line_index", None)  # the kept history's (tests/bench/bench_repl_history.py)
         if index is not None:
             line = index.newest_starting_with(text, self.session.failed)
             return None if line is None else Suggestion(line[len(text):])
@@ -73,7 +73,7 @@ class KeptBuffer(Buffer):
 
     prompt-toolkit's buffer empties its lines at every prompt and reloads the history into them one
     entry at a time (59,000 entries: milliseconds before the first key is read); the kept history's
-    lines, oldest first, are copied in one step instead (tests/bench_repl_history.py, a statement).
+    lines, oldest first, are copied in one step instead (tests/bench/bench_repl_history.py, a statement).
     """
 
     def reset(self, document: Document | None = None, append_to_history: bool = False) -> None:

@@ -161,7 +161,7 @@ def trim_history(path: Path) -> None:
 
 class LineIndex:
     """The history's lines (each entry's last line) for suggestions: the newest one starting with a text,
-    found in a time that does not grow with the history (tests/bench_repl_history.py, a key).
+    found in a time that does not grow with the history (tests/bench/bench_repl_history.py, a key).
 
     Each distinct line is kept once, with the stamp of its newest use (new lines count up from 0, lines
     read from the file count down), in a list sorted by text: the lines starting with a text are one

@@ -1,4 +1,4 @@
-"""The common one-shot command lines, answered without loading click (tests/bench_startup.py).
+"""The common one-shot command lines, answered without loading click (tests/bench/bench_startup.py).
 
 click is the command's framework (help, completion, subcommands, every option and error), and
 importing it is the largest part of a one-shot roll. The forms people type most are read here

@@ -424,7 +424,7 @@ def dumps(value: Any, large: bool = False) -> str:
     """Compact JSON; a lone surrogate (an undecodable byte) is written escaped, which SQLite can store.
 
     `large` (a batch's thousand rolls a row): orjson, several times quicker. Otherwise the json module: a
-    one-shot writes one small row, and importing orjson alone costs it 9-13 ms (tests/bench_startup.py).
+    one-shot writes one small row, and importing orjson alone costs it 9-13 ms (tests/bench/bench_startup.py).
     """
     if large:
         try:

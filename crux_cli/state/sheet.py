@@ -322,7 +322,7 @@ def update_sheet_text(text: str, before: Hero, after: Hero) -> str:
 def updated_sheet(text: str, before: Hero, after: Hero, path: str) -> tuple[str, Hero]:
     """`update_sheet_text`, and the hero the new text holds (a `SheetError` when crux would refuse it).
 
-    One parse checks both the edit in place and the sheet (tests/bench_batch.py, sheet mix).
+    One parse checks both the edit in place and the sheet (tests/bench/bench_batch.py, sheet mix).
     """
     changed = [name for name in WRITABLE if getattr(before, name) != getattr(after, name)]
     if not changed:
@@ -447,7 +447,7 @@ def edited_in_place(text: str, changed: list[str], after: Hero) -> str | None:
     """`text` with each changed number or flag rewritten on its own `key = value` line, else None.
 
     What tomlkit would write for a value already on the sheet, at a fraction of its cost: a batch that
-    gains Grit rewrites the sheet often (tests/bench_batch.py, sheet mix). Its callers read the result
+    gains Grit rewrites the sheet often (tests/bench/bench_batch.py, sheet mix). Its callers read the result
     back, and it must hold exactly the new values; anything else (a list, a missing key, an unusual
     layout) is left to tomlkit.
     """

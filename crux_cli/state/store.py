@@ -81,7 +81,7 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
     return read_sheet(resolve_again(shown), shown)[1]
 
 
-# What a batch on a sheet keeps between statements (tests/bench_batch.py, sheet/sheetless, defends each):
+# What a batch on a sheet keeps between statements (tests/bench/bench_batch.py, sheet/sheetless, defends each):
 # - RESOLVED: the real path behind each name given, while the name still leads to the same file
 #   (a stat of the name, against realpath's stat of every component; none for a name that is its
 #   own real path);
@@ -290,7 +290,7 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     else:
         mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
     temporary = None
-    import tempfile  # here: a roll that changes no sheet never writes one (tests/bench_startup.py, the sheet path)
+    import tempfile  # here: a roll that changes no sheet never writes one (bench_startup.py, the sheet path)
 
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -396,7 +396,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
                 os.close(descriptor)  # closing releases the lock
 
 
-CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench_batch.py, sheet)
+CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)
 
 
 def remove_leftovers(sheet: Path) -> None:

@@ -172,7 +172,7 @@ def sheet_json(answer_sheet: Any) -> dict[str, Any]:
     """The `sheet` field of an answer given with a sheet: its file, what changed, and the values after.
 
     Built field by field, not from `hero_json`: a batch on a sheet journals one at every line
-    (tests/bench_batch.py, sheet mix).
+    (tests/bench/bench_batch.py, sheet mix).
     """
     before, after = answer_sheet.before, answer_sheet.after
     return {"path": answer_sheet.path, "name": after.name,

@@ -1,6 +1,6 @@
 """Startup benchmark (run on demand): every one-shot path against importing click and pyparsing.
 
-    python tests/bench_startup.py [--runs 15]
+    python tests/bench/bench_startup.py [--runs 15]
 
 Each path runs alternately with `python -c 'import click, pyparsing'`, so machine noise
 hits both; the cost is the CPU time of the child (user + system, steadier than wall time

@@ -1,6 +1,6 @@
 """Benchmark, run on demand (pytest does not collect it): the library call against Avrae's `d20.roll`.
 
-    python tests/bench_api.py [--calls N] [--rounds R]
+    python tests/bench/bench_api.py [--calls N] [--rounds R]
 
 In one process, rounds alternate `crux_cli.roll(TEXT)` and `d20.roll(TEXT)` on the same dice (CPU time
 per call, the median of the rounds). Goals (issue 27): `crux_cli.roll('4d6kh3')` at most 0.7x the

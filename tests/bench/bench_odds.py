@@ -1,6 +1,6 @@
 """Benchmark, run on demand: `crux odds` against icepool computing the same distributions, as sweeps.
 
-    python tests/bench_odds.py [--repeats 7] [--icepool-limit 60] [--only kh,explode]
+    python tests/bench/bench_odds.py [--repeats 7] [--icepool-limit 60] [--only kh,explode]
 
 Not collected by pytest (the name does not start with test_). Each case is timed three ways, side
 by side in one run (interleaved repeats, medians of CPU time per call):
@@ -57,7 +57,7 @@ import icepool
 from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
 from icepool.generator.pool import PoolSource
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.setrecursionlimit(20_000)  # icepool sums N dice by recursion, one level a die
 
 from crux_cli.core.style import PLAIN  # noqa: E402 (this checkout, not an installed crux)

@@ -1,11 +1,11 @@
 """Benchmark, run on demand (pytest does not collect it): crux's batch mode against a d20 loop.
 
-    python tests/bench_batch.py [--runs R] [--sizes 10000,100000] [--memory [LINES]]
+    python tests/bench/bench_batch.py [--runs R] [--sizes 10000,100000] [--memory [LINES]]
 
 Whole processes, as a script that pipes statements would run them: `crux --seed 1 - < lines`
 (text, then `--json`) against a Python process that runs Avrae's `d20.roll(line)` and `str()` over
 the same number of lines (see D20_LOOP). Each crux line is paired with the d20 line that rolls the
-same dice (tests/batch_lines.py: a net +N Crux test is `(N+1)d6kh1`, an attack's primary die
+same dice (tests/bench/batch_lines.py: a net +N Crux test is `(N+1)d6kh1`, an attack's primary die
 explodes as `1dSeS`), since d20 has no Boons, saves or primary dice.
 
 Two mixes: `realistic`, 40 distinct statements (tests, saves, initiative, attacks, dice) repeated
@@ -29,7 +29,7 @@ goal's ratio cannot absorb when one line in eight writes, so the reading cost al
 (`sheet, read`: a sheet full of Grit and the lines that do not spend it, against `text, read`).
 
 crux is byte-compiled first and runs with state and config folders of the bench's own
-(tests/benchkit.py). Each crux run journals every answer, as users' runs do, but the `--no-journal` one.
+(tests/bench/benchkit.py). Each crux run journals every answer, as users' runs do, but the `--no-journal` one.
 """
 
 from __future__ import annotations

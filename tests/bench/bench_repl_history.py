@@ -1,6 +1,6 @@
 """Benchmark, run on demand (pytest does not collect it): the REPL's key and statement with a long history.
 
-    python tests/bench_repl_history.py [--entries 59000] [--runs R]
+    python tests/bench/bench_repl_history.py [--entries 59000] [--runs R]
 
 A whole session in process (`run_repl` with prompt-toolkit's pipe input and a dummy output, so the
 keys, the suggestion from history, the prompt's buffer and the answers are all the real ones), on a

@@ -1,6 +1,6 @@
 """Benchmark, run on demand (pytest does not collect it): time from `crux repl` to its first prompt.
 
-    python tests/bench_repl_startup.py [RUNS]
+    python tests/bench/bench_repl_startup.py [RUNS]
 
 Both commands run in a pseudo-terminal, side by side in one run, alternating:
 `crux repl` until the prompt appears, and the floor any prompt-toolkit REPL with

@@ -1,6 +1,6 @@
 """Benchmark, run on demand (pytest does not collect it): the state store's readers over a long history.
 
-    python tests/bench_state.py [--entries 1000000] [--runs 5]
+    python tests/bench/bench_state.py [--entries 1000000] [--runs 5]
 
 Fills a store of its own with ENTRIES journal entries as a season of play leaves them (issue 22):
 60 % plain rolls of batches (a row per chunk of 1,024), 30 % rolls typed at a prompt (a row each,

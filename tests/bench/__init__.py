@@ -1,0 +1,1 @@
+"""Benchmarks run on demand (pytest collects none of them) and their kit; see PERFORMANCE.md."""
