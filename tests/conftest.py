@@ -12,9 +12,6 @@ from pathlib import Path
 
 import pytest
 
-# the helpers used to live here; these names stay importable for code written before the move
-from helpers import CRUX, ROOT, UNSET_FOR_TESTS, crux_here, gen_completions, roll, run_crux  # noqa: F401
-
 # Every crux a test runs keeps its journal and autosaves here, never in the user's own state directory.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="crux-test-state-")
 

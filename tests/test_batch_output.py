@@ -199,7 +199,7 @@ def test_megabytes_of_statements_on_one_line_are_refused_without_a_string_for_ea
     import subprocess
     import sys
 
-    from conftest import CRUX
+    from helpers import CRUX
 
     command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

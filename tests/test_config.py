@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_crux
+from helpers import run_crux
 
 from crux_cli.core.style import Palette, output_codes, sgr
 from crux_cli.repl.style import repl_styles

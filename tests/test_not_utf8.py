@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CRUX, crux_here, run_crux
+from helpers import CRUX, crux_here, run_crux
 
 import crux_cli
 from crux_cli.core.errors import CruxError

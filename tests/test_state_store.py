@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import crux_here
+from helpers import crux_here
 
 from crux_cli.state.db import Store
 from crux_cli.state.journal import Journal, read_entries, sheet_values, state_dir, undo_sheet

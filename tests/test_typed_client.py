@@ -1,6 +1,6 @@
 """A typed client of the library: `mypy --strict` sees the real types of `crux_cli.roll`, `rolls`, `odds` and
-`Session`, not `Any` (the names reach the module through `__getattr__` at run time, and `crux_cli.probability` is
-a subpackage as well as the function)."""
+`Session`, not `Any` (the names reach the module through `__getattr__` at run time; `crux_cli.odds` is the
+function, the subpackage of distributions being `crux_cli.probability`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ reveal_type(crux_cli.rolls("d6; d8", seed=1))
 chances = crux_cli.odds("DEX +2b")
 reveal_type(chances)
 reveal_type(chances.outcomes)
-reveal_type(crux_cli.probability)
+reveal_type(crux_cli.odds)
 session = Session(seed=1)
 reveal_type(session)
 reveal_type(session.roll("d6"))
