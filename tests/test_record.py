@@ -120,3 +120,33 @@ def test_an_error_of_a_plug_in_placed_keeps_its_class_and_fields() -> None:
     placed = Fumble(20).at("attack d20", 7)
     assert type(placed) is Fumble and placed.die == 20 and str(placed) == "a fumble on d20"
     assert (placed.text, placed.position, placed.hint) == ("attack d20", 7, "roll again")
+
+
+class Sorted(Record):
+    """A value that normalises what it is given, as `Hero` freezes a plain dict of attributes."""
+
+    items: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "items", tuple(sorted(self.items)))
+
+
+def test_post_init_runs_for_every_instance_even_past_specialisation() -> None:
+    from crux_cli.core.record import SPECIALISE_AFTER
+
+    made = [Sorted([3, 1, 2]) for _ in range(SPECIALISE_AFTER * 2)]
+    assert {value.items for value in made} == {(1, 2, 3)} and Sorted((2, 1)).replace(items=[9, 0]).items == (0, 9)
+
+
+def test_field_names_and_as_dict_are_what_dataclasses_fields_and_asdict_gave() -> None:
+    assert Point.field_names() == ("x", "y", "pos") and Point(1, 2, pos=3).as_dict() == {"x": 1, "y": 2, "pos": 3}
+
+
+def test_values_of_the_rules_are_records_and_hashable() -> None:
+    from crux_cli.rulesets.crux.encounter import Combatant, Encounter, Step
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.rulesets.crux.sheet_syntax import Damage
+
+    for value in (Hero(), Attribute(1, 2), Combatant("goblin", "enemy"), Encounter(), Step(Encounter()), Damage(3)):
+        assert isinstance(value, Record) and hash(value) == hash(value.replace())
+    assert Hero(attributes={"STR": Attribute(2, 1)}).attribute("STR") == Attribute(2, 1)

@@ -11,6 +11,10 @@ set of shared methods, so defining a class costs microseconds.
         count: int
         sides: int
         pos: int = field(default=0, compare=False)
+
+Values are Records (frozen); a class that does work (a reader, a transaction) is a plain class. A
+`__post_init__(self)` runs after the fields are set, where a value normalises what it was given
+(`Hero` freezes a plain dict of attributes); it may set fields through `object.__setattr__`.
 """
 
 from __future__ import annotations
@@ -71,7 +75,10 @@ class Record:
         cls.__match_args__ = cls._fields  # type: ignore[misc]
         cls._made = 0
         if "__init__" not in cls.__dict__:  # its own generic __init__, never a parent's specialised one
-            cls.__init__ = _generic_init  # type: ignore[method-assign]
+            # a class that checks or normalises its fields once they are set (as a dataclass's __post_init__)
+            # keeps the generic path: it is never specialised, so the check always runs
+            checked = getattr(cls, "__post_init__", None) is not None
+            cls.__init__ = _init_then_check if checked else _generic_init  # type: ignore[method-assign]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
@@ -100,6 +107,15 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The fields, in order (what `dataclasses.fields` names)."""
+        return cls._fields
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields and their values, one level deep (a field holding records keeps them as they are)."""
+        return {name: getattr(self, name) for name in self._fields}
+
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed, like `dataclasses.replace`."""
         return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
@@ -121,6 +137,11 @@ class Record:
 
 
 _generic_init = Record.__init__
+
+
+def _init_then_check(self: Any, *args: Any, **kwargs: Any) -> None:
+    _generic_init(self, *args, **kwargs)
+    self.__post_init__()
 
 
 def _specialised_init(cls: type[Record]) -> Any:

@@ -235,7 +235,7 @@ class Session:
             if self.journal is not None:
                 self.journal.end_word()
             if changed and undoable:
-                self.steps.push(tracking.Step(statement, before, after, sheets, entry_id))
+                self.steps = self.steps.pushed(tracking.Step(statement, before, after, tuple(sheets), entry_id))
             out += self.journal.take_warnings() if self.journal is not None else []
 
     def journal_transaction(self) -> contextlib.AbstractContextManager[Any]:
@@ -249,17 +249,15 @@ class Session:
         from crux_cli.repl import tracking
         from crux_cli.state.journal import restore_sheets
 
-        steps = self.steps.undone if redo else self.steps.done
+        step = self.steps.last(redo)
         word = "redo" if redo else "undo"
-        if not steps:
+        if step is None:
             return [f"nothing to {word}" + ("" if redo else " in this session")]
-        step = steps[-1]
         side = "after" if redo else "before"
         other = "before" if redo else "after"
         restore_sheets([(change["path"], change[other], change[side]) for change in step.sheets], step.statement)
         tracking.restore(self, step.after if redo else step.before)
-        steps.pop()
-        (self.steps.done if redo else self.steps.undone).append(step)
+        self.steps = self.steps.moved(redo)
         out = [f"{'made again' if redo else 'took back'}: {step.statement}"]
         with self.journal_transaction():
             if self.journal is not None:

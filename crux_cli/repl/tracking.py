@@ -15,11 +15,11 @@ Kept apart from the fight words (the rule set's `fights`): this module sees a fi
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightValue
@@ -30,8 +30,7 @@ if TYPE_CHECKING:
 UNDO_DEPTH = 200
 
 
-@dataclasses.dataclass(frozen=True)
-class Snapshot:
+class Snapshot(Record):
     fight: FightValue | None  # the fight, a value (None: no fight)
     hero: Hero | None  # the session's hero held in memory (None with a sheet, or no hero)
     countdowns: tuple[Countdown, ...]
@@ -99,25 +98,36 @@ def sheet_changes(before: Snapshot, after: Snapshot) -> list[dict[str, Any]]:
     return changes
 
 
-@dataclasses.dataclass
-class Step:
+class Step(Record):
     """One change at the prompt that `undo` can take back."""
 
     statement: str
     before: Snapshot
     after: Snapshot
-    sheets: list[dict[str, Any]]
+    sheets: tuple[dict[str, Any], ...]
     entry_id: str | None
 
 
-@dataclasses.dataclass
-class Steps:
-    done: list[Step] = dataclasses.field(default_factory=list)
-    undone: list[Step] = dataclasses.field(default_factory=list)
+class Steps(Record):
+    """What `undo` takes back (`done`, the newest last) and what `redo` makes again (`undone`)."""
 
-    def push(self, step: Step) -> None:
-        self.done = [*self.done[-(UNDO_DEPTH - 1):], step]
-        self.undone = []
+    done: tuple[Step, ...] = ()
+    undone: tuple[Step, ...] = ()
+
+    def pushed(self, step: Step) -> Steps:
+        """After a new change: it can be taken back, and nothing taken back can be made again."""
+        return Steps((*self.done[-(UNDO_DEPTH - 1):], step), ())
+
+    def last(self, redo: bool) -> Step | None:
+        """The step `undo` (or `redo`) would take."""
+        steps = self.undone if redo else self.done
+        return steps[-1] if steps else None
+
+    def moved(self, redo: bool) -> Steps:
+        """After `undo` (or `redo`) took its step: it moves to the other side."""
+        if redo:
+            return Steps((*self.done, self.undone[-1]), self.undone[:-1])
+        return Steps(self.done[:-1], (*self.undone, self.done[-1]))
 
 
 def entry_for(session: Session, statement: str, before: Snapshot, after: Snapshot, answers: list[Any],

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from crux_cli.core.errors import CruxError, SheetError
@@ -78,9 +78,9 @@ def encounter_text(fight: Encounter | FightState, sheets: dict[str, str]) -> str
     table = tomlkit.aot()
     defaults = Combatant("", "hero")
     for combatant in encounter.combatants:
-        entry = {f.name: _plain(getattr(combatant, f.name)) for f in fields(Combatant)
-                 if not (((combatant.side == "hero" and f.name in ENEMY_ONLY) or f.name in WHILE_SET)
-                         and getattr(combatant, f.name) == getattr(defaults, f.name))}
+        entry = {name: _plain(getattr(combatant, name)) for name in Combatant.field_names()
+                 if not (((combatant.side == "hero" and name in ENEMY_ONLY) or name in WHILE_SET)
+                         and getattr(combatant, name) == getattr(defaults, name))}
         if combatant.name in sheets:
             entry["sheet"] = sheets[combatant.name]
         elif combatant.name in state.heroes:
@@ -169,7 +169,7 @@ class _EncounterReader:
         return tuple(name.strip() for name in value)
 
     def combatant(self, index: int, entry: dict[str, Any]) -> tuple[Combatant, str | None, Hero | None]:
-        known = {f.name for f in fields(Combatant)} | {"sheet", "held"}
+        known = {*Combatant.field_names(), "sheet", "held"}
         unknown = sorted(set(entry) - known)
         if unknown:
             raise self.fail(f"unknown key {unknown[0]!r} in a combatant", self.line(index, unknown[0]))

@@ -35,9 +35,8 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.hero import CONDITIONS
 
@@ -48,8 +47,7 @@ MAX_COMBATANTS = 200  # in one fight (a crowd is one minion group); an encounter
 ENEMY_CONDITIONS = CONDITIONS  # §10.3, §11: enemies carry the same conditions as heroes (one list, in hero)
 
 
-@dataclass(frozen=True)
-class Combatant:
+class Combatant(Record):
     name: str
     side: str  # "hero" | "enemy"
     hp: int = 0  # enemies only: heroes keep HP on their sheets
@@ -76,8 +74,7 @@ class Combatant:
     defended: int = 0  # Banes from Defend on the next attack against them this round
 
 
-@dataclass(frozen=True)
-class Encounter:
+class Encounter(Record):
     combatants: tuple[Combatant, ...] = ()
     round: int = 0  # 0 until initiative is rolled
     turn: int = 0  # index into order() of whoever acts now
@@ -102,11 +99,10 @@ class Encounter:
         raise CruxError(f"there is no '{name}' in this fight", hint=f"in the fight: {names}")
 
     def with_combatant(self, updated: Combatant) -> Encounter:
-        return replace(self, combatants=tuple(updated if c.name == updated.name else c for c in self.combatants))
+        return self.replace(combatants=tuple(updated if c.name == updated.name else c for c in self.combatants))
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Record):
     encounter: Encounter
     events: tuple[str, ...] = ()
     rushed: int = 0  # for an attack: banes from earlier attacks this turn
@@ -123,7 +119,7 @@ def _join(encounter: Encounter, combatant: Combatant) -> Encounter:
     if len(encounter.combatants) >= MAX_COMBATANTS:
         raise CruxError(f"a fight holds at most {MAX_COMBATANTS} combatants", hint="make a crowd one minion group: "
                         "minions NAME COUNT")
-    return _keep_turn(encounter, replace(encounter, combatants=(*encounter.combatants, combatant)))
+    return _keep_turn(encounter, encounter.replace(combatants=(*encounter.combatants, combatant)))
 
 
 def _keep_turn(before: Encounter, after: Encounter) -> Encounter:
@@ -132,7 +128,7 @@ def _keep_turn(before: Encounter, after: Encounter) -> Encounter:
     names = [c.name for c in after.order()]
     if active is None or active.name not in names:
         return after
-    return replace(after, turn=names.index(active.name))
+    return after.replace(turn=names.index(active.name))
 
 
 def add_hero(encounter: Encounter, name: str, dying: bool = False, opening: int = TURN_ACTIONS) -> Step:
@@ -143,7 +139,7 @@ def add_hero(encounter: Encounter, name: str, dying: bool = False, opening: int 
 
 
 def _late(encounter: Encounter, combatant: Combatant) -> Combatant:
-    return replace(combatant, actions=TURN_ACTIONS) if encounter.started else combatant
+    return combatant.replace(actions=TURN_ACTIONS) if encounter.started else combatant
 
 
 def add_enemy(encounter: Encounter, name: str, hp: int, armour: str = "unarmoured", resist: bool = False,
@@ -171,13 +167,13 @@ def remove(encounter: Encounter, name: str) -> Step:
     gone = encounter.find(name)
     active = encounter.active()
     rest = tuple(c for c in encounter.combatants if c.name != gone.name)
-    after = _keep_turn(encounter, replace(encounter, combatants=rest))
+    after = _keep_turn(encounter, encounter.replace(combatants=rest))
     said = (f"{gone.name} leaves the fight",)
     if active is None or active.name != gone.name:
         return Step(after, said)
     if not any(not c.down for c in after.order()):
-        return Step(replace(after, round=0, turn=0), (*said, "nobody is left to take a turn"))
-    passed = next_turn(replace(after, turn=encounter.turn - 1))  # from the one before: a new round if it was last
+        return Step(after.replace(round=0, turn=0), (*said, "nobody is left to take a turn"))
+    passed = next_turn(after.replace(turn=encounter.turn - 1))  # from the one before: a new round if it was last
     return Step(passed.encounter, (*said, *passed.events))
 
 
@@ -188,8 +184,8 @@ def start(encounter: Encounter, openings: dict[str, int]) -> Step:
     combatants = []
     for c in encounter.combatants:
         opening = openings.get(c.name, TURN_ACTIONS) if c.side == "hero" else TURN_ACTIONS
-        combatants.append(replace(c, opening=opening, actions=opening, attacks=0, reactions=()))
-    step = replace(encounter, combatants=tuple(combatants), round=1, turn=0)
+        combatants.append(c.replace(opening=opening, actions=opening, attacks=0, reactions=()))
+    step = encounter.replace(combatants=tuple(combatants), round=1, turn=0)
     return _begin_turn(step, ("round 1",))
 
 
@@ -215,7 +211,7 @@ def _begin_turn(encounter: Encounter, events: tuple[str, ...] = ()) -> Step:
     elif active.dying:
         actions = min(actions, 1)
         said.append(f"{active.name} is dying: 1 action this turn")
-    active = replace(active, actions=actions, attacks=0, dazed=False)
+    active = active.replace(actions=actions, attacks=0, dazed=False)
     said.append(f"{possessive(active.name)} turn: {actions} action{'s' if actions != 1 else ''}")
     return Step(encounter.with_combatant(active), tuple(said))
 
@@ -237,8 +233,8 @@ def next_turn(encounter: Encounter) -> Step:
         raise CruxError("nobody is left standing to take a turn")
     combatants = encounter.combatants
     if round_ != encounter.round:  # reaction kinds refresh, Defend and Interpose lapse; unused actions wait
-        combatants = tuple(replace(c, reactions=(), interposer="", defended=0) for c in combatants)
-    return _begin_turn(replace(encounter, combatants=combatants, turn=turn, round=round_), tuple(events))
+        combatants = tuple(c.replace(reactions=(), interposer="", defended=0) for c in combatants)
+    return _begin_turn(encounter.replace(combatants=combatants, turn=turn, round=round_), tuple(events))
 
 
 def act(encounter: Encounter, kind: str, cost: int = 1) -> Step:
@@ -255,7 +251,7 @@ def act(encounter: Encounter, kind: str, cost: int = 1) -> Step:
                         hint="end the turn with `next`")
     rushed = active.attacks if kind == "attack" else 0
     boons = active.helped if kind == "attack" else 0  # only a roll takes Help's Boon
-    after = replace(active, actions=active.actions - cost, attacks=active.attacks + (kind == "attack"),
+    after = active.replace(actions=active.actions - cost, attacks=active.attacks + (kind == "attack"),
                     helped=active.helped - boons)
     events = [f"{active.name}: {kind}" + (f" ({cost} actions)" if cost > 1 else "")
               + (f", rushed {rushed}" if rushed else "") + (f", +{boons} Boon from Help" if boons else "")
@@ -285,18 +281,18 @@ def react(encounter: Encounter, name: str, kind: str, ally: str | None = None) -
     if reactor.actions < 1:
         raise CruxError(f"{reactor.name} has no actions left to react with")
     target = _reaction_target(encounter, reactor, kind, ally)
-    after = replace(reactor, actions=reactor.actions - 1, reactions=(*reactor.reactions, kind))
+    after = reactor.replace(actions=reactor.actions - 1, reactions=(*reactor.reactions, kind))
     step = encounter.with_combatant(after)
     events = [f"{reactor.name}: {REACTIONS[kind]} · {after.actions} left"]
     target = step.find(target.name)
     if kind == "help":
-        step = step.with_combatant(replace(target, helped=target.helped + 1))
+        step = step.with_combatant(target.replace(helped=target.helped + 1))
         events.append(f"{target.name} has +1 Boon on their next roll")
     elif kind == "defend":
-        step = step.with_combatant(replace(target, defended=target.defended + 1))
+        step = step.with_combatant(target.replace(defended=target.defended + 1))
         events.append(f"the next attack against {target.name} this round has +1 Bane")
     elif kind == "interpose":
-        step = step.with_combatant(replace(target, interposer=reactor.name))
+        step = step.with_combatant(target.replace(interposer=reactor.name))
         events.append(f"the next attack against {target.name} this round hits {reactor.name} instead")
     return Step(step, tuple(events))
 
@@ -346,7 +342,7 @@ def cover(encounter: Encounter, name: str, attacker: str) -> tuple[Step, str, in
         else:
             hit = shield.name
             events.append(f"{shield.name} interposes: the attack on {target.name} hits {shield.name}")
-    after = encounter.with_combatant(replace(target, interposer="", defended=0))
+    after = encounter.with_combatant(target.replace(interposer="", defended=0))
     return Step(after, tuple(events)), hit, target.defended
 
 
@@ -356,7 +352,7 @@ def take_help(encounter: Encounter, name: str) -> Step:
     if not roller.helped:
         return Step(encounter)
     said = f"{roller.name}: +{roller.helped} Boon from Help"
-    return Step(encounter.with_combatant(replace(roller, helped=0)), (said,), boons=roller.helped)
+    return Step(encounter.with_combatant(roller.replace(helped=0)), (said,), boons=roller.helped)
 
 
 def hit_enemy(encounter: Encounter, name: str, damage: int, caught: int = 1, by: str | None = None) -> Step:
@@ -371,11 +367,11 @@ def hit_enemy(encounter: Encounter, name: str, damage: int, caught: int = 1, by:
     if target.minions:
         killed = min(caught, target.minions) if damage > 0 else 0
         left = target.minions - killed
-        after = replace(target, minions=left, down=left == 0)
+        after = target.replace(minions=left, down=left == 0)
         said = f"{killed} of {target.name} killed, {left} left" if killed else f"{target.name}: no damage, none killed"
         return Step(encounter.with_combatant(after), (said,))
     hp = max(0, target.hp - damage)
-    after = replace(target, hp=hp, down=hp == 0)
+    after = target.replace(hp=hp, down=hp == 0)
     said = f"{target.name} takes {damage}: {hp}/{target.hp_max} HP" + (" · down" if hp == 0 else "")
     return Step(encounter.with_combatant(after), (said,))
 
@@ -385,17 +381,17 @@ def heal_enemy(encounter: Encounter, name: str, amount: int) -> Step:
     if target.side != "enemy" or target.minions or target.hp_max == 0:
         raise CruxError(f"{target.name} has no HP to heal", hint="minions have no HP; heroes heal on their sheets")
     hp = min(target.hp_max, target.hp + amount)
-    after = replace(target, hp=hp, down=target.down and hp == 0)
+    after = target.replace(hp=hp, down=target.down and hp == 0)
     return Step(encounter.with_combatant(after), (f"{target.name} heals {hp - target.hp}: {hp}/{target.hp_max} HP",))
 
 
 def count_damage(encounter: Encounter, target: str, damage: int, by: str | None) -> Encounter:
     """Add `damage` to what `target` took and what `by` (when known) dealt, for the summary."""
     hurt = encounter.find(target)
-    encounter = encounter.with_combatant(replace(hurt, taken=hurt.taken + damage))
+    encounter = encounter.with_combatant(hurt.replace(taken=hurt.taken + damage))
     if by is not None:
         dealer = encounter.find(by)
-        encounter = encounter.with_combatant(replace(dealer, dealt=dealer.dealt + damage))
+        encounter = encounter.with_combatant(dealer.replace(dealt=dealer.dealt + damage))
     return encounter
 
 
@@ -410,7 +406,7 @@ def set_conditions(encounter: Encounter, name: str, action: str, names: tuple[st
     held = (*target.conditions, *(("dazed",) if target.dazed else ()))
     after = set(held) | set(names) if action == "add" else set(held) - set(names)
     kept = tuple(c for c in ENEMY_CONDITIONS if c in after and c != "dazed")
-    updated = replace(target, conditions=kept, dazed="dazed" in after)
+    updated = target.replace(conditions=kept, dazed="dazed" in after)
     said = f"{target.name}: " + (", ".join(c for c in ENEMY_CONDITIONS if c in after) or "no conditions")
     return Step(encounter.with_combatant(updated), (said,))
 
@@ -424,7 +420,7 @@ def spend_enemy_grit(encounter: Encounter, name: str, spent: int, gained: int) -
     enemy = encounter.find(name)
     if enemy.grit < 0:
         return encounter
-    return encounter.with_combatant(replace(enemy, grit=max(0, min(GRIT_MAX, enemy.grit - spent + gained))))
+    return encounter.with_combatant(enemy.replace(grit=max(0, min(GRIT_MAX, enemy.grit - spent + gained))))
 
 
 def set_hero_state(encounter: Encounter, name: str, *, dying: bool, dead: bool, dazed: bool) -> Encounter:
@@ -434,7 +430,7 @@ def set_hero_state(encounter: Encounter, name: str, *, dying: bool, dead: bool, 
     """
     hero = encounter.find(name)
     actions = min(hero.actions, 1) if dying and not hero.dying else hero.actions
-    return encounter.with_combatant(replace(hero, dying=dying, down=dead, dazed=dazed, actions=actions))
+    return encounter.with_combatant(hero.replace(dying=dying, down=dead, dazed=dazed, actions=actions))
 
 
 def won(encounter: Encounter) -> bool:

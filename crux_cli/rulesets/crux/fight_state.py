@@ -65,9 +65,7 @@ class FightState(Record):
 
     def ledger_json(self) -> dict[str, Any]:
         """The ledger as JSON (the journal keeps it before and after each fight word)."""
-        import dataclasses
-
-        return dataclasses.asdict(self.encounter)
+        return {**self.encounter.as_dict(), "combatants": tuple(c.as_dict() for c in self.encounter.combatants)}
 
 
 if TYPE_CHECKING:  # mypy checks that the value is what the session holds

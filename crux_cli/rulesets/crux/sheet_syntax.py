@@ -6,11 +6,10 @@ They change (or print) the loaded character sheet rather than roll a test;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from crux_cli.core.record import Record, field
 
 
-@dataclass(frozen=True)
-class Damage:
+class Damage(Record):
     amount: int
     crit: bool = False
     pos: int = field(default=0, compare=False)
@@ -19,8 +18,7 @@ class Damage:
         return f"damage {self.amount}" + (" crit" if self.crit else "")
 
 
-@dataclass(frozen=True)
-class Wound:
+class Wound(Record):
     amount: int
     pos: int = field(default=0, compare=False)
 
@@ -28,8 +26,7 @@ class Wound:
         return f"wound {self.amount}"
 
 
-@dataclass(frozen=True)
-class Heal:
+class Heal(Record):
     amount: int
     pos: int = field(default=0, compare=False)
 
@@ -37,8 +34,7 @@ class Heal:
         return f"heal {self.amount}"
 
 
-@dataclass(frozen=True)
-class Rest:
+class Rest(Record):
     kind: str  # "field" (spend Hit Dice) | "safe" (everything back, 1 Wound healed)
     hit_dice: int = 0  # Hit Dice to spend on a Field Rest
     pos: int = field(default=0, compare=False)
@@ -47,8 +43,7 @@ class Rest:
         return f"rest field {self.hit_dice}" if self.kind == "field" else "rest safe"
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Record):
     action: str  # "add" | "remove"
     names: tuple[str, ...]  # the seed's condition names, checked by the parser
     pos: int = field(default=0, compare=False)
@@ -57,8 +52,7 @@ class Condition:
         return f"cond {self.action} " + " ".join(self.names)
 
 
-@dataclass(frozen=True)
-class Show:
+class Show(Record):
     pos: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
