@@ -19,8 +19,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from crux_cli.repl.app import run_repl
-from crux_cli.repl.history import data_dir, open_history, private_file
+from crux_cli.repl.history import data_dir, open_history
 from crux_cli.running.settings import Settings
+from crux_cli.state.files import private_file
 
 UP, RIGHT, CTRL_C, CTRL_D, CTRL_R, TAB = "\x1b[A", "\x1b[C", "\x03", "\x04", "\x12", "\t"
 BANNER = 1

@@ -275,7 +275,7 @@ def test_every_reader_goes_through_an_index_never_a_scan_of_history() -> None:
         assert newest == "SCAN entries"  # the rowid order itself, read from the end and stopped at the limit
 
 
-# -- crux without fcntl (Windows) -------------------------------------------------------------------------
+# -- crux without fcntl and POSIX's file calls (Windows) ---------------------------------------------
 
 
 NO_FCNTL = """
@@ -294,11 +294,20 @@ def locking(fd, mode, nbytes):  # as LockFile, it locks through any descriptor, 
 fake.locking = locking
 sys.modules["msvcrt"] = fake
 sys.modules["fcntl"] = None  # `import fcntl` now fails, as on Windows
+import os, tempfile, shutil, sqlite3, pathlib  # noqa: F401,E401  (the standard library's own checks, done)
+for posix_only in ("O_NOFOLLOW", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_DIRECTORY", "fchmod", "fchown",
+                   "geteuid", "getuid", "set_blocking"):  # what Windows' os module lacks (Python 3.11)
+    delattr(os, posix_only)
 if sys.argv[1] == "fight":  # a REPL session's fight steps, in-process: autosave, journal, undo
     from crux_cli.repl.app import keep_journal
     from crux_cli.repl.session import Session
     from crux_cli.running.settings import Settings, make_runner
 
+    from crux_cli.repl.history import open_history
+
+    history, warning = open_history()  # the history file, private to the user, as a session starts
+    history.store_string("atk rat")
+    print(warning or f"history kept: {type(history).__name__}")
     settings = Settings(sheet=sys.argv[2], seed=3)
     session = Session(make_runner(settings))
     print(keep_journal(session, settings))
@@ -327,6 +336,7 @@ def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> No
     repl = crux("fight", str(sheet))
     assert repl.returncode == 0 and "internal error" not in repl.stdout + repl.stderr, repl.stdout + repl.stderr
     assert "took back: atk rat" in repl.stdout and "round 1" in repl.stdout
+    assert "history kept: KeptHistory" in repl.stdout
 
 
 def test_no_module_imports_fcntl_but_the_lock_module() -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crux_cli.repl.history import private_dir
-from crux_cli.state.files import read_regular
+from crux_cli.state.files import private_dir, read_regular
 
 HEADER = "# crux aliases: name = statement (kept by /alias; edit freely)\n"
 WHAT = "aliases file"

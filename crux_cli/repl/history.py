@@ -11,9 +11,7 @@ goes on without it.
 from __future__ import annotations
 
 import bisect
-import errno
 import os
-import stat
 from collections import deque
 from collections.abc import AsyncGenerator, Collection, Iterable, Mapping
 from pathlib import Path
@@ -21,7 +19,7 @@ from pathlib import Path
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from crux_cli.core.errors import CruxError
-from crux_cli.state.files import open_regular
+from crux_cli.state.files import open_regular, private_file, user_folder
 
 HISTORY_LIMIT = 2_000_000  # bytes: past this the history is cut when a session starts
 KEEP_ENTRIES = 10_000  # the entries kept when it is cut...
@@ -31,47 +29,8 @@ LOAD_CHUNK = 1_000  # entries read per turn of the event loop (about 1 ms): keys
 
 
 def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """$XDG_DATA_HOME/crux, or ~/.local/share/crux (a relative XDG_DATA_HOME is ignored, as the spec says)."""
-    base = environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "crux"
-
-
-def private_dir(folder: Path) -> None:
-    """Make `folder` (mode 0700) if it is missing, and close it to others if it is the user's own."""
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        status = os.fstat(descriptor)
-        if status.st_uid != os.geteuid():
-            raise PermissionError(errno.EPERM, "the folder belongs to another user")
-        if stat.S_IMODE(status.st_mode) != 0o700:
-            os.fchmod(descriptor, 0o700)
-    finally:
-        os.close(descriptor)
-
-
-def private_file(path: Path) -> Path:
-    """Create `path` (and its directory) private to the user: rolls and sheet names are nobody else's.
-
-    Never through a symbolic link, and only a regular file of the user's own with
-    one name: the mode is changed on the descriptor opened, not on whatever the
-    name points to.
-    """
-    private_dir(path.parent)
-    descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600, follow=False)
-    try:
-        status = os.fstat(descriptor)
-        if status.st_uid != os.geteuid():
-            raise PermissionError(errno.EPERM, "the file belongs to another user")
-        if status.st_nlink > 1:
-            raise PermissionError(errno.EPERM, "the file has other names (hard links)")
-        if stat.S_IMODE(status.st_mode) != 0o600:
-            os.fchmod(descriptor, 0o600)
-    finally:
-        os.close(descriptor)
-    return path
+    """$XDG_DATA_HOME/crux, or ~/.local/share/crux: the history and the aliases."""
+    return Path(user_folder("DATA", environ))
 
 
 def read_tail(path: Path, size: int) -> tuple[bytes, bool]:

@@ -99,10 +99,9 @@ def config_path(environ: Mapping[str, str] = os.environ) -> str:
     A plain string: pathlib costs every command 6 ms to import, and this is read on every command."""
     if environ.get("CRUX_CONFIG"):
         return os.path.expanduser(environ["CRUX_CONFIG"])
-    base = environ.get("XDG_CONFIG_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".config")
-    return os.path.join(base, "crux", "config.toml")
+    from crux_cli.state.files import user_folder
+
+    return os.path.join(user_folder("CONFIG", environ), "config.toml")
 
 
 def load_config(environ: Mapping[str, str] = os.environ) -> Config:

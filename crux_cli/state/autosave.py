@@ -121,7 +121,7 @@ def fights_dir(journal: Journal) -> Path:
 
 def left_fights(journal: Journal) -> list[Left]:
     """Fights whose session is gone, newest first, each claimed so no other REPL offers it too."""
-    from crux_cli.state.journal import private_dir
+    from crux_cli.state.files import private_dir
 
     store = journal.connected()  # opening settles what sessions cut short left unfinished
     if store is None:

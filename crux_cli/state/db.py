@@ -111,7 +111,7 @@ class Store:
 
         Raises StoreError when the folder cannot be made or the store stays locked.
         """
-        from crux_cli.state.journal import private_dir
+        from crux_cli.state.files import private_dir
 
         warnings: list[str] = []
         try:

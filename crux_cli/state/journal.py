@@ -45,19 +45,10 @@ ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """$XDG_STATE_HOME/crux, or ~/.local/state/crux (a relative XDG_STATE_HOME is ignored, as the spec says)."""
-    base = environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "crux"
+    """$XDG_STATE_HOME/crux, or ~/.local/state/crux: the store, the sessions' marks."""
+    from crux_cli.state.files import user_folder
 
-
-def private_dir(path: Path) -> Path:
-    """Make `path` (and its parents) and keep it readable by the user alone: rolls are nobody else's."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, 0o700)
-    return path
+    return Path(user_folder("STATE", environ))
 
 
 def new_session_id(environ: Mapping[str, str] = os.environ) -> str:

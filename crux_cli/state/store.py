@@ -34,7 +34,15 @@ from pathlib import Path
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
-from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, fsync_directory, open_regular, read_regular
+from crux_cli.state.files import (
+    MAX_FILE_BYTES,
+    NotAFile,
+    TooLarge,
+    fchmod,
+    fsync_directory,
+    open_regular,
+    read_regular,
+)
 from crux_cli.state.locking import acquire, unlock
 from crux_cli.state.sheet import WRITABLE, parse_sheet, updated_sheet
 
@@ -299,7 +307,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
             file.flush()
             if status is not None:
                 keep_owner(file.fileno(), status, shown, what)
-            os.fchmod(file.fileno(), mode)
+            if fchmod is not None:  # Windows has no modes to set
+                fchmod(file.fileno(), mode)
             if status is not None:
                 keep_attributes(file.fileno(), target, shown, what)
             os.fsync(file.fileno())

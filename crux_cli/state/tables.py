@@ -28,6 +28,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_SIDES
 from crux_cli.dice import syntax
 from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table
+from crux_cli.state.files import user_folder
 
 FOLDER = "tables"
 SUFFIX = ".toml"
@@ -46,9 +47,7 @@ def search_path(sheet: str | None = None, environ: Any = os.environ) -> list[Pat
     folders = [Path.cwd() / FOLDER]
     if sheet:
         folders.append(Path(sheet).expanduser().resolve().parent / FOLDER)
-    data = environ.get("XDG_DATA_HOME", "")
-    base = Path(data) if data and os.path.isabs(data) else Path.home() / ".local" / "share"
-    folders.append(base / "crux" / FOLDER)
+    folders.append(Path(user_folder("DATA", environ)) / FOLDER)
     unique: list[Path] = []
     for folder in folders:
         if folder not in unique:
