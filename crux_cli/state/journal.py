@@ -68,15 +68,17 @@ def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
 
 def now() -> str:
     whole, milliseconds = divmod(int(time.time() * 1000), 1000)
-    if whole != _stamped[0]:  # a batch journals thousands of lines a second: format the date once a second
-        _stamped[:] = [whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))]
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
     end = _ends.get(milliseconds)
     if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
         end = _ends[milliseconds] = f".{milliseconds:03d}Z"
-    return _stamped[1] + end
+    return stamp + end
 
 
-_stamped: list[Any] = [None, ""]  # the last whole second `now` formatted, and its text
+_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
 _ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
 
 
