@@ -26,26 +26,28 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.core.vocabulary import COUNTDOWN_SIZES
 from crux_cli.probability import cost
-from crux_cli.probability.cost import Shape
+from crux_cli.probability.cost import (
+    Shape,
+    bind_cost,
+    convolve_cost,
+    convolve_shape,
+    explode_cost,
+    explode_sum_cost,
+    explode_sum_shape,
+    keep_cost,
+    sum_cost,
+)
 from crux_cli.probability.dist import (
     Dist,
     Predicate,
     Score,
-    bind_cost,
     check_outcomes,
     constant,
-    convolve_cost,
-    convolve_shape,
     d66,
     default_depth,
     die,
-    explode_cost,
-    explode_sum_cost,
-    explode_sum_shape,
     fudge,
-    keep_cost,
     percentile,
-    sum_cost,
 )
 from crux_cli.probability.result import Distribution, Odds, rows
 
