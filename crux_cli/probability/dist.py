@@ -157,7 +157,7 @@ class Dist:
     __rmul__ = __mul__
 
     def __floordiv__(self, other: Dist | int) -> Dist:
-        """Division rounding down (towards minus infinity), as NOTATION §2's `/`."""
+        """Division rounding down (towards minus infinity), as a dice expression's `/` (crux-notation(7))."""
         if isinstance(other, int):
             if other == 0:
                 raise CruxError("division by zero", hint="divide by a number other than 0")
@@ -372,7 +372,7 @@ class Dist:
         return Dist(tuple(o for o, _ in pairs), tuple(w for _, w in pairs), self.denominator)
 
 
-# ----- the dice of NOTATION §2 ---------------------------------------------------------------------
+# ----- the dice of dice expressions -----------------------------------------------------------------
 
 
 @lru_cache(maxsize=256)

@@ -1,4 +1,4 @@
-"""Odds of generic dice expressions (NOTATION §2), as functions with plain parameters.
+"""Odds of generic dice expressions (crux-notation(7) DICE EXPRESSIONS), as functions with plain parameters.
 
 The dice AST compiles to these in a few lines: each dice term to `dice_term`,
 each `+ - * /` and unary minus to the `Dist` operators (`/` is `//`: it floors),
@@ -56,7 +56,7 @@ EXPLOSION_CALLS = 20  # interpreted calls, at least, per number of explosions `e
 
 
 def base_die(sides: int | str) -> Dist:
-    """One die of NOTATION §2: `dS`, `d%`, `dF`, `d66`."""
+    """One die of a dice expression: `dS`, `d%`, `dF`, `d66`."""
     if sides == "%":
         return percentile()
     if isinstance(sides, str) and sides.upper() == "F":

@@ -1,4 +1,4 @@
-"""Answers as JSON Lines: the stable field names of NOTATION §4, one object per statement."""
+"""Answers as JSON Lines: the stable field names crux(1) lists (JSON OUTPUT), one object per statement."""
 
 from __future__ import annotations
 
