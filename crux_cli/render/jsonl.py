@@ -86,27 +86,6 @@ def dumps(obj: dict[str, Any]) -> str:
     return text
 
 
-def compact(obj: dict[str, Any]) -> str:
-    """One JSON object with no spaces, for the journal: orjson, about six times faster than `json`.
-
-    A batch journals every answer, so in text mode this is most of what journaling costs. orjson
-    refuses integers past 64 bits, which a huge roll can reach: `json` writes those.
-    """
-    global orjson_dumps
-    if orjson_dumps is None:  # imported at the first journaled answer, then called directly
-        import orjson
-
-        orjson_dumps = orjson.dumps
-    try:
-        return orjson_dumps(obj).decode()
-    except TypeError:  # orjson.JSONEncodeError: an integer too large for it
-        return COMPACT.encode(obj)
-
-
-COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-orjson_dumps: Callable[[Any], bytes] | None = None
-
-
 def line(answer: Any, number: int | None = None) -> str:
     """An answer as one JSON line; `number` is the input line it came from, in a batch."""
     return with_line(dumps(record(answer)), number)

@@ -457,8 +457,7 @@ def settle(store: Store) -> list[str]:
 def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
     """Settle one command-line sheet write, under the sheet's lock; a sheet whose lock is held (a writer
     at work, perhaps this very process) is left for a later start."""
-    from crux_cli.state.locking import acquire, release
-    from crux_cli.state.store import load_hero, open_lock, resolve
+    from crux_cli.state.store import load_hero, locked, resolve
 
     entry = body.get("entry")
     change = entry["sheets"][0] if isinstance(entry, dict) else None
@@ -466,14 +465,11 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
         store.finish_intent(seq)
         return []
     path = str(change["path"])
-    try:
-        descriptor = open_lock(resolve(path))
-    except OSError:
-        return []
-    try:
+    real = resolve(path)
+    with contextlib.ExitStack() as stack:
         try:
-            acquire(descriptor, wait=False)
-        except OSError:
+            stack.enter_context(locked(real, path, wait=False))
+        except (SheetError, OSError):  # no lock file to be had, or a writer holds it
             return []
         try:
             current = sheet_values(load_hero(path))
@@ -484,8 +480,6 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
             if store.finish_intent(seq) and applied:
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
-    finally:
-        release(descriptor)
     return []
 
 
