@@ -1,6 +1,6 @@
 """A typed client of the library: `mypy --strict` sees the real types of `crux_cli.roll`, `rolls`, `odds` and
-`Session`, not `Any` (the names reach the module through `__getattr__` at run time, and `crux_cli.probability` is
-a subpackage as well as the function)."""
+`Session`, not `Any` (the names reach the module through `__getattr__` at run time; importing the
+`crux_cli.probability` subpackage, as a plug-in does, leaves `crux_cli.odds` the function)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLIENT = '''\
 import crux_cli
 from crux_cli import Session
-from crux_cli.plugin import Odds  # a plug-in's import of the odds subpackage's types changes nothing
+from crux_cli.plugin import Odds  # a plug-in's import of the probability subpackage's types changes nothing
 
 one = crux_cli.roll("DEX +2b", seed=3)
 reveal_type(one)
@@ -25,7 +25,7 @@ reveal_type(crux_cli.rolls("d6; d8", seed=1))
 chances = crux_cli.odds("DEX +2b")
 reveal_type(chances)
 reveal_type(chances.outcomes)
-reveal_type(crux_cli.probability)
+reveal_type(crux_cli.odds)
 session = Session(seed=1)
 reveal_type(session)
 reveal_type(session.roll("d6"))
