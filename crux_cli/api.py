@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
@@ -181,7 +181,7 @@ class OddsResult(Record):
         """The JSON object `crux --json odds` prints (probabilities as {"p": "19/27", "approx": 0.7037})."""
         import json
 
-        return json.loads(self.to_json())
+        return cast("dict[str, Any]", json.loads(self.to_json()))  # to_json writes one object
 
     def to_json(self) -> str:
         """The line `crux --json odds` prints."""
@@ -271,7 +271,7 @@ class OddsComparison(Record):
     def __getitem__(self, index: int) -> OddsResult:
         return self.results[index]
 
-    def __iter__(self) -> Iterator[OddsResult]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[OddsResult]:
         return iter(self.results)
 
     @property
@@ -283,7 +283,7 @@ class OddsComparison(Record):
     def to_dict(self) -> dict[str, Any]:
         import json
 
-        return json.loads(self.to_json())
+        return cast("dict[str, Any]", json.loads(self.to_json()))  # to_json writes one object
 
     def to_json(self) -> str:
         """The line `crux --json odds 'A; B'` prints."""

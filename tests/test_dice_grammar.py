@@ -119,7 +119,7 @@ def test_errors_point_at_the_problem(text, position, words):
     assert words in error.message and error.position == position and error.text == text
 
 
-# -- each limit of NOTATION §5 ---------------------------------------------------------------------
+# -- each limit of crux-notation(7) LIMITS ----------------------------------------------------------------------
 
 def test_limit_dice_per_statement_is_checked_where_the_count_is_written():
     error = refusal("1 + 1001d6")

@@ -217,7 +217,7 @@ def test_reactions_follow_one_ruling_in_every_round() -> None:
 ])
 def test_a_plural_boon_word_needs_its_count(line: str, said_: str) -> None:
     """§7.3 "Rushed attacks: roll your attack dice with +1 Bane": `rushed 2 boons` must not read as rushed 2 and
-    a boon nobody counted; NOTATION's spellings are `N boon(s)` and `boon`, so `boons` alone is refused."""
+    a boon nobody counted; crux-notation(7)'s spellings are `N boon(s)` and `boon`, so `boons` alone is refused."""
     from crux_cli.rulesets.crux import grammar
 
     for fast in (True, False):

@@ -1,4 +1,4 @@
-"""The JSON of answers (render/jsonl.py): the journal's compact encoder, and the batch's line numbers."""
+"""The JSON of answers (render/jsonl.py), the batch's line numbers, the store's compact JSON (core/compact_json.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crux_cli.render.jsonl import LINE_BREAKS, compact, dumps, line, with_line
+from crux_cli.core.compact_json import compact
+from crux_cli.render.jsonl import LINE_BREAKS, dumps, line, with_line
 
 # What an answer's record holds: no floats (the renderers write none), any text, any integer.
 SCALARS = st.none() | st.booleans() | st.integers() | st.text()
@@ -25,7 +26,7 @@ def test_dumps_writes_what_json_dumps_writes_with_line_breaks_escaped(record: di
 
 @given(RECORDS)
 def test_compact_reads_back_as_the_record(record: dict) -> None:
-    assert json.loads(compact(record)) == record
+    assert json.loads(compact(record)) == record == json.loads(compact(record, large=True))
 
 
 def test_line_breaks_that_split_lines_elsewhere_are_escaped() -> None:
@@ -35,7 +36,15 @@ def test_line_breaks_that_split_lines_elsewhere_are_escaped() -> None:
 
 def test_integers_past_64_bits_are_written_too() -> None:
     record = {"input": "x", "kind": "dice", "total": 2**80}
-    assert json.loads(compact(record)) == record
+    assert json.loads(compact(record)) == record == json.loads(compact(record, large=True))
+
+
+def test_a_lone_surrogate_is_stored_escaped() -> None:
+    """An undecodable byte read from a file (surrogateescape) becomes text SQLite can hold, read back the same."""
+    record = {"input": "DEX \udcff", "kind": "dice"}
+    for text in (compact(record), compact(record, large=True)):
+        text.encode("utf-8")
+        assert json.loads(text) == record
 
 
 @given(st.text(), st.integers(min_value=1, max_value=10**9))

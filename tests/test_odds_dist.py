@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.probability import cost
 from crux_cli.probability import dist as D
 from crux_cli.probability.dist import Dist, constant, d66, default_depth, die, fudge, mix, percentile, pool
 
@@ -233,7 +234,7 @@ def test_every_keep_method_matches_enumeration(single: Dist, count: int, keep: i
     expected = brute([single] * count, lambda *xs: sum(
         score(x) if score else x for x in sorted(xs, reverse=True)[:keep]))
     methods = D._keep_methods(single, count, keep, score)
-    assert len(methods) == (1 if score is None and D._uniform_run(single) else 2)
+    assert len(methods) == (1 if score is None and cost.uniform_run(single) else 2)
     for _, method in methods:
         result = method()
         assert probabilities(result) == expected

@@ -1,4 +1,4 @@
-"""Generic dice terms (NOTATION §2, grammar/dice.md) against enumeration of every way the dice
+"""Generic dice terms (crux-notation(7) DICE EXPRESSIONS, grammar/dice.md) against enumeration of every way the dice
 can fall, following the roller's rules: a reroll on every die (explosion dice too), explosions
 adding dice of their own (`!`) or compounding (`!!`), one keep or drop, then successes among
 the kept dice."""

@@ -1,4 +1,4 @@
-"""The odds renderers: NOTATION §4's JSON shape, and text with fractions, percentages and bars."""
+"""The odds renderers: the JSON shape crux(1) lists (JSON OUTPUT), and text with fractions, percentages and bars."""
 
 from __future__ import annotations
 

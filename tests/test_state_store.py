@@ -230,6 +230,22 @@ def test_a_sheet_write_that_never_happened_is_dropped(sheet: Path) -> None:
         assert kept.intents() == []
 
 
+def test_a_sheet_write_whose_sheet_is_locked_is_left_for_a_later_start(sheet: Path) -> None:
+    """Settling never waits: a writer holding the sheet's lock (this process, here) may be at work on it."""
+    from crux_cli.state.journal import settle
+    from crux_cli.state.store import locked
+
+    cut_short(sheet, "damage 4", write=True)
+    with store() as kept:
+        with locked(sheet, str(sheet)):
+            assert settle(kept) == []
+        assert len(kept.intents()) == 1  # still there
+        assert settle(kept) == []
+        assert kept.intents() == []
+    (entry,) = exported()
+    assert entry["statement"] == "damage 4"
+
+
 def test_crux_sheet_undo_leaves_a_running_fights_word_to_its_session(sheet: Path) -> None:
     from crux_cli.core.errors import CruxError
     from crux_cli.repl.session import Session

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast, overload
 
 import click
 
@@ -62,7 +62,15 @@ LAZY_COMMANDS = {  # name -> (module, click command)
 }
 
 
-def common_options(command: Callable[..., Any] | None = None, *, rolls: bool = True) -> Any:
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
+
+
+@overload
+def common_options(command: Decorated, *, rolls: bool = True) -> Decorated: ...
+@overload
+def common_options(command: None = None, *, rolls: bool = True) -> Callable[[Decorated], Decorated]: ...
+def common_options(command: Decorated | None = None, *,
+                   rolls: bool = True) -> Decorated | Callable[[Decorated], Decorated]:
     """The options every way of running takes, so they may come before or after the statement.
 
     `rolls=False` leaves out what only a roll uses (--seed, --repeat): `crux odds` rolls nothing.
@@ -107,7 +115,7 @@ class StatementGroup(click.Group):
             import importlib
 
             module, attribute = LAZY_COMMANDS[name]
-            return getattr(importlib.import_module(module), attribute)
+            return cast("click.Command", getattr(importlib.import_module(module), attribute))
         return super().get_command(ctx, name)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
@@ -159,7 +167,7 @@ COMPLETION_FILES = {"bash": "crux.bash", "zsh": "_crux", "fish": "crux.fish"}
               help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
-def crux(ctx: click.Context, **options: Any) -> None:
+def crux(ctx: click.Context, /, **options: Any) -> None:
     """crux: roll dice the way the Crux System and its kin read them.
 
     Give a STATEMENT to roll it, '-' to read statements from stdin (one per
@@ -181,7 +189,7 @@ def crux(ctx: click.Context, **options: Any) -> None:
 @crux.command("repl")
 @common_options
 @click.pass_context
-def repl_command(ctx: click.Context, **options: Any) -> None:
+def repl_command(ctx: click.Context, /, **options: Any) -> None:
     """Open the interactive session (also what 'crux' alone does on a terminal)."""
     settings = settings_of(ctx, options)
     if not is_terminal(sys.stdin):  # piped stdin is batch mode, never a prompt
@@ -203,7 +211,7 @@ def start_repl(ctx: click.Context, settings: Settings) -> None:
 @common_options
 @click.argument("statement", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def statement_command(ctx: click.Context, statement: tuple[str, ...], **options: Any) -> None:
+def statement_command(ctx: click.Context, /, statement: tuple[str, ...], **options: Any) -> None:
     settings = settings_of(ctx, options)
     refuse_unknown_options(ctx, statement, "crux --help lists the options")
     if statement[:1] == ("help",):
@@ -241,7 +249,7 @@ def refuse_unknown_options(ctx: click.Context, statement: tuple[str, ...], hint:
               help="Also the chance of at least and at most each damage or total.")
 @click.argument("statement", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.pass_context
-def odds_command(ctx: click.Context, statement: tuple[str, ...], at_least: int | None, cumulative: bool,
+def odds_command(ctx: click.Context, /, statement: tuple[str, ...], at_least: int | None, cumulative: bool,
                  **options: Any) -> None:
     """Exact odds of STATEMENT: each outcome as a fraction, a percentage and a bar.
 

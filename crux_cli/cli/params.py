@@ -17,8 +17,13 @@ if TYPE_CHECKING:
 
     from crux_cli.core.errors import CruxError
 
+    WordParam = click.ParamType[str]
+    IntParam = click.ParamType[int]
+else:  # a click before 8.4 has no type parameters on ParamType
+    WordParam = IntParam = click.ParamType
 
-class WordType(click.ParamType):
+
+class WordType(WordParam):
     """A value that is one of a set of words (read when completing, never at start-up)."""
 
     def __init__(self, name: str, words: Callable[[], tuple[str, ...]]) -> None:
@@ -28,8 +33,8 @@ class WordType(click.ParamType):
     def words(self) -> tuple[str, ...]:
         return self._words()
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        return value
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return str(value)  # as typed: a command line and the environment give text
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         from click.shell_completion import CompletionItem
@@ -73,12 +78,12 @@ class SheetFile(click.Path):
         return value
 
 
-class Seed(click.ParamType):
+class Seed(IntParam):
     """`--seed N`: a whole number, refused in the words the library uses (`core.rng.bad_seed`)."""
 
     name = "seed"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         text = str(value).strip()

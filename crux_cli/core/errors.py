@@ -49,7 +49,7 @@ class CruxError(Exception):
 
 
 class LimitError(CruxError):
-    """A statement asked for more than NOTATION §5 allows."""
+    """A statement asked for more than the limits allow (crux-notation(7) LIMITS)."""
 
 
 class SheetError(CruxError):

@@ -1,4 +1,4 @@
-"""The limits of NOTATION §5: every statement is answered quickly or refused by name."""
+"""The limits (crux-notation(7) LIMITS): every statement is answered quickly or refused by name."""
 
 MAX_DICE = 1_000  # dice rolled per statement, explosions and rerolls included
 MAX_SIDES = 10_000

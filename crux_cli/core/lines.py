@@ -1,5 +1,5 @@
-"""How a line of input divides, for every reader of it (NOTATION §1): the runner, the REPL session,
-its lexer and its suggester all split here, so they cannot disagree about a `;` or a `#`.
+"""How a line of input divides (crux-notation(7) DESCRIPTION, Words and spaces), for every reader of it:
+the runner, the REPL session, its lexer and its suggester all split here, so they cannot disagree about a `;` or a `#`.
 
 `DEX +1b; odds atk d8 # goblin` is two statements, `DEX +1b` and `odds atk d8`, and a comment
 `goblin`; the second asks for exact odds of `atk d8`. `odds` takes the rest of the line, so

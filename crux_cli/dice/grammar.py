@@ -1,4 +1,4 @@
-"""The grammar of generic dice expressions (NOTATION §2; grammar/crux.ebnf, grammar/dice.md).
+"""The grammar of generic dice expressions (crux-notation(7) DICE EXPRESSIONS; grammar/crux.ebnf, grammar/dice.md).
 
 Arithmetic is written as linear precedence levels (sum → product → unary →
 labelled → atom, with a Forward only for parentheses) rather than with

@@ -1,4 +1,4 @@
-"""Generic dice expressions (NOTATION §2) as a statement handler of the rule-set shape.
+"""Generic dice expressions (crux-notation(7) DICE EXPRESSIONS) as a statement handler of the rule-set shape.
 
 Not a rule set of its own: every rule set answers dice expressions through this
 module, which `notation.parse.read` picks for a statement that starts with

@@ -14,8 +14,8 @@ from math import comb
 from crux_cli.core.errors import CruxError
 from crux_cli.dice import syntax
 from crux_cli.probability import cost
-from crux_cli.probability.cost import Shape
-from crux_cli.probability.dist import Dist, combine_cost, combine_shape, constant, convolve_cost, convolve_shape
+from crux_cli.probability.cost import Shape, combine_cost, combine_shape, convolve_cost, convolve_shape
+from crux_cli.probability.dist import Dist, constant
 from crux_cli.probability.generic import Plan, countdown_odds, explosion_depth, term_plan
 from crux_cli.probability.result import Distribution, Odds, WeightedRows, dice_odds
 

@@ -1,4 +1,4 @@
-"""Rolled dice expressions as one readable line, and as the JSON fields of NOTATION §4.
+"""Rolled dice expressions as one readable line, and as the JSON fields crux(1) lists (JSON OUTPUT).
 
 Text: `13 · 4d6kh3 [~~2~~, 4, 4, 5]` — the total first, then the expression with
 every die in brackets after its term. Marks: `~~2~~` dropped, `~~1~~r` rerolled

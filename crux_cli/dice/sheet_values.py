@@ -1,4 +1,5 @@
-"""Sheet values in dice expressions: `1d20 + DEX` reads the loaded sheet's DEX modifier (NOTATION §2, issue 24).
+"""Sheet values in dice expressions: `1d20 + DEX` reads the loaded sheet's DEX modifier (issue 24;
+crux-notation(7) DICE EXPRESSIONS, Sheet values).
 
 The grammar leaves each attribute name as an `syntax.SheetValue`; before a roll or its odds, the dice handler
 asks here for the same tree with each one replaced by its value, labelled with its name (`2 [DEX]`), so

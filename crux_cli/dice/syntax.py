@@ -1,4 +1,4 @@
-"""The syntax tree of generic dice expressions (NOTATION §2): immutable records, nothing rolled.
+"""The syntax tree of generic dice expressions (crux-notation(7) DICE EXPRESSIONS): immutable records, nothing rolled.
 
 One node type per operator, so the roller (engine/dice.py) and the exact odds
 (odds/) can each walk the tree with a plain `match`. `str(node)` prints canonical

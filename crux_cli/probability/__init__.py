@@ -4,7 +4,7 @@
   (sums, keep/drop, highest/lowest, explode with a depth cap and its leftover, rerolls,
   success counts, arithmetic of independent terms);
 - the rule sets keep their own odds in `crux_cli.rulesets.<name>.odds`;
-- `generic`: NOTATION §2 dice terms with plain parameters (`dice_term`, `countdown_odds`);
+- `generic`: dice terms (crux-notation(7) DICE EXPRESSIONS) with plain parameters (`dice_term`, `countdown_odds`);
 - `result`: `Odds`, the answer every rule set returns, rendered by
   `crux_cli.render.odds_text` and `crux_cli.render.odds_json`.
 """

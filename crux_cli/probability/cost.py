@@ -2,8 +2,10 @@
 
 Exact odds are integers of up to thousands of digits, so the time an answer takes
 depends on how many there are and how long, not on the dice alone. Each step of
-`dist` has a model of its own cost, built from the two things CPython does: big
-multiplications (schoolbook, then Karatsuba) and loops over lists of big integers.
+`dist` has a model of its own cost, here (the last part of this module), built from
+the two things CPython does: big multiplications (schoolbook, then Karatsuba) and
+loops over lists of big integers. Where `dist` has several ways to one answer, the
+same models pick the cheapest (`convolve_ways`, `keep_ways`, `by_recurrence`).
 A statement's odds add up the steps they will take, and the presentation of the
 answer (a float per value for the text, an exact fraction per value for JSON),
 and are refused before any of it when the total passes `LIMIT_SECONDS`.
@@ -22,11 +24,16 @@ most odds take microseconds and pay nothing for it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from itertools import accumulate
-from typing import NamedTuple
+from math import ceil, log2
+from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli.core.errors import LimitError
+
+if TYPE_CHECKING:
+    from crux_cli.probability.dist import Dist, Predicate, Score
 
 # Of predicted work per answer, in seconds of this machine (a reference prediction times `speed()`). The
 # scaled predictions run from about half to 1.6 times what the work takes, family by family
@@ -66,6 +73,7 @@ FASTEST = 0.25
 KARATSUBA_DIGITS = 70  # CPython switches from schoolbook to Karatsuba at 70 digits of 30 bits
 SCHOOLBOOK = 1.6e-9  # seconds per digit x digit
 KARATSUBA = 1.2e-8  # seconds per (digits ** 1.585)
+SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
 PER_ITEM = 8e-8  # seconds per big integer a loop touches (a comprehension, accumulate, map)
 PER_ITEM_BIT = 8e-11  # and per bit of it
 PER_PASS = 5e-8  # seconds per big integer of a pass in C (accumulate, map of an operator)
@@ -249,3 +257,285 @@ def _duration(seconds: float) -> str:
     if seconds < 3600 * 48:
         return f"{seconds / 60:,.0f} minutes" if seconds < 7200 else f"{seconds / 3600:,.0f} hours"
     return "longer than anyone would wait"
+
+
+# ----- what each step of `dist` costs, in seconds -------------------------------------------------
+
+def shape(dist: Dist) -> Shape:
+    if not dist.outcomes:
+        return Shape(0, 0, dist.denominator.bit_length())
+    low = dist.outcomes[0]
+    return Shape(len(dist), dist.outcomes[-1] - low, dist.denominator.bit_length(), low)
+
+
+def dense_enough(dist: Dist) -> bool:
+    """Worth packing: few gaps between the lowest and highest outcome."""
+    return dist.outcomes[-1] - dist.outcomes[0] < 4 * len(dist) + 16
+
+
+def uniform_run(dist: Dist) -> bool:
+    """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
+    return (dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist)
+            and dist.weights.count(dist.weights[0]) == len(dist))
+
+
+def sum_cost(single: Dist, count: int) -> float:
+    """`sum_of(count)`."""
+    if count <= 1 or len(single) <= 1:
+        return 0.0
+    return power_cost(shape(single), count, uniform=len(set(single.weights)) == 1,
+                      dense=dense_enough(single), total_bits=single.total.bit_length())
+
+
+def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool = True,
+               total_bits: int | None = None) -> float:
+    """`sum_of(count)` of a distribution of this shape: for a dense one, the uniform power, the
+    recurrence or a packed power (as `sum_of` picks); else repeated squaring."""
+    if count <= 1 or single.outcomes <= 1:
+        return 0.0
+    slots = count * single.span + 1
+    bits = count * (single.bits if total_bits is None else total_bits)
+    if not dense:  # repeated squaring: the last convolution is most of it
+        half = sum_shape(single, count // 2)
+        return 2 * convolve_cost(half, half)
+    if uniform:
+        return items(12 * slots, bits)  # half the slots, a few operations each, the scale, the values
+    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits, count))
+
+
+def sum_shape(single: Shape, count: int) -> Shape:
+    span = single.span * count
+    return Shape(min(span + 1, single.outcomes ** min(count, 8)), span, single.bits * count, single.low * count)
+
+
+def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
+    return items(5 * slots * outcomes, bits)  # an interpreted step of two products and a sum per term
+
+
+def _pow_cost(slots: int, bits: int, count: int) -> float:
+    """A packed `pow` to `count` with `slots` slots of `bits` in the answer: the products of binary
+    powering, left to right (x**e of e/count of the answer's size), then packing and unpacking."""
+    base = slots * bits / count
+    seconds, power = packed(slots, bits), 1
+    for bit in bin(count)[3:]:
+        seconds += SQUARE * product(power * base, power * base)
+        power *= 2
+        if bit == "1":
+            seconds += product(power * base, base)
+            power += 1
+    return seconds
+
+
+def by_recurrence(single: Dist, count: int) -> bool:
+    slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
+    bits = count * single.total.bit_length()
+    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits, count)
+
+
+def highest_cost(single: Dist, count: int) -> float:
+    """`highest(count)`: a power of each cumulative weight."""
+    bits = count * single.total.bit_length()
+    return len(single) * (0.7 * product(bits / 2, bits / 2) + items(2, bits))
+
+
+def convolve_cost(a: Shape, b: Shape) -> float:
+    """`a + b` for distributions of these shapes, by the cheapest of the ways that need no more than
+    the shapes to apply (`_convolve` may find a cheaper one)."""
+    bits = a.bits + b.bits
+    if min(a.outcomes, b.outcomes) <= 1:
+        return items(max(a.outcomes, b.outcomes), bits)
+    estimates = [combine_cost(a, b)]
+    short, long = sorted((a, b), key=lambda s: s.outcomes)
+    if long.span + 1 <= 4 * long.outcomes + 16:
+        estimates.append(_scaled_copies_cost(short.outcomes, long.span + 1, short.bits, long.bits))
+    if a.span + b.span + 1 <= a.outcomes * b.outcomes + 64:
+        estimates.append(_packed_cost(a, b, bits))
+    return min(estimates)
+
+
+def convolve_estimate(a: Dist, b: Dist) -> float:
+    """Seconds `a + b` takes, by the way `_convolve` will pick."""
+    if not a.outcomes or not b.outcomes:
+        return 0.0
+    return min(convolve_ways(a, b).values())
+
+
+def convolve_ways(a: Dist, b: Dist) -> dict[str, float]:
+    """The ways to add two distributions that apply, each with its cost (`dist._convolve` takes the
+    cheapest): a shift when one has a single value, a sliding window when one is a fair die ("slide a":
+    `a` is), one scaled copy of the longer per value of the shorter, a packed product when both are
+    dense, else pair by pair."""
+    bits = a.total.bit_length() + b.total.bit_length()
+    if len(a) == 1 or len(b) == 1:
+        return {"shift": items(max(len(a), len(b)), bits)}
+    ways: dict[str, float] = {}
+    for way, run, other in (("slide a", a, b), ("slide b", b, a)):
+        if uniform_run(run) and dense_enough(other):
+            slots = other.outcomes[-1] - other.outcomes[0] + len(run)
+            ways[way] = items(10 * slots, bits)
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if dense_enough(long):
+        span = long.outcomes[-1] - long.outcomes[0] + 1
+        ways["scaled copies"] = _scaled_copies_cost(len(short), span, short.total.bit_length(),
+                                                    long.total.bit_length())
+    if a.outcomes[-1] - a.outcomes[0] + b.outcomes[-1] - b.outcomes[0] + 1 <= len(a) * len(b) + 64:
+        ways["packed"] = _packed_cost(shape(a), shape(b), bits)
+    ways["pair by pair"] = combine_cost(shape(a), shape(b))
+    return ways
+
+
+def _scaled_copies_cost(values: int, span: int, short_bits: int, long_bits: int) -> float:
+    """`_scaled_copies`: for each of the short side's `values`, `span` products of a weight of each side
+    (big integers: their multiplication, not only the pass over them, is most of the time), added in."""
+    copies = values * span
+    return items(2 * copies, short_bits + long_bits) + copies * product(short_bits, long_bits) \
+        + calls(values)
+
+
+def _packed_cost(a: Shape, b: Shape, width: int) -> float:
+    return packed(a.span + b.span + 1, width) + product((a.span + 1) * width, (b.span + 1) * width)
+
+
+def combine_cost(a: Shape, b: Shape) -> float:
+    """Any operation pair by pair (`_combine`)."""
+    return items(4 * a.outcomes * b.outcomes, a.bits + b.bits)
+
+
+def convolve_shape(a: Shape, b: Shape) -> Shape:
+    span = a.span + b.span
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, a.low + b.low)
+
+
+def combine_shape(a: Shape, b: Shape, operation: Callable[[int, int], int]) -> Shape:
+    """The shape of `operation` pair by pair, from the ends of both ranges (products and quotients
+    of ranges take their extremes at the ends)."""
+    ends = [operation(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
+    span = max(ends) - min(ends)
+    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, min(ends))
+
+
+def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> float:
+    """Seconds `add_dice(dist, count, single, total)` takes."""
+    if count == 0:
+        return 0.0
+    slides = slides_cost(shape(dist), count, single)
+    once = convolve_estimate(dist, total)
+    return once if slides is None else min(slides, once)
+
+
+def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
+    if not base.outcomes or len(single) == 1 or not uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
+        return None
+    span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
+    # each slide: the dense list, its prefix sums, the window differences, the outcomes and weights kept
+    return sum(items(10 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
+
+
+def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
+    """`keep_highest(count, keep, score)` (or any keep or drop that comes to it)."""
+    keep = min(keep, count)
+    if count == 0 or keep == 0 or len(single) == 1:
+        return 0.0
+    if keep == count:
+        return sum_cost(single.map(score) if score else single, count)
+    if keep == 1:
+        return highest_cost(single, count)
+    return min(keep_ways(single, count, keep, score).values())
+
+
+def keep_ways(single: Dist, count: int, keep: int, score: Score | None) -> dict[str, float]:
+    """The ways to work out a keep that apply here, each with its cost in seconds (`dist._keep_highest`
+    takes the cheapest): "uniform" for a fair die's faces, else "placing" and "threshold".
+
+    Every weight of the answer (and every partial sum) fits in about count * log2(total + 1) bits.
+    """
+    bits = count * (single.total.bit_length() + 1)
+    outcomes = len(single)
+    if score is None and uniform_run(single):
+        # the ways per face; k*k*faces/2 terms, each a weight times a binomial (of k/2 bits on average)
+        # added in; and k prefix sums over k*faces coefficients
+        terms = (outcomes - 1) * keep * keep / 2
+        estimate = (calls(3 * outcomes + outcomes * keep) + items(6 * keep * outcomes, bits)
+                    + items(keep * keep * outcomes, bits)
+                    + terms * (product(bits, keep / 2) + items(2, bits)))
+        return {"uniform": estimate}
+    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
+    span = max(values) - min(values)
+    polynomial = (keep * span + 1) * bits
+    check_memory(polynomial / 8)
+    # the polynomials grow to that size from nothing and the multipliers are shorter than `bits`
+    # on average: measured, about a third of these products' worst case
+    placing = outcomes * keep * keep / 6 * (product(polynomial, bits) + items(3, polynomial))
+    threshold = outcomes * keep / 3 * (product(polynomial, (span + 1) * bits) + items(3, polynomial))
+    return {"placing": placing, "threshold": threshold}
+
+
+def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode(depth, on=on)`: a layered chain is written out; any other is `depth` convolutions."""
+    exploding = single.part(on)
+    size = len(single) * (depth + 1)
+    bits = single.denominator.bit_length() * (depth + 1)
+    if len(exploding) == 1 and not truncate:
+        return items(size, bits)
+    chain = shape(single)
+    total = 0.0
+    for _ in range(depth):
+        total += convolve_cost(shape(exploding), chain)
+        chain = convolve_shape(shape(exploding), chain)
+    return total
+
+
+def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, truncate: bool) -> float:
+    """`explode_sum(count, depth, on=on)`."""
+    exploding = single.part(on)
+    stopping = single.part(lambda o: not on(o))
+    if count == 0 or not exploding.outcomes or not stopping.outcomes:
+        return 0.0
+    if len(exploding) > 1 or exploding.outcomes[0] <= 0 or truncate:
+        chain = Shape(len(single) * (depth + 1), (single.outcomes[-1] - single.outcomes[0] + 1) * (depth + 1),
+                      single.denominator.bit_length() * (depth + 1))
+        return 2 * explode_cost(single, depth, on, truncate) + power_cost(chain, count)
+    face, each, rolls = exploding.outcomes[0], single.denominator, count * depth
+    stops = count * (stopping.outcomes[-1] - stopping.outcomes[0]) + 1
+    column = max(1, stops // face)
+    width = (count * stopping.total.bit_length() + column * each.bit_length()
+             + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
+    out_bits = (rolls + count) * each.bit_length()
+    residue = product(column * width, (rolls + 1) * width) + packed(column + 2 * rolls, width)
+    if exploding.weights[0] == 1:  # as `_exploding_total` picks: the cheaper of a product and prefix sums
+        residue = min(residue, window_cost(column, depth + 1, count, width))
+    residue += calls(30)
+    return (sum_cost(stopping, count) + min(face, stops) * residue
+            + (stops + face * rolls) * product(width, out_bits / 2))
+
+
+def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
+    span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
+    bits = ceil(count * (depth + 1) * log2(single.denominator))  # of the denominator, each**(rolls + count)
+    # a total's weight falls geometrically with the explosions it needs: over the long tail, a typical
+    # weight has about half the denominator's digits (measured: 100d6!, 200d6!, 100d10!)
+    return Shape(span + 1, span, bits, count * single.outcomes[0], bits // 2)
+
+
+def window_cost(column: int, width: int, count: int, bits: float) -> float:
+    """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
+    length = column + (width - 1) * count
+    return passes(count * length, bits) + items(2 * column * min(count + 1, length // width + 1), bits)
+
+
+def residue_cost(column: int, rolls: int, width: int) -> float:
+    """Seconds one residue's packed product takes in `_exploding_total` (slots of `width` bytes)."""
+    bits = 8 * width
+    return product(column * bits, (rolls + 1) * bits) + packed(column + 2 * rolls, bits)
+
+
+BIND_ITEMS = 4  # a value of `bind`'s loop is a zip step, a dict look-up, a product, a sum and a store
+BIND_PRODUCT = 2.5  # its products (a few hundred bits by a thousand or two) take this times the schoolbook
+# model's digit products: each makes a new integer (measured: 240,000 of 390 x 1,560 bits)
+
+def bind_cost(parts: list[Shape], bits: int) -> float:
+    """`bind` over runs of parts of these shapes (a run is one part, weighted once), into an answer whose
+    weights have `bits`: each value of each part is multiplied by its weight and added to the table."""
+    return sum(part.outcomes * (BIND_PRODUCT * product(part.bits, max(bits - part.bits, 1))
+                                + items(BIND_ITEMS, bits))
+               for part in parts)

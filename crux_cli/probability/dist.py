@@ -22,19 +22,19 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import accumulate
-from math import ceil, comb, gcd, lcm, log2
+from math import comb, gcd, lcm
 from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.probability import cost
-from crux_cli.probability.cost import Shape
+from crux_cli.probability.cost import dense_enough, shape
 
-# The odds size limit bounds time (crux_cli.probability.cost); each step below predicts its own.
+# The odds size limit bounds time: each step below is refused before its work when the model of its cost
+# (crux_cli.probability.cost, where every prediction and its fitted constants live) passes the limit.
 MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each in JSON)
 NOTHING_LEFT = Fraction(0)  # the leftover of a distribution that counts every outcome
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
-SQUARE = 0.7  # a square costs CPython this share of a product of two numbers as long (measured: 0.45-0.9)
 
 Predicate = Callable[[int], bool]
 Score = Callable[[int], int]  # what a kept face counts for, when not its own value
@@ -157,7 +157,7 @@ class Dist:
     __rmul__ = __mul__
 
     def __floordiv__(self, other: Dist | int) -> Dist:
-        """Division rounding down (towards minus infinity), as NOTATION §2's `/`."""
+        """Division rounding down (towards minus infinity), as a dice expression's `/` (crux-notation(7))."""
         if isinstance(other, int):
             if other == 0:
                 raise CruxError("division by zero", hint="divide by a number other than 0")
@@ -183,7 +183,7 @@ class Dist:
 
         One part is held at a time (each may be large: `exploded_plan`'s keeps), and a run of
         outcomes whose parts are one and the same distribution adds their weights first and goes
-        through its values once (`bind_cost` counts it so)."""
+        through its values once (`cost.bind_cost` counts it so)."""
         table: dict[int, int] = {}
         common = 1  # of the parts added so far
         run: Dist | None = None
@@ -225,10 +225,10 @@ class Dist:
         if len(self) == 1:
             return Dist((self.outcomes[0] * count,), (self.weights[0] ** count,), self.denominator ** count)
         lo, span = self.outcomes[0], self.outcomes[-1] - self.outcomes[0]
-        if _dense_enough(self):
+        if dense_enough(self):
             if len(self) == span + 1:  # no gaps: every total of the range has a weight
                 check_outcomes(count * span + 1)
-            cost.check(sum_cost(self, count))
+            cost.check(cost.sum_cost(self, count))
             slots = count * span + 1
             dense = _dense(self)
             if len(set(dense)) == 1:  # NdS: uniform over a run of integers
@@ -236,7 +236,7 @@ class Dist:
                 dense = _uniform_power(span, count)
                 if scale != 1:
                     dense = [c * scale for c in dense]
-            elif _by_recurrence(self, count):
+            elif cost.by_recurrence(self, count):
                 dense = _power_by_recurrence(dense, count)
             else:
                 width = _slot_bytes(self.total ** count)
@@ -254,7 +254,7 @@ class Dist:
     def highest(self, count: int) -> Dist:
         """The highest of `count` copies: P(max <= o) is the cumulative probability to the count-th power."""
         _check_count(count)
-        cost.check(highest_cost(self, count))
+        cost.check(cost.highest_cost(self, count))
         cumulative, previous, weights = 0, 0, []
         for w in self.weights:
             cumulative += w
@@ -372,7 +372,7 @@ class Dist:
         return Dist(tuple(o for o, _ in pairs), tuple(w for _, w in pairs), self.denominator)
 
 
-# ----- the dice of NOTATION §2 ---------------------------------------------------------------------
+# ----- the dice of dice expressions -----------------------------------------------------------------
 
 
 @lru_cache(maxsize=256)
@@ -445,133 +445,6 @@ def default_depth(p_explode: Fraction, count: int = 1, target: Fraction = LEFTOV
     return depth
 
 
-# ----- what each step costs, in seconds (crux_cli.probability.cost) ---------------------------------------
-
-
-def shape(dist: Dist) -> Shape:
-    if not dist.outcomes:
-        return Shape(0, 0, dist.denominator.bit_length())
-    low = dist.outcomes[0]
-    return Shape(len(dist), dist.outcomes[-1] - low, dist.denominator.bit_length(), low)
-
-
-BIND_ITEMS = 4  # a value of `bind`'s loop is a zip step, a dict look-up, a product, a sum and a store
-BIND_PRODUCT = 2.5  # its products (a few hundred bits by a thousand or two) take this times the schoolbook
-# model's digit products: each makes a new integer (measured: 240,000 of 390 x 1,560 bits)
-
-
-def bind_cost(parts: list[Shape], bits: int) -> float:
-    """`bind` over runs of parts of these shapes (a run is one part, weighted once), into an answer whose
-    weights have `bits`: each value of each part is multiplied by its weight and added to the table."""
-    return sum(part.outcomes * (BIND_PRODUCT * cost.product(part.bits, max(bits - part.bits, 1))
-                                + cost.items(BIND_ITEMS, bits))
-               for part in parts)
-
-
-def sum_cost(single: Dist, count: int) -> float:
-    """`sum_of(count)`."""
-    if count <= 1 or len(single) <= 1:
-        return 0.0
-    return power_cost(shape(single), count, uniform=len(set(single.weights)) == 1,
-                      dense=_dense_enough(single), total_bits=single.total.bit_length())
-
-
-def power_cost(single: Shape, count: int, *, uniform: bool = False, dense: bool = True,
-               total_bits: int | None = None) -> float:
-    """`sum_of(count)` of a distribution of this shape: for a dense one, the uniform power, the
-    recurrence or a packed power (as `sum_of` picks); else repeated squaring."""
-    if count <= 1 or single.outcomes <= 1:
-        return 0.0
-    slots = count * single.span + 1
-    bits = count * (single.bits if total_bits is None else total_bits)
-    if not dense:  # repeated squaring: the last convolution is most of it
-        half = sum_shape(single, count // 2)
-        return 2 * convolve_cost(half, half)
-    if uniform:
-        return cost.items(12 * slots, bits)  # half the slots, a few operations each, the scale, the values
-    return min(_recurrence_cost(slots, single.outcomes, bits), _pow_cost(slots, bits, count))
-
-
-def sum_shape(single: Shape, count: int) -> Shape:
-    span = single.span * count
-    return Shape(min(span + 1, single.outcomes ** min(count, 8)), span, single.bits * count, single.low * count)
-
-
-def _recurrence_cost(slots: int, outcomes: int, bits: int) -> float:
-    return cost.items(5 * slots * outcomes, bits)  # an interpreted step of two products and a sum per term
-
-
-def _pow_cost(slots: int, bits: int, count: int) -> float:
-    """A packed `pow` to `count` with `slots` slots of `bits` in the answer: the products of binary
-    powering, left to right (x**e of e/count of the answer's size), then packing and unpacking."""
-    base = slots * bits / count
-    seconds, power = cost.packed(slots, bits), 1
-    for bit in bin(count)[3:]:
-        seconds += SQUARE * cost.product(power * base, power * base)
-        power *= 2
-        if bit == "1":
-            seconds += cost.product(power * base, base)
-            power += 1
-    return seconds
-
-
-def _by_recurrence(single: Dist, count: int) -> bool:
-    slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
-    bits = count * single.total.bit_length()
-    return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits, count)
-
-
-def highest_cost(single: Dist, count: int) -> float:
-    """`highest(count)`: a power of each cumulative weight."""
-    bits = count * single.total.bit_length()
-    return len(single) * (0.7 * cost.product(bits / 2, bits / 2) + cost.items(2, bits))
-
-
-def convolve_cost(a: Shape, b: Shape) -> float:
-    """`a + b` for distributions of these shapes, by the cheapest of the ways that need no more than
-    the shapes to apply (`_convolve` may find a cheaper one)."""
-    bits = a.bits + b.bits
-    if min(a.outcomes, b.outcomes) <= 1:
-        return cost.items(max(a.outcomes, b.outcomes), bits)
-    estimates = [combine_cost(a, b)]
-    short, long = sorted((a, b), key=lambda s: s.outcomes)
-    if long.span + 1 <= 4 * long.outcomes + 16:
-        estimates.append(_scaled_copies_cost(short.outcomes, long.span + 1, short.bits, long.bits))
-    if a.span + b.span + 1 <= a.outcomes * b.outcomes + 64:
-        estimates.append(_packed_cost(a, b, bits))
-    return min(estimates)
-
-
-def _scaled_copies_cost(values: int, span: int, short_bits: int, long_bits: int) -> float:
-    """`_scaled_copies`: for each of the short side's `values`, `span` products of a weight of each side
-    (big integers: their multiplication, not only the pass over them, is most of the time), added in."""
-    copies = values * span
-    return cost.items(2 * copies, short_bits + long_bits) + copies * cost.product(short_bits, long_bits) \
-        + cost.calls(values)
-
-
-def _packed_cost(a: Shape, b: Shape, width: int) -> float:
-    return cost.packed(a.span + b.span + 1, width) + cost.product((a.span + 1) * width, (b.span + 1) * width)
-
-
-def combine_cost(a: Shape, b: Shape) -> float:
-    """Any operation pair by pair (`_combine`)."""
-    return cost.items(4 * a.outcomes * b.outcomes, a.bits + b.bits)
-
-
-def convolve_shape(a: Shape, b: Shape) -> Shape:
-    span = a.span + b.span
-    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, a.low + b.low)
-
-
-def combine_shape(a: Shape, b: Shape, operation: Callable[[int, int], int]) -> Shape:
-    """The shape of `operation` pair by pair, from the ends of both ranges (products and quotients
-    of ranges take their extremes at the ends)."""
-    ends = [operation(x, y) for x in (a.low, a.high) for y in (b.low, b.high)]
-    span = max(ends) - min(ends)
-    return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, min(ends))
-
-
 def add_dice(dist: Dist, count: int, single: Dist, total: Dist | None = None) -> Dist:
     """`dist` plus `count` copies of `single` (whose sum is `total`, if it was worked out): when
     `dist`'s weights are long and `single` is a fair die, a cheap slide per die beats one sum with
@@ -579,88 +452,12 @@ def add_dice(dist: Dist, count: int, single: Dist, total: Dist | None = None) ->
     if count == 0:
         return dist
     total = single.sum_of(count) if total is None else total
-    slides = slides_cost(shape(dist), count, single)
-    if slides is not None and slides < convolve_estimate(dist, total):
+    slides = cost.slides_cost(shape(dist), count, single)
+    if slides is not None and slides < cost.convolve_estimate(dist, total):
         for _ in range(count):
             dist = dist + single
         return dist
     return dist + total
-
-
-def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> float:
-    """Seconds `add_dice(dist, count, single, total)` takes."""
-    if count == 0:
-        return 0.0
-    slides = slides_cost(shape(dist), count, single)
-    once = convolve_estimate(dist, total)
-    return once if slides is None else min(slides, once)
-
-
-def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
-    if not base.outcomes or len(single) == 1 or not _uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
-        return None
-    span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
-    # each slide: the dense list, its prefix sums, the window differences, the outcomes and weights kept
-    return sum(cost.items(10 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
-
-
-def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
-    """`keep_highest(count, keep, score)` (or any keep or drop that comes to it)."""
-    keep = min(keep, count)
-    if count == 0 or keep == 0 or len(single) == 1:
-        return 0.0
-    if keep == count:
-        return sum_cost(single.map(score) if score else single, count)
-    if keep == 1:
-        return highest_cost(single, count)
-    return min(estimate for estimate, _ in _keep_methods(single, count, keep, score))
-
-
-def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> float:
-    """`explode(depth, on=on)`: a layered chain is written out; any other is `depth` convolutions."""
-    exploding = single.part(on)
-    size = len(single) * (depth + 1)
-    bits = single.denominator.bit_length() * (depth + 1)
-    if len(exploding) == 1 and not truncate:
-        return cost.items(size, bits)
-    chain = shape(single)
-    total = 0.0
-    for _ in range(depth):
-        total += convolve_cost(shape(exploding), chain)
-        chain = convolve_shape(shape(exploding), chain)
-    return total
-
-
-def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, truncate: bool) -> float:
-    """`explode_sum(count, depth, on=on)`."""
-    exploding = single.part(on)
-    stopping = single.part(lambda o: not on(o))
-    if count == 0 or not exploding.outcomes or not stopping.outcomes:
-        return 0.0
-    if len(exploding) > 1 or exploding.outcomes[0] <= 0 or truncate:
-        chain = Shape(len(single) * (depth + 1), (single.outcomes[-1] - single.outcomes[0] + 1) * (depth + 1),
-                      single.denominator.bit_length() * (depth + 1))
-        return 2 * explode_cost(single, depth, on, truncate) + power_cost(chain, count)
-    face, each, rolls = exploding.outcomes[0], single.denominator, count * depth
-    stops = count * (stopping.outcomes[-1] - stopping.outcomes[0]) + 1
-    column = max(1, stops // face)
-    width = (count * stopping.total.bit_length() + column * each.bit_length()
-             + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
-    out_bits = (rolls + count) * each.bit_length()
-    residue = cost.product(column * width, (rolls + 1) * width) + cost.packed(column + 2 * rolls, width)
-    if exploding.weights[0] == 1:  # as `_exploding_total` picks: the cheaper of a product and prefix sums
-        residue = min(residue, _window_cost(column, depth + 1, count, width))
-    residue += cost.calls(30)
-    return (sum_cost(stopping, count) + min(face, stops) * residue
-            + (stops + face * rolls) * cost.product(width, out_bits / 2))
-
-
-def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
-    span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
-    bits = ceil(count * (depth + 1) * log2(single.denominator))  # of the denominator, each**(rolls + count)
-    # a total's weight falls geometrically with the explosions it needs: over the long tail, a typical
-    # weight has about half the denominator's digits (measured: 100d6!, 200d6!, 100d10!)
-    return Shape(span + 1, span, bits, count * single.outcomes[0], bits // 2)
 
 
 # ----- internals -----------------------------------------------------------------------------------
@@ -707,11 +504,6 @@ def _dense(dist: Dist) -> list[int]:
     for o, w in zip(dist.outcomes, dist.weights, strict=True):
         dense[o - lo] = w
     return dense
-
-
-def _dense_enough(dist: Dist) -> bool:
-    """Worth packing: few gaps between the lowest and highest outcome."""
-    return dist.outcomes[-1] - dist.outcomes[0] < 4 * len(dist) + 16
 
 
 def _slot_bytes(bound: int) -> int:
@@ -783,34 +575,18 @@ def _convolve(a: Dist, b: Dist) -> Dist:
     return method()
 
 
-def convolve_estimate(a: Dist, b: Dist) -> float:
-    """Seconds `a + b` takes, by the way `_convolve` will pick."""
-    if not a.outcomes or not b.outcomes:
-        return 0.0
-    return min(estimate for estimate, _ in _convolve_methods(a, b))
-
-
 def _convolve_methods(a: Dist, b: Dist) -> list[tuple[float, Callable[[], Dist]]]:
-    """The ways to add two distributions that apply, each with its cost: a shift when one has a
-    single value, a sliding window when one is a fair die, one scaled copy of the longer per value
-    of the shorter, a packed product when both are dense, else pair by pair."""
-    bits = a.total.bit_length() + b.total.bit_length()
-    if len(a) == 1 or len(b) == 1:
-        return [(cost.items(max(len(a), len(b)), bits), lambda: _shift(a, b))]
-    methods: list[tuple[float, Callable[[], Dist]]] = []
-    for run, other in ((a, b), (b, a)):
-        if _uniform_run(run) and _dense_enough(other):
-            slots = other.outcomes[-1] - other.outcomes[0] + len(run)
-            methods.append((cost.items(10 * slots, bits), partial(_slide, other, run)))
+    """The ways to add two distributions that apply (`cost.convolve_ways` says which), each with its cost."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    if _dense_enough(long):
-        span = long.outcomes[-1] - long.outcomes[0] + 1
-        methods.append((_scaled_copies_cost(len(short), span, short.total.bit_length(), long.total.bit_length()),
-                        lambda: _scaled_copies(short, long)))
-    if a.outcomes[-1] - a.outcomes[0] + b.outcomes[-1] - b.outcomes[0] + 1 <= len(a) * len(b) + 64:
-        methods.append((_packed_cost(shape(a), shape(b), bits), lambda: _packed_sum(a, b)))
-    methods.append((combine_cost(shape(a), shape(b)), lambda: _combine(a, b, lambda x, y: x + y)))
-    return methods
+    methods: dict[str, Callable[[], Dist]] = {
+        "shift": lambda: _shift(a, b),
+        "slide a": partial(_slide, b, a),
+        "slide b": partial(_slide, a, b),
+        "scaled copies": lambda: _scaled_copies(short, long),
+        "packed": lambda: _packed_sum(a, b),
+        "pair by pair": lambda: _combine(a, b, lambda x, y: x + y),
+    }
+    return [(seconds, methods[way]) for way, seconds in cost.convolve_ways(a, b).items()]
 
 
 def _shift(a: Dist, b: Dist) -> Dist:
@@ -855,7 +631,7 @@ def _slide(other: Dist, run: Dist) -> Dist:
 
 def _combine(a: Dist, b: Dist, operation: Callable[[int, int], int]) -> Dist:
     """Any binary operation of independent terms, pair by pair."""
-    cost.check(combine_cost(shape(a), shape(b)))
+    cost.check(cost.combine_cost(shape(a), shape(b)))
     table: dict[int, int] = {}
     for x, wx in zip(a.outcomes, a.weights, strict=True):
         for y, wy in zip(b.outcomes, b.weights, strict=True):
@@ -904,8 +680,8 @@ def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int)
             continue  # no stopping total in this residue
         width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
         slots = len(column) + rolls
-        if up == 1 and (_window_cost(len(column), depth + 1, count, 8 * width)
-                        < _residue_cost(len(column), rolls, width)):
+        if up == 1 and (cost.window_cost(len(column), depth + 1, count, 8 * width)
+                        < cost.residue_cost(len(column), rolls, width)):
             inner = _times_window_power(column, depth + 1, count)  # ways(k) are (1 + ... + z**depth)**count
         else:
             inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
@@ -934,18 +710,6 @@ def _times_window_power(column: list[int], width: int, count: int) -> list[int]:
     return result
 
 
-def _window_cost(column: int, width: int, count: int, bits: float) -> float:
-    """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
-    length = column + (width - 1) * count
-    return cost.passes(count * length, bits) + cost.items(2 * column * min(count + 1, length // width + 1), bits)
-
-
-def _residue_cost(column: int, rolls: int, width: int) -> float:
-    """Seconds one residue's packed product takes in `_exploding_total` (slots of `width` bytes)."""
-    bits = 8 * width
-    return cost.product(column * bits, (rolls + 1) * bits) + cost.packed(column + 2 * rolls, bits)
-
-
 def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
     """`explode` when one face explodes and chains of different lengths cannot meet (the usual
     explode-on-the-highest-face): chain t is t exploding faces then a stopping one, written out.
@@ -967,30 +731,14 @@ def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) 
 
 def _keep_methods(single: Dist, count: int, keep: int,
                   score: Score | None) -> list[tuple[float, Callable[[], Dist]]]:
-    """The ways to work out a keep that apply here, each with its cost in seconds.
-
-    Every weight of the answer (and every partial sum) fits in about count * log2(total + 1) bits.
-    """
-    bits = count * (single.total.bit_length() + 1)
-    outcomes = len(single)
-    if score is None and _uniform_run(single):
-        # the ways per face; k*k*faces/2 terms, each a weight times a binomial (of k/2 bits on average)
-        # added in; and k prefix sums over k*faces coefficients
-        terms = (outcomes - 1) * keep * keep / 2
-        estimate = (cost.calls(3 * outcomes + outcomes * keep) + cost.items(6 * keep * outcomes, bits)
-                    + cost.items(keep * keep * outcomes, bits)
-                    + terms * (cost.product(bits, keep / 2) + cost.items(2, bits)))
-        return [(estimate, lambda: _keep_uniform(single, count, keep))]
+    """The ways to work out a keep that apply here (`cost.keep_ways` says which), each with its cost."""
     values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
-    span = max(values) - min(values)
-    polynomial = (keep * span + 1) * bits
-    cost.check_memory(polynomial / 8)
-    # the polynomials grow to that size from nothing and the multipliers are shorter than `bits`
-    # on average: measured, about a third of these products' worst case
-    placing = outcomes * keep * keep / 6 * (cost.product(polynomial, bits) + cost.items(3, polynomial))
-    threshold = outcomes * keep / 3 * (cost.product(polynomial, (span + 1) * bits) + cost.items(3, polynomial))
-    return [(placing, lambda: _keep_by_placing(single, count, keep, values)),
-            (threshold, lambda: _keep_by_threshold(single, count, keep, values))]
+    methods: dict[str, Callable[[], Dist]] = {
+        "uniform": lambda: _keep_uniform(single, count, keep),
+        "placing": lambda: _keep_by_placing(single, count, keep, values),
+        "threshold": lambda: _keep_by_threshold(single, count, keep, values),
+    }
+    return [(seconds, methods[way]) for way, seconds in cost.keep_ways(single, count, keep, score).items()]
 
 
 def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
@@ -999,12 +747,6 @@ def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = Non
     estimate, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
     cost.check(estimate)
     return method()
-
-
-def _uniform_run(dist: Dist) -> bool:
-    """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
-    return (dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist)
-            and dist.weights.count(dist.weights[0]) == len(dist))
 
 
 def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:

@@ -1,4 +1,4 @@
-"""Odds of generic dice expressions (NOTATION §2), as functions with plain parameters.
+"""Odds of generic dice expressions (crux-notation(7) DICE EXPRESSIONS), as functions with plain parameters.
 
 The dice AST compiles to these in a few lines: each dice term to `dice_term`,
 each `+ - * /` and unary minus to the `Dist` operators (`/` is `//`: it floors),
@@ -26,26 +26,28 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.core.vocabulary import COUNTDOWN_SIZES
 from crux_cli.probability import cost
-from crux_cli.probability.cost import Shape
+from crux_cli.probability.cost import (
+    Shape,
+    bind_cost,
+    convolve_cost,
+    convolve_shape,
+    explode_cost,
+    explode_sum_cost,
+    explode_sum_shape,
+    keep_cost,
+    sum_cost,
+)
 from crux_cli.probability.dist import (
     Dist,
     Predicate,
     Score,
-    bind_cost,
     check_outcomes,
     constant,
-    convolve_cost,
-    convolve_shape,
     d66,
     default_depth,
     die,
-    explode_cost,
-    explode_sum_cost,
-    explode_sum_shape,
     fudge,
-    keep_cost,
     percentile,
-    sum_cost,
 )
 from crux_cli.probability.result import Distribution, Odds, rows
 
@@ -54,7 +56,7 @@ EXPLOSION_CALLS = 20  # interpreted calls, at least, per number of explosions `e
 
 
 def base_die(sides: int | str) -> Dist:
-    """One die of NOTATION §2: `dS`, `d%`, `dF`, `d66`."""
+    """One die of a dice expression: `dS`, `d%`, `dF`, `d66`."""
     if sides == "%":
         return percentile()
     if isinstance(sides, str) and sides.upper() == "F":

@@ -1,4 +1,4 @@
-"""Answers as JSON Lines: the stable field names of NOTATION §4, one object per statement."""
+"""Answers as JSON Lines: the stable field names crux(1) lists (JSON OUTPUT), one object per statement."""
 
 from __future__ import annotations
 
@@ -84,27 +84,6 @@ def dumps(obj: dict[str, Any]) -> str:
     if "\u2028" in text or "\u2029" in text or "\u0085" in text:  # rare: three C scans beat a translate
         return text.translate(LINE_BREAKS)
     return text
-
-
-def compact(obj: dict[str, Any]) -> str:
-    """One JSON object with no spaces, for the journal: orjson, about six times faster than `json`.
-
-    A batch journals every answer, so in text mode this is most of what journaling costs. orjson
-    refuses integers past 64 bits, which a huge roll can reach: `json` writes those.
-    """
-    global orjson_dumps
-    if orjson_dumps is None:  # imported at the first journaled answer, then called directly
-        import orjson
-
-        orjson_dumps = orjson.dumps
-    try:
-        return orjson_dumps(obj).decode()
-    except TypeError:  # orjson.JSONEncodeError: an integer too large for it
-        return COMPACT.encode(obj)
-
-
-COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-orjson_dumps: Callable[[Any], bytes] | None = None
 
 
 def line(answer: Any, number: int | None = None) -> str:

@@ -1,4 +1,4 @@
-"""Odds as JSON (NOTATION §4): every probability is `{"p": "19/27", "approx": 0.7037}`.
+"""Odds as JSON (crux(1) JSON OUTPUT): every probability is `{"p": "19/27", "approx": 0.7037}`.
 
 The caller adds `input`, `kind` and `rules`; this maps the rest. Keys of a
 distribution are strings (JSON keys are), in ascending order of value.

@@ -1,5 +1,5 @@
-"""Countdowns kept by a session (NOTATION §2): each round they roll together through the dice engine's
-`roll_countdown`; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
+"""Countdowns kept by a session (crux-notation(7) DICE EXPRESSIONS, Dice): each round they roll together
+through the dice engine's `roll_countdown`; a 1 shrinks the die a size, and a 1 on a d4 ends it."""
 
 import re
 from typing import TYPE_CHECKING

@@ -12,7 +12,7 @@ Built-in names are answered from `BUILT_IN` alone, so a one-shot roll never pays
 the entry-point lookup; it happens only for a name that is not built in, for
 `--rules list`, and for completion of rule-set names.
 
-Generic dice expressions (NOTATION §2) belong to every rule set: `crux_cli.dice.handler.DICE`
+Generic dice expressions (crux-notation(7) DICE EXPRESSIONS) belong to every rule set: `crux_cli.dice.handler.DICE`
 answers them, chosen per statement by `running.read.read` and recorded in `Answer.handler`.
 """
 

@@ -226,11 +226,12 @@ def string(key: str, value: Any) -> str:
 def style(key: str, value: Any) -> str:
     from crux_cli.core.style import sgr
 
+    text = string(key, value)
     try:
-        sgr(string(key, value))
+        sgr(text)
     except ValueError as error:
         raise ConfigProblem(f"{key}: {error}", key) from None
-    return value
+    return text
 
 
 def table(key: str, value: Any) -> dict[str, Any]:

@@ -67,9 +67,12 @@ class Output:
         """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
         output, so it is made once for both; otherwise compact, the quickest to make."""
         if self._json_of is None:
+            from functools import partial
+
+            from crux_cli.core.compact_json import compact
             from crux_cli.render import jsonl
 
-            encode = jsonl.dumps if self.json else jsonl.compact
+            encode = jsonl.dumps if self.json else partial(compact, large=True)
             record = jsonl.record
             self._json_of = lambda answer: encode(record(answer))  # looked up once, not per answer
         return self._json_of(answer)

@@ -30,7 +30,7 @@ DICE_START = Pattern(r"(?i)\s*(?:roll(?![A-Za-z0-9_])|[dD][0-9%fF]|[cC][dD][0-9]
 
 
 def is_dice(text: str, word: str, rules: RuleSet) -> bool:
-    """Read as a dice expression (NOTATION §2) rather than a statement of the rule set?"""
+    """Read as a dice expression (crux-notation(7) DICE EXPRESSIONS) rather than a statement of the rule set?"""
     return word not in rules.keywords and (word == "" or DICE_START.match(text) is not None)
 
 

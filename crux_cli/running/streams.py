@@ -117,7 +117,7 @@ def guard_streams() -> None:
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     if sys.stdout is None:
-        sys.stdout = ClosedOutput()  # type: ignore[assignment]
+        sys.stdout = ClosedOutput()
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if not isinstance(stream, ClosedOutput | AsciiOutput) and not can_encode(stream):

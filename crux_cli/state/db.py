@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from crux_cli.core.compact_json import compact as dumps
 from crux_cli.core.errors import CruxError
 
 NAME = "crux.db"
@@ -418,24 +419,3 @@ def clean(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", "replace").decode("utf-8")
-
-
-def dumps(value: Any, large: bool = False) -> str:
-    """Compact JSON; a lone surrogate (an undecodable byte) is written escaped, which SQLite can store.
-
-    `large` (a batch's thousand rolls a row): orjson, several times quicker. Otherwise the json module: a
-    one-shot writes one small row, and importing orjson alone costs it 9-13 ms (tests/bench/bench_startup.py).
-    """
-    if large:
-        try:
-            import orjson
-
-            return orjson.dumps(value).decode()
-        except (ImportError, TypeError, ValueError):  # an integer past 64 bits, a surrogate: the json module
-            pass
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(value, separators=(",", ":"), default=str)
-    return text

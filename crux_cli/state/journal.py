@@ -59,15 +59,17 @@ def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
 
 def now() -> str:
     whole, milliseconds = divmod(int(time.time() * 1000), 1000)
-    if whole != _stamped[0]:  # a batch journals thousands of lines a second: format the date once a second
-        _stamped[:] = [whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))]
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
     end = _ends.get(milliseconds)
     if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
         end = _ends[milliseconds] = f".{milliseconds:03d}Z"
-    return _stamped[1] + end
+    return stamp + end
 
 
-_stamped: list[Any] = [None, ""]  # the last whole second `now` formatted, and its text
+_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
 _ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
 
 
@@ -446,8 +448,7 @@ def settle(store: Store) -> list[str]:
 def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
     """Settle one command-line sheet write, under the sheet's lock; a sheet whose lock is held (a writer
     at work, perhaps this very process) is left for a later start."""
-    from crux_cli.state.locking import acquire, release
-    from crux_cli.state.store import load_hero, open_lock, resolve
+    from crux_cli.state.store import load_hero, locked, resolve
 
     entry = body.get("entry")
     change = entry["sheets"][0] if isinstance(entry, dict) else None
@@ -455,14 +456,11 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
         store.finish_intent(seq)
         return []
     path = str(change["path"])
-    try:
-        descriptor = open_lock(resolve(path))
-    except OSError:
-        return []
-    try:
+    real = resolve(path)
+    with contextlib.ExitStack() as stack:
         try:
-            acquire(descriptor, wait=False)
-        except OSError:
+            stack.enter_context(locked(real, path, wait=False))
+        except (SheetError, OSError):  # no lock file to be had, or a writer holds it
             return []
         try:
             current = sheet_values(load_hero(path))
@@ -473,8 +471,6 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
             if store.finish_intent(seq) and applied:
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
-    finally:
-        release(descriptor)
     return []
 
 

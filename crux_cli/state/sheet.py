@@ -226,7 +226,9 @@ class _SheetReader:
         return count, sides, attribute
 
     def status(self, table: dict[str, Any], hero: Hero) -> Hero:
-        keys = lambda key: ("status", key)  # noqa: E731 - a local shorthand
+        def keys(key: str) -> tuple[str, str]:  # a local shorthand
+            return ("status", key)
+
         hp_max = self.integer(table, keys("hp_max"), hero.hp_max, 1, MAX_HP)
         wound_cap = self.integer(table, keys("wound_cap"), WOUND_CAP, 1, MAX_WOUND_CAP)
         hit_dice_max = self.integer(table, keys("hit_dice_max"), hero.hit_dice_max, 0, MAX_HIT_DICE)
@@ -364,11 +366,11 @@ def updated_document(text: str, after: Hero, changed: list[str]) -> str:
     status = document["status"]
     for name in changed:
         value = getattr(after, name)
-        current = status.get(name)  # type: ignore[union-attr]
+        current = status.get(name)
         if name == "conditions" and isinstance(current, list):
             update_list(current, value)
         else:
-            status[name] = list(value) if name == "conditions" else value  # type: ignore[index]
+            status[name] = list(value) if name == "conditions" else value
     return tomlkit.dumps(document)
 
 

@@ -195,15 +195,16 @@ def open_lock(sheet: Path) -> int:
 
 
 @contextlib.contextmanager
-def locked(sheet: Path, shown: str, what: str = "sheet") -> Iterator[None]:
-    """Hold the file's exclusive lock (waiting for it) for the body of the `with`."""
+def locked(sheet: Path, shown: str, what: str = "sheet", *, wait: bool = True) -> Iterator[None]:
+    """Hold the file's exclusive lock (waiting for it, or with `wait` False raising OSError when it is
+    held) for the body of the `with`."""
     try:
         descriptor = open_lock(sheet)
     except OSError as error:
         raise SheetError(f"cannot lock the {what}: {lock_path(sheet).name} {lock_problem(error)}", path=shown,
                          hint=f"crux needs to make a lock file in the {what}'s folder") from None
     try:
-        acquire(descriptor)
+        acquire(descriptor, wait)
         yield
     finally:
         os.close(descriptor)  # closing releases the lock

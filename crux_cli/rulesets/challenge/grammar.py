@@ -1,4 +1,4 @@
-"""The grammar of challenge statements (NOTATION §3, seed 004; rulings in grammar/rulesets.md).
+"""The grammar of challenge statements (crux-notation(7) CHALLENGE STATEMENTS, seed 004; rulings: grammar/rulesets.md).
 
 ```
 action N [adv] [dis] [minor|moderate|major [risk]]

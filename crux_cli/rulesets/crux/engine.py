@@ -148,7 +148,7 @@ def explode(roller: Roller, sides: int) -> tuple[int, ...]:
 
 def apply_target(total: int, dice_total: int, request: AttackRequest,
                  crit: bool) -> tuple[int, int, list[tuple[str, int]]]:
-    """Armour, then resistance, then vulnerability (NOTATION §1.4); damage never below 0.
+    """Armour, then resistance, then vulnerability (crux-notation(7) CRUX STATEMENTS, Attacks); damage never below 0.
 
     Returns (damage after armour, final damage, the steps that changed it).
     """

@@ -1,4 +1,4 @@
-"""The grammar of Crux statements (NOTATION §1): tests, saves, initiative and attacks.
+"""The grammar of Crux statements (crux-notation(7) CRUX STATEMENTS): tests, saves, initiative and attacks.
 
 Each statement's grammar yields a list of tagged words `(tag, value, loc)`;
 `fold_*` turns them into the immutable syntax tree, refusing contradictions

@@ -14,24 +14,19 @@ from fractions import Fraction
 from crux_cli.core.errors import LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_DICE
 from crux_cli.probability import cost
-from crux_cli.probability.cost import Shape
-from crux_cli.probability.dist import (
-    Dist,
-    add_dice,
+from crux_cli.probability.cost import (
+    Shape,
     add_dice_estimate,
-    constant,
     convolve_cost,
     convolve_shape,
-    default_depth,
-    die,
     explode_cost,
     highest_cost,
-    mix,
     shape,
     slides_cost,
     sum_cost,
     sum_shape,
 )
+from crux_cli.probability.dist import Dist, add_dice, constant, default_depth, die, mix
 from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
@@ -45,7 +40,7 @@ from crux_cli.rulesets.crux.engine import (
 )
 
 OUTCOME_ORDER = ("failure", "partial", "success")
-QUICK_PARTS = 0.3  # seconds: parts this quick are made before the rest is weighed exactly
+QUICK_PARTS = 0.3  # seconds: an attack's parts this quick are made before the rest is weighed exactly
 TAIL_TERMS = 200_000  # the most terms a cut chain's mean is added up from before its closed form takes over
 
 
@@ -116,30 +111,14 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
         depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
     depth = min(max(depth, 0), EXPLOSION_DEPTH) if request.crits else 0  # no crit, no chain
     single, count = die(sides), request.count - 1
-    # the parts (the kept die, the other dice, the crit's chain) are made first, and adding them
-    # up is weighed exactly from them; when the parts themselves take a while, the whole is
-    # weighed from their shapes first, so that a refusal never comes after long work
-    parts = _parts_cost(request, depth)
-    cost.check(parts)
-    cost.check_memory(_sums_bytes(request, depth))  # d10000 +999b: weights of 14,000 bits on 50,000 values
-    if parts > QUICK_PARTS:
-        cost.check_answer(parts + _sums_cost(request, depth), None)
+    parts = _plan_parts(request, depth)  # refused here when the odds would pass the odds limit
     primary = kept_die(sides, request.net)
     others = single.sum_of(count)
     top = sides if request.crits else sides + 1  # without crits the maximum is a plain hit (§11 minions)
     hit = primary.part(lambda face: 1 < face < top)
     crit = primary.part(lambda face: face == top)
     chain = crit + single.explode(depth - 1, truncate=depth >= EXPLOSION_DEPTH) if depth else None
-    seconds = parts + add_dice_estimate(hit, count, single, others)
-    crit_shape = Shape(0, 0, 0)
-    if chain is not None:
-        seconds += add_dice_estimate(chain, count, single, others)
-        crit_shape = convolve_shape(shape(chain), shape(others))
-    hit_shape = convolve_shape(shape(hit), shape(others))
-    values = hit_shape.outcomes + crit_shape.outcomes + 1
-    bits = max(hit_shape.bits, crit_shape.bits)
-    seconds += cost.calls(3 * values) + cost.items(10 * values, bits)  # the target's rules, mix, mean
-    cost.check_answer(seconds, Shape(values, max(hit_shape.high, crit_shape.high), bits))
+    _plan_sums(parts, hit, chain, single, others, count)  # ... or here, before they are added up
 
     def damage(crit: bool) -> Callable[[int], int]:
         return lambda dice_total: apply_target(dice_total + request.flat, dice_total, request, crit)[1]
@@ -273,6 +252,37 @@ class _Tail:
         below = sum(Fraction(w, self.others.denominator) * self.chain_below(least - self.base - o)
                     for o, w in zip(self.others.outcomes, self.others.weights, strict=True))
         return self.weight * (1 - below)
+
+
+# ----- an attack's odds weighed before the work, against the odds limit (crux_cli.probability.cost) -----
+
+
+def _plan_parts(request: AttackRequest, depth: int) -> float:
+    """Refuse an attack whose odds would pass the odds limit, before any of the work; the seconds its
+    parts take. The parts (the kept die, the other dice, the crit's chain) are made first, and adding
+    them up is weighed exactly from them (`_plan_sums`); when the parts themselves take a while, the
+    whole is weighed from their shapes here, so that a refusal never comes after long work."""
+    parts = _parts_cost(request, depth)
+    cost.check(parts)
+    cost.check_memory(_sums_bytes(request, depth))  # d10000 +999b: weights of 14,000 bits on 50,000 values
+    if parts > QUICK_PARTS:
+        cost.check_answer(parts + _sums_cost(request, depth), None)
+    return parts
+
+
+def _plan_sums(parts: float, hit: Dist, chain: Dist | None, single: Dist, others: Dist, count: int) -> None:
+    """Refuse an attack whose parts, made in `parts` seconds, would pass the odds limit once added to
+    the other dice (`others`, `count` of `single`), the target's rules applied, mixed and shown."""
+    seconds = parts + add_dice_estimate(hit, count, single, others)
+    crit_shape = Shape(0, 0, 0)
+    if chain is not None:
+        seconds += add_dice_estimate(chain, count, single, others)
+        crit_shape = convolve_shape(shape(chain), shape(others))
+    hit_shape = convolve_shape(shape(hit), shape(others))
+    values = hit_shape.outcomes + crit_shape.outcomes + 1
+    bits = max(hit_shape.bits, crit_shape.bits)
+    seconds += cost.calls(3 * values) + cost.items(10 * values, bits)  # the target's rules, mix, mean
+    cost.check_answer(seconds, Shape(values, max(hit_shape.high, crit_shape.high), bits))
 
 
 def _parts_cost(request: AttackRequest, depth: int) -> float:

@@ -1,4 +1,4 @@
-"""Crux results as one readable line, and as the JSON fields of NOTATION §4."""
+"""Crux results as one readable line, and as the JSON fields crux(1) lists (JSON OUTPUT)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The grammar of d20check statements (NOTATION §3, seed 003; rulings in grammar/rulesets.md).
+"""The grammar of d20check statements (crux-notation(7) D20CHECK STATEMENTS, seed 003; rulings in grammar/rulesets.md).
 
 ```
 check [STAT-NAME] N [trained] [favored ...] [hindered ...]

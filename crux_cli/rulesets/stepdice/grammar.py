@@ -1,4 +1,4 @@
-"""The grammar of step-dice statements (NOTATION §3, seed 002; rulings in grammar/rulesets.md).
+"""The grammar of step-dice statements (crux-notation(7) STEPDICE STATEMENTS, seed 002; rulings in grammar/rulesets.md).
 
 ```
 save [STR|DEX|WIL] DIE [vs N | vs DIE] [enhanced] [impaired]
