@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from crux_cli.core.record import Record, field
 
@@ -18,6 +18,20 @@ if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
     from crux_cli.core.style import Palette
     from crux_cli.probability.result import Odds
+
+
+# S: a rule set's statement (what `parse` gives, `run` and `odds` take); R: its result (what `run` gives,
+# `describe`, `to_json` and `apply` take); H: the hero a sheet-keeping rule set changes.
+if TYPE_CHECKING:  # type parameters with defaults (PEP 696): a plain `RuleSet` is any rule set
+    from typing_extensions import TypeVar
+
+    S = TypeVar("S", default=Any)
+    R = TypeVar("R", default=Any)
+    H = TypeVar("H", default=Any)
+else:  # typing's TypeVar takes no default before Python 3.13, and typing_extensions is not a dependency
+    from typing import TypeVar
+
+    S, R, H = TypeVar("S"), TypeVar("R"), TypeVar("H")
 
 
 class Context(Record):
@@ -159,82 +173,117 @@ def lazy_value(module: str, name: str) -> Callable[[], Any]:
     return load
 
 
-def no_words(keyword: str) -> tuple[str, ...] | None:
-    """A rule set that declares no words after its statement words."""
-    return None
-
-
-def no_kinds(before: Sequence[str], word: str) -> tuple[str, ...]:
-    """A rule set that names no kinds of word after its statement words."""
-    return ()
-
-
-def no_words_of_kind(kind: str, word: str) -> tuple[tuple[str, str], ...]:
-    return ()
-
-
-def no_lexicon() -> Mapping[str, str]:
-    return EMPTY
-
-
 EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
-class RuleSet(Record):
-    """A rule set as the rest of crux sees it.
+class Following(Record):
+    """Completion after a statement word from plain lists: the lower-case statement word -> the words
+    that may follow it (a statement word not in the table is followed by nothing to complete)."""
 
-    - `keywords`: the lower-case first words of its statements (dispatch, completion);
-    - `parse(text, keyword)`: the statement's immutable syntax tree (CruxError when refused);
-    - `run(statement, ctx)`: compile it to rule-engine calls and roll, giving a result;
-    - `odds(statement, ctx)`: exact odds (`crux_cli.probability.result.Odds`), or None when not offered;
-    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
-    - `apply(result, hero)`: the hero after a result, for rule sets that keep state on a sheet
-      (None: the sheet is only read);
+    words: Mapping[str, tuple[str, ...]] = field(compare=False)
+
+    def after(self, keyword: str) -> tuple[str, ...] | None:
+        return self.words.get(keyword.lower())
+
+
+class Kinds(Record):
+    """Completion after a statement word by kinds of word of the rule set's own naming, for a richer rule set.
+
+    - `suggest(before, word)`: the kinds that fit after the finished words `before` (the statement word first)
+      while `word` is typed;
+    - `words_for(kind, word)`: the (word, note) pairs of one kind.
+    """
+
+    suggest: Callable[[Sequence[str], str], tuple[str, ...]]
+    words_for: Callable[[str, str], tuple[tuple[str, str], ...]]
+
+
+class Vocabulary(Record):
+    """The REPL facet of a rule set (`RuleSet.vocabulary`): how its statements are completed, coloured while
+    typed and explained. Every field is the rule set's own; none is filled in for it.
+
     - `words`: the first words of its statements as completion shows them (`DEX` for `dex`);
-    - what may follow a statement word, for completion, in one of two ways: `following(keyword)`,
-      a plain list of words (None when it declares none), or, for a richer rule set, `suggest(before,
-      word)`, the kinds of word (names of its own choosing) that fit after the finished words `before`
-      (the statement word first) while `word` is typed, and `words_for(kind, word)`, the (word, note)
-      pairs of one kind;
+    - `after`: what may follow a statement word, a `Following` table or `Kinds`;
     - `lexicon()`: lower-case word -> how the REPL colours it while typed ('attribute' or 'keyword'),
-      beyond its statement words, which are always keywords; `patterns`: (lexer class, regular
-      expression, verbose syntax) for notation of its own the REPL colours too ('bonus', 'penalty');
-    - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style` (good,
-      mixed, bad, crit), which its renderer and the odds tables paint with;
-    - `fights`: a loader of its fights (`FightRules`, see `lazy_value`), or None when it has none; `fight_rules()`
-      loads them;
+      beyond its statement words, which are always keywords (a function: computed on first use);
+    - `patterns`: (lexer class, regular expression, verbose syntax) for notation of its own the REPL
+      colours too ('bonus', 'penalty'); () when it has none;
+    - `help`: the lines of `/help notation`.
+    """
+
+    words: tuple[str, ...]
+    after: Following | Kinds
+    lexicon: Callable[[], Mapping[str, str]] = field(compare=False)
+    patterns: tuple[tuple[str, str], ...]
+    help: tuple[str, ...]
+
+    def following(self, keyword: str) -> tuple[str, ...] | None:
+        """The plain words declared after `keyword` (None when the rule set names kinds instead, or none)."""
+        return self.after.after(keyword) if isinstance(self.after, Following) else None
+
+    def kinds(self, before: Sequence[str], word: str) -> tuple[str, ...]:
+        return self.after.suggest(before, word) if isinstance(self.after, Kinds) else ()
+
+    def words_for(self, kind: str, word: str) -> tuple[tuple[str, str], ...]:
+        return self.after.words_for(kind, word) if isinstance(self.after, Kinds) else ()
+
+
+class SheetKeeping(Record, Generic[R, H]):
+    """The sheet facet of a rule set whose rolls change the hero (`RuleSet.sheet`): a roll on a sheet is
+    read and written under its lock. A rule set that only reads the sheet (or none) has no such facet.
+
+    - `apply(result, hero)`: the hero after a result;
     - `status(hero)`: the hero's state for the REPL's toolbar, as (tone, text) pairs, the tone one of
-      key, value, low, hint (rule sets that keep state only);
-    - `sheet_suffix(answer, palette)` / `sheet_json(sheet_update)`: what a roll on a sheet adds to
-      its line and its JSON (rule sets that keep state only).
+      key, value, low, hint;
+    - `suffix(answer, palette)` / `json(update)`: what a roll on a sheet adds to its line and its JSON
+      (`answer.sheet` and `update` are the runner's `SheetUpdate`: path, before, after).
+    """
+
+    apply: Callable[[R, H], H] = field(compare=False)
+    status: Callable[[H], tuple[tuple[str, str], ...]] = field(compare=False)
+    suffix: Callable[[Any, Palette], str] = field(compare=False)
+    json: Callable[[Any], dict[str, Any]] = field(compare=False)
+
+
+class RuleSet(Record, Generic[S, R]):
+    """A rule set as the rest of crux sees it: a small core, and the facets it has (None: it has none).
+
+    The core, which every rule set gives:
+
+    - `name`, `summary`: what `--rules list` shows;
+    - `keywords`: the lower-case first words of its statements (dispatch, completion);
+    - `parse(text, keyword)`: the statement's immutable syntax tree, an `S` (CruxError when refused);
+    - `run(statement, ctx)`: compile it to rule-engine calls and roll, giving a result, an `R`;
+    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
+    - `colours`: outcome -> colour role of `core.style` (good, mixed, bad, crit), which its renderer
+      and the odds tables paint with (an empty mapping paints nothing);
+    - `odds(statement, ctx)`: exact odds (`crux_cli.probability.result.Odds`), or None when not offered.
+
+    The facets:
+
+    - `vocabulary`: a `Vocabulary`, what the REPL completes, colours and explains (None: the REPL
+      completes its keywords and shows its summary);
+    - `sheet`: a `SheetKeeping`, for a rule set whose rolls change the hero on a sheet;
+    - `fights`: a loader of its fights (`FightRules`, see `lazy_value`); `fight_rules()` loads them.
     """
 
     name: str
     summary: str
     keywords: frozenset[str]
-    parse: Callable[[str, str], Any]
-    run: Callable[[Any, Context], Any]
-    describe: Callable[[Any, Palette], str]
-    to_json: Callable[[Any], dict[str, Any]]
-    odds: Callable[[Any, Context], Odds] | None = None
-    apply: Callable[[Any, Any], Any] | None = None
-    words: tuple[str, ...] = ()
-    following: Callable[[str], tuple[str, ...] | None] = field(default=no_words, compare=False)
-    suggest: Callable[[Sequence[str], str], tuple[str, ...]] = field(default=no_kinds, compare=False)
-    words_for: Callable[[str, str], tuple[tuple[str, str], ...]] = field(default=no_words_of_kind, compare=False)
-    lexicon: Callable[[], Mapping[str, str]] = field(default=no_lexicon, compare=False)
-    patterns: tuple[tuple[str, str], ...] = ()
-    help: tuple[str, ...] = ()
-    colours: Mapping[str, str] = field(default=EMPTY, compare=False)
+    parse: Callable[[str, str], S] = field(compare=False)
+    run: Callable[[S, Context], R] = field(compare=False)
+    describe: Callable[[R, Palette], str] = field(compare=False)
+    to_json: Callable[[R], dict[str, Any]] = field(compare=False)
+    colours: Mapping[str, str] = field(compare=False)
+    odds: Callable[[S, Context], Odds] | None = field(default=None, compare=False)
+    vocabulary: Vocabulary | None = field(default=None, compare=False)
+    sheet: SheetKeeping[R, Any] | None = field(default=None, compare=False)
     fights: Callable[[], FightRules] | None = field(default=None, compare=False)
-    status: Callable[[Any], tuple[tuple[str, str], ...]] | None = field(default=None, compare=False)
-    sheet_suffix: Callable[[Any, Palette], str] | None = field(default=None, compare=False)
-    sheet_json: Callable[[Any], dict[str, Any]] | None = field(default=None, compare=False)
 
     @property
     def keeps_state(self) -> bool:
         """Does a roll change the hero (so a sheet is written under its lock)?"""
-        return self.apply is not None
+        return self.sheet is not None
 
     def fight_rules(self) -> FightRules | None:
         """Its fights, loaded on first use; None when it has none."""
@@ -242,4 +291,4 @@ class RuleSet(Record):
 
     def statement_words(self) -> tuple[str, ...]:
         """First words of a statement, as completion offers them."""
-        return self.words or tuple(sorted(self.keywords))
+        return self.vocabulary.words if self.vocabulary is not None else tuple(sorted(self.keywords))

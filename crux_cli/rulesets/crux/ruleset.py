@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.memo import by_identity
-from crux_cli.core.ruleset import Context, RuleSet, lazy, lazy_value
+from crux_cli.core.ruleset import Context, Kinds, RuleSet, SheetKeeping, Vocabulary, lazy, lazy_value
 from crux_cli.rulesets.crux import engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
@@ -121,16 +121,10 @@ RULESET = RuleSet(
     odds=odds,
     describe=describe,
     to_json=to_json,
-    apply=apply,
-    words=words.statement_words(frozenset(KEYWORDS)),
-    suggest=words.suggest,
-    words_for=words.words_for,
-    lexicon=words.lexicon,
-    patterns=words.PATTERNS,
-    help=words.HELP,
     colours=words.COLOURS,
+    vocabulary=Vocabulary(words=words.statement_words(frozenset(KEYWORDS)),
+                          after=Kinds(suggest=words.suggest, words_for=words.words_for),
+                          lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
+    sheet=SheetKeeping(apply=apply, status=status, suffix=sheet_suffix, json=sheet_json),
     fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
-    status=status,
-    sheet_suffix=sheet_suffix,
-    sheet_json=sheet_json,
 )
