@@ -18,7 +18,8 @@ What is here:
 - `RuleSet` (the rule set's core: `parse`, `run`, `describe`, `to_json`, `colours`, `odds`; its
   docstring says what each is) and its optional facets: `Vocabulary` (what the REPL completes, after a
   statement word by a `Following` table or by `Kinds`, colours and explains) and `SheetKeeping` (a
-  rule set whose rolls change the hero on a sheet); `lazy` (a function imported at its first call), `Context` (what a statement runs with: `ctx.roller`, `ctx.hero`, `ctx.text`),
+  rule set whose rolls change the hero on a sheet); `lazy` (a function imported at its first call),
+  `Context` (what a statement runs with: `ctx.roller`, `ctx.hero`, `ctx.text`),
   `Roller` (`ctx.roller.die(6)`, `ctx.roller.dice(3, 6)`, within crux's dice limit), `Palette`
   (what `describe` is given: `palette.bold(text)`, `palette.outcome(text, colours, name)`);
 - the errors a rule set raises: `CruxError` (the message, the input and the position of the
