@@ -134,6 +134,124 @@ class FightRules(Protocol):
     def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]: ...
 
 
+class Handlers(Record):
+    """What a rule set does with one kind of statement: one row of its `StatementTable`.
+
+    - `result`: the type of the engine's result (what `describe`, `to_json` and `apply` are chosen by),
+      or "module:Name" for a type of a module a plain roll does not load;
+    - the engine's request, from one of: `request(statement)`, the statement's fields alone, or
+      `compile(statement, hero, text)`, when it needs the hero (ratings, conditions) or the text (the
+      position of a refusal found after parsing);
+    - `run(roller, request)`: roll it, giving a `result`;
+    - `odds(request)`: its exact odds (or a refusal that says why there are none);
+    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
+    - `apply(result, hero)`: the hero after the result, in a rule set that keeps state on a sheet (None:
+      the result changes nothing).
+    """
+
+    result: type | str
+    run: Callable[[Roller, Any], Any]
+    odds: Callable[[Any], Odds]
+    describe: Callable[[Any, Palette], str]
+    to_json: Callable[[Any], dict[str, Any]]
+    request: Callable[[Any], Any] | None = None
+    compile: Callable[[Any, Any, str], Any] | None = None
+    apply: Callable[[Any, Any], Any] | None = None
+
+
+class StatementTable:
+    """A rule set's rows by statement type, and the same rows by result type; its methods are the
+    `run`, `odds`, `describe` and `to_json` of a `RuleSet` (and `apply`, of its `SheetKeeping`).
+
+    A new statement is one syntax node, one grammar rule and one row, all in the rule set's folder;
+    nothing else dispatches on the statement's type. The odds and renderers of a row are usually
+    `lazy` functions, so a roll never imports the odds and `crux odds` never imports the renderer.
+    A statement type (or a row's result type) may be named "module:Name", for a module a plain roll
+    does not load: it is imported when a value of no type known yet is met.
+    """
+
+    __slots__ = ("by_result", "by_statement", "later", "name")
+
+    def __init__(self, name: str, rows: Mapping[type | str, Handlers]) -> None:
+        self.name = name  # the rule set's, for the refusal of a value that is none of its statements
+        for row in rows.values():
+            if (row.request is None) == (row.compile is None):
+                raise TypeError(f"a {name} row needs one of request and compile: {row!r}")
+        self.by_statement: dict[type, Handlers] = {}
+        self.by_result: dict[type, Handlers] = {}
+        self.later: list[tuple[type | str, Handlers]] = list(rows.items())
+        self.resolve(named=False)
+
+    def resolve(self, named: bool = True) -> None:
+        """Index the rows by their types; with `named`, import the types named "module:Name" too."""
+        waiting: list[tuple[type | str, Handlers]] = []
+        for key, row in self.later:
+            statement, result = (named_type(key), named_type(row.result)) if named else (key, row.result)
+            if isinstance(statement, type) and isinstance(result, type):
+                self.by_statement[statement] = row
+                self.by_result[result] = row
+            else:
+                waiting.append((key, row))
+        self.later = waiting
+
+    def row(self, statement: Any) -> Handlers:
+        found = self.by_statement.get(type(statement))
+        if found is None and self.later:
+            self.resolve()
+            found = self.by_statement.get(type(statement))
+        if found is None:
+            raise TypeError(f"not a {self.name} statement: {statement!r}")
+        return found
+
+    def result_row(self, result: Any) -> Handlers:
+        found = self.by_result.get(type(result))
+        if found is None and self.later:
+            self.resolve()
+            found = self.by_result.get(type(result))
+        if found is None:
+            raise TypeError(f"not a {self.name} result: {result!r}")
+        return found
+
+    def request(self, statement: Any, hero: Any = None, text: str = "") -> Any:
+        """The engine's request for a statement (what `run` and `odds` start from)."""
+        row = self.row(statement)
+        return row.request(statement) if row.compile is None else row.compile(statement, hero, text)  # type: ignore[misc]
+
+    def run(self, statement: Any, ctx: Context) -> Any:
+        row = self.row(statement)
+        compile_ = row.compile
+        request = row.request(statement) if compile_ is None else compile_(statement, ctx.hero, ctx.text)  # type: ignore[misc]
+        return row.run(ctx.roller, request)
+
+    def odds(self, statement: Any, ctx: Context | None = None) -> Odds:
+        row = self.row(statement)
+        if ctx is None:
+            return row.odds(self.request(statement))
+        return row.odds(self.request(statement, ctx.hero, ctx.text))
+
+    def describe(self, result: Any, palette: Palette) -> str:
+        return self.result_row(result).describe(result, palette)
+
+    def to_json(self, result: Any) -> dict[str, Any]:
+        return self.result_row(result).to_json(result)
+
+    def apply(self, result: Any, hero: Any) -> Any:
+        """The hero after `result` (the same hero when its row changes nothing)."""
+        apply = self.result_row(result).apply
+        return hero if apply is None else apply(result, hero)
+
+
+def named_type(named: type | str) -> type | str:
+    """The type itself, or the type a "module:Name" string names (its module imported)."""
+    if isinstance(named, type):
+        return named
+    import importlib
+
+    module, name = named.split(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
+
+
 def lazy(module: str, name: str) -> Callable[..., Any]:
     """The function `name` of `module`, imported at its first call rather than when the rule set loads.
 

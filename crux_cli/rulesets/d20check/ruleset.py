@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from crux_cli.core.ruleset import Following, RuleSet, Vocabulary, lazy
-from crux_cli.core.statements import Handlers, StatementTable
+from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary, lazy
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
 
