@@ -408,5 +408,8 @@ class RuleSet(Record, Generic[S, R]):
         return self.fights() if self.fights is not None else None
 
     def statement_words(self) -> tuple[str, ...]:
-        """First words of a statement, as completion offers them."""
-        return self.vocabulary.words if self.vocabulary is not None else tuple(sorted(self.keywords))
+        """First words of a statement, as completion offers them: as its vocabulary spells them, then any
+        keyword it does not spell."""
+        shown = self.vocabulary.words if self.vocabulary is not None else ()
+        spelled = {word.lower() for word in shown}
+        return (*shown, *sorted(keyword for keyword in self.keywords if keyword not in spelled))
