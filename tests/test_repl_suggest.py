@@ -108,8 +108,9 @@ def test_words_after_each_statement() -> None:
 def test_session_commands_and_their_arguments() -> None:
     assert words("/se") == ["/seed"]
     assert {"/help", "/load", "/rules", "/seed", "/alias", "/history", "/countdown", "/quit"} <= set(words("/"))
-    assert words("/rules c") == ["crux", "challenge"]
-    assert words("/rules st") == ["stepdice"]
+    assert words("/rules c") == [name for name in rulesets.names() if name.startswith("c")]
+    assert {"crux", "challenge"} <= set(words("/rules c"))
+    assert words("/rules st") == [name for name in rulesets.names() if name.startswith("st")]
     assert words("/help no") == ["notation"]
     assert words("/countdown a") == ["add"]
 
