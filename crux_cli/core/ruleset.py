@@ -1,7 +1,9 @@
 """The shape of a rule set: one typed `RuleSet` value, and the `Context` a statement runs with.
 
 A rule set is a folder `crux_cli/rulesets/<name>/` (or a package of its own, found through the
-entry-point group `crux.rulesets`) whose `ruleset.py` defines `RULESET = RuleSet(...)`. Nothing
+entry-point group `crux.rulesets`) whose `ruleset.py` defines `RULESET = RuleSet(...)`: a small
+typed core and the facets it has (`Vocabulary` for the REPL, `SheetKeeping` for a rule set that
+changes the hero, `FightRules` for encounters), its statements' handlers in one `StatementTable`. Nothing
 outside the folder names its statements: the runner, the renderers, the REPL's completion,
 highlighting, help and colours all ask this value.
 """
@@ -214,14 +216,11 @@ class StatementTable:
 
     def request(self, statement: Any, hero: Any = None, text: str = "") -> Any:
         """The engine's request for a statement (what `run` and `odds` start from)."""
-        row = self.row(statement)
-        return row.request(statement) if row.compile is None else row.compile(statement, hero, text)  # type: ignore[misc]
+        return made(self.row(statement), statement, hero, text)
 
     def run(self, statement: Any, ctx: Context) -> Any:
         row = self.row(statement)
-        compile_ = row.compile
-        request = row.request(statement) if compile_ is None else compile_(statement, ctx.hero, ctx.text)  # type: ignore[misc]
-        return row.run(ctx.roller, request)
+        return row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))
 
     def odds(self, statement: Any, ctx: Context | None = None) -> Odds:
         row = self.row(statement)
@@ -239,6 +238,16 @@ class StatementTable:
         """The hero after `result` (the same hero when its row changes nothing)."""
         apply = self.result_row(result).apply
         return hero if apply is None else apply(result, hero)
+
+
+def made(row: Handlers, statement: Any, hero: Any, text: str) -> Any:
+    """The request of a row for a statement: compiled with the hero and the text, or from the statement."""
+    compile_request, request = row.compile, row.request
+    if compile_request is not None:
+        return compile_request(statement, hero, text)
+    if request is None:  # StatementTable refuses such a row when it is made
+        raise TypeError(f"a row with neither request nor compile: {row!r}")
+    return request(statement)
 
 
 def named_type(named: type | str) -> type | str:

@@ -66,7 +66,8 @@ STATEMENTS = StatementTable(NAME, {
     syntax.Attack: Handlers(result=engine.AttackResult, compile=compiler.ATTACK, run=engine.roll_attack,
                             odds=lazy(ODDS, "request_odds"), describe=lazy(RENDER, "describe_attack"),
                             to_json=lazy(RENDER, "attack_json"), apply=after_roll),
-    **{f"{SHEET_SYNTAX}:{name}": sheet_row() for name in ("Damage", "Wound", "Heal", "Rest", "Condition", "Show")},
+    **dict.fromkeys((f"{SHEET_SYNTAX}:{name}" for name in ("Damage", "Wound", "Heal", "Rest", "Condition", "Show")),
+                    sheet_row()),
 })
 
 
