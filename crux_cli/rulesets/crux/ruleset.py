@@ -11,7 +11,6 @@ from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
 
 if TYPE_CHECKING:
-    from crux_cli.core.style import Palette
     from crux_cli.rulesets.crux import sheet_syntax
     from crux_cli.rulesets.crux.hero import Hero
 
@@ -71,24 +70,6 @@ STATEMENTS = StatementTable(NAME, {
 })
 
 
-def sheet_suffix(answer: Any, palette: Palette) -> str:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.sheet_suffix(answer, palette)
-
-
-def status(hero: Hero) -> tuple[tuple[str, str], ...]:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.toolbar_status(hero)
-
-
-def sheet_json(update: Any) -> dict[str, Any]:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.sheet_json(update)
-
-
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
@@ -102,6 +83,7 @@ RULESET = RuleSet(
     vocabulary=Vocabulary(words=words.statement_words(frozenset(KEYWORDS)),
                           after=Kinds(suggest=words.suggest, words_for=words.words_for),
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
-    sheet=SheetKeeping(apply=STATEMENTS.apply, status=status, suffix=sheet_suffix, json=sheet_json),
+    sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
+                       suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json")),
     fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
 )
