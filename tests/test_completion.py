@@ -1,7 +1,9 @@
 """The completion scripts cannot drift from the CLI, and Tab offers the right words in real shells.
 
-tools/gen_completions.py writes each script twice (package data that `crux --completion`
-prints, and completions/ that pip installs under share/); both must be a fresh generation.
+`crux --completion SHELL` generates a script from the click command when asked
+(crux_cli.cli.completion); completions/, which pip installs under share/, holds the same
+text, written by tools/gen_completions.py. The words that come from the rule sets are asked
+of crux at Tab (`crux --completion-words`), so the crux on PATH must be this one.
 
 bash is driven through its completion function (COMP_WORDS/COMP_CWORD set as
 bash sets them) and once interactively; zsh interactively with compinit; fish
@@ -26,13 +28,14 @@ from click.testing import CliRunner
 from helpers import gen_completions
 
 from crux_cli import rulesets as rules
-from crux_cli.cli import crux
+from crux_cli.cli import completion, crux
 from crux_cli.cli.params import RuleSetName
 
 ROOT = Path(__file__).resolve().parent.parent
-completion = gen_completions()
-SCRIPTS = {shell: ROOT / name for shell, name in completion.SCRIPT_FILES.items()}
-PACKAGED = {shell: ROOT / name for shell, name in completion.PACKAGED.items()}
+tool = gen_completions()
+SCRIPTS = {shell: ROOT / name for shell, name in tool.SCRIPT_FILES.items()}
+# the `crux` a script asks at Tab: the one installed beside this Python, first on PATH
+WITH_CRUX = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
 
 
 def shell_path(name: str) -> str:
@@ -45,32 +48,48 @@ def shell_path(name: str) -> str:
 
 @pytest.mark.parametrize("shell", completion.SHELLS)
 def test_committed_scripts_are_what_the_cli_generates(shell: str) -> None:
-    fresh = completion.script(shell)
-    for path in (SCRIPTS[shell], PACKAGED[shell]):
-        assert path.read_text() == fresh, f"the CLI changed: run {completion.GENERATED_BY}"
+    assert SCRIPTS[shell].read_text() == completion.script(shell), f"the CLI changed: run {completion.GENERATED_BY}"
 
 
 def test_the_generator_reports_nothing_stale() -> None:
-    assert completion.stale() == {}
+    assert tool.stale() == {}
 
 
 def test_the_generator_writes_every_script(tmp_path: Path) -> None:
-    written = completion.update(tmp_path)
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(
-        [*completion.SCRIPT_FILES.values(), *completion.PACKAGED.values()])
-    assert completion.update(tmp_path) == []  # nothing changed the second time
+    written = tool.update(tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(tool.SCRIPT_FILES.values())
+    assert tool.update(tmp_path) == []  # nothing changed the second time
 
 
 @pytest.mark.parametrize("shell", completion.SHELLS)
-def test_crux_completion_prints_the_packaged_script(shell: str) -> None:
+def test_crux_completion_prints_the_committed_script(shell: str) -> None:
     result = CliRunner().invoke(crux, ["--completion", shell])
     assert result.exit_code == 0, result.output
-    assert result.output == PACKAGED[shell].read_text()
+    assert result.output == SCRIPTS[shell].read_text()
 
 
-def test_the_runtime_package_holds_no_generator() -> None:
+def test_the_scripts_are_committed_once() -> None:
+    """completions/ only: the package generates what `crux --completion` prints, and holds no copy."""
+    assert not (ROOT / "crux_cli" / "data" / "completions").exists()
     assert not (ROOT / "crux_cli" / "completion.py").exists()
-    assert not (ROOT / "crux_cli" / "statement_words.py").exists()
+
+
+@pytest.mark.parametrize("shell", completion.SHELLS)
+def test_no_rule_set_is_written_into_a_script(shell: str) -> None:
+    """A new rule set (or statement word) needs no new script: the scripts ask crux for those words."""
+    text = SCRIPTS[shell].read_text()
+    assert not [name for name in rules.BUILT_IN if re.search(rf"\b{name}\b", text.replace("crux", ""))]
+    assert not [word for word in ("atk", "initiative", "fortune", "step") if re.search(rf"\b{word}\b", text)]
+
+
+def test_crux_tells_a_script_the_words_of_the_rule_sets() -> None:
+    said = CliRunner().invoke(crux, ["--completion-words", "rules"])
+    assert said.exit_code == 0 and said.output.split("\n") == [*rules.names(), "list", ""]
+    said = CliRunner().invoke(crux, ["--completion-words", "statements:stepdice"])
+    assert said.output.split() == list(completion.words_of("stepdice"))
+    assert {"save", "step", "roll", "table"} <= set(said.output.split())
+    assert CliRunner().invoke(crux, ["--completion-words", "statements:nosuch"]).output == ""
+    assert "--completion-words" not in CliRunner().invoke(crux, ["--help"]).output
 
 
 def test_options_carry_their_types() -> None:
@@ -84,9 +103,10 @@ def test_click_completion_and_the_scripts_agree_on_rule_set_names() -> None:
     option = next(p for p in crux.params if p.name == "rules")
     ctx = click.Context(crux)
     offered = [item.value for item in option.type.shell_complete(ctx, option, "")]
-    script_words = next(o.choices for o in completion.commands()[0].options if "--rules" in o.names)
+    script_words = next(o for o in completion.commands()[0].options if "--rules" in o.names)
     assert offered == [*rules.names(), "list"]  # plug-ins included
-    assert script_words == (*rules.BUILT_IN, "list")  # written before any plug-in is installed
+    assert (script_words.values, script_words.choices) == ("asked", ("rules",))  # asked of crux at Tab
+    assert list(completion.asked("rules")) == offered
     assert [item.value for item in option.type.shell_complete(ctx, option, "st")] == ["stepdice"]
 
 
@@ -125,7 +145,7 @@ def bash_offers(words: list[str], cwd: Path, env: dict[str, str] | None = None) 
     program = (f'source "{SCRIPTS["bash"]}"; COMP_WORDS=(crux "$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ));'
                ' _crux; printf "%s\\n" "${COMPREPLY[@]}"')
     result = subprocess.run([shell_path("bash"), "--norc", "-c", program, "bash", *words], cwd=cwd,
-                            capture_output=True, text=True, check=True, env={**os.environ, **(env or {})})
+                            capture_output=True, text=True, check=True, env={**os.environ, **WITH_CRUX, **(env or {})})
     return [line for line in result.stdout.splitlines() if line]
 
 
@@ -133,7 +153,7 @@ def fish_offers(line: str, cwd: Path) -> list[str]:
     quoted = line.replace("\\", "\\\\").replace("'", "\\'")
     result = subprocess.run([shell_path("fish"), "--no-config", "-c",
                              f"source '{SCRIPTS['fish']}'; complete -C '{quoted}'"],
-                            cwd=cwd, capture_output=True, text=True, check=True)
+                            cwd=cwd, capture_output=True, text=True, check=True, env={**os.environ, **WITH_CRUX})
     return [entry.split("\t")[0] for entry in result.stdout.splitlines() if entry]
 
 
@@ -145,7 +165,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def all_rule_set_words() -> list[str]:
-    return [*rules.BUILT_IN, "list"]
+    return [*rules.names(), "list"]
 
 
 def words_of(line: str) -> list[str]:
@@ -244,7 +264,7 @@ def test_sheet_files_complete_in_a_command_that_takes_them(folder: Path,
     def new(file: str, name: str | None) -> None: ...
 
     script = tmp_path_factory.mktemp("script") / "crux.bash"
-    script.write_text(completion.bash_script(completion.walk(app, ("crux",)), {"crux": ("DEX",)}))
+    script.write_text(completion.bash_script(completion.walk(app, ("crux",))))
     program = (f'source "{script}"; COMP_WORDS=(crux "$@"); COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ));'
                ' _crux; printf "%s\\n" "${COMPREPLY[@]}"')
 
@@ -266,8 +286,8 @@ def test_sheet_files_complete_in_a_command_that_takes_them(folder: Path,
 def interactive(shell: list[str], setup: str, folder: Path) -> pexpect.spawn:
     """A shell where `crux` is a function printing its arguments, with the completion loaded."""
     session = pexpect.spawn(shell[0], shell[1:], encoding="utf-8", cwd=str(folder), timeout=10,
-                            env={"PS1": "$ ", "PROMPT": "$ ", "TERM": "dumb", "HOME": str(folder),
-                                 "PATH": os.environ.get("PATH", "/usr/bin:/bin")}, dimensions=(24, 200))
+                            env={"PS1": "$ ", "PROMPT": "$ ", "TERM": "dumb", "HOME": str(folder), **WITH_CRUX},
+                            dimensions=(24, 200))
     session.expect_exact("$ ")
     session.sendline(setup + "; crux() { printf 'ARGS'; printf '<%s>' \"$@\"; echo; }")
     session.expect_exact("$ ")

@@ -29,6 +29,7 @@ import pytest
 from helpers import crux_here, gen_completions
 
 from crux_cli import rulesets as rules
+from crux_cli.cli import completion
 from crux_cli.core.errors import CruxError
 from crux_cli.core.ruleset import RuleSet
 from crux_cli.render.jsonl import record
@@ -36,7 +37,6 @@ from crux_cli.running.read import parse_statement
 from crux_cli.running.runner import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
-completion = gen_completions()
 PAGES = sorted((ROOT / "man").glob("*.[1-9]"))
 COMMAND_PAGE = ROOT / "man" / "crux.1"
 NOTATION_PAGE = ROOT / "man" / "crux-notation.7"
@@ -198,7 +198,8 @@ def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
     documented = command_words(NOTATION_PAGE)
     missing = [w for w in completion.statement_words()[rules_name] if w.lower() not in documented]
     assert not missing, f"crux-notation.7 does not mention {missing} of rule set {rules_name}"
-    assert re.search(rf"^\.It Cm {rules_name}$", section(NOTATION_PAGE, "RULE SETS"), re.M)
+    own = section(NOTATION_PAGE, f"{rules_name.upper()} STATEMENTS")  # a rule set's section of its own
+    assert re.search(rf"^\.Cm {rules_name}\b", own, re.M), f"its section does not name the rule set {rules_name}"
 
 
 def grammar_texts() -> list[str]:
@@ -433,6 +434,6 @@ def test_every_page_and_script_is_installed_under_share() -> None:
     installed = {source: folder for folder, sources in data_files.items() for source in sources}
     for page in PAGES:
         assert installed.get(f"man/{page.name}") == f"share/man/man{page.suffix[1:]}"
-    for shell, name in completion.SCRIPT_FILES.items():
+    for shell, name in gen_completions().SCRIPT_FILES.items():
         assert name in installed, f"the {shell} script is not installed"
     assert all((ROOT / source).is_file() for source in installed)

@@ -102,10 +102,10 @@ def bands(odds: Odds) -> dict[str, Fraction]:
 def statement_odds(text: str, at_least: int | None = None) -> Odds:
     """From the words a user types: the real grammar and compiler, then the odds."""
     from crux_cli.rulesets import load
-    from crux_cli.rulesets.crux.compiler import compile_statement
+    from crux_cli.rulesets.crux.ruleset import STATEMENTS
     from crux_cli.running.read import parse_statement
 
-    return request_odds(compile_statement(parse_statement(text, load("crux")), None, text), at_least)
+    return request_odds(STATEMENTS.request(parse_statement(text, load("crux")), None, text), at_least)
 
 
 def test_the_acceptance_values_from_statements() -> None:

@@ -25,16 +25,18 @@ MODULES = sorted(path for path in REPL.glob("*.py") if path.name != "fight.py")
 def crux_only_words() -> set[str]:
     """Words of the Crux rule set that no other rule set, generic dice nor a session command uses."""
     crux = rulesets.load("crux")
-    mine = set(crux.keywords) | set(crux.lexicon())
+    assert crux.vocabulary is not None
+    mine = set(crux.keywords) | set(crux.vocabulary.lexicon())
     for kind in ("attribute", "modifier", "save", "init", "attack", "condition", "rest", "damage"):
-        mine |= {word.lower() for word, _ in crux.words_for(kind, "")}
+        mine |= {word.lower() for word, _ in crux.vocabulary.words_for(kind, "")}
     others = set(DICE.keywords) | set(commands.names())
     others |= {w for c in commands.COMMANDS.values() for w in re.findall(r"[a-z]+", c.usage)}  # add, clear…
     for name in rulesets.BUILT_IN:
         if name != "crux":
-            rules = rulesets.load(name)
-            others |= set(rules.keywords) | set(rules.lexicon())
-            others |= {w for keyword in rules.keywords for w in rules.following(keyword) or ()}
+            vocabulary = rulesets.load(name).vocabulary
+            assert vocabulary is not None
+            others |= set(rulesets.load(name).keywords) | set(vocabulary.lexicon())
+            others |= {w for keyword in rulesets.load(name).keywords for w in vocabulary.following(keyword) or ()}
     return {word for word in mine - others if word.isalpha()}
 
 
@@ -76,6 +78,7 @@ def test_the_check_would_catch_the_old_code() -> None:
 def test_every_rule_set_brings_its_own_words_help_and_colours() -> None:
     for name in rulesets.BUILT_IN:
         rules = rulesets.load(name)
-        assert rules.help and rules.colours, name
+        vocabulary = rules.vocabulary
+        assert vocabulary is not None and vocabulary.help and rules.colours, name
         assert set(rules.colours.values()) <= {"good", "mixed", "bad", "crit"}, name
-        assert any(rules.following(k) or rules.suggest((k,), "") for k in rules.keywords), name
+        assert any(vocabulary.following(k) or vocabulary.kinds((k,), "") for k in rules.keywords), name

@@ -8,6 +8,7 @@ import subprocess
 import pytest
 from helpers import crux_here
 
+from crux_cli import rulesets
 from crux_cli.rulesets.stepdice.engine import compare
 
 
@@ -73,7 +74,8 @@ def test_rules_list_names_every_rule_set_with_a_line_each() -> None:
     r = crux("--rules", "list")
     assert r.returncode == 0
     names = [line.split()[0] for line in r.stdout.splitlines()]
-    assert names == ["crux", "stepdice", "d20check", "challenge"]
+    assert names == list(rulesets.BUILT_IN)  # the registry's order: crux, stepdice, d20check, challenge…
+    assert names[0] == rulesets.DEFAULT == "crux"
 
 
 def test_a_batch_in_one_rule_set_answers_every_line_consistently() -> None:

@@ -1,8 +1,9 @@
 # fish completion for crux
 #
-# Generated from the click command by `python tools/gen_completions.py --update`; do not edit.
+# Generated from the click command by `crux --completion fish`; do not edit.
 # Install: crux --completion fish > ~/.config/fish/completions/crux.fish
-# Tab runs no Python: everything is below.
+# Tab runs no Python, but for the words of the rule sets (their names, their statements),
+# which crux is asked once per shell.
 
 # The options, their help, subcommands and argument of one command path.
 function __crux_command --argument-names path
@@ -97,11 +98,11 @@ function __crux_command --argument-names path
     end
 end
 
-# What the value of option $2 of command path $1 completes to: `words LIST`, `files`, or nothing.
+# What the value of option $2 of command path $1 completes to: `words LIST`, `asked WHAT`, `files`, or nothing.
 function __crux_option_values --argument-names path option
     switch "$path $option"
         case 'crux --rules'
-            echo words crux stepdice d20check challenge list
+            echo asked rules
         case 'crux --color'
             echo words auto always never
         case 'crux --sheet'
@@ -109,7 +110,7 @@ function __crux_option_values --argument-names path option
         case 'crux --completion'
             echo words bash zsh fish
         case 'crux _statement --rules'
-            echo words crux stepdice d20check challenge list
+            echo asked rules
         case 'crux _statement --color'
             echo words auto always never
         case 'crux _statement --sheet'
@@ -117,13 +118,13 @@ function __crux_option_values --argument-names path option
         case 'crux log --color'
             echo words auto always never
         case 'crux odds --rules'
-            echo words crux stepdice d20check challenge list
+            echo asked rules
         case 'crux odds --color'
             echo words auto always never
         case 'crux odds --sheet'
             echo files
         case 'crux repl --rules'
-            echo words crux stepdice d20check challenge list
+            echo asked rules
         case 'crux repl --color'
             echo words auto always never
         case 'crux repl --sheet'
@@ -137,18 +138,11 @@ function __crux_option_values --argument-names path option
     end
 end
 
-# The first words of the statements of rule set $1.
-function __crux_statement_words --argument-names rules
-    switch $rules
-        case crux
-            echo atk attack cond condition conditions damage DEX dexterity dmg heal init initiative INT intelligence rest roll save show STR strength table test WIL will wound
-        case stepdice
-            echo atk attack death roll save step table
-        case d20check
-            echo check damage dmg roll table
-        case challenge
-            echo action fortune resist resistance roll table
-    end
+# The words crux gives for $1 (`rules`, or `statements:NAME`), one a line, asked once per shell.
+function __crux_ask --argument-names what
+    set -l kept __crux_asked_(string escape --style=var -- $what)
+    set -q $kept; or set -g $kept (command crux --completion-words $what 2>/dev/null)
+    printf '%s\n' $$kept
 end
 
 function __crux_complete
@@ -199,6 +193,9 @@ function __crux_complete
             case words
                 printf '%s
 ' $prefix$completion[2..-1]
+            case asked
+                printf '%s
+' $prefix(__crux_ask $completion[2])
             case files
                 __fish_complete_path $cur | string replace -r '^' -- $prefix
         end
@@ -219,7 +216,7 @@ function __crux_complete
     switch "$__crux_argument"
         case statement
             printf '%s	statement
-' (string split ' ' -- (__crux_statement_words $rules))
+' (__crux_ask statements:$rules)
         case choice
             printf '%s
 ' $__crux_argument_words

@@ -146,25 +146,36 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
 
 
 def print_completion(ctx: click.Context, param: click.Parameter, shell: str | None) -> None:
-    """`--completion SHELL`: print the completion script shipped in the package and exit (imports no grammar)."""
+    """`--completion SHELL`: print the completion script, generated from this command (imports no grammar)."""
     if shell is None or ctx.resilient_parsing:
         return
-    from importlib.resources import files
+    from crux_cli.cli.completion import script
 
-    click.echo(files("crux_cli").joinpath("data", "completions", COMPLETION_FILES[shell]).read_text(), nl=False)
+    click.echo(script(shell), nl=False)
     ctx.exit(0)
 
 
-# written by tools/gen_completions.py, shipped as package data
-COMPLETION_FILES = {"bash": "crux.bash", "zsh": "_crux", "fish": "crux.fish"}
+def print_completion_words(ctx: click.Context, param: click.Parameter, what: str | None) -> None:
+    """`--completion-words WHAT` (hidden): what a completion script asks at Tab, one word a line."""
+    if what is None or ctx.resilient_parsing:
+        return
+    from crux_cli.cli.completion import asked
+
+    click.echo("".join(f"{word}\n" for word in asked(what)), nl=False)
+    ctx.exit(0)
+
+
+COMPLETION_SHELLS = ("bash", "zsh", "fish")
 
 
 @click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
              context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
 @common_options
-@click.option("--completion", type=click.Choice(list(COMPLETION_FILES)), metavar="SHELL", is_eager=True,
+@click.option("--completion", type=click.Choice(COMPLETION_SHELLS), metavar="SHELL", is_eager=True,
               expose_value=False, callback=print_completion,
               help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
+@click.option("--completion-words", metavar="WHAT", is_eager=True, expose_value=False, hidden=True,
+              callback=print_completion_words)
 @click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
 def crux(ctx: click.Context, /, **options: Any) -> None:

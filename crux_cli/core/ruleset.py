@@ -1,7 +1,9 @@
 """The shape of a rule set: one typed `RuleSet` value, and the `Context` a statement runs with.
 
 A rule set is a folder `crux_cli/rulesets/<name>/` (or a package of its own, found through the
-entry-point group `crux.rulesets`) whose `ruleset.py` defines `RULESET = RuleSet(...)`. Nothing
+entry-point group `crux.rulesets`) whose `ruleset.py` defines `RULESET = RuleSet(...)`: a small
+typed core and the facets it has (`Vocabulary` for the REPL, `SheetKeeping` for a rule set that
+changes the hero, `FightRules` for encounters), its statements' handlers in one `StatementTable`. Nothing
 outside the folder names its statements: the runner, the renderers, the REPL's completion,
 highlighting, help and colours all ask this value.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from crux_cli.core.record import Record, field
 
@@ -18,6 +20,20 @@ if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
     from crux_cli.core.style import Palette
     from crux_cli.probability.result import Odds
+
+
+# S: a rule set's statement (what `parse` gives, `run` and `odds` take); R: its result (what `run` gives,
+# `describe`, `to_json` and `apply` take); H: the hero a sheet-keeping rule set changes.
+if TYPE_CHECKING:  # type parameters with defaults (PEP 696): a plain `RuleSet` is any rule set
+    from typing_extensions import TypeVar
+
+    S = TypeVar("S", default=Any)
+    R = TypeVar("R", default=Any)
+    H = TypeVar("H", default=Any)
+else:  # typing's TypeVar takes no default before Python 3.13, and typing_extensions is not a dependency
+    from typing import TypeVar
+
+    S, R, H = TypeVar("S"), TypeVar("R"), TypeVar("H")
 
 
 class Context(Record):
@@ -120,6 +136,131 @@ class FightRules(Protocol):
     def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]: ...
 
 
+class Handlers(Record):
+    """What a rule set does with one kind of statement: one row of its `StatementTable`.
+
+    - `result`: the type of the engine's result (what `describe`, `to_json` and `apply` are chosen by),
+      or "module:Name" for a type of a module a plain roll does not load;
+    - the engine's request, from one of: `request(statement)`, the statement's fields alone, or
+      `compile(statement, hero, text)`, when it needs the hero (ratings, conditions) or the text (the
+      position of a refusal found after parsing);
+    - `run(roller, request)`: roll it, giving a `result`;
+    - `odds(request)`: its exact odds (or a refusal that says why there are none);
+    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
+    - `apply(result, hero)`: the hero after the result, in a rule set that keeps state on a sheet (None:
+      the result changes nothing).
+    """
+
+    result: type | str
+    run: Callable[[Roller, Any], Any]
+    odds: Callable[[Any], Odds]
+    describe: Callable[[Any, Palette], str]
+    to_json: Callable[[Any], dict[str, Any]]
+    request: Callable[[Any], Any] | None = None
+    compile: Callable[[Any, Any, str], Any] | None = None
+    apply: Callable[[Any, Any], Any] | None = None
+
+
+class StatementTable:
+    """A rule set's rows by statement type, and the same rows by result type; its methods are the
+    `run`, `odds`, `describe` and `to_json` of a `RuleSet` (and `apply`, of its `SheetKeeping`).
+
+    A new statement is one syntax node, one grammar rule and one row, all in the rule set's folder;
+    nothing else dispatches on the statement's type. The odds and renderers of a row are usually
+    `lazy` functions, so a roll never imports the odds and `crux odds` never imports the renderer.
+    A statement type (or a row's result type) may be named "module:Name", for a module a plain roll
+    does not load: it is imported when a value of no type known yet is met.
+    """
+
+    __slots__ = ("by_result", "by_statement", "later", "name")
+
+    def __init__(self, name: str, rows: Mapping[type | str, Handlers]) -> None:
+        self.name = name  # the rule set's, for the refusal of a value that is none of its statements
+        for row in rows.values():
+            if (row.request is None) == (row.compile is None):
+                raise TypeError(f"a {name} row needs one of request and compile: {row!r}")
+        self.by_statement: dict[type, Handlers] = {}
+        self.by_result: dict[type, Handlers] = {}
+        self.later: list[tuple[type | str, Handlers]] = list(rows.items())
+        self.resolve(named=False)
+
+    def resolve(self, named: bool = True) -> None:
+        """Index the rows by their types; with `named`, import the types named "module:Name" too."""
+        waiting: list[tuple[type | str, Handlers]] = []
+        for key, row in self.later:
+            statement, result = (named_type(key), named_type(row.result)) if named else (key, row.result)
+            if isinstance(statement, type) and isinstance(result, type):
+                self.by_statement[statement] = row
+                self.by_result[result] = row
+            else:
+                waiting.append((key, row))
+        self.later = waiting
+
+    def row(self, statement: Any) -> Handlers:
+        found = self.by_statement.get(type(statement))
+        if found is None and self.later:
+            self.resolve()
+            found = self.by_statement.get(type(statement))
+        if found is None:
+            raise TypeError(f"not a {self.name} statement: {statement!r}")
+        return found
+
+    def result_row(self, result: Any) -> Handlers:
+        found = self.by_result.get(type(result))
+        if found is None and self.later:
+            self.resolve()
+            found = self.by_result.get(type(result))
+        if found is None:
+            raise TypeError(f"not a {self.name} result: {result!r}")
+        return found
+
+    def request(self, statement: Any, hero: Any = None, text: str = "") -> Any:
+        """The engine's request for a statement (what `run` and `odds` start from)."""
+        return made(self.row(statement), statement, hero, text)
+
+    def run(self, statement: Any, ctx: Context) -> Any:
+        row = self.row(statement)
+        return row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))
+
+    def odds(self, statement: Any, ctx: Context | None = None) -> Odds:
+        row = self.row(statement)
+        if ctx is None:
+            return row.odds(self.request(statement))
+        return row.odds(self.request(statement, ctx.hero, ctx.text))
+
+    def describe(self, result: Any, palette: Palette) -> str:
+        return self.result_row(result).describe(result, palette)
+
+    def to_json(self, result: Any) -> dict[str, Any]:
+        return self.result_row(result).to_json(result)
+
+    def apply(self, result: Any, hero: Any) -> Any:
+        """The hero after `result` (the same hero when its row changes nothing)."""
+        apply = self.result_row(result).apply
+        return hero if apply is None else apply(result, hero)
+
+
+def made(row: Handlers, statement: Any, hero: Any, text: str) -> Any:
+    """The request of a row for a statement: compiled with the hero and the text, or from the statement."""
+    compile_request, request = row.compile, row.request
+    if compile_request is not None:
+        return compile_request(statement, hero, text)
+    if request is None:  # StatementTable refuses such a row when it is made
+        raise TypeError(f"a row with neither request nor compile: {row!r}")
+    return request(statement)
+
+
+def named_type(named: type | str) -> type | str:
+    """The type itself, or the type a "module:Name" string names (its module imported)."""
+    if isinstance(named, type):
+        return named
+    import importlib
+
+    module, name = named.split(":")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
+
+
 def lazy(module: str, name: str) -> Callable[..., Any]:
     """The function `name` of `module`, imported at its first call rather than when the rule set loads.
 
@@ -159,87 +300,125 @@ def lazy_value(module: str, name: str) -> Callable[[], Any]:
     return load
 
 
-def no_words(keyword: str) -> tuple[str, ...] | None:
-    """A rule set that declares no words after its statement words."""
-    return None
-
-
-def no_kinds(before: Sequence[str], word: str) -> tuple[str, ...]:
-    """A rule set that names no kinds of word after its statement words."""
-    return ()
-
-
-def no_words_of_kind(kind: str, word: str) -> tuple[tuple[str, str], ...]:
-    return ()
-
-
-def no_lexicon() -> Mapping[str, str]:
-    return EMPTY
-
-
 EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
-class RuleSet(Record):
-    """A rule set as the rest of crux sees it.
+class Following(Record):
+    """Completion after a statement word from plain lists: the lower-case statement word -> the words
+    that may follow it (a statement word not in the table is followed by nothing to complete)."""
 
-    - `keywords`: the lower-case first words of its statements (dispatch, completion);
-    - `parse(text, keyword)`: the statement's immutable syntax tree (CruxError when refused);
-    - `run(statement, ctx)`: compile it to rule-engine calls and roll, giving a result;
-    - `odds(statement, ctx)`: exact odds (`crux_cli.probability.result.Odds`), or None when not offered;
-    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
-    - `apply(result, hero)`: the hero after a result, for rule sets that keep state on a sheet
-      (None: the sheet is only read);
+    words: Mapping[str, tuple[str, ...]] = field(compare=False)
+
+    def after(self, keyword: str) -> tuple[str, ...] | None:
+        return self.words.get(keyword.lower())
+
+
+class Kinds(Record):
+    """Completion after a statement word by kinds of word of the rule set's own naming, for a richer rule set.
+
+    - `suggest(before, word)`: the kinds that fit after the finished words `before` (the statement word first)
+      while `word` is typed;
+    - `words_for(kind, word)`: the (word, note) pairs of one kind.
+    """
+
+    suggest: Callable[[Sequence[str], str], tuple[str, ...]]
+    words_for: Callable[[str, str], tuple[tuple[str, str], ...]]
+
+
+class Vocabulary(Record):
+    """The REPL facet of a rule set (`RuleSet.vocabulary`): how its statements are completed, coloured while
+    typed and explained. Every field is the rule set's own; none is filled in for it.
+
     - `words`: the first words of its statements as completion shows them (`DEX` for `dex`);
-    - what may follow a statement word, for completion, in one of two ways: `following(keyword)`,
-      a plain list of words (None when it declares none), or, for a richer rule set, `suggest(before,
-      word)`, the kinds of word (names of its own choosing) that fit after the finished words `before`
-      (the statement word first) while `word` is typed, and `words_for(kind, word)`, the (word, note)
-      pairs of one kind;
+    - `after`: what may follow a statement word, a `Following` table or `Kinds`;
     - `lexicon()`: lower-case word -> how the REPL colours it while typed ('attribute' or 'keyword'),
-      beyond its statement words, which are always keywords; `patterns`: (lexer class, regular
-      expression, verbose syntax) for notation of its own the REPL colours too ('bonus', 'penalty');
-    - `help`: lines for `/help notation`; `colours`: outcome -> colour role of `core.style` (good,
-      mixed, bad, crit), which its renderer and the odds tables paint with;
-    - `fights`: a loader of its fights (`FightRules`, see `lazy_value`), or None when it has none; `fight_rules()`
-      loads them;
+      beyond its statement words, which are always keywords (a function: computed on first use);
+    - `patterns`: (lexer class, regular expression, verbose syntax) for notation of its own the REPL
+      colours too ('bonus', 'penalty'); () when it has none;
+    - `help`: the lines of `/help notation`.
+    """
+
+    words: tuple[str, ...]
+    after: Following | Kinds
+    lexicon: Callable[[], Mapping[str, str]] = field(compare=False)
+    patterns: tuple[tuple[str, str], ...]
+    help: tuple[str, ...]
+
+    def following(self, keyword: str) -> tuple[str, ...] | None:
+        """The plain words declared after `keyword` (None when the rule set names kinds instead, or none)."""
+        return self.after.after(keyword) if isinstance(self.after, Following) else None
+
+    def kinds(self, before: Sequence[str], word: str) -> tuple[str, ...]:
+        return self.after.suggest(before, word) if isinstance(self.after, Kinds) else ()
+
+    def words_for(self, kind: str, word: str) -> tuple[tuple[str, str], ...]:
+        return self.after.words_for(kind, word) if isinstance(self.after, Kinds) else ()
+
+
+class SheetKeeping(Record, Generic[R, H]):
+    """The sheet facet of a rule set whose rolls change the hero (`RuleSet.sheet`): a roll on a sheet is
+    read and written under its lock. A rule set that only reads the sheet (or none) has no such facet.
+
+    - `apply(result, hero)`: the hero after a result;
     - `status(hero)`: the hero's state for the REPL's toolbar, as (tone, text) pairs, the tone one of
-      key, value, low, hint (rule sets that keep state only);
-    - `sheet_suffix(answer, palette)` / `sheet_json(sheet_update)`: what a roll on a sheet adds to
-      its line and its JSON (rule sets that keep state only).
+      key, value, low, hint;
+    - `suffix(answer, palette)` / `json(update)`: what a roll on a sheet adds to its line and its JSON
+      (`answer.sheet` and `update` are the runner's `SheetUpdate`: path, before, after).
+    """
+
+    apply: Callable[[R, H], H] = field(compare=False)
+    status: Callable[[H], tuple[tuple[str, str], ...]] = field(compare=False)
+    suffix: Callable[[Any, Palette], str] = field(compare=False)
+    json: Callable[[Any], dict[str, Any]] = field(compare=False)
+
+
+class RuleSet(Record, Generic[S, R]):
+    """A rule set as the rest of crux sees it: a small core, and the facets it has (None: it has none).
+
+    The core, which every rule set gives:
+
+    - `name`, `summary`: what `--rules list` shows;
+    - `keywords`: the lower-case first words of its statements (dispatch, completion);
+    - `parse(text, keyword)`: the statement's immutable syntax tree, an `S` (CruxError when refused);
+    - `run(statement, ctx)`: compile it to rule-engine calls and roll, giving a result, an `R`;
+    - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
+    - `colours`: outcome -> colour role of `core.style` (good, mixed, bad, crit), which its renderer
+      and the odds tables paint with (an empty mapping paints nothing);
+    - `odds(statement, ctx)`: exact odds (`crux_cli.probability.result.Odds`), or None when not offered.
+
+    The facets:
+
+    - `vocabulary`: a `Vocabulary`, what the REPL completes, colours and explains (None: the REPL
+      completes its keywords and shows its summary);
+    - `sheet`: a `SheetKeeping`, for a rule set whose rolls change the hero on a sheet;
+    - `fights`: a loader of its fights (`FightRules`, see `lazy_value`); `fight_rules()` loads them.
     """
 
     name: str
     summary: str
     keywords: frozenset[str]
-    parse: Callable[[str, str], Any]
-    run: Callable[[Any, Context], Any]
-    describe: Callable[[Any, Palette], str]
-    to_json: Callable[[Any], dict[str, Any]]
-    odds: Callable[[Any, Context], Odds] | None = None
-    apply: Callable[[Any, Any], Any] | None = None
-    words: tuple[str, ...] = ()
-    following: Callable[[str], tuple[str, ...] | None] = field(default=no_words, compare=False)
-    suggest: Callable[[Sequence[str], str], tuple[str, ...]] = field(default=no_kinds, compare=False)
-    words_for: Callable[[str, str], tuple[tuple[str, str], ...]] = field(default=no_words_of_kind, compare=False)
-    lexicon: Callable[[], Mapping[str, str]] = field(default=no_lexicon, compare=False)
-    patterns: tuple[tuple[str, str], ...] = ()
-    help: tuple[str, ...] = ()
-    colours: Mapping[str, str] = field(default=EMPTY, compare=False)
+    parse: Callable[[str, str], S] = field(compare=False)
+    run: Callable[[S, Context], R] = field(compare=False)
+    describe: Callable[[R, Palette], str] = field(compare=False)
+    to_json: Callable[[R], dict[str, Any]] = field(compare=False)
+    colours: Mapping[str, str] = field(compare=False)
+    odds: Callable[[S, Context], Odds] | None = field(default=None, compare=False)
+    vocabulary: Vocabulary | None = field(default=None, compare=False)
+    sheet: SheetKeeping[R, Any] | None = field(default=None, compare=False)
     fights: Callable[[], FightRules] | None = field(default=None, compare=False)
-    status: Callable[[Any], tuple[tuple[str, str], ...]] | None = field(default=None, compare=False)
-    sheet_suffix: Callable[[Any, Palette], str] | None = field(default=None, compare=False)
-    sheet_json: Callable[[Any], dict[str, Any]] | None = field(default=None, compare=False)
 
     @property
     def keeps_state(self) -> bool:
         """Does a roll change the hero (so a sheet is written under its lock)?"""
-        return self.apply is not None
+        return self.sheet is not None
 
     def fight_rules(self) -> FightRules | None:
         """Its fights, loaded on first use; None when it has none."""
         return self.fights() if self.fights is not None else None
 
     def statement_words(self) -> tuple[str, ...]:
-        """First words of a statement, as completion offers them."""
-        return self.words or tuple(sorted(self.keywords))
+        """First words of a statement, as completion offers them: as its vocabulary spells them, then any
+        keyword it does not spell."""
+        shown = self.vocabulary.words if self.vocabulary is not None else ()
+        spelled = {word.lower() for word in shown}
+        return (*shown, *sorted(keyword for keyword in self.keywords if keyword not in spelled))

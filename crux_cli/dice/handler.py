@@ -73,4 +73,4 @@ to_json = lazy("crux_cli.dice.render", "to_json")
 COLOURS = {"pass": "good", "fail": "bad", "win": "good", "tie": "mixed", "lose": "bad"}
 
 DICE = RuleSet(name=NAME, summary=SUMMARY, keywords=KEYWORDS, parse=parse, run=run, odds=odds,
-               describe=describe, to_json=to_json, colours=COLOURS)
+               describe=describe, to_json=to_json, colours=COLOURS)  # no facets: the active rule set has them

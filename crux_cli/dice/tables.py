@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record, field
-from crux_cli.core.ruleset import Context, RuleSet
+from crux_cli.core.ruleset import EMPTY, Context, RuleSet
 from crux_cli.core.style import Palette
 from crux_cli.dice import syntax
 
@@ -184,4 +184,4 @@ def parse(text: str, keyword: str = "") -> TableStatement:  # pragma: no cover -
 
 
 TABLE = RuleSet(name=NAME, summary="Random tables read from TOML files: table loot", keywords=KEYWORDS,
-                parse=parse, run=run, odds=odds, describe=describe, to_json=to_json)
+                parse=parse, run=run, odds=odds, describe=describe, to_json=to_json, colours=EMPTY)

@@ -22,8 +22,8 @@ def record(answer: Any) -> dict[str, Any]:
     if answer.index is not None:
         out["index"] = answer.index
     out.update(fields)
-    if getattr(answer, "sheet", None) is not None and rules.sheet_json is not None:
-        out["sheet"] = rules.sheet_json(answer.sheet)
+    if getattr(answer, "sheet", None) is not None and rules.sheet is not None:
+        out["sheet"] = rules.sheet.json(answer.sheet)
     return out
 
 

@@ -19,8 +19,8 @@ def answer_line(answer: Any, palette: Palette) -> str:
         return "\n".join(odds_answer_lines(answer, palette))
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
     line = f"{palette.bold(visible(answer.input))}{index}: {rules.describe(answer.result, palette)}"
-    if getattr(answer, "sheet", None) is not None and rules.sheet_suffix is not None:
-        suffix = rules.sheet_suffix(answer, palette)
+    if getattr(answer, "sheet", None) is not None and rules.sheet is not None:
+        suffix = rules.sheet.suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""
     if answer.comment:
         line += palette.dim(f"  # {visible(answer.comment)}")

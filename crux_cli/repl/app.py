@@ -24,6 +24,7 @@ from prompt_toolkit.output import ColorDepth, Output
 
 from crux_cli import __version__, rulesets
 from crux_cli.core.style import PLAIN, Palette, wants_colour
+from crux_cli.repl import words
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import data_dir, open_history
 from crux_cli.repl.key_bindings import create_key_bindings
@@ -316,7 +317,7 @@ def first_answer_needs(prompt: PromptSession[str], session: Session) -> list[Cal
         session.runner.rules  # noqa: B018  (its modules are imported on first use)
 
     def typed_line() -> None:  # what colouring a typed line and answering it look up first
-        tokens(session.runner.rules.patterns)
+        tokens(words.vocabulary(session.runner.rules).patterns)
         session.runner.rules.fight_rules()
 
     return [key_table, lambda: session.runner, rule_set, typed_line]

@@ -134,10 +134,10 @@ def fight_help(session: "Session") -> list[str]:
 
 
 def notation_help(session: "Session") -> list[str]:
-    """The rule set's own lines (`RuleSet.help`), or what its value tells when it has none."""
+    """The rule set's own lines (`Vocabulary.help`), or what its value tells when it has none."""
     rules = session.runner.rules
-    if rules.help:
-        return [*rules.help, *EVERY_RULE_SET]
+    if rules.vocabulary is not None:
+        return [*rules.vocabulary.help, *EVERY_RULE_SET]
     return [f"{rules.name}: {rules.summary}", "statements start with: " + ", ".join(sorted(rules.keywords)),
             "generic dice work in every rule set: roll 2d6+1, 4d6kh3, d%", *EVERY_RULE_SET]
 

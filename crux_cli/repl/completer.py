@@ -1,6 +1,6 @@
 """Turns `suggest()`'s kinds of word into words: the only part of completion that knows prompt-toolkit.
 
-The rule set spells its own kinds (`RuleSet.words_for`); this module spells only the session's.
+The rule set spells its own kinds (`Vocabulary.words_for`); this module spells only the session's.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class CruxCompleter(Completer):
             yield from ((w, "fight") for w in self.session.fight_words())
             yield from (("undo", "take back the last change"), ("redo", "make it again"))  # the session's own
         elif kind == kinds.DECLARED:
-            yield from ((w, "") for w in rules.following(suggestion.keyword) or ())
+            yield from ((w, "") for w in words.vocabulary(rules).following(suggestion.keyword) or ())
         elif kind == kinds.COMMAND:
             yield from ((commands.PREFIX + c.name, c.summary) for c in commands.COMMANDS.values())
             yield from ((commands.PREFIX + a, f"= /{c.name}") for c in commands.COMMANDS.values() for a in c.aliases)
@@ -72,7 +72,7 @@ class CruxCompleter(Completer):
         elif kind in kinds.SESSION_KINDS:
             yield from ((w, "") for w in session_words(kind))
         else:  # a kind the rule set named
-            yield from rules.words_for(kind, suggestion.word)
+            yield from words.vocabulary(rules).words_for(kind, suggestion.word)
 
 
 def matching(candidates: Iterable[tuple[str, str]], word: str) -> Iterator[Completion]:

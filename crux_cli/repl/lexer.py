@@ -1,7 +1,7 @@
 """Colours the notation while it is typed, and marks the word the parser would refuse.
 
 The active rule set says which words are keywords and attributes (`RuleSet.keywords`
-and `RuleSet.lexicon`).
+and `Vocabulary.lexicon`).
 
 A plain prompt-toolkit Lexer over one regular expression rather than Pygments,
 which would cost start-up time. The error span comes from the real parser, so
@@ -64,7 +64,7 @@ def fragments(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset(), 
     out: Fragments = []
     error = error_span(text, rules, aliases) if judge else None
     at = 0
-    for match in tokens(rules.patterns).finditer(text):
+    for match in tokens(words.vocabulary(rules).patterns).finditer(text):
         out.append(("", text[at:match.start()]))
         word = match.group().lower()
         out.append((marked[word] if word in marked else _style(match, rules, aliases), match.group()))
@@ -78,7 +78,7 @@ def _style(match: re.Match[str], rules: RuleSet, aliases: frozenset[str]) -> str
     if kind != "word":
         return f"class:{kind}"
     word = match.group().lower()
-    coloured = rules.lexicon().get(word)
+    coloured = words.vocabulary(rules).lexicon().get(word)
     if coloured:
         return f"class:{coloured}"
     if word in rules.keywords or word in words.GLOBAL_STATEMENTS or word in words.DICE_WORDS:

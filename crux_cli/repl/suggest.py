@@ -2,9 +2,9 @@
 
 Like litecli's `suggest_type`, this decides only the *kinds* of word (a statement
 word, a path, a session command…); the completer turns kinds into words. Within a
-statement the active rule set decides: the words it declares after a statement word
-(`RuleSet.following`), or kinds of its own naming (`RuleSet.suggest`), which the
-completer spells with `RuleSet.words_for`. Keeping the decision pure lets it be
+statement the active rule set's `Vocabulary` decides: the words it declares after a statement
+word (a `Following` table), or kinds of its own naming (`Kinds.suggest`), which the completer
+spells with `Kinds.words_for`. Keeping the decision pure lets it be
 tested without a terminal.
 """
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from crux_cli.core import lines
 from crux_cli.core.record import Record
+from crux_cli.repl import words
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -67,12 +68,12 @@ def _in_statement(text: str, rules: RuleSet) -> Suggestion:
         return Suggestion((PATH,), word)
     if first == TABLE and first not in rules.keywords:  # `table lo…`: the tables there are
         return Suggestion((TABLE,), word) if len(before) == 1 else NOTHING
-    declared = rules.following(first)
-    if declared is not None:
+    vocabulary = words.vocabulary(rules)
+    if vocabulary.following(first) is not None:
         return Suggestion((DECLARED,), word, first)
     if first not in rules.keywords:
         return NOTHING
-    return Suggestion(tuple(rules.suggest(before, word)), word, first)
+    return Suggestion(vocabulary.kinds(before, word), word, first)
 
 
 def _after_command(text: str, rules: RuleSet) -> Suggestion:

@@ -53,16 +53,16 @@ def rules_part(session: Session) -> list[Part]:
 
 
 def hero_part(session: Session) -> list[Part]:
-    """The hero's name, then what the rule set shows of them (`RuleSet.status`); in a fight, the fight's."""
+    """The hero's name, then what the rule set shows of them (`SheetKeeping.status`); in a fight, the fight's."""
     if session.fight is not None:
         return []  # the fight part shows the active combatant instead
     hero = session.hero
     if hero is None:
         return [(1, [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")])]
     parts: list[Part] = [(0, [("class:toolbar.key", "  hero "), ("class:toolbar.value", hero.name)])]
-    status = session.runner.rules.status
+    sheet = session.runner.rules.sheet
     after_key = False
-    for tone, text in status(hero) if status else ():
+    for tone, text in sheet.status(hero) if sheet is not None else ():
         if after_key:
             parts[-1][1].append((f"class:toolbar.{tone}", text))
         else:

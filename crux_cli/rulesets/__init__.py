@@ -104,19 +104,34 @@ def load(name: str) -> RuleSet:
     return value
 
 
-HOOKS = ("parse", "run", "describe", "to_json", "odds", "apply", "following", "suggest", "words_for", "lexicon",
-         "status", "sheet_suffix", "sheet_json")  # what crux calls of a rule set
+HOOKS = ("parse", "run", "describe", "to_json", "odds")  # what crux calls of a rule set's core
+FACET_HOOKS = {  # and of each facet it has
+    "vocabulary": ("lexicon",),
+    "sheet": ("apply", "status", "suffix", "json"),
+}
+KINDS_HOOKS = ("suggest", "words_for")  # of a vocabulary that completes by kinds
 
 
 def answerable(rules: RuleSet, source: str) -> RuleSet:
     """A plug-in's rule set whose every hook turns a fault of its own (an exception that is not a CruxError)
     into a CruxError naming the rule set and its package: not "a bug in crux", and never a traceback."""
-    changes: dict[str, Any] = {}
-    for hook in HOOKS:
-        function = getattr(rules, hook)
-        if callable(function):
-            changes[hook] = _guarded(function, rules.name, hook, source)
+    from crux_cli.core.ruleset import Kinds
+
+    changes = guarded_hooks(rules, HOOKS, rules.name, source)
+    for facet, hooks in FACET_HOOKS.items():
+        value = getattr(rules, facet)
+        if value is not None:
+            guarded = guarded_hooks(value, hooks, rules.name, source)
+            if facet == "vocabulary" and isinstance(value.after, Kinds):
+                guarded["after"] = value.after.replace(**guarded_hooks(value.after, KINDS_HOOKS, rules.name, source))
+            changes[facet] = value.replace(**guarded)
     return rules.replace(**changes)
+
+
+def guarded_hooks(value: Any, hooks: tuple[str, ...], name: str, source: str) -> dict[str, Any]:
+    """Each of `hooks` of `value` (a rule set or one of its facets) that is a function, guarded."""
+    return {hook: _guarded(getattr(value, hook), name, hook, source)
+            for hook in hooks if callable(getattr(value, hook))}
 
 
 def _guarded(function: Any, name: str, hook: str, source: str) -> Any:

@@ -262,8 +262,8 @@ class Runner:
 
     def apply(self, result: Any, hero: Hero) -> Hero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
-        apply = self.rules.apply
-        return apply(result, hero) if apply is not None else hero
+        sheet = self.rules.sheet
+        return sheet.apply(result, hero) if sheet is not None else hero
 
     @staticmethod
     def run(handler: RuleSet, statement: Any, ctx: Context) -> Any:

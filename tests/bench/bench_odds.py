@@ -63,9 +63,9 @@ sys.setrecursionlimit(20_000)  # icepool sums N dice by recursion, one level a d
 from crux_cli.core.style import PLAIN  # noqa: E402 (this checkout, not an installed crux)
 from crux_cli.probability.dist import Dist, default_depth, die  # noqa: E402
 from crux_cli.rulesets import load  # noqa: E402
-from crux_cli.rulesets.crux.compiler import compile_statement  # noqa: E402
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest  # noqa: E402
 from crux_cli.rulesets.crux.probability import request_odds  # noqa: E402
+from crux_cli.rulesets.crux.ruleset import STATEMENTS  # noqa: E402
 from crux_cli.running.output import odds_lines  # noqa: E402
 from crux_cli.running.read import clear_cache, parse_statement, read_uncached  # noqa: E402
 from crux_cli.running.runner import Runner  # noqa: E402
@@ -103,7 +103,8 @@ def forget_crux() -> None:
 
 
 def request(statement: str) -> PoolRequest | AttackRequest:
-    return compile_statement(parse_statement(statement, load("crux")), None, statement)
+    request: PoolRequest | AttackRequest = STATEMENTS.request(parse_statement(statement, load("crux")), None, statement)
+    return request
 
 
 # ----- the seed shapes, written out in icepool ------------------------------------------------------

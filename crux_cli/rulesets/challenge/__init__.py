@@ -1,2 +1,2 @@
 """The challenge rule set: grammar, engine, odds and rendering, joined in `ruleset.py` by one table from
-statement type to its handlers (`core.statements`); `ruleset.RULESET` is its value."""
+statement type to its handlers (`core.ruleset.StatementTable`); `ruleset.RULESET` is its value."""

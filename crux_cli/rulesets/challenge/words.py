@@ -22,9 +22,6 @@ LEXICON: Mapping[str, str] = MappingProxyType(
     {w: "keyword" for w in (*FOLLOWING[grammar.ACTION_WORDS[0]], "advantage", "disadvantage", "risk")})
 
 
-def following(keyword: str) -> tuple[str, ...] | None:
-    return FOLLOWING.get(keyword.lower())
-
 
 def lexicon() -> Mapping[str, str]:
     return LEXICON

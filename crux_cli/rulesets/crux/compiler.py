@@ -1,18 +1,26 @@
 """Crux statements → engine requests: the net of Boons and Banes with where each came from,
 the hero's ratings, save types, attack die and Grit, and the attack's target.
+
+One compile step per kind of statement (`TEST`, `SAVE`, `INITIATIVE`, `ATTACK`), each a row's in the
+rule set's table (`ruleset.STATEMENTS`); `STATEMENTS.request(node, hero, text)` compiles any of them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+from crux_cli.core.memo import by_identity
 from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
+
+Node = TypeVar("Node")  # a statement's syntax tree
+Request = TypeVar("Request", PoolRequest, AttackRequest)
 
 
 def modifier_sources(mods: syntax.Modifiers) -> list[Source]:
@@ -159,12 +167,30 @@ def attack_request(node: syntax.Attack, hero: Hero | None, text: str) -> AttackR
                          grit_before(hero, node.mods.grit, text), node.mods.position, node.mods.effect)
 
 
-def compile_statement(node: syntax.CruxStatement, hero: Hero | None, text: str) -> PoolRequest | AttackRequest:
-    refuse_the_dead(hero, text)
-    if isinstance(node, syntax.Test):
-        return test_request(node, hero, text)
-    if isinstance(node, syntax.Save):
-        return save_request(node, hero, text)
-    if isinstance(node, syntax.Initiative):
-        return initiative_request(node, hero, text)
-    return attack_request(node, hero, text)
+def compiled(make: Callable[[Node, Hero | None, str], Request]) -> Callable[[Node, Hero | None, str], Request]:
+    """`make` as the compile step of a row of the rule set's table: the dead refused first, and without a
+    hero remembered per syntax tree.
+
+    Without a hero a request depends on the statement alone (the text only places an error), and the syntax
+    tree of a repeated statement is the same object (running.read caches them): a batch compiles each once.
+    """
+
+    def heroless(node: Node, text: str) -> Request:
+        return make(node, None, text)
+
+    remembered = by_identity(heroless)
+
+    def compile_request(node: Node, hero: Hero | None, text: str) -> Request:
+        if hero is None:
+            return remembered(node, text)
+        refuse_the_dead(hero, text)
+        return make(node, hero, text)
+
+    compile_request.__name__ = compile_request.__qualname__ = make.__name__
+    return compile_request
+
+
+TEST = compiled(test_request)
+SAVE = compiled(save_request)
+INITIATIVE = compiled(initiative_request)
+ATTACK = compiled(attack_request)

@@ -442,11 +442,14 @@ class Fight:
     @staticmethod
     def without_crits(statement: str) -> Any:
         """The odds of an enemy's attack statement whose maximum is a plain hit (no sheet: enemies have none)."""
-        from crux_cli.rulesets.crux.compiler import compile_statement
+        from crux_cli.rulesets.crux.compiler import ATTACK
         from crux_cli.rulesets.crux.grammar import parse
         from crux_cli.rulesets.crux.probability import request_odds
+        from crux_cli.rulesets.crux.syntax import Attack
 
-        request = compile_statement(parse(statement, "atk"), None, statement)
+        node = parse(statement, "atk")
+        assert isinstance(node, Attack)  # the grammar's attack rule makes nothing else
+        request = ATTACK(node, None, statement)
         return request_odds(request.replace(crits=False))
 
     def roll_odds(self, line: str, exact: bool) -> tuple[Any, list[str]]:

@@ -113,12 +113,6 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def describe(result: Any, palette: Palette) -> str:
-    if isinstance(result, AttackResult):
-        return describe_attack(result, palette)
-    return describe_pool(result, palette)
-
-
 def grit_json(grit: GritChange) -> dict[str, object]:
     return shared_grit_json(grit.spent, grit.gained)
 
@@ -159,7 +153,3 @@ def attack_json(result: AttackResult) -> dict[str, Any]:
     if request.position or request.effect:
         record["labels"] = {"position": request.position, "effect": request.effect}
     return record
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    return attack_json(result) if isinstance(result, AttackResult) else pool_json(result)

@@ -5,23 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from crux_cli.core.errors import CruxError
-from crux_cli.core.memo import by_identity
-from crux_cli.core.ruleset import Context, RuleSet, lazy, lazy_value
-from crux_cli.rulesets.crux import engine, syntax, words
+from crux_cli.core.ruleset import Handlers, Kinds, RuleSet, SheetKeeping, StatementTable, Vocabulary, lazy, lazy_value
+from crux_cli.rulesets.crux import compiler, engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
-from crux_cli.rulesets.crux.compiler import compile_statement
 
 if TYPE_CHECKING:
-    from crux_cli.probability.result import Odds
     from crux_cli.rulesets.crux import sheet_syntax
     from crux_cli.rulesets.crux.hero import Hero
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
 KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
-ROLLS = (syntax.Test, syntax.Save, syntax.Initiative, syntax.Attack)  # anything else is a sheet statement
+ODDS = "crux_cli.rulesets.crux.probability"  # odds are imported when asked for, never on a roll
+RENDER = "crux_cli.rulesets.crux.render"
+SHEET = "crux_cli.rulesets.crux.sheet_statements"  # sheet statements load with the first one run
+SHEET_RENDER = "crux_cli.rulesets.crux.sheet_render"
+SHEET_SYNTAX = "crux_cli.rulesets.crux.sheet_syntax"
+STATE_CHANGE = "crux_cli.rulesets.crux.wounds:StateChange"
 
 
 def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetStatement:
@@ -30,86 +31,43 @@ def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetS
     return notation.parse(text, keyword)
 
 
-def run(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Context) -> Any:
-    if not isinstance(statement, ROLLS):
-        from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
+def after_roll(result: engine.PoolResult | engine.AttackResult, hero: Hero) -> Hero:
+    """The hero after a roll: Grit spent and earned, and a strenuous save's toll."""
+    from crux_cli.rulesets.crux.grit import apply_grit
 
-        return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
-    request = compiled(statement, ctx.text) if ctx.hero is None else compile_statement(statement, ctx.hero, ctx.text)
-    if isinstance(request, engine.AttackRequest):
-        return engine.roll_attack(ctx.roller, request)
-    return engine.roll_pool(ctx.roller, request)
+    after = apply_grit(hero, result.grit)
+    if isinstance(result, engine.PoolResult) and result.request.kind == "save":
+        from crux_cli.rulesets.crux.wounds import after_strenuous_save
 
-
-def compile_heroless(statement: syntax.CruxStatement, text: str) -> engine.PoolRequest | engine.AttackRequest:
-    return compile_statement(statement, None, text)
+        after = after_strenuous_save(after, result.request.attribute, result.outcome)
+    return after
 
 
-# Without a hero a request depends on the statement alone (the text only places an error), and the syntax
-# tree of a repeated statement is the same object (running.read caches them): a batch compiles each once.
-compiled = by_identity(compile_heroless)
+def pool_row(compile_request: Callable[[Any, Hero | None, str], engine.PoolRequest]) -> Handlers:
+    """A test, a save or initiative: a pool of d6 (one result type, so one way to describe it)."""
+    return Handlers(result=engine.PoolResult, compile=compile_request, run=engine.roll_pool,
+                    odds=lazy(ODDS, "request_odds"), describe=lazy(RENDER, "describe_pool"),
+                    to_json=lazy(RENDER, "pool_json"), apply=after_roll)
 
 
-def odds(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Context) -> Odds:
-    """Exact odds of the statement, from the same request a roll would use (nothing is rolled)."""
-    if not isinstance(statement, ROLLS):
-        raise CruxError(f"'{ctx.text.split()[0]}' changes the sheet; it rolls nothing to give odds for",
-                        text=ctx.text, position=0, hint="odds are for tests, saves, initiative, attacks and dice")
-    from crux_cli.rulesets.crux.probability import request_odds
-
-    return request_odds(compile_statement(statement, ctx.hero, ctx.text))
+def sheet_row() -> Handlers:
+    """A statement that changes the sheet (damage, heal, rest…): run on the hero, no odds."""
+    return Handlers(result=STATE_CHANGE, compile=lazy(SHEET, "sheet_request"), run=lazy(SHEET, "run_request"),
+                    odds=lazy(SHEET, "no_odds"), describe=lazy(SHEET_RENDER, "describe"),
+                    to_json=lazy(SHEET_RENDER, "to_json"), apply=lazy(SHEET, "after"))
 
 
-def apply(result: Any, hero: Hero) -> Hero:
-    """The hero after `result`: Grit spent and earned by a roll, or what a sheet statement changed."""
-    if isinstance(result, engine.PoolResult | engine.AttackResult):
-        from crux_cli.rulesets.crux.grit import apply_grit
-
-        after = apply_grit(hero, result.grit)
-        if isinstance(result, engine.PoolResult) and result.request.kind == "save":
-            from crux_cli.rulesets.crux.wounds import after_strenuous_save
-
-            after = after_strenuous_save(after, result.request.attribute, result.outcome)
-        return after
-    return getattr(result, "after", hero)  # a sheet statement's StateChange
-
-
-describe_roll: Callable[[Any, Any], str] = lazy("crux_cli.rulesets.crux.render", "describe")
-roll_json: Callable[[Any], dict[str, Any]] = lazy("crux_cli.rulesets.crux.render", "to_json")
-
-
-def describe(result: Any, palette: Any) -> str:
-    if not isinstance(result, engine.PoolResult | engine.AttackResult):
-        from crux_cli.rulesets.crux import sheet_render as sheet
-
-        return sheet.describe(result, palette)
-    return describe_roll(result, palette)
-
-
-def to_json(result: Any) -> dict[str, Any]:
-    if not isinstance(result, engine.PoolResult | engine.AttackResult):
-        from crux_cli.rulesets.crux import sheet_render as sheet
-
-        return sheet.to_json(result)
-    return roll_json(result)
-
-
-def sheet_suffix(answer: Any, palette: Any) -> str:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.sheet_suffix(answer, palette)
-
-
-def status(hero: Hero) -> tuple[tuple[str, str], ...]:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.toolbar_status(hero)
-
-
-def sheet_json(update: Any) -> dict[str, Any]:
-    from crux_cli.rulesets.crux import sheet_render
-
-    return sheet_render.sheet_json(update)
+# statement -> what Crux does with it: one row per statement (sheet statements named: their module loads later)
+STATEMENTS = StatementTable(NAME, {
+    syntax.Test: pool_row(compiler.TEST),
+    syntax.Save: pool_row(compiler.SAVE),
+    syntax.Initiative: pool_row(compiler.INITIATIVE),
+    syntax.Attack: Handlers(result=engine.AttackResult, compile=compiler.ATTACK, run=engine.roll_attack,
+                            odds=lazy(ODDS, "request_odds"), describe=lazy(RENDER, "describe_attack"),
+                            to_json=lazy(RENDER, "attack_json"), apply=after_roll),
+    **dict.fromkeys((f"{SHEET_SYNTAX}:{name}" for name in ("Damage", "Wound", "Heal", "Rest", "Condition", "Show")),
+                    sheet_row()),
+})
 
 
 RULESET = RuleSet(
@@ -117,20 +75,15 @@ RULESET = RuleSet(
     summary=SUMMARY,
     keywords=frozenset(KEYWORDS),
     parse=parse,
-    run=run,
-    odds=odds,
-    describe=describe,
-    to_json=to_json,
-    apply=apply,
-    words=words.statement_words(frozenset(KEYWORDS)),
-    suggest=words.suggest,
-    words_for=words.words_for,
-    lexicon=words.lexicon,
-    patterns=words.PATTERNS,
-    help=words.HELP,
+    run=STATEMENTS.run,
+    odds=STATEMENTS.odds,
+    describe=STATEMENTS.describe,
+    to_json=STATEMENTS.to_json,
     colours=words.COLOURS,
+    vocabulary=Vocabulary(words=words.statement_words(frozenset(KEYWORDS)),
+                          after=Kinds(suggest=words.suggest, words_for=words.words_for),
+                          lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
+    sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
+                       suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json")),
     fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
-    status=status,
-    sheet_suffix=sheet_suffix,
-    sheet_json=sheet_json,
 )

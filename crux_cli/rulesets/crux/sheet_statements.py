@@ -4,11 +4,47 @@ does to the hero, as a `StateChange` the state layer then writes back.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 from crux_cli.rulesets.crux import sheet_syntax as syntax
 from crux_cli.rulesets.crux import wounds
 from crux_cli.rulesets.crux.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.probability.result import Odds
+
+
+class SheetRequest(Record):
+    """A sheet statement with what running it needs: the hero it changes and the text, for errors."""
+
+    statement: syntax.SheetStatement
+    hero: Hero | None
+    text: str
+
+
+def sheet_request(node: syntax.SheetStatement, hero: Hero | None, text: str) -> SheetRequest:
+    """The compile step of every sheet statement's row in the rule set's table."""
+    return SheetRequest(node, hero, text)
+
+
+def run_request(roller: Roller, request: SheetRequest) -> wounds.StateChange:
+    return run_sheet_statement(request.statement, request.hero, roller, request.text)
+
+
+def no_odds(request: SheetRequest) -> Odds:
+    """A sheet statement rolls nothing (a Field Rest's Hit Dice heal): refused, with the word it starts with."""
+    text = request.text
+    word = text.split()[0] if text.split() else str(request.statement).split()[0]
+    raise CruxError(f"'{word}' changes the sheet; it rolls nothing to give odds for", text=text, position=0,
+                    hint="odds are for tests, saves, initiative, attacks and dice")
+
+
+def after(change: wounds.StateChange, hero: Hero) -> Hero:
+    """The hero a sheet statement leaves."""
+    return change.after
 
 
 def needs_sheet(node: syntax.SheetStatement, text: str) -> CruxError:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from crux_cli.core.ruleset import RuleSet, lazy
-from crux_cli.core.statements import Handlers, StatementTable
+from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary, lazy
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
 
@@ -49,8 +48,7 @@ RULESET = RuleSet(
     odds=STATEMENTS.odds,
     describe=STATEMENTS.describe,
     to_json=STATEMENTS.to_json,
-    following=words.following,
-    lexicon=words.lexicon,
-    help=words.HELP,
     colours=words.COLOURS,
+    vocabulary=Vocabulary(words=tuple(sorted(KEYWORDS)), after=Following(words.FOLLOWING), lexicon=words.lexicon,
+                          patterns=(), help=words.HELP),
 )

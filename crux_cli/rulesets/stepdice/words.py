@@ -28,9 +28,6 @@ LEXICON: Mapping[str, str] = MappingProxyType({
 })
 
 
-def following(keyword: str) -> tuple[str, ...] | None:
-    return FOLLOWING.get(keyword.lower())
-
 
 def lexicon() -> Mapping[str, str]:
     return LEXICON

@@ -12,7 +12,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from crux_cli.plugin import Context, CruxError, Odds, Palette, RuleSet
+from crux_cli.plugin import Context, CruxError, Following, Odds, Palette, RuleSet, Vocabulary
 
 MAX_COINS = 1000
 STATEMENT = re.compile(r"\s*flip(?:\s+(\d+))?\s*", re.IGNORECASE)
@@ -72,5 +72,12 @@ RULESET = RuleSet(
     odds=odds,
     describe=describe,
     to_json=to_json,
-    help=("flip          one coin", "flip N        N coins, counting heads"),
+    colours={"all heads": "good"},  # how its odds table paints an outcome
+    vocabulary=Vocabulary(  # the REPL: completion, colours while typing, /help notation
+        words=("flip",),
+        after=Following({}),  # no word to complete after `flip`
+        lexicon=dict,  # no word coloured beyond `flip`
+        patterns=(),
+        help=("flip          one coin", "flip N        N coins, counting heads"),
+    ),
 )

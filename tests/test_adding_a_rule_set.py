@@ -1,0 +1,253 @@
+"""Adding a built-in rule set takes its folder, one registry line and its two docs sections: nothing else.
+
+The test copies the repository to a temporary folder, adds a small rule set there (`omens`: `omen N`
+reads N d6) touching only
+- its folder, `crux_cli/rulesets/omens/`;
+- one line in `BUILT_IN` (`crux_cli/rulesets/__init__.py`);
+- its section in `man/crux-notation.7`;
+- its section in `grammar/rulesets.md`;
+and runs the fast tier's rule-set tests in the copy, which must pass: they read the rule sets from the
+registry and each rule set's own value, never from a list of names, and the completion scripts ask crux
+for the rule sets' words at Tab, so none has to be regenerated. CONTRIBUTING.md, "Adding a rule set",
+names these parts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LEFT_BEHIND = shutil.ignore_patterns(".git", ".venv", "venv", ".ci", "build", "dist", "*.egg-info", "__pycache__",
+                                     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis")
+
+# the tests that hold every rule set to what crux needs of it, run in the copy (its fast tier)
+RULE_SET_TESTS = ("tests/test_rulesets_cli.py", "tests/test_rulesets_modules.py", "tests/test_rulesets_notation.py",
+                  "tests/test_docs.py", "tests/test_completion.py", "tests/test_repl_suggest.py",
+                  "tests/test_repl_asks_the_rule_set.py", "tests/test_grammar_corpus.py", "tests/test_layers.py",
+                  "tests/test_plugin_ruleset.py", "tests/test_schemas.py", "tests/test_lint.py")
+
+FOLDER = {
+    "__init__.py": '''"""Omens: `omen N` reads N d6; its statements meet in one table (`ruleset.py`)."""
+''',
+    "ruleset.py": '''"""Omens: `omen N` reads N d6 by the highest die (`dark`: the lowest); 6 is blessed, 1-2 cursed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
+from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary
+from crux_cli.core.style import BAD, GOOD, MIXED, Palette
+
+if TYPE_CHECKING:
+    from crux_cli.core.rng import Roller
+    from crux_cli.probability.result import Odds
+
+NAME = "omens"
+SUMMARY = "Omens: omen N reads N d6, blessed on a 6, cursed on 2 or less"
+KEYWORDS = frozenset({"omen"})
+MAX_DICE = 12
+STATEMENT = re.compile(r"\\s*omen(?:\\s+(\\d{1,3}))?(\\s+dark)?\\s*", re.IGNORECASE)
+COLOURS: Mapping[str, str] = MappingProxyType({"blessed": GOOD, "uncertain": MIXED, "cursed": BAD})
+
+
+class Omen(Record):
+    dice: int
+    dark: bool = False
+
+    def __str__(self) -> str:
+        return f"omen {self.dice}" + (" dark" if self.dark else "")
+
+
+class Reading(Record):
+    omen: Omen
+    faces: tuple[int, ...]
+
+    @property
+    def read(self) -> int:
+        return min(self.faces) if self.omen.dark else max(self.faces)
+
+    @property
+    def outcome(self) -> str:
+        return outcome_of(self.read)
+
+
+def outcome_of(face: int) -> str:
+    return "blessed" if face == 6 else "cursed" if face <= 2 else "uncertain"
+
+
+def parse(text: str, keyword: str) -> Omen:
+    match = STATEMENT.fullmatch(text)
+    if match is None:
+        raise CruxError("an omen takes a number of dice and 'dark'", text=text,
+                        position=len(text) - len(text.lstrip()) + len(keyword), hint="omen, omen 3, omen 3 dark")
+    dice = int(match.group(1) or 1)
+    if not 1 <= dice <= MAX_DICE:
+        raise CruxError(f"an omen reads 1 to {MAX_DICE} dice", text=text, position=match.start(1))
+    return Omen(dice, bool(match.group(2)))
+
+
+def request(omen: Omen) -> Omen:
+    return omen
+
+
+def roll(roller: Roller, omen: Omen) -> Reading:
+    return Reading(omen, tuple(roller.dice(omen.dice, 6)))
+
+
+def chance(omen: Omen, face: int) -> Fraction:
+    """P(the die read shows `face`)."""
+    n = omen.dice
+    if omen.dark:
+        return Fraction(7 - face, 6) ** n - Fraction(6 - face, 6) ** n
+    return Fraction(face, 6) ** n - Fraction(face - 1, 6) ** n
+
+
+def odds(omen: Omen) -> Odds:
+    from crux_cli.probability.result import Odds
+
+    each = {face: chance(omen, face) for face in range(1, 7)}
+    rows = (("blessed", each[6]), ("uncertain", each[3] + each[4] + each[5]), ("cursed", each[1] + each[2]))
+    return Odds("omen", rows, distribution=tuple(each.items()), label="read",
+                mean=sum((face * p for face, p in each.items()), Fraction(0)))
+
+
+def describe(reading: Reading, palette: Palette) -> str:
+    kept = "lowest" if reading.omen.dark else "highest"
+    return (f"{palette.outcome(reading.outcome, COLOURS)} ({reading.read}) · "
+            f"{len(reading.faces)}d6 {list(reading.faces)} {kept}")
+
+
+def to_json(reading: Reading) -> dict[str, Any]:
+    return {"kind": "omen", "dice": list(reading.faces), "dark": reading.omen.dark, "read": reading.read,
+            "outcome": reading.outcome}
+
+
+STATEMENTS = StatementTable(NAME, {
+    Omen: Handlers(result=Reading, request=request, run=roll, odds=odds, describe=describe, to_json=to_json),
+})
+
+RULESET = RuleSet(
+    name=NAME,
+    summary=SUMMARY,
+    keywords=KEYWORDS,
+    parse=parse,
+    run=STATEMENTS.run,
+    odds=STATEMENTS.odds,
+    describe=STATEMENTS.describe,
+    to_json=STATEMENTS.to_json,
+    colours=COLOURS,
+    vocabulary=Vocabulary(words=("omen",), after=Following({"omen": ("dark",)}),
+                          lexicon=lambda: MappingProxyType({"dark": "keyword"}), patterns=(),
+                          help=("omen N [dark]   N d6, read by the highest die (dark: the lowest)",)),
+)
+''',
+}
+
+REGISTRY_LINE = ('    "omens": ("crux_cli.rulesets.omens.ruleset",\n'
+                 '              "Omens: omen N reads N d6, blessed on a 6, cursed on 2 or less"),\n')
+
+NOTATION_SECTION = r""".Sh OMENS STATEMENTS
+.\" rules: omens
+The rule set
+.Cm omens
+reads dice for omens: the highest of
+.Ar N
+d6, or with
+.Cm dark
+the lowest; a 6 is
+.Li blessed ,
+2 or less
+.Li cursed ,
+anything else
+.Li uncertain .
+.Bd -unfilled -offset indent
+.Cm omen Oo Ar N Oc Op Cm dark
+.Ed
+.Pp
+For example:
+.Dl omen
+.Dl omen 3 dark
+.Pp
+Refused:
+.\" error
+.Dl omen 99
+.Ss JSON fields
+.Bl -tag -width Ds
+.It Li dice , dark , read , outcome
+The faces, whether the lowest was read, the face read and the omen.
+.El
+"""
+
+GRAMMAR_SECTION = """## omens
+
+```ebnf
+statement = "omen" [ number ] [ "dark" ] ;
+```
+
+A 6 read is `blessed`, 2 or less `cursed`, else `uncertain`. JSON: `dice`, `dark`, `read`, `outcome`.
+
+"""
+
+
+def add_the_rule_set(tree: Path) -> None:
+    """The four touches, and nothing else."""
+    folder = tree / "crux_cli" / "rulesets" / "omens"
+    folder.mkdir()
+    for name, text in FOLDER.items():
+        (folder / name).write_text(text)
+    registry = tree / "crux_cli" / "rulesets" / "__init__.py"
+    text = registry.read_text()
+    start = text.index("BUILT_IN: dict[")
+    end = text.index("\n}\n", start) + 1
+    registry.write_text(text[:end] + REGISTRY_LINE + text[end:])
+    page = tree / "man" / "crux-notation.7"
+    text = page.read_text()
+    at = text.index(".Sh DICE EXPRESSIONS")  # after the other rule sets' sections
+    page.write_text(text[:at] + NOTATION_SECTION + text[at:])
+    grammar = tree / "grammar" / "rulesets.md"
+    text = grammar.read_text()
+    at = text.index("## Odds JSON")
+    grammar.write_text(text[:at] + GRAMMAR_SECTION + text[at:])
+
+
+@pytest.mark.slow  # runs some 1,800 tests in a copy of the repository (a minute or more)
+def test_a_rule_set_needs_its_folder_one_registry_line_and_its_docs(tmp_path: Path) -> None:
+    tree = tmp_path / "crux"
+    shutil.copytree(ROOT, tree, ignore=LEFT_BEHIND)
+    add_the_rule_set(tree)
+    # the copy's crux_cli, for pytest's process and for the `crux` the completion scripts ask
+    env = {**{k: v for k, v in os.environ.items() if k not in ("CRUX_RULES", "CRUX_SHEET")},
+           "PYTHONPATH": str(tree), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    where = subprocess.run([sys.executable, "-c", "import crux_cli.rulesets as r; print(r.__file__, *r.BUILT_IN)"],
+                           capture_output=True, text=True, env=env, cwd=tree, check=True).stdout.split()
+    assert Path(where[0]).is_relative_to(tree) and "omens" in where[1:]
+    said = subprocess.run(["crux", "--rules", "omens", "--seed", "1", "omen 3"], capture_output=True, text=True,
+                          env=env, cwd=tree, timeout=30)
+    assert said.returncode == 0 and re.fullmatch(r"omen 3: (blessed|uncertain|cursed) \(\d\) · 3d6 .*\n", said.stdout)
+
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
+                           *RULE_SET_TESTS], capture_output=True, text=True, env=env, cwd=tree, timeout=900)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert re.search(r"\d+ passed", done.stdout)
+
+
+def test_the_throwaway_rule_set_is_not_in_this_repository() -> None:
+    """What the test above adds exists only in its copy."""
+    from crux_cli import rulesets
+
+    assert "omens" not in rulesets.BUILT_IN
+    assert not (ROOT / "crux_cli" / "rulesets" / "omens").exists()
+    assert "OMENS STATEMENTS" not in (ROOT / "man" / "crux-notation.7").read_text()
