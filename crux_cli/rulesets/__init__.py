@@ -37,11 +37,11 @@ BUILT_IN: dict[str, tuple[str, str]] = {
     "crux": ("crux_cli.rulesets.crux.ruleset",
              "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"),
     "stepdice": ("crux_cli.rulesets.stepdice.ruleset",
-                 "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"),
+                 "Step dice: d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"),
     "d20check": ("crux_cli.rulesets.d20check.ruleset",
-                 "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"),
+                 "d20 checks: d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"),
     "challenge": ("crux_cli.rulesets.challenge.ruleset",
-                  "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"),
+                  "Challenge rolls: action, fortune and resistance pools of d6, highest die, risk and XP"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Challenge rolls (seed 004): pools of d6 read by the highest die, in the seed's words."""
+"""Challenge rolls: pools of d6 read by the highest die, in the seed's words."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from crux_cli.rulesets.challenge import engine, words
 from crux_cli.rulesets.challenge import grammar as notation
 
 NAME = "challenge"
-SUMMARY = "Challenge rolls (seed 004): action, fortune and resistance pools of d6, highest die, risk and XP"
+SUMMARY = "Challenge rolls: action, fortune and resistance pools of d6, highest die, risk and XP"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.challenge.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.challenge.render"

@@ -1,4 +1,4 @@
-"""d20 checks (seed 003): a d20 against 20 − Stat, favor and hinder, damage against armor."""
+"""d20 checks: a d20 against 20 − Stat, favor and hinder, damage against armor."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
 
 NAME = "d20check"
-SUMMARY = "d20 checks (seed 003): d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
+SUMMARY = "d20 checks: d20 vs 20 − Stat (×2 trained), favored/hindered d6, armor, immune, weak"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.d20check.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.d20check.render"

@@ -1,4 +1,4 @@
-"""Step dice (seed 002): attribute dice on a track, saves to beat a 4 or a die, attacks on Grit."""
+"""Step dice: attribute dice on a track, saves to beat a 4 or a die, attacks on Grit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
 
 NAME = "stepdice"
-SUMMARY = "Step dice (seed 002): d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
+SUMMARY = "Step dice: d4–d12 attribute dice, saves vs 4 or a die, attacks on armor and Grit"
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.stepdice.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.stepdice.render"
