@@ -1,6 +1,7 @@
 """Character sheets: commented TOML text ↔ `Hero`, refused with file, line and reason.
 
-Reading uses the stdlib `tomllib` (fast, and its syntax errors carry a line);
+Reading uses the stdlib `tomllib` (fast, and its syntax errors carry a line), but for the plain TOML
+a sheet usually is, which `plain_toml` reads without importing it;
 writing back uses `tomlkit`, imported only when a sheet actually changes, so the
 user's comments, order and spacing survive. Only the values crux keeps by itself
 (Grit, HP, Wounds, Dying, Hit Dice, conditions) are ever written back.
@@ -19,9 +20,7 @@ The sheet's shape (see `new_sheet_text` for the commented template):
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from crux_cli.core.errors import CruxError, SheetError
@@ -62,8 +61,18 @@ def brief(value: Any, width: int = 40) -> str:
 
 def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
     """The hero a sheet describes, or a `SheetError` naming the file, line and reason."""
+    from crux_cli.state.plain_toml import loads
+
+    data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
+    return _SheetReader(text, path).hero(read_toml(text, path) if data is None else data)
+
+
+def read_toml(text: str, path: str) -> dict[str, Any]:
+    """The sheet's TOML as tomllib reads it, or a `SheetError` naming the file, line and reason."""
+    import tomllib
+
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         where = SYNTAX_POSITION.search(message)
@@ -77,7 +86,6 @@ def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
     except RecursionError:
         raise SheetError("arrays or tables nested too deeply to be a sheet", path=path,
                          line=line_of_deep_nesting(text), hint="a sheet nests a table in a table at most") from None
-    return _SheetReader(text, path).hero(data)
 
 
 def line_of_long_number(text: str) -> int | None:
@@ -93,12 +101,12 @@ def line_of_deep_nesting(text: str) -> int | None:
     return None
 
 
-@dataclass
 class _SheetReader:
     """Turns parsed TOML into a `Hero`, failing at the line of the first key that breaks a rule."""
 
-    text: str
-    path: str
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
 
     def fail(self, keys: tuple[str, ...], reason: str, hint: str | None = None) -> SheetError:
         hint = hint or "fix that line and try again: crux has left the sheet as it was"
@@ -341,6 +349,8 @@ def updated_sheet(text: str, before: Hero, after: Hero, path: str) -> tuple[str,
 
 def checked(text: str, changed: list[str], after: Hero) -> bool:
     """Does `text` hold the new values of `changed`?"""
+    import tomllib
+
     try:
         status = tomllib.loads(text).get("status")
     except ValueError:
@@ -427,6 +437,8 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
             return None
         edited = edited.replace(mark, run)
     result = "".join(lines[:start]) + edited + "".join(lines[end:])
+    import tomllib
+
     try:
         expected = tomllib.loads(text)
         status = expected.get("status")

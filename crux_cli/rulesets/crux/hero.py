@@ -7,9 +7,9 @@ and writes the TOML sheet it comes from.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any
 
+from crux_cli.core.record import Record
 from crux_cli.core.vocabulary import ATTRIBUTES
 from crux_cli.core.vocabulary import CONDITIONS as CONDITIONS  # re-exported: the sheet and the ledger read them here
 from crux_cli.rulesets.crux.engine import GRIT_MAX as GRIT_MAX  # re-exported: the sheet validates against it
@@ -17,8 +17,7 @@ from crux_cli.rulesets.crux.engine import GRIT_MAX as GRIT_MAX  # re-exported: t
 WOUND_CAP = 6
 
 
-@dataclass(frozen=True)
-class Attribute:
+class Attribute(Record):
     modifier: int = 0  # used for damage and flat bonuses (+STR)
     rating: int = 0  # Boon/Bane rating, -3..+3: boons (or banes) on tests
 
@@ -51,11 +50,13 @@ def default_attributes() -> Attributes:
     return Attributes({a: Attribute() for a in ATTRIBUTES})
 
 
-@dataclass(frozen=True)
-class Hero:
+DEFAULT_ATTRIBUTES = default_attributes()  # one for every hero made without any: an `Attributes` is immutable
+
+
+class Hero(Record):
     name: str = "hero"
     rules: str = "crux"
-    attributes: Mapping[str, Attribute] = field(default_factory=default_attributes)  # an `Attributes`
+    attributes: Mapping[str, Attribute] = DEFAULT_ATTRIBUTES  # an `Attributes`
     advantaged_save: str | None = None
     disadvantaged_save: str | None = None
     attack_count: int = 1  # the attack die: attack_count d attack_sides
@@ -84,4 +85,4 @@ class Hero:
         return condition in self.conditions
 
     def with_changes(self, **changes: Any) -> Hero:
-        return replace(self, **changes)
+        return self.replace(**changes)

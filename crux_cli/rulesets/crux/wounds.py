@@ -20,9 +20,8 @@ Rulings where the seed is open:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.core.rng import Roller
 from crux_cli.rulesets.crux.engine import Source
 from crux_cli.rulesets.crux.hero import CONDITIONS as SHEET_CONDITIONS
@@ -32,8 +31,7 @@ CONDITIONS = (*SHEET_CONDITIONS, "dying")  # what `cond add` takes
 TRACKED = ("hp", "wounds", "dying", "dead", "hit_dice", "conditions", "grit")
 
 
-@dataclass(frozen=True)
-class StateChange:
+class StateChange(Record):
     """What a state statement did: the hero before and after, and what happened, in words."""
 
     kind: str  # "damage" | "heal" | "rest field" | "rest safe" | "condition"
