@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
+from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
@@ -291,7 +291,7 @@ class Runner:
         """
         if SEPARATOR in text and len(parts := split_statements(text)) > 1:
             return self.comparison(text, parts, at_least, exact, cumulative)
-        handler, statement = self.read(text)
+        handler, statement = self.read_to_count(text)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
@@ -334,22 +334,42 @@ class Runner:
                               cumulative)
         return Answer(text, self.rules_name, compared, self.seed, odds=True)
 
+    def read_to_count(self, text: str) -> tuple[RuleSet, Any]:
+        """`read` for the odds: a statement the roll's dice limits refuse (sides, dice) is read again without
+        them, since odds count the dice rather than roll them, and are held to the odds limit instead
+        (core/limits.py `counting`). That reading is never cached, so a roll of the same text is refused."""
+        try:
+            return self.read(text)
+        except LimitError:
+            if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE:
+                raise
+            token = counting.set(True)
+            try:
+                return reading.read_uncached(text, lambda: self.rules)
+            finally:
+                counting.reset(token)
+
     def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
         """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
+        The roll's dice limits do not apply (`counting`): the odds limit does.
 
         Only the exact case sets the flag: it is off unless set, so the text's odds (most of them) skip the
         import and the context variable.
         """
         ctx = Context(Roller(_SourceOf(self)), self.current_hero(), text)
-        if not exact:
-            return odds(statement, ctx)
-        from crux_cli.probability.cost import exact_rows
-
-        token = exact_rows.set(True)
+        counted = counting.set(True)
         try:
-            return odds(statement, ctx)
+            if not exact:
+                return odds(statement, ctx)
+            from crux_cli.probability.cost import exact_rows
+
+            token = exact_rows.set(True)
+            try:
+                return odds(statement, ctx)
+            finally:
+                exact_rows.reset(token)
         finally:
-            exact_rows.reset(token)
+            counting.reset(counted)
 
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
