@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.grammar import Pattern
 from crux_cli.core.limits import MAX_SIDES
 from crux_cli.core.vocabulary import (
     ATTRIBUTES,
@@ -47,7 +48,9 @@ TABLE_KEYS: dict[str, tuple[str, ...]] = {
 WRITABLE = ("grit", "hp", "wounds", "dying", "dead", "hit_dice", "conditions")
 
 DICE = re.compile(r"^\s*(\d{0,9})\s*d\s*(\d{1,9})\s*$", re.IGNORECASE)  # digits capped: int() has a limit
-SYNTAX_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+# the patterns of errors and of writing a sheet back are compiled when first used: a roll on a sheet reads it,
+# and compiling them cost the one-shot about 1.3 ms (tests/bench/bench_startup.py)
+SYNTAX_POSITION = Pattern(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def brief(value: Any, width: int = 40) -> str:
@@ -273,9 +276,9 @@ class _SheetReader:
 # --- where a key is written ----------------------------------------------------------------------
 
 KEY = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"  # bare or quoted
-HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
-ASSIGNMENT = re.compile(rf"^\s*({KEY}(?:\s*\.\s*{KEY})*)\s*=")
-DOT_OUTSIDE_QUOTES = re.compile(r"\.(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
+HEADER = Pattern(r"^\s*\[\s*([^\[\]]+?)\s*\]")
+ASSIGNMENT = Pattern(rf"^\s*({KEY}(?:\s*\.\s*{KEY})*)\s*=")
+DOT_OUTSIDE_QUOTES = Pattern(r"\.(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
 
 
 def dotted(keys: str) -> tuple[str, ...]:
@@ -382,9 +385,9 @@ def updated_document(text: str, after: Hero, changed: list[str]) -> str:
     return tomlkit.dumps(document)
 
 
-STATUS_HEADER = re.compile(r"[ \t]*\[[ \t]*status[ \t]*\][ \t]*(#.*)?\r?\n?")
-ANY_HEADER = re.compile(r"[ \t]*\[")
-NOTHING_SET = re.compile(r"[ \t]*(#.*)?\r?\n?")  # a blank or comment line
+STATUS_HEADER = Pattern(r"[ \t]*\[[ \t]*status[ \t]*\][ \t]*(#.*)?\r?\n?")
+ANY_HEADER = Pattern(r"[ \t]*\[")
+NOTHING_SET = Pattern(r"[ \t]*(#.*)?\r?\n?")  # a blank or comment line
 
 
 def set_aside_comments(lines: list[str]) -> tuple[str, dict[str, str]]:
@@ -452,7 +455,7 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
         return None
 
 
-SCALAR_LINE = re.compile(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
+SCALAR_LINE = Pattern(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
 
 
 def edited_in_place(text: str, changed: list[str], after: Hero) -> str | None:
