@@ -119,6 +119,8 @@ def test_past_the_dice_limits_the_odds_limit_refuses_at_once() -> None:
         with pytest.raises(LimitError) as refused:
             runner.odds(text)
         assert "odds size limit" in str(refused.value) and time.process_time() - started < 0.5
+        assert refused.value.hint is not None and "rolling it still works" not in refused.value.hint
+        assert refused.value.hint.endswith("a roll of it passes the dice limits too")
     assert runner.odds("1d20000").result.distribution is not None
     with pytest.raises(LimitError):
         runner.execute("1d20000")

@@ -14,10 +14,15 @@ EXPLOSION_DEPTH = 100  # an exploding chain stops here even below the dice limit
 # MAX_DICE and MAX_SIDES guard rolling: the dice of a roll are drawn one by one, and shown. Exact odds
 # count rather than roll, and are held to the odds limit of their own (crux_cli/probability/cost.py:
 # time and memory predicted before the work), so `crux odds 1d20000` is answered where `crux 1d20000`
-# is refused. The odds set this while they read and work out a statement the dice limits refuse.
-counting: ContextVar[bool] = ContextVar("counting", default=False)
+# is refused. The odds set a list here while they read and work out a statement; None: a roll.
+counting: ContextVar[list[str] | None] = ContextVar("counting", default=None)
 
 
-def rolling() -> bool:
-    """Do the dice limits apply (a roll), or is the statement only counted (odds)?"""
-    return not counting.get()
+def rolling(limit: str) -> bool:
+    """Asked where a statement passes the dice limit `limit`: True, it is rolled (refuse it); False, it is
+    only counted (odds), and the limit passed is noted in the list `counting` holds."""
+    passed = counting.get()
+    if passed is None:
+        return True
+    passed.append(limit)
+    return False

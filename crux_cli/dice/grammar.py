@@ -57,7 +57,7 @@ def positioned(action: Any) -> Any:
 
 def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
     count = integer(value, text, loc) if value else 1
-    if count * per_die > MAX_DICE and rolling():
+    if count * per_die > MAX_DICE and rolling("dice"):
         raise LimitError(f"{count:,} dice is more than {MAX_DICE:,}, the limit of dice rolled per statement",
                          text=text, position=loc, hint="roll fewer dice, or split the roll into several statements")
     return count
@@ -65,7 +65,7 @@ def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
 
 def die_sides(value: str, text: str, loc: int) -> int:
     sides = integer(value, text, loc)
-    if sides > MAX_SIDES and rolling():
+    if sides > MAX_SIDES and rolling("sides"):
         raise LimitError(f"a d{sides:,} has more than {MAX_SIDES:,} sides, the limit for a die",
                          text=text, position=loc)
     if sides > MAX_SIDES:  # counted, not rolled (odds): held to what the odds may hold, before its faces are read

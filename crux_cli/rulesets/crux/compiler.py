@@ -129,9 +129,9 @@ def attack_pool(node: syntax.Attack, hero: Hero | None, text: str) -> syntax.Poo
                         hint="a d1 could neither miss (on a 1) nor crit (on its maximum): use d2 or more")
     if pool.count < 1:
         raise CruxError("an attack rolls at least one die", text=text, position=pool.pos)
-    if pool.sides > MAX_SIDES and rolling():
+    if pool.sides > MAX_SIDES and rolling("sides"):
         raise LimitError(f"a die may have at most {MAX_SIDES:,} sides", text=text, position=pool.pos)
-    if pool.count > MAX_DICE and rolling():
+    if pool.count > MAX_DICE and rolling("dice"):
         raise LimitError(f"{pool.count:,} dice is more than the {MAX_DICE:,} a statement may roll",
                          text=text, position=pool.pos)
     return pool

@@ -77,7 +77,7 @@ def check_dice(request: PoolRequest | AttackRequest) -> None:
     dice = pool_size(request.net) + (request.count - 1 if isinstance(request, AttackRequest) else 0)
     if isinstance(request, PoolRequest) and request.ambush:
         dice = 0
-    if dice > MAX_DICE and rolling():
+    if dice > MAX_DICE and rolling("dice"):
         raise LimitError(f"this statement would roll more than {MAX_DICE:,} dice (the limit)",
                          hint="roll fewer dice, or split the roll into several statements")
     sides = request.sides if isinstance(request, AttackRequest) else 6
