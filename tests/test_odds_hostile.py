@@ -92,12 +92,38 @@ def test_the_statements_that_once_hung_or_crashed_finish_as_a_command(text: str)
     assert usage.ru_utime + usage.ru_stime < ANSWER_SECONDS
 
 
-def test_boons_past_the_dice_limit_are_refused_as_a_roll_refuses_them() -> None:
-    rolled = run_crux("DEX +6000b")
-    odds = run_crux("odds", "DEX +6000b")
-    assert rolled.returncode == odds.returncode == 2
-    assert "would roll more than 1,000 dice (the limit)" in rolled.stderr
-    assert "would roll more than 1,000 dice (the limit)" in odds.stderr
+ROLL_LIMITS = [("DEX +1000b", "would roll more than 1,000 dice (the limit)"),
+               ("DEX +6000b", "would roll more than 1,000 dice (the limit)"),
+               ("1d20000", "a d20,000 has more than 10,000 sides, the limit for a die"),
+               ("atk d20000", "a die may have at most 10,000 sides")]
+
+
+@pytest.mark.parametrize(("text", "refusal"), ROLL_LIMITS)
+def test_the_dice_limits_guard_rolling_not_counting(text: str, refusal: str) -> None:
+    """Past the roll's dice limits, the odds are answered (the odds limit bounds them), and a roll of
+    the same text is still refused, in the same process after the odds too (a batch)."""
+    rolled = run_crux(text)
+    odds = run_crux("odds", text)
+    assert rolled.returncode == 2 and refusal in rolled.stderr
+    assert odds.returncode == 0 and odds.stdout.startswith(f"{text}: exact odds"), odds.stderr
+    batch = run_crux("-", stdin=f"odds {text}\n{text}\nodds {text}\n")
+    assert batch.stdout.count(f"{text}: exact odds") == 2
+    assert batch.stderr.startswith("crux: line 2: error: ") and refusal in batch.stderr
+
+
+def test_past_the_dice_limits_the_odds_limit_refuses_at_once() -> None:
+    runner = Runner()
+    for text in ["d1000000000", "1000000000d6", "d999999999!", "DEX +1000000b", "atk d1000000000",
+                 "100000d6kh3", "atk d20000 +50000b"]:
+        started = time.process_time()
+        with pytest.raises(LimitError) as refused:
+            runner.odds(text)
+        assert "odds size limit" in str(refused.value) and time.process_time() - started < 0.5
+        assert refused.value.hint is not None and "rolling it still works" not in refused.value.hint
+        assert refused.value.hint.endswith("a roll of it passes the dice limits too")
+    assert runner.odds("1d20000").result.distribution is not None
+    with pytest.raises(LimitError):
+        runner.execute("1d20000")
 
 
 def test_the_limit_is_named_with_the_time_it_would_take() -> None:

@@ -79,6 +79,21 @@ def test_a_much_built_class_gets_a_faster_init_that_behaves_the_same():
         Pair(1).a = 2
 
 
+def test_post_init_runs_once_the_fields_are_set_in_either_init() -> None:
+    from crux_cli.core import record
+
+    class Sorted(Record):
+        items: tuple[int, ...] = ()
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "items", tuple(sorted(self.items)))
+
+    made = [Sorted((n, 0)) for n in range(record.SPECIALISE_AFTER + 1)]  # the last by the specialised __init__
+    assert Sorted.__init__ is not Record.__init__
+    assert made[0].items == (0, 0) and made[-1].items == (0, record.SPECIALISE_AFTER)
+    assert Sorted((3, 1)).replace(items=(9, 2)).items == (2, 9) and Sorted().items == ()
+
+
 # -- values that were immutable in name only ---------------------------------------------------------
 
 def test_a_hero_is_a_value_its_attributes_cannot_change() -> None:

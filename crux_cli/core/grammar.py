@@ -64,6 +64,14 @@ class Pattern:
             compiled = self.compiled = re.compile(self.source)
         return compiled.match(text, pos)
 
+    def __getattr__(self, name: str) -> Any:
+        """The compiled pattern's other methods (`search`, `fullmatch`, `sub`, `split`…), compiled at the first."""
+        if name in self.__slots__:  # an unset slot: never a method of the pattern
+            raise AttributeError(name)
+        if self.compiled is None:
+            self.compiled = re.compile(self.source)
+        return getattr(self.compiled, name)
+
 
 def check_input(text: str) -> None:
     """Refuse what no grammar should ever see: too long, too deep, or invisible characters."""

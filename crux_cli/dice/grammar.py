@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
-from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES
+from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES, rolling
 from crux_cli.core.ruleset import lazy
 from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import syntax
@@ -57,7 +57,7 @@ def positioned(action: Any) -> Any:
 
 def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
     count = integer(value, text, loc) if value else 1
-    if count * per_die > MAX_DICE:
+    if count * per_die > MAX_DICE and rolling("dice"):
         raise LimitError(f"{count:,} dice is more than {MAX_DICE:,}, the limit of dice rolled per statement",
                          text=text, position=loc, hint="roll fewer dice, or split the roll into several statements")
     return count
@@ -65,9 +65,16 @@ def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
 
 def die_sides(value: str, text: str, loc: int) -> int:
     sides = integer(value, text, loc)
-    if sides > MAX_SIDES:
+    if sides > MAX_SIDES and rolling("sides"):
         raise LimitError(f"a d{sides:,} has more than {MAX_SIDES:,} sides, the limit for a die",
                          text=text, position=loc)
+    if sides > MAX_SIDES:  # counted, not rolled (odds): held to what the odds may hold, before its faces are read
+        from crux_cli.probability.generic import check_table
+
+        try:
+            check_table(sides)
+        except CruxError as error:
+            raise error.at(text, loc) from None
     if sides < 1:
         raise CruxError("a die has at least one side", text=text, position=loc, hint="try d6, d20 or d100")
     return sides

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from math import comb
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 from crux_cli.dice import syntax
 from crux_cli.probability import cost
 from crux_cli.probability.cost import Shape, combine_cost, combine_shape, convolve_cost, convolve_shape
@@ -32,10 +33,28 @@ def statement_odds(statement: syntax.DiceStatement, depth: int | None = None) ->
         return versus_odds(statement, depth)
     depths: set[int] = set()
     plan = expression_plan(statement.expr, depth, depths)
-    cost.check_answer(plan.seconds, plan.shape)
+    cost.check_answer(plan.seconds + past_the_roll(plan.shape, statement.expr), plan.shape)
     dist = plan.compute()
     label = "successes" if syntax.counts_successes(_unwrapped(statement.expr)) else "total"
     return dice_odds(dist, depth=max(depths) if depths else None, label=label)
+
+
+COUNTED_ROWS = 16  # exact values of an answer reduced to lowest terms, at most: its mean, variance, a few rows
+
+
+def past_the_roll(result: Shape, *expressions: syntax.Expr) -> float:
+    """Seconds the odds model leaves out within the roll's dice limits, and counts past them (odds count
+    dice a roll would refuse: core/limits.py `counting`): a few exact values of the answer (its mean and
+    variance, a few rows) reduced to lowest terms, each a gcd of the denominator's length squared."""
+    for expression in expressions:
+        for leaf in syntax.leaves(expression):
+            if not isinstance(leaf, syntax.DiceTerm):
+                continue
+            base = syntax.base_of(leaf)
+            if base.count * (2 if isinstance(base, syntax.D66) else 1) > MAX_DICE or \
+                    (isinstance(base, syntax.Dice) and base.sides > MAX_SIDES):
+                return cost.presentation(Shape(COUNTED_ROWS, COUNTED_ROWS, result.bits), exact=True)
+    return 0.0
 
 
 WRAPPERS = (syntax.Group, syntax.Labelled)  # made once: `A | B` in a test builds the union at every call
@@ -218,7 +237,7 @@ def versus_odds(statement: syntax.Versus, depth: int | None = None) -> Odds:
     mine = expression_plan(statement.expr, depth, depths)
     other = expression_plan(statement.against, depth, depths)
     plan = _operator_plan("-", mine, other, statement.against)
-    cost.check_answer(plan.seconds, plan.shape)
+    cost.check_answer(plan.seconds + past_the_roll(plan.shape, statement.expr, statement.against), plan.shape)
     margin = plan.compute()
     above = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m > 0)
     level = sum(w for m, w in zip(margin.outcomes, margin.weights, strict=True) if m == 0)

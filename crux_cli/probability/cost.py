@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # scaled predictions run from about half to 1.6 times what the work takes, family by family
 # (tools/calibrate_odds.py), and the machine may be busier than when the probe ran: 0.75 s predicted is
 # at most about 1.4 s of work, under 2 s of CPU with start-up and reading (0.2 s).
+STILL_ROLLS = "; rolling it still works"  # a hint's end when only the odds are refused (the runner reads it)
+
 LIMIT_SECONDS = 0.75
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
 # What a mixture of large parts (`Dist.bind`) holds at once, as Python objects: its table, the part it
@@ -195,7 +197,7 @@ def check_answer(seconds: float, result: Shape | None) -> None:
     error = too_big(here(seconds + shown))
     if text_only:
         error = error.with_hint("exact fractions for every value are what pass it: `crux odds` without --json "
-                                "answers it (its rows rounded); rolling it still works")
+                                "answers it (its rows rounded)" + STILL_ROLLS)
     raise error
 
 
@@ -217,15 +219,15 @@ def check_rows(shape: Shape) -> None:
     raise LimitError(f"these exact odds pass the odds size limit: their {shape.outcomes:,} rows of exact weights "
                      f"would hold about {size / 1e6:,.0f} MB, where the limit is {LIMIT_ROW_BYTES // 1_000_000} MB",
                      hint="exact fractions for every value are what pass it: `crux odds` without --json answers "
-                          "it (its rows rounded); rolling it still works" if text_only else
-                          "ask for fewer dice, fewer sides or fewer kept; rolling it still works")
+                          "it (its rows rounded)" + STILL_ROLLS if text_only else
+                          "ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
 
 
 def check_memory(size: float) -> None:
     if size > LIMIT_BYTES:
         raise LimitError(f"these exact odds pass the odds size limit: one polynomial of {size / 1e6:,.0f} MB of "
                          f"exact weights, where the limit is {LIMIT_BYTES // 1_000_000} MB",
-                         hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
+                         hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
 
 
 def held(values: float, bits: float) -> float:
@@ -239,14 +241,14 @@ def check_held(size: float) -> None:
     if size > LIMIT_HELD:
         raise LimitError(f"these exact odds pass the odds size limit: they would hold about {size / 1e6:,.0f} MB "
                          f"of exact weights at once, where the limit is {LIMIT_HELD // 1_000_000} MB",
-                         hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
+                         hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
 
 
 def too_big(seconds: float) -> LimitError:
     """The refusal of odds that would take `seconds` on this machine."""
     return LimitError(f"these exact odds pass the odds size limit: working them out would take about "
                       f"{_duration(seconds)}, where the limit is {LIMIT_SECONDS:g} s",
-                      hint="ask for fewer dice, fewer sides or fewer kept; rolling it still works")
+                      hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
 
 
 def _duration(seconds: float) -> str:

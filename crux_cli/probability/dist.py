@@ -28,7 +28,7 @@ from operator import add, mul, sub
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
 from crux_cli.probability import cost
-from crux_cli.probability.cost import dense_enough, shape
+from crux_cli.probability.cost import STILL_ROLLS, dense_enough, shape
 
 # The odds size limit bounds time: each step below is refused before its work when the model of its cost
 # (crux_cli.probability.cost, where every prediction and its fitted constants live) passes the limit.
@@ -488,7 +488,7 @@ def check_outcomes(values: int) -> None:
 
 def _too_many(values: int) -> LimitError:
     return LimitError(f"these exact odds pass the odds size limit: {values:,} values, where the limit is "
-                      f"{MAX_OUTCOMES:,}", hint="ask for fewer dice or fewer sides; rolling it still works")
+                      f"{MAX_OUTCOMES:,}", hint="ask for fewer dice or fewer sides" + STILL_ROLLS)
 
 
 def _from_dense(low: int, dense: list[int], denominator: int) -> Dist:

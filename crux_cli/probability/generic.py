@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_SIDES
 from crux_cli.core.vocabulary import COUNTDOWN_SIZES
 from crux_cli.probability import cost
 from crux_cli.probability.cost import (
@@ -65,7 +65,15 @@ def base_die(sides: int | str) -> Dist:
         return d66()
     if not isinstance(sides, int) or sides < 1:
         raise CruxError(f"there is no die d{sides}")
+    check_table(sides)
     return die(sides)
+
+
+def check_table(sides: int) -> None:
+    """Refuse, before it is made, a die whose table of weights would pass the odds' memory. A roll's
+    limit on sides (MAX_SIDES) does not bound the odds, which count rather than roll (core/limits.py)."""
+    if sides > MAX_SIDES:
+        cost.check_held(cost.held(sides, sides.bit_length()))
 
 
 class Plan(NamedTuple):

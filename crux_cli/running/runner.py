@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS
+from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
@@ -291,11 +291,12 @@ class Runner:
         """
         if SEPARATOR in text and len(parts := split_statements(text)) > 1:
             return self.comparison(text, parts, at_least, exact, cumulative)
-        handler, statement = self.read(text)
+        passed: list[str] = []  # the dice limits of a roll the statement passes: the odds limit alone bounds it
+        handler, statement = self.read_to_count(text, passed)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
-            odds = self.odds_of(handler.odds, statement, text, exact)
+            odds = self.odds_of(handler.odds, statement, text, exact, passed)
             if at_least is not None:
                 from crux_cli.probability.result import with_at_least
 
@@ -307,7 +308,7 @@ class Runner:
 
                     check_cumulative(odds.distribution)
         except CruxError as error:
-            raise error.at(text) from None
+            raise counted(error, passed).at(text) from None
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
 
@@ -334,22 +335,46 @@ class Runner:
                               cumulative)
         return Answer(text, self.rules_name, compared, self.seed, odds=True)
 
-    def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool) -> Any:
+    def read_to_count(self, text: str, passed: list[str]) -> tuple[RuleSet, Any]:
+        """`read` for the odds: a statement the roll's dice limits refuse (sides, dice) is read again without
+        them, since odds count the dice rather than roll them, and are held to the odds limit instead
+        (core/limits.py `counting`, noting the limits passed in `passed`). That reading is never cached,
+        so a roll of the same text is refused."""
+        try:
+            return self.read(text)
+        except LimitError:
+            if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE:
+                raise
+            token = counting.set(passed)
+            try:
+                return reading.read_uncached(text, lambda: self.rules)
+            except CruxError as error:
+                raise counted(error, passed) from None
+            finally:
+                counting.reset(token)
+
+    def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool,
+                passed: list[str]) -> Any:
         """`odds` (a handler's) of the statement; with `exact`, the odds limit counts an exact fraction per value.
+        The roll's dice limits do not apply (`counting`): the odds limit does.
 
         Only the exact case sets the flag: it is off unless set, so the text's odds (most of them) skip the
         import and the context variable.
         """
         ctx = Context(Roller(_SourceOf(self)), self.current_hero(), text)
-        if not exact:
-            return odds(statement, ctx)
-        from crux_cli.probability.cost import exact_rows
-
-        token = exact_rows.set(True)
+        counting_token = counting.set(passed)
         try:
-            return odds(statement, ctx)
+            if not exact:
+                return odds(statement, ctx)
+            from crux_cli.probability.cost import exact_rows
+
+            token = exact_rows.set(True)
+            try:
+                return odds(statement, ctx)
+            finally:
+                exact_rows.reset(token)
         finally:
-            exact_rows.reset(token)
+            counting.reset(counting_token)
 
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
@@ -369,6 +394,19 @@ class _SourceOf:
 
     def randint(self, low: int, high: int) -> int:
         return self.runner.source.randint(low, high)
+
+
+
+
+def counted(error: CruxError, passed: list[str]) -> CruxError:
+    """A refusal of odds of a statement past the roll's dice limits (`passed`), whose hint says not that
+    rolling it works."""
+    from crux_cli.probability.cost import STILL_ROLLS
+
+    if not passed or not isinstance(error, LimitError) or not (error.hint or "").endswith(STILL_ROLLS):
+        return error
+    assert error.hint is not None
+    return error.with_hint(error.hint.removesuffix(STILL_ROLLS) + "; a roll of it passes the dice limits too")
 
 
 COUNTED_SEPARATORS = 100_000  # past this many `;` on a line, the statements are not counted to say how many

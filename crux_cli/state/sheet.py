@@ -1,6 +1,7 @@
 """Character sheets: commented TOML text ↔ `Hero`, refused with file, line and reason.
 
-Reading uses the stdlib `tomllib` (fast, and its syntax errors carry a line);
+Reading uses the stdlib `tomllib` (fast, and its syntax errors carry a line), but for the plain TOML
+a sheet usually is, which `plain_toml` reads without importing it;
 writing back uses `tomlkit`, imported only when a sheet actually changes, so the
 user's comments, order and spacing survive. Only the values crux keeps by itself
 (Grit, HP, Wounds, Dying, Hit Dice, conditions) are ever written back.
@@ -19,12 +20,11 @@ The sheet's shape (see `new_sheet_text` for the commented template):
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.grammar import Pattern
 from crux_cli.core.limits import MAX_SIDES
 from crux_cli.core.vocabulary import (
     ATTRIBUTES,
@@ -48,7 +48,9 @@ TABLE_KEYS: dict[str, tuple[str, ...]] = {
 WRITABLE = ("grit", "hp", "wounds", "dying", "dead", "hit_dice", "conditions")
 
 DICE = re.compile(r"^\s*(\d{0,9})\s*d\s*(\d{1,9})\s*$", re.IGNORECASE)  # digits capped: int() has a limit
-SYNTAX_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+# the patterns of errors and of writing a sheet back are compiled when first used: a roll on a sheet reads it,
+# and compiling them cost the one-shot about 1.3 ms (tests/bench/bench_startup.py)
+SYNTAX_POSITION = Pattern(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def brief(value: Any, width: int = 40) -> str:
@@ -62,8 +64,18 @@ def brief(value: Any, width: int = 40) -> str:
 
 def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
     """The hero a sheet describes, or a `SheetError` naming the file, line and reason."""
+    from crux_cli.state.plain_toml import loads
+
+    data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
+    return _SheetReader(text, path).hero(read_toml(text, path) if data is None else data)
+
+
+def read_toml(text: str, path: str) -> dict[str, Any]:
+    """The sheet's TOML as tomllib reads it, or a `SheetError` naming the file, line and reason."""
+    import tomllib
+
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         where = SYNTAX_POSITION.search(message)
@@ -77,7 +89,6 @@ def parse_sheet(text: str, path: str = "<sheet>") -> Hero:
     except RecursionError:
         raise SheetError("arrays or tables nested too deeply to be a sheet", path=path,
                          line=line_of_deep_nesting(text), hint="a sheet nests a table in a table at most") from None
-    return _SheetReader(text, path).hero(data)
 
 
 def line_of_long_number(text: str) -> int | None:
@@ -93,12 +104,12 @@ def line_of_deep_nesting(text: str) -> int | None:
     return None
 
 
-@dataclass
 class _SheetReader:
     """Turns parsed TOML into a `Hero`, failing at the line of the first key that breaks a rule."""
 
-    text: str
-    path: str
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
 
     def fail(self, keys: tuple[str, ...], reason: str, hint: str | None = None) -> SheetError:
         hint = hint or "fix that line and try again: crux has left the sheet as it was"
@@ -267,9 +278,9 @@ class _SheetReader:
 # --- where a key is written ----------------------------------------------------------------------
 
 KEY = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"  # bare or quoted
-HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
-ASSIGNMENT = re.compile(rf"^\s*({KEY}(?:\s*\.\s*{KEY})*)\s*=")
-DOT_OUTSIDE_QUOTES = re.compile(r"\.(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
+HEADER = Pattern(r"^\s*\[\s*([^\[\]]+?)\s*\]")
+ASSIGNMENT = Pattern(rf"^\s*({KEY}(?:\s*\.\s*{KEY})*)\s*=")
+DOT_OUTSIDE_QUOTES = Pattern(r"\.(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
 
 
 def dotted(keys: str) -> tuple[str, ...]:
@@ -343,6 +354,8 @@ def updated_sheet(text: str, before: Hero, after: Hero, path: str) -> tuple[str,
 
 def checked(text: str, changed: list[str], after: Hero) -> bool:
     """Does `text` hold the new values of `changed`?"""
+    import tomllib
+
     try:
         status = tomllib.loads(text).get("status")
     except ValueError:
@@ -374,9 +387,9 @@ def updated_document(text: str, after: Hero, changed: list[str]) -> str:
     return tomlkit.dumps(document)
 
 
-STATUS_HEADER = re.compile(r"[ \t]*\[[ \t]*status[ \t]*\][ \t]*(#.*)?\r?\n?")
-ANY_HEADER = re.compile(r"[ \t]*\[")
-NOTHING_SET = re.compile(r"[ \t]*(#.*)?\r?\n?")  # a blank or comment line
+STATUS_HEADER = Pattern(r"[ \t]*\[[ \t]*status[ \t]*\][ \t]*(#.*)?\r?\n?")
+ANY_HEADER = Pattern(r"[ \t]*\[")
+NOTHING_SET = Pattern(r"[ \t]*(#.*)?\r?\n?")  # a blank or comment line
 
 
 def set_aside_comments(lines: list[str]) -> tuple[str, dict[str, str]]:
@@ -429,6 +442,8 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
             return None
         edited = edited.replace(mark, run)
     result = "".join(lines[:start]) + edited + "".join(lines[end:])
+    import tomllib
+
     try:
         expected = tomllib.loads(text)
         status = expected.get("status")
@@ -442,7 +457,7 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
         return None
 
 
-SCALAR_LINE = re.compile(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
+SCALAR_LINE = Pattern(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
 
 
 def edited_in_place(text: str, changed: list[str], after: Hero) -> str | None:

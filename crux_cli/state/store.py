@@ -29,7 +29,6 @@ import stat
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from crux_cli.core.errors import SheetError
@@ -343,7 +342,6 @@ def current_umask() -> int:
     return mask
 
 
-@dataclass
 class SheetTransaction:
     """One locked read-modify-write of a sheet: read `hero`, then `save` the changed hero.
 
@@ -351,11 +349,12 @@ class SheetTransaction:
     is then read all the same, and only a save that changes it is refused.
     """
 
-    path: Path
-    shown: str
-    text: str
-    hero: Hero
-    unlocked: str | None = None
+    def __init__(self, path: Path, shown: str, text: str, hero: Hero, unlocked: str | None = None) -> None:
+        self.path = path
+        self.shown = shown
+        self.text = text
+        self.hero = hero
+        self.unlocked = unlocked
 
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""

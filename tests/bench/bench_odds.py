@@ -423,8 +423,11 @@ def sweep_slopes(sweep: str, points: dict[str, list[tuple[int, float]]]) -> list
 
 
 
-# Requests issue 27 found past the promise (memory), or refused by the roll's dice limits though cheap to count.
-MEMORY_CASES = ["1000d200", "70d2000", "1d20000", "DEX +1000b", "300d1000", "100d6kh50"]
+# Requests issue 27 found past the promise (memory), or refused by the roll's dice limits though cheap to count
+# (the odds are held to the odds limit alone: core/limits.py `counting`), and past those limits, what the odds
+# limit refuses at once.
+MEMORY_CASES = ["1000d200", "70d2000", "1d20000", "DEX +1000b", "300d1000", "100d6kh50",
+                "d1000000000", "DEX +1000000b", "100000d6kh3", "atk d20000 +1000b"]
 MEMORY_GOAL_MB, CPU_GOAL_S = 200, 2.0
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES, rolling
 from crux_cli.core.memo import by_identity
 from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
@@ -137,9 +137,9 @@ def attack_pool(node: syntax.Attack, hero: Hero | None, text: str) -> syntax.Poo
                         hint="a d1 could neither miss (on a 1) nor crit (on its maximum): use d2 or more")
     if pool.count < 1:
         raise CruxError("an attack rolls at least one die", text=text, position=pool.pos)
-    if pool.sides > MAX_SIDES:
+    if pool.sides > MAX_SIDES and rolling("sides"):
         raise LimitError(f"a die may have at most {MAX_SIDES:,} sides", text=text, position=pool.pos)
-    if pool.count > MAX_DICE:
+    if pool.count > MAX_DICE and rolling("dice"):
         raise LimitError(f"{pool.count:,} dice is more than the {MAX_DICE:,} a statement may roll",
                          text=text, position=pool.pos)
     return pool

@@ -50,13 +50,13 @@ def default_attributes() -> Attributes:
     return Attributes({a: Attribute() for a in ATTRIBUTES})
 
 
-DEFAULT_ATTRIBUTES = default_attributes()
+DEFAULT_ATTRIBUTES = default_attributes()  # one for every hero made without any: an `Attributes` is immutable
 
 
 class Hero(Record):
     name: str = "hero"
     rules: str = "crux"
-    attributes: Mapping[str, Attribute] = DEFAULT_ATTRIBUTES  # an `Attributes` (immutable: one is shared)
+    attributes: Mapping[str, Attribute] = DEFAULT_ATTRIBUTES  # an `Attributes`
     advantaged_save: str | None = None
     disadvantaged_save: str | None = None
     attack_count: int = 1  # the attack die: attack_count d attack_sides

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from crux_cli.core.errors import LimitError
-from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_DICE
+from crux_cli.core.limits import EXPLOSION_DEPTH, MAX_DICE, rolling
 from crux_cli.probability import cost
 from crux_cli.probability.cost import (
     Shape,
@@ -27,6 +27,7 @@ from crux_cli.probability.cost import (
     sum_shape,
 )
 from crux_cli.probability.dist import Dist, add_dice, constant, default_depth, die, mix
+from crux_cli.probability.generic import check_table
 from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
@@ -40,6 +41,7 @@ from crux_cli.rulesets.crux.engine import (
 )
 
 OUTCOME_ORDER = ("failure", "partial", "success")
+COUNTED_ROWS = 16  # rows of an answer weighed over the kept die's denominator, at most (bands, faces, effect, Grit)
 QUICK_PARTS = 0.3  # seconds: an attack's parts this quick are made before the rest is weighed exactly
 TAIL_TERMS = 200_000  # the most terms a cut chain's mean is added up from before its closed form takes over
 
@@ -64,13 +66,22 @@ def request_odds(request: PoolRequest | AttackRequest, at_least: int | None = No
 
 
 def check_dice(request: PoolRequest | AttackRequest) -> None:
-    """Refuse, as a roll would, a statement whose dice pass the limit (Boons and Banes add dice)."""
+    """Refuse, as a roll would, a statement whose dice pass the limit (Boons and Banes add dice). Odds
+    count the dice rather than roll them (core/limits.py `counting`): past the roll's limit they are held
+    to the odds limit instead, before any work, as the long weights of the kept die's few rows are."""
     dice = pool_size(request.net) + (request.count - 1 if isinstance(request, AttackRequest) else 0)
     if isinstance(request, PoolRequest) and request.ambush:
         dice = 0
-    if dice > MAX_DICE:
+    if dice > MAX_DICE and rolling("dice"):
         raise LimitError(f"this statement would roll more than {MAX_DICE:,} dice (the limit)",
                          hint="roll fewer dice, or split the roll into several statements")
+    sides = request.sides if isinstance(request, AttackRequest) else 6
+    check_table(sides)
+    if dice <= MAX_DICE:
+        return
+    kept = pool_size(request.net)
+    rows = Shape(COUNTED_ROWS, COUNTED_ROWS, kept * sides.bit_length())  # each reduced, and shown
+    cost.check(highest_cost(die(sides), kept) + cost.presentation(rows, exact=True))
 
 
 def pool_odds(request: PoolRequest) -> Odds:
