@@ -78,10 +78,7 @@ class Record:
         cls._made = 0
         cls._post_init = hasattr(cls, "__post_init__")
         if "__init__" not in cls.__dict__:  # its own generic __init__, never a parent's specialised one
-            # a class that checks or normalises its fields once they are set (as a dataclass's __post_init__)
-            # keeps the generic path: it is never specialised, so the check always runs
-            checked = getattr(cls, "__post_init__", None) is not None
-            cls.__init__ = _init_then_check if checked else _generic_init  # type: ignore[method-assign]
+            cls.__init__ = _generic_init  # type: ignore[method-assign]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
@@ -142,11 +139,6 @@ class Record:
 
 
 _generic_init = Record.__init__
-
-
-def _init_then_check(self: Any, *args: Any, **kwargs: Any) -> None:
-    _generic_init(self, *args, **kwargs)
-    self.__post_init__()
 
 
 def _specialised_init(cls: type[Record]) -> Any:
