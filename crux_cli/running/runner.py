@@ -189,19 +189,21 @@ class Runner:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it
-            return iter((self.answered(handler, statement, self.roller(), text, comment, None),))
+            return iter((self.answered(handler, statement, self.roller(handler, statement), text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
 
-    def roller(self) -> Roller:
-        """A statement's roller; a journaled runner with no hero keeps the faces, which give the answer back."""
+    def roller(self, handler: RuleSet | None = None, statement: Any = None) -> Roller:
+        """A statement's roller; a journaled runner keeps the faces, which give the answer back, when the answer
+        needs no hero: none is loaded, or generic dice that read no sheet value (`d20` beside a sheet)."""
         roller = Roller(self.source)
-        if self.keep_faces and self.hero is None and self.sheet is None:
+        if self.keep_faces and ((self.hero is None and self.sheet is None) or (handler is not None and
+                                handler is not self.loaded and not getattr(statement, "reads_sheet", True))):
             roller.drawn = []
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
                     times: int) -> Iterator[Answer]:
-        roller = self.roller()
+        roller = self.roller(handler, statement)
         for number in range(1, times + 1):
             yield self.answered(handler, statement, roller, text, comment, number)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.memo import by_identity
+from crux_cli.core.memo import REMEMBERED, by_identity
 from crux_cli.core.ruleset import Context, RuleSet, lazy, lazy_value
 from crux_cli.rulesets.crux import engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
@@ -35,7 +35,7 @@ def run(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Cont
         from crux_cli.rulesets.crux.sheet_statements import run_sheet_statement
 
         return run_sheet_statement(statement, ctx.hero, ctx.roller, ctx.text)
-    request = compiled(statement, ctx.text) if ctx.hero is None else compile_statement(statement, ctx.hero, ctx.text)
+    request = compiled(statement, ctx.text) if ctx.hero is None else compiled_for(statement, ctx.hero, ctx.text)
     if isinstance(request, engine.AttackRequest):
         return engine.roll_attack(ctx.roller, request)
     return engine.roll_pool(ctx.roller, request)
@@ -48,6 +48,23 @@ def compile_heroless(statement: syntax.CruxStatement, text: str) -> engine.PoolR
 # Without a hero a request depends on the statement alone (the text only places an error), and the syntax
 # tree of a repeated statement is the same object (running.read caches them): a batch compiles each once.
 compiled = by_identity(compile_heroless)
+
+# With a hero, the request depends on the tree and the hero, both immutable: a sheet's hero is the same
+# object while its file is unchanged (state.store `PARSED`), so a batch on a sheet compiles each statement
+# once per state of the hero, and the echo memo (render.py) finds the very request again (PERFORMANCE.md).
+_FOR_HERO: dict[tuple[int, int], tuple[Any, Any, engine.PoolRequest | engine.AttackRequest]] = {}
+
+
+def compiled_for(statement: syntax.CruxStatement, hero: Hero, text: str) -> engine.PoolRequest | engine.AttackRequest:
+    key = (id(statement), id(hero))
+    hit = _FOR_HERO.get(key)
+    if hit is not None and hit[0] is statement and hit[1] is hero:
+        return hit[2]
+    request = compile_statement(statement, hero, text)
+    if len(_FOR_HERO) >= REMEMBERED:
+        _FOR_HERO.clear()
+    _FOR_HERO[key] = (statement, hero, request)
+    return request
 
 
 def odds(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Context) -> Odds:
