@@ -102,6 +102,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.bulk = False  # a batch writing many rows (state.journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
 
@@ -203,7 +204,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (entry["id"], entry["time"], entry["time"], entry["session"], entry["kind"],
                  text_or_none(entry.get("who")), text_or_none(entry.get("statement")),
-                 1 if entry.get("in_fight") or "fight" in entry else 0, dumps(body)))
+                 1 if entry.get("in_fight") or "fight" in entry else 0, dumps(body, large=self.bulk)))
             seq = int(cursor.lastrowid or 0)
             paths = {str(change.get("path")) for change in entry.get("sheets", ()) if isinstance(change, dict)}
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in paths])
@@ -242,7 +243,7 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
-                       (first_id, started, ended, session, count, dumps(body, large=count >= 64)))
+                       (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
@@ -323,7 +324,7 @@ class Store:
         """Announce a change before it is made to a sheet: settled at the next start if its writer dies."""
         with self.transaction() as db:
             return int(db.execute("INSERT INTO intents (session, kind, body) VALUES (?, ?, ?)",
-                                  (session, kind, dumps(body))).lastrowid or 0)
+                                  (session, kind, dumps(body, large=self.bulk))).lastrowid or 0)
 
     def update_intent(self, seq: int, body: dict[str, Any]) -> None:
         with self.transaction() as db:
@@ -423,8 +424,9 @@ def clean(text: str) -> str:
 def dumps(value: Any, large: bool = False) -> str:
     """Compact JSON; a lone surrogate (an undecodable byte) is written escaped, which SQLite can store.
 
-    `large` (a batch's thousand rolls a row): orjson, several times quicker. Otherwise the json module: a
-    one-shot writes one small row, and importing orjson alone costs it 9-13 ms (tests/bench/bench_startup.py).
+    `large` (a batch's thousand rolls a row, a batch's rows on a sheet): orjson, several times quicker.
+    Otherwise the json module: a one-shot writes one small row, and importing orjson alone costs it 9-13 ms
+    (tests/bench/bench_startup.py).
     """
     if large:
         try:

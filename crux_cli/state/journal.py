@@ -92,6 +92,8 @@ def sheet_values(hero: Hero) -> dict[str, Any]:
 
 def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
+    if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
+        return None
     old, new = sheet_values(before), sheet_values(after)
     changed = [name for name in old if old[name] != new[name]]
     if not changed:
@@ -142,6 +144,10 @@ class Journal:
         self.statements: dict[str, int] = {}  # the run's statements, each kept once: items give its number
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
+        # a batch holding its sheets (`hold_sheets`): the rows that wait for their writes, in order, as
+        # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
+        self.pending: list[tuple[str, Any]] = []
+        self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
         self.warned = False
         self.warnings: list[str] = []
@@ -191,6 +197,8 @@ class Journal:
         if store is None:
             return full
         self.flush()
+        if self.pending:
+            self.write_held()
         full["id"] = self.next_id()
         try:
             with store.transaction():
@@ -222,6 +230,9 @@ class Journal:
                  "who": update.after.name, "statement": answer.input, "answers": [record(answer)],
                  "sheets": [change]}
         intent, self.sheet_intent = self.sheet_intent, None
+        if intent == HELD:  # the sheet is written at the batch's next sync, and this entry after it
+            self.pending.append(("entry", entry))
+            return
         try:
             # With an intent on disk, the entry need not wait for the disk: lost to a power cut, the
             # intent is still there and the next start journals the change (`settle`).
@@ -287,8 +298,12 @@ class Journal:
         try:
             body = {"rules": self.run_rules, "seed": self.run_seed, "statements": list(self.statements),
                     "items": runs}
-            store.add_rolls(f"{self.session}-{self.run_first}", self.session,
-                            stamp_of(int(self.run_start * 1000)), now(), len(runs), body)
+            rolls = (f"{self.session}-{self.run_first}", self.session, stamp_of(int(self.run_start * 1000)), now(),
+                     len(runs), body)
+            if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
+                self.pending.append(("rolls", rolls))
+                return
+            store.add_rolls(*rolls)
             self.written += len(runs)
             if self.written >= TRIM_EVERY:
                 self.written = 0
@@ -297,11 +312,116 @@ class Journal:
             self.failed(error)
 
     def sync(self) -> None:
-        """Put the rolls answered since the last sync in the store (before their answers are shown)."""
+        """Put the rolls answered since the last sync in the store (before their answers are shown), and the
+        sheets a batch holds on disk with their changes."""
         self.flush()
+        if self.pending or (self.holding and store_module().HELD_RUNS):
+            self.write_held()
+
+    # -- a batch's sheets, held between its statements (state.store `HeldRun`) ---------------------------
+
+    @property
+    def holding(self) -> bool:
+        return store_module().HOLDING.release == self.sync
+
+    @contextlib.contextmanager
+    def holding_sheets(self, hold: bool = True) -> Iterator[None]:
+        """A batch whose answers wait for `sync`: its sheets' locks are kept and their writes made at each sync,
+        one write and one intent for all the changes since the last (PERFORMANCE.md, "A batch holds its sheet").
+        Left by an exception, the held sheets are let go unwritten, and their changes unjournaled, as the
+        answers waiting with them are never shown."""
+        sheets = store_module()
+        if not hold:
+            yield
+            return
+        sheets.HOLDING.release = self.sync
+        try:
+            yield
+        except BaseException:
+            self.pending = [row for row in self.pending if row[0] == "rolls"]
+            for run in list(sheets.HELD_RUNS.values()):
+                run.release()
+            raise
+        finally:
+            sheets.HOLDING.release = None
+        self.write_held()
+
+    def write_held(self) -> None:
+        """Write each held sheet and commit the rows waiting for it: the sheet's changes are announced first (an
+        intent, on disk), so a kill at any instant is settled as one statement's write is (`settle_run`).
+        A sheet that cannot be written keeps what it held, its entries are not journaled, and the refusal is
+        kept for the batch to say (`sheet_failures`); the locks are let go in every case."""
+        sheets = store_module()
+        runs = list(sheets.HELD_RUNS.values())
+        pending, self.pending = self.pending, []
+        store = self.connected() if self.mode != "off" else None
+        if store is not None:
+            store.bulk = True  # a batch: orjson is there already, and quicker for each row
+        intents: dict[str, int | None] = {}  # real path of each sheet written: its intent
+        failed: set[str] = set()
+        try:
+            for run in runs:
+                path = os.fspath(run.path)
+                try:
+                    after = run.plan()[1]
+                    if not after:
+                        continue
+                    intents[path] = self.intend_run(store, path, after, pending)
+                    run.write()
+                except CruxError as error:
+                    failed.add(path)
+                    self.sheet_failures.append(SheetError(
+                        f"{error.message}; the sheet changes of the answers before this are not kept",
+                        path=run.shown, hint=error.hint))
+            if store is not None and pending and not self.warned:
+                self.commit_rows(store, pending, intents, failed)
+        finally:
+            for run in runs:
+                run.release()
+
+    def intend_run(self, store: Store | None, path: str, after: Mapping[str, Any],
+                   pending: list[tuple[str, Any]]) -> int | None:
+        """Announce a held sheet's write: the values it will hold, and the entries that change it."""
+        if store is None or self.warned:
+            return None
+        entries = [row for kind, row in pending if kind == "entry" and touches(row, path)]
+        values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
+        try:
+            return store.intend(self.session, "run", {"path": path, "after": values, "entries": entries})
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+            return None
+
+    def commit_rows(self, store: Store, pending: list[tuple[str, Any]], intents: Mapping[str, int | None],
+                    failed: set[str]) -> None:
+        """The rows of the held run, in order, in one transaction; an entry whose sheet was not written is left
+        out, and so are those whose intent another crux settled meanwhile (it journaled them)."""
+        finished: dict[int, bool] = {}
+        try:
+            with store.without_waiting():
+                for kind, row in pending:
+                    if kind == "rolls":
+                        store.add_rolls(*row)
+                        continue
+                    path = str(row["sheets"][0]["path"])
+                    if path in failed:
+                        continue
+                    seq = intents.get(path)
+                    if seq is not None and seq not in finished:
+                        finished[seq] = store.finish_intent(seq)
+                    if seq is None or finished[seq]:
+                        store.add_entry(row)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def take_sheet_failures(self) -> list[CruxError]:
+        said, self.sheet_failures = self.sheet_failures, []
+        return said
 
     def close(self) -> None:
         self.flush()
+        if self.pending:
+            self.write_held()
         if self.store is not None and self.written:
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.trim(self.keep)
@@ -332,6 +452,9 @@ class Journal:
         if store is None:
             return
         real = os.path.realpath(path)
+        if self.holding and Path(real) in store_module().HELD_RUNS:  # written, and announced, at the next sync
+            self.sheet_intent = HELD
+            return
         try:
             if self.word is not None:
                 self.word["writes"].append([real, dict(before), dict(after)])
@@ -411,6 +534,13 @@ class Journal:
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
+HELD = -1  # `sheet_intent` of a write a batch holds (state.store `HeldRun`): announced when it is made
+
+
+def store_module() -> Any:
+    from crux_cli.state import store
+
+    return store
 
 
 def stamp_of(milliseconds: int) -> str:
@@ -444,6 +574,8 @@ def settle(store: Store) -> list[str]:
                 said += settle_sheet(store, seq, session, body)
             elif kind == "word":
                 said += settle_word(store, seq, session, body)
+            elif kind == "run":
+                said += settle_run(store, seq, session, body)
             else:
                 store.finish_intent(seq)
         except (CruxError, OSError, sqlite3.Error, KeyError, TypeError, ValueError) as error:
@@ -482,6 +614,40 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
             if store.finish_intent(seq) and applied:
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
+    finally:
+        release(descriptor)
+    return []
+
+
+def settle_run(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
+    """Settle the write of a batch's held sheet, under its lock: a sheet that holds the values announced was
+    written, and the run's changes are journaled; one that does not was not, and the intent is dropped."""
+    from crux_cli.state.locking import acquire, release
+    from crux_cli.state.store import load_hero, open_lock, resolve
+
+    path, after, entries = body.get("path"), body.get("after"), body.get("entries")
+    if not isinstance(path, str) or not isinstance(after, dict) or not isinstance(entries, list):
+        store.finish_intent(seq)
+        return []
+    try:
+        descriptor = open_lock(resolve(path))
+    except OSError:
+        return []
+    try:
+        try:
+            acquire(descriptor, wait=False)
+        except OSError:
+            return []
+        try:
+            current = sheet_values(load_hero(path))
+        except CruxError:
+            current = {}
+        applied = not describe_difference(current, after)
+        with store.transaction():
+            if store.finish_intent(seq) and applied:
+                number = store.next_number(session)
+                for offset, entry in enumerate(entry for entry in entries if isinstance(entry, dict)):
+                    store.add_entry({**entry, "id": f"{session}-{number + offset}", "session": session})
     finally:
         release(descriptor)
     return []

@@ -28,7 +28,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +36,7 @@ from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux.hero import Hero
 from crux_cli.state.files import MAX_FILE_BYTES, NotAFile, TooLarge, fsync_directory, open_regular, read_regular
 from crux_cli.state.locking import acquire, unlock
-from crux_cli.state.sheet import WRITABLE, parse_sheet, updated_sheet
+from crux_cli.state.sheet import WRITABLE, edited_in_place, parse_sheet, update_sheet_text, updated_sheet
 
 ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
@@ -76,9 +76,14 @@ def article(what: str) -> str:
 
 
 def load_hero(path: str | os.PathLike[str]) -> Hero:
-    """The hero on a sheet, read without a lock: writes are atomic renames, never half a file."""
+    """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
+    process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
     shown = os.fspath(path)
-    return read_sheet(resolve_again(shown), shown)[1]
+    sheet = resolve_again(shown)
+    run = HELD_RUNS.get(sheet)
+    if run is not None:
+        return run.hero
+    return read_sheet(sheet, shown)[1]
 
 
 # What a batch on a sheet keeps between statements (tests/bench/bench_batch.py, sheet/sheetless, defends each):
@@ -347,11 +352,17 @@ class SheetTransaction:
     hero: Hero
     unlocked: str | None = None
 
+    run: HeldRun | None = None  # a batch's run holding the sheet: a save changes it in memory (`HeldRun`)
+
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
             return
         if all(getattr(hero, name) == getattr(self.hero, name) for name in WRITABLE):
+            return
+        if self.run is not None:
+            self.run.keep(hero)
+            self.text, self.hero = self.run.text, hero
             return
         text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
@@ -368,9 +379,19 @@ class SheetTransaction:
 
 @contextlib.contextmanager
 def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction]:
-    """Lock the sheet, read and check it, and let the body change it; the lock is held until the end."""
+    """Lock the sheet, read and check it, and let the body change it; the lock is held until the end.
+
+    While a batch holds its sheets (`hold_sheets`), the lock taken here is kept after the body, and the
+    statements that follow read and change the sheet in memory until the batch writes it (`HeldRun`)."""
     shown = os.fspath(path)
     sheet = resolve_again(shown)
+    run = HELD_RUNS.get(sheet)
+    if run is not None:
+        if time.monotonic() - run.started <= HOLD_SECONDS or HOLDING.release is None:
+            run.check(shown)
+            yield SheetTransaction(sheet, shown, run.text, run.hero, None, run)
+            return
+        HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
     try:
         descriptor: int | None = held_lock(sheet)
         unlocked = None
@@ -385,7 +406,13 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
                 remove_leftovers(sheet)
                 CLEARED.add(sheet)
         text, hero = read_sheet(sheet, shown)  # under the lock: stat, and read again if it changed
-        yield SheetTransaction(sheet, shown, text, hero, unlocked)
+        if locked_now and HOLDING.release is not None and HOLD_SECONDS > 0 and holdable(sheet, shown):
+            assert descriptor is not None
+            if not HELD_RUNS:
+                HOLDING.until = time.monotonic() + HOLD_SECONDS
+            run = HELD_RUNS[sheet] = HeldRun(sheet, shown, descriptor, text, hero, PARSED[sheet][0])
+            locked_now = False  # kept until the batch writes the sheet (`HeldRun.release`)
+        yield SheetTransaction(sheet, shown, text, hero, unlocked, run)
     finally:
         if locked_now:
             assert descriptor is not None
@@ -394,6 +421,132 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
             except OSError:
                 HELD.pop(sheet, None)
                 os.close(descriptor)  # closing releases the lock
+
+
+# -- a batch's sheets, held between its statements --------------------------------------------------------
+#
+# A batch whose input is already waiting holds its answers until the journal has them (running.modes). While it
+# does, the sheet's lock is kept from the first statement on it to the batch's next `sync`, the statements read
+# and change the sheet in memory, and the sheet is written once then: the journal first announces the run's
+# changes (an intent, on disk before the write), the sheet is written (fsync, rename), and the run's entries
+# are committed; a kill anywhere in between is settled as a single write's is (state.journal `settle_run`).
+# PERFORMANCE.md, "A batch holds its sheet"; tests/test_journal_terminal.py kills batches at random.
+
+
+class Holding:
+    """Whether sheets are held (a batch's journal sets `release`: what writes them and lets them go)."""
+
+    release: Callable[[], None] | None = None
+    until = 0.0  # when the first sheet held now has been held long enough (time.monotonic)
+
+
+HOLDING = Holding()
+HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
+HELD_RUNS: dict[Path, HeldRun] = {}
+
+
+def holdable(sheet: Path, shown: str) -> bool:
+    """May the sheet's writes wait for the end of the run? Only a file the write would be allowed to replace
+    (checked now, so the write at the end meets the refusals a statement's own write would have met)."""
+    try:
+        return PARSED.get(sheet) is not None and existing_file(sheet, shown, "sheet") is not None
+    except SheetError:
+        return False
+
+
+class HeldRun:
+    """A sheet locked across a batch's statements: the text and hero on disk (`base_*`), and what the run's
+    statements made of them (`text`, `hero`), written by `write` and let go by `release`."""
+
+    def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: Hero,
+                 base_signature: tuple[int, ...]) -> None:
+        self.path, self.shown, self.descriptor = path, shown, descriptor
+        self.base_text, self.base_hero, self.base_signature = text, hero, base_signature
+        self.text, self.hero = text, hero
+        self.planned: Hero | None = None
+        self.found: dict[str, int | None] = {}  # the line of each key edited in place (sheet `edited_in_place`)
+        self.started = time.monotonic()
+
+    def keep(self, hero: Hero) -> None:
+        """A statement changed the hero: its text is made now (in place when it can be; checked when written)."""
+        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(hero, name)]
+        quick = edited_in_place(self.text, changed, hero, self.found)
+        if quick is None:
+            self.found = {}  # the text is rewritten: its lines may move
+            quick = update_sheet_text(self.text, self.hero, hero)
+        self.text, self.hero = quick, hero
+
+    def check(self, shown: str) -> None:
+        """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
+        editor), it is read again, and the run's changes go on from it (`merged`)."""
+        try:
+            now = signature(os.stat(self.path))
+        except OSError:
+            now = None
+        if now != self.base_signature:
+            self.merge(shown)
+
+    def merge(self, shown: str) -> None:
+        text = read_text(self.path, shown)
+        if text == self.base_text:
+            with contextlib.suppress(OSError):
+                self.base_signature = signature(os.stat(self.path))
+            return
+        theirs = parse_sheet(text, shown)
+        ours = {name: getattr(self.hero, name) for name in WRITABLE
+                if getattr(self.hero, name) != getattr(self.base_hero, name)
+                and getattr(theirs, name) == getattr(self.base_hero, name)}  # what they changed stays theirs
+        hero = theirs.with_changes(**ours) if ours else theirs
+        self.text, self.found = update_sheet_text(text, theirs, hero), {}
+        self.base_text, self.base_hero, self.hero = text, theirs, hero
+        with contextlib.suppress(OSError):
+            self.base_signature = signature(os.stat(self.path))
+
+    def changes(self) -> tuple[dict[str, object], dict[str, object]]:
+        """The kept values the run changed: before (on disk) and after (to be written)."""
+        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(self.base_hero, name)]
+        return ({name: getattr(self.base_hero, name) for name in changed},
+                {name: getattr(self.hero, name) for name in changed})
+
+    def plan(self) -> tuple[dict[str, object], dict[str, object]]:
+        """Make the text to write, checked as any write is: the text the statements made, else what a write
+        of all their changes at once makes (a `SheetError` when crux would refuse it). A writer that ignored
+        the lock since the last statement is read and kept first. The values it changes, before and after."""
+        self.merge(self.shown)
+        before, after = self.changes()
+        if not after:
+            return before, after
+        try:
+            parsed: Hero | None = parse_sheet(self.text, self.shown)
+        except SheetError:
+            parsed = None
+        if parsed is None or any(getattr(parsed, name) != getattr(self.hero, name) for name in WRITABLE):
+            self.text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
+            self.found = {}
+        self.planned = parsed
+        return before, after
+
+    def write(self) -> None:
+        """Write the text `plan` made (its lock still held): temporary file, fsync, rename, as every write."""
+        text, parsed = self.text, self.planned
+        assert parsed is not None
+        PARSED.pop(self.path, None)
+        written = write_atomically(self.path, text, self.shown)
+        with contextlib.suppress(OSError):
+            now = os.stat(self.path)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
+                PARSED[self.path] = (signature(now), text, parsed)
+                self.base_signature = signature(now)
+        self.base_text, self.base_hero, self.hero = text, parsed, parsed
+
+    def release(self) -> None:
+        """Let the lock go (the descriptor stays open for the next statement, as `sheet_transaction` leaves it)."""
+        HELD_RUNS.pop(self.path, None)
+        try:
+            unlock(self.descriptor)
+        except OSError:
+            HELD.pop(self.path, None)
+            os.close(self.descriptor)
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)
