@@ -57,6 +57,21 @@ def test_a_batchs_rolls_read_back_as_the_very_answers_printed(rules: str) -> Non
     assert kept == answers and len(kept) >= 5
 
 
+def test_a_batch_on_a_sheet_reads_back_as_the_very_answers_printed(sheet: Path) -> None:
+    """A roll on a sheet that changes nothing is kept as its faces and its hero (once a row); a change whole."""
+    lines = "\n".join([*STATEMENTS, "damage 2", "show", "1d20 + DEX", "STR +1b # again", "cond add prone",
+                        "DEX -1B", "rest field 1", "4x DEX +1b", *STATEMENTS]) + "\n"
+    printed = crux_here("--json", "--seed", "7", "--sheet", str(sheet), "-", stdin=lines)
+    answers = [json.loads(line) for line in printed.stdout.splitlines()]
+    answers = [{k: v for k, v in a.items() if k != "line"} for a in answers if "error" not in a]
+    entries = exported()
+    assert [a for entry in entries for a in entry["answers"]] == answers and len(answers) > 30
+    assert sum(entry["kind"] == "change" for entry in entries) >= 3
+    with store() as kept:
+        bodies = [json.loads(body) for (body,) in kept.db.execute("SELECT body FROM entries WHERE count > 1")]
+    assert any(len(body.get("heroes", ())) >= 1 for body in bodies)
+
+
 def test_a_one_shot_roll_reads_back_whole_with_its_comment() -> None:
     printed = json.loads(crux_here("--json", "--seed", "3", "DEX +1b # for the door").stdout)
     (entry,) = exported()

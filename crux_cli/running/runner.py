@@ -193,12 +193,20 @@ class Runner:
         return self.repetitions(handler, statement, text, comment, times)
 
     def roller(self, handler: RuleSet | None = None, statement: Any = None) -> Roller:
-        """A statement's roller; a journaled runner keeps the faces, which give the answer back, when the answer
-        needs no hero: none is loaded, or generic dice that read no sheet value (`d20` beside a sheet)."""
+        """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
+        answer needs is known: no hero is loaded; generic dice read no sheet value (`d20` beside a sheet); or the
+        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces."""
         roller = Roller(self.source)
-        if self.keep_faces and ((self.hero is None and self.sheet is None) or (handler is not None and
-                                handler is not self.loaded and not getattr(statement, "reads_sheet", True))):
+        if not self.keep_faces:
+            return roller
+        if self.hero is None and self.sheet is None:
             roller.drawn = []
+        elif handler is not None and self.sheet is not None:
+            if handler is not self.loaded:
+                if not getattr(statement, "reads_sheet", True):
+                    roller.drawn = []
+            elif self.rules.keeps_state:
+                roller.drawn = []
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,

@@ -90,6 +90,28 @@ def sheet_values(hero: Hero) -> dict[str, Any]:
     return {name: list(value) if isinstance(value := getattr(hero, name), tuple) else value for name in WRITABLE}
 
 
+def hero_json(hero: Hero) -> dict[str, Any]:
+    """All of a hero, as JSON: what a roll on a sheet is replayed with (`hero_of` reads it back)."""
+    from dataclasses import fields
+
+    out = {field.name: getattr(hero, field.name) for field in fields(hero)}
+    out["attributes"] = {name: [value.modifier, value.rating] for name, value in hero.attributes.items()}
+    out["conditions"] = list(hero.conditions)
+    return out
+
+
+def hero_of(data: Mapping[str, Any]) -> Hero:
+    """The hero `hero_json` wrote (its `path` aside)."""
+    from dataclasses import fields
+
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+
+    values = {field.name: data[field.name] for field in fields(Hero) if field.name in data}
+    values["attributes"] = {name: Attribute(*pair) for name, pair in data.get("attributes", {}).items()}
+    values["conditions"] = tuple(data.get("conditions", ()))
+    return Hero(**values)
+
+
 def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
     if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
@@ -142,6 +164,8 @@ class Journal:
         self.run_seed: int | None = None
         self.run_start = 0.0  # when the run began (its rolls were answered between then and its write)
         self.statements: dict[str, int] = {}  # the run's statements, each kept once: items give its number
+        self.heroes: list[dict[str, Any]] = []  # the run's heroes (rolls on a sheet), each kept once: items give its
+        self.hero_at: dict[int, tuple[Any, str, int]] = {}  # number, by the hero's identity (`hero_number`)
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
         # a batch holding its sheets (`hold_sheets`): the rows that wait for their writes, in order, as
@@ -258,19 +282,35 @@ class Journal:
             self.run_rules, self.run_seed = answer.rules, answer.seed
             self.run_start = time.time()
             self.statements = {}
+            self.heroes, self.hero_at = [], {}
         self.count += 1
         said = answer.input
         number = self.statements.get(said)
         if number is None:  # a batch repeats a few dozen statements: each is kept once a row
             number = self.statements[said] = len(self.statements)
         drawn = answer.drawn
-        if drawn is not None and answer.comment is None and answer.index is None and answer.rules == self.run_rules \
-                and answer.seed == self.run_seed:  # the usual roll: the statement says its handler
+        if drawn is not None and answer.sheet is not None:  # a roll on a sheet: its faces and its hero replay it
+            kept = self.kept(answer, answer_json)
+            kept["hero"] = self.hero_number(answer.sheet)
+            runs.append((number, kept))
+        elif drawn is not None and answer.comment is None and answer.index is None and \
+                answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
             runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
         else:
             runs.append((number, self.kept(answer, answer_json)))
         if not self.defer_sync:
             self.flush()
+
+    def hero_number(self, update: Any) -> int:
+        """The number in the run's `heroes` of the hero a roll on a sheet was given (the same object while the
+        sheet is unchanged: kept once a run)."""
+        known = self.hero_at.get(id(update.before))
+        if known is not None and known[0] is update.before and known[1] == update.path:
+            return known[2]
+        number = len(self.heroes)
+        self.heroes.append({"path": update.path, **hero_json(update.before)})
+        self.hero_at[id(update.before)] = (update.before, update.path, number)
+        return number
 
     @staticmethod
     def kept(answer: Any, answer_json: str | None) -> dict[str, Any]:
@@ -296,8 +336,10 @@ class Journal:
         if store is None:
             return
         try:
-            body = {"rules": self.run_rules, "seed": self.run_seed, "statements": list(self.statements),
-                    "items": runs}
+            body: dict[str, Any] = {"rules": self.run_rules, "seed": self.run_seed,
+                                    "statements": list(self.statements), "items": runs}
+            if self.heroes:
+                body["heroes"] = self.heroes
             rolls = (f"{self.session}-{self.run_first}", self.session, stamp_of(int(self.run_start * 1000)), now(),
                      len(runs), body)
             if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
@@ -722,6 +764,7 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     if data.get("seed") is not None:
         usual["seed"] = data["seed"]
     said = data.get("statements", [])
+    heroes = data.get("heroes", [])
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
@@ -736,6 +779,8 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
             entry["replay"] = {**usual, "faces": kept}
         elif isinstance(kept, dict) and "answer" in kept:
             entry["answers"] = [kept["answer"]]
+        elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
+            entry["replay"] = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
         else:
             entry["replay"] = kept
         out.append(entry)
