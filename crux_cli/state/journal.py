@@ -112,6 +112,16 @@ def hero_of(data: Mapping[str, Any]) -> Hero:
     return Hero(**values)
 
 
+def real_path(path: str) -> str:
+    """`os.path.realpath`, remembered while the name leads to the same file (state.store `resolve_again`)."""
+    from crux_cli.state.store import resolve_again
+
+    try:
+        return os.fspath(resolve_again(path))
+    except SheetError:
+        return os.path.realpath(path)
+
+
 def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
     if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
@@ -120,7 +130,7 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     changed = [name for name in old if old[name] != new[name]]
     if not changed:
         return None
-    return {"path": os.path.realpath(path), "who": after.name,
+    return {"path": real_path(path), "who": after.name,
             "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
 
 
@@ -166,6 +176,7 @@ class Journal:
         self.statements: dict[str, int] = {}  # the run's statements, each kept once: items give its number
         self.heroes: list[dict[str, Any]] = []  # the run's heroes (rolls on a sheet), each kept once: items give its
         self.hero_at: dict[int, tuple[Any, str, int]] = {}  # number, by the hero's identity (`hero_number`)
+        self.hero_made: dict[int, tuple[Any, dict[str, Any]]] = {}  # its JSON, by its identity, over all runs
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
         # a batch holding its sheets (`hold_sheets`): the rows that wait for their writes, in order, as
@@ -290,8 +301,13 @@ class Journal:
             number = self.statements[said] = len(self.statements)
         drawn = answer.drawn
         if drawn is not None and answer.sheet is not None:  # a roll on a sheet: its faces and its hero replay it
-            kept = self.kept(answer, answer_json)
-            kept["hero"] = self.hero_number(answer.sheet)
+            kept = {"rules": answer.rules, "faces": tuple(drawn), "hero": self.hero_number(answer.sheet)}
+            if answer.seed is not None:
+                kept["seed"] = answer.seed
+            if answer.comment is not None:
+                kept["comment"] = answer.comment
+            if answer.index is not None:
+                kept["index"] = answer.index
             runs.append((number, kept))
         elif drawn is not None and answer.comment is None and answer.index is None and \
                 answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
@@ -308,7 +324,13 @@ class Journal:
         if known is not None and known[0] is update.before and known[1] == update.path:
             return known[2]
         number = len(self.heroes)
-        self.heroes.append({"path": update.path, **hero_json(update.before)})
+        made = self.hero_made.get(id(update.before))  # each state's JSON made once (state.store `interned`)
+        if made is None or made[0] is not update.before or made[1]["path"] != update.path:
+            if len(self.hero_made) >= 256:
+                self.hero_made.clear()
+            made = (update.before, {"path": update.path, **hero_json(update.before)})
+            self.hero_made[id(update.before)] = made
+        self.heroes.append(made[1])
         self.hero_at[id(update.before)] = (update.before, update.path, number)
         return number
 
@@ -441,18 +463,17 @@ class Journal:
         finished: dict[int, bool] = {}
         try:
             with store.without_waiting():
+                rows = []
                 for kind, row in pending:
-                    if kind == "rolls":
-                        store.add_rolls(*row)
-                        continue
-                    path = str(row["sheets"][0]["path"])
-                    if path in failed:
-                        continue
-                    seq = intents.get(path)
-                    if seq is not None and seq not in finished:
-                        finished[seq] = store.finish_intent(seq)
-                    if seq is None or finished[seq]:
-                        store.add_entry(row)
+                    if kind == "entry":
+                        path = str(row["sheets"][0]["path"])
+                        seq = intents.get(path)
+                        if seq is not None and seq not in finished:
+                            finished[seq] = store.finish_intent(seq)
+                        if path in failed or (seq is not None and not finished[seq]):
+                            continue
+                    rows.append((kind, row))
+                store.add_rows(rows)
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)
 
@@ -493,7 +514,7 @@ class Journal:
         store = self.connected()
         if store is None:
             return
-        real = os.path.realpath(path)
+        real = real_path(path)
         if self.holding and Path(real) in store_module().HELD_RUNS:  # written, and announced, at the next sync
             self.sheet_intent = HELD
             return

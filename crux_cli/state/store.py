@@ -98,8 +98,10 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
 RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
 PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
+HEROES: dict[Hero, Hero] = {}  # one object for each state of a hero met (`interned`)
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
 KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
+KEPT_HEROES = 256  # states of heroes remembered (`interned`)
 
 
 def resolve_again(shown: str) -> Path:
@@ -147,6 +149,19 @@ def held_lock(sheet: Path) -> int:
     return descriptor
 
 
+def interned(hero: Hero) -> Hero:
+    """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
+    remembered by its identity (a statement's compiled request, rulesets/crux/ruleset.py; the journal's heroes)
+    is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
+    known = HEROES.get(hero)
+    if known is not None:
+        return known
+    if len(HEROES) >= KEPT_HEROES:
+        HEROES.clear()
+    HEROES[hero] = hero
+    return hero
+
+
 def signature(status: os.stat_result) -> tuple[int, ...]:
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
@@ -169,7 +184,7 @@ def read_sheet(sheet: Path, shown: str) -> tuple[str, Hero]:
             and status.st_mtime_ns < time.time_ns() - RACY_NS):
         return known[1], known[2]
     text = read_text(sheet, shown)  # read after the stat: a change in between is seen at the next stat
-    hero = known[2] if known is not None and known[1] == text else parse_sheet(text, shown)
+    hero = known[2] if known is not None and known[1] == text else interned(parse_sheet(text, shown))
     if status is not None:
         if len(PARSED) >= KEPT_SHEETS:
             PARSED.clear()
@@ -354,6 +369,12 @@ class SheetTransaction:
 
     run: HeldRun | None = None  # a batch's run holding the sheet: a save changes it in memory (`HeldRun`)
 
+    def __enter__(self) -> SheetTransaction:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
@@ -374,24 +395,28 @@ class SheetTransaction:
         with contextlib.suppress(OSError):  # the file at the path is the one just written: keep it parsed
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
-                PARSED[self.path] = (signature(now), text, parsed)
+                PARSED[self.path] = (signature(now), text, interned(parsed))
 
 
-@contextlib.contextmanager
-def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction]:
+def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[SheetTransaction]:
     """Lock the sheet, read and check it, and let the body change it; the lock is held until the end.
 
-    While a batch holds its sheets (`hold_sheets`), the lock taken here is kept after the body, and the
+    While a batch holds its sheets (`holding_sheets`), the lock taken here is kept after the body, and the
     statements that follow read and change the sheet in memory until the batch writes it (`HeldRun`)."""
     shown = os.fspath(path)
     sheet = resolve_again(shown)
     run = HELD_RUNS.get(sheet)
     if run is not None:
-        if time.monotonic() - run.started <= HOLD_SECONDS or HOLDING.release is None:
+        if HOLDING.release is None or time.monotonic() <= HOLDING.until:
             run.check(shown)
-            yield SheetTransaction(sheet, shown, run.text, run.hero, None, run)
-            return
+            return SheetTransaction(sheet, shown, run.text, run.hero, None, run)  # its own `with`: nothing to undo
         HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
+    return locked_transaction(sheet, shown)
+
+
+@contextlib.contextmanager
+def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
+    run = None
     try:
         descriptor: int | None = held_lock(sheet)
         unlocked = None
@@ -474,7 +499,7 @@ class HeldRun:
         if quick is None:
             self.found = {}  # the text is rewritten: its lines may move
             quick = update_sheet_text(self.text, self.hero, hero)
-        self.text, self.hero = quick, hero
+        self.text, self.hero = quick, interned(hero)
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
@@ -535,9 +560,10 @@ class HeldRun:
         with contextlib.suppress(OSError):
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
-                PARSED[self.path] = (signature(now), text, parsed)
+                PARSED[self.path] = (signature(now), text, interned(parsed))
                 self.base_signature = signature(now)
-        self.base_text, self.base_hero, self.hero = text, parsed, parsed
+        self.base_text, self.base_hero = text, interned(parsed)
+        self.hero = self.base_hero
 
     def release(self) -> None:
         """Let the lock go (the descriptor stays open for the next statement, as `sheet_transaction` leaves it)."""
