@@ -85,9 +85,18 @@ _ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".04
 
 def sheet_values(hero: Hero) -> dict[str, Any]:
     """The values crux keeps on a sheet (the ones it writes back), as JSON."""
-    from crux_cli.state.sheet import WRITABLE
+    if not _written:
+        from operator import attrgetter
 
-    return {name: list(value) if isinstance(value := getattr(hero, name), tuple) else value for name in WRITABLE}
+        from crux_cli.state.sheet import WRITABLE
+
+        _written[:] = [WRITABLE, attrgetter(*WRITABLE)]
+    names, values = _written
+    return {name: list(value) if value.__class__ is tuple else value
+            for name, value in zip(names, values(hero), strict=True)}
+
+
+_written: list[Any] = []  # the names of the values kept, and what reads them all at once (C: a change asks 4 times)
 
 
 def hero_json(hero: Hero) -> dict[str, Any]:
@@ -514,10 +523,12 @@ class Journal:
         store = self.connected()
         if store is None:
             return
+        if self.holding:
+            sheets = store_module()
+            if sheets.resolve_again(path) in sheets.HELD_RUNS:  # written, and announced, at the next sync
+                self.sheet_intent = HELD
+                return
         real = real_path(path)
-        if self.holding and Path(real) in store_module().HELD_RUNS:  # written, and announced, at the next sync
-            self.sheet_intent = HELD
-            return
         try:
             if self.word is not None:
                 self.word["writes"].append([real, dict(before), dict(after)])
