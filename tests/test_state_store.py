@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -321,6 +322,7 @@ def test_an_edit_made_while_a_batch_holds_the_sheet_is_kept(sheet: Path, monkeyp
         edited = sheet.read_text().replace("grit = 0", "grit = 3").replace("hit_dice = 1", "hit_dice = 0")
         sheet.with_name("edit").write_text("# the player's note\n" + edited)
         os.replace(sheet.with_name("edit"), sheet)
+        time.sleep(2 * sheets.CHECK_SECONDS)  # a held sheet is looked at this often
         with sheets.sheet_transaction(sheet) as held:
             assert (held.hero.hp, held.hero.grit, held.hero.hit_dice) == (9, 3, 0)  # ours, theirs (both), theirs
             held.save(held.hero.with_changes(hp=7))

@@ -367,8 +367,6 @@ class SheetTransaction:
     hero: Hero
     unlocked: str | None = None
 
-    run: HeldRun | None = None  # a batch's run holding the sheet: a save changes it in memory (`HeldRun`)
-
     def __enter__(self) -> SheetTransaction:
         return self
 
@@ -380,10 +378,6 @@ class SheetTransaction:
         if hero is self.hero:
             return
         if all(getattr(hero, name) == getattr(self.hero, name) for name in WRITABLE):
-            return
-        if self.run is not None:
-            self.run.keep(hero)
-            self.text, self.hero = self.run.text, hero
             return
         text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
@@ -407,9 +401,12 @@ def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContex
     sheet = resolve_again(shown)
     run = HELD_RUNS.get(sheet)
     if run is not None:
-        if HOLDING.release is None or time.monotonic() <= HOLDING.until:
-            run.check(shown)
-            return SheetTransaction(sheet, shown, run.text, run.hero, None, run)  # its own `with`: nothing to undo
+        now = time.monotonic()
+        if HOLDING.release is None or now <= HOLDING.until:
+            if now >= run.next_check:  # a writer that ignores the lock is seen within CHECK_SECONDS
+                run.check(shown)
+                run.next_check = now + CHECK_SECONDS
+            return run  # the statement's transaction: its own `with`, with nothing to undo
         HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
     return locked_transaction(sheet, shown)
 
@@ -437,7 +434,7 @@ def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
                 HOLDING.until = time.monotonic() + HOLD_SECONDS
             run = HELD_RUNS[sheet] = HeldRun(sheet, shown, descriptor, text, hero, PARSED[sheet][0])
             locked_now = False  # kept until the batch writes the sheet (`HeldRun.release`)
-        yield SheetTransaction(sheet, shown, text, hero, unlocked, run)
+        yield run if run is not None else SheetTransaction(sheet, shown, text, hero, unlocked)
     finally:
         if locked_now:
             assert descriptor is not None
@@ -468,6 +465,7 @@ class Holding:
 HOLDING = Holding()
 HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
 HELD_RUNS: dict[Path, HeldRun] = {}
+CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
 
 
 def holdable(sheet: Path, shown: str) -> bool:
@@ -479,18 +477,23 @@ def holdable(sheet: Path, shown: str) -> bool:
         return False
 
 
-class HeldRun:
+class HeldRun(SheetTransaction):
     """A sheet locked across a batch's statements: the text and hero on disk (`base_*`), and what the run's
-    statements made of them (`text`, `hero`), written by `write` and let go by `release`."""
+    statements made of them (`text`, `hero`), written by `write` and let go by `release`. It is each of
+    the statements' transaction: `save` changes the sheet in memory."""
 
     def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: Hero,
                  base_signature: tuple[int, ...]) -> None:
-        self.path, self.shown, self.descriptor = path, shown, descriptor
+        super().__init__(path, shown, text, hero)
+        self.descriptor = descriptor
         self.base_text, self.base_hero, self.base_signature = text, hero, base_signature
-        self.text, self.hero = text, hero
         self.planned: Hero | None = None
         self.found: dict[str, int | None] = {}  # the line of each key edited in place (sheet `edited_in_place`)
-        self.started = time.monotonic()
+        self.started = self.next_check = time.monotonic()
+
+    def save(self, hero: Hero) -> None:
+        if hero is not self.hero and any(getattr(hero, name) != getattr(self.hero, name) for name in WRITABLE):
+            self.keep(hero)
 
     def keep(self, hero: Hero) -> None:
         """A statement changed the hero: its text is made now (in place when it can be; checked when written)."""
