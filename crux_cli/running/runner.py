@@ -248,9 +248,9 @@ class Runner:
         The lock is held from the read to the write, so two crux processes spending
         Grit from one sheet never both start from the same value.
         """
-        from crux_cli.state.store import sheet_transaction
+        import crux_cli.state.store as sheets  # not `from … import`: that form runs Python code at every call
 
-        with sheet_transaction(path) as sheet:
+        with sheets.sheet_transaction(path) as sheet:
             before = sheet.hero
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
@@ -286,9 +286,9 @@ class Runner:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
         if self.sheet is None:
             return self.hero
-        from crux_cli.state.store import load_hero
+        import crux_cli.state.store as sheets
 
-        return load_hero(self.sheet)
+        return sheets.load_hero(self.sheet)
 
     def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
