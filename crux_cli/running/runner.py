@@ -254,7 +254,7 @@ class Runner:
             before = sheet.hero
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
-            if self.on_write is not None and after is not before and after != before:
+            if self.on_write is not None and after is not before:  # `announce` compares what the sheet keeps
                 self.announce(self.on_write, path, before, after, text)
             sheet.save(after)
         self.hero = after

@@ -525,7 +525,7 @@ class Journal:
             return
         if self.holding:
             sheets = store_module()
-            if sheets.resolve_again(path) in sheets.HELD_RUNS:  # written, and announced, at the next sync
+            if sheets.held_run(path) is not None:  # written, and announced, at the next sync
                 self.sheet_intent = HELD
                 return
         real = real_path(path)

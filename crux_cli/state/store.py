@@ -79,11 +79,19 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
     process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
     shown = os.fspath(path)
-    sheet = resolve_again(shown)
-    run = HELD_RUNS.get(sheet)
+    run = held_run(shown)
     if run is not None:
         return run.hero
-    return read_sheet(sheet, shown)[1]
+    return read_sheet(resolve_again(shown), shown)[1]
+
+
+def held_run(shown: str) -> HeldRun | None:
+    """The run holding the sheet named `shown`, if one does: found by the name the run's statements give, else by
+    the file it names."""
+    run = HELD_NAMES.get(shown)
+    if run is None and HELD_RUNS:
+        run = HELD_RUNS.get(resolve_again(shown))
+    return run
 
 
 # What a batch on a sheet keeps between statements (tests/bench/bench_batch.py, sheet/sheetless, defends each):
@@ -398,8 +406,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContex
     While a batch holds its sheets (`holding_sheets`), the lock taken here is kept after the body, and the
     statements that follow read and change the sheet in memory until the batch writes it (`HeldRun`)."""
     shown = os.fspath(path)
-    sheet = resolve_again(shown)
-    run = HELD_RUNS.get(sheet)
+    run = held_run(shown)
     if run is not None:
         now = time.monotonic()
         if HOLDING.release is None or now <= HOLDING.until:
@@ -408,7 +415,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContex
                 run.next_check = now + CHECK_SECONDS
             return run  # the statement's transaction: its own `with`, with nothing to undo
         HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
-    return locked_transaction(sheet, shown)
+    return locked_transaction(resolve_again(shown), shown)
 
 
 @contextlib.contextmanager
@@ -432,7 +439,8 @@ def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
             assert descriptor is not None
             if not HELD_RUNS:
                 HOLDING.until = time.monotonic() + HOLD_SECONDS
-            run = HELD_RUNS[sheet] = HeldRun(sheet, shown, descriptor, text, hero, PARSED[sheet][0])
+            run = HELD_RUNS[sheet] = HELD_NAMES[shown] = HeldRun(sheet, shown, descriptor, text, hero,
+                                                                 PARSED[sheet][0])
             locked_now = False  # kept until the batch writes the sheet (`HeldRun.release`)
         yield run if run is not None else SheetTransaction(sheet, shown, text, hero, unlocked)
     finally:
@@ -465,6 +473,7 @@ class Holding:
 HOLDING = Holding()
 HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
 HELD_RUNS: dict[Path, HeldRun] = {}
+HELD_NAMES: dict[str, HeldRun] = {}  # the same, by the name the statements give (a held run keeps the file it locked)
 CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
 
 
@@ -571,6 +580,8 @@ class HeldRun(SheetTransaction):
     def release(self) -> None:
         """Let the lock go (the descriptor stays open for the next statement, as `sheet_transaction` leaves it)."""
         HELD_RUNS.pop(self.path, None)
+        for name in [name for name, run in HELD_NAMES.items() if run is self]:
+            del HELD_NAMES[name]
         try:
             unlock(self.descriptor)
         except OSError:
