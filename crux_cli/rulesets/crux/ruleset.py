@@ -22,6 +22,7 @@ NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
 KEYWORDS = notation.KEYWORDS | sheet_notation.KEYWORDS
 ROLLS = (syntax.Test, syntax.Save, syntax.Initiative, syntax.Attack)  # anything else is a sheet statement
+ROLLED = (engine.PoolResult, engine.AttackResult)  # their results (a tuple: `A | B` would be made at each call)
 
 
 def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetStatement:
@@ -79,14 +80,14 @@ def odds(statement: syntax.CruxStatement | sheet_syntax.SheetStatement, ctx: Con
 
 def apply(result: Any, hero: Hero) -> Hero:
     """The hero after `result`: Grit spent and earned by a roll, or what a sheet statement changed."""
-    if isinstance(result, engine.PoolResult | engine.AttackResult):
-        from crux_cli.rulesets.crux.grit import apply_grit
+    if isinstance(result, ROLLED):
+        import crux_cli.rulesets.crux.grit as grit  # not `from … import`: that form runs Python code at each call
 
-        after = apply_grit(hero, result.grit)
+        after = grit.apply_grit(hero, result.grit)
         if isinstance(result, engine.PoolResult) and result.request.kind == "save":
-            from crux_cli.rulesets.crux.wounds import after_strenuous_save
+            import crux_cli.rulesets.crux.wounds as wounds
 
-            after = after_strenuous_save(after, result.request.attribute, result.outcome)
+            after = wounds.after_strenuous_save(after, result.request.attribute, result.outcome)
         return after
     return getattr(result, "after", hero)  # a sheet statement's StateChange
 
@@ -96,7 +97,7 @@ roll_json: Callable[[Any], dict[str, Any]] = lazy("crux_cli.rulesets.crux.render
 
 
 def describe(result: Any, palette: Any) -> str:
-    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+    if not isinstance(result, ROLLED):
         from crux_cli.rulesets.crux import sheet_render as sheet
 
         return sheet.describe(result, palette)
@@ -104,7 +105,7 @@ def describe(result: Any, palette: Any) -> str:
 
 
 def to_json(result: Any) -> dict[str, Any]:
-    if not isinstance(result, engine.PoolResult | engine.AttackResult):
+    if not isinstance(result, ROLLED):
         from crux_cli.rulesets.crux import sheet_render as sheet
 
         return sheet.to_json(result)
@@ -112,7 +113,7 @@ def to_json(result: Any) -> dict[str, Any]:
 
 
 def sheet_suffix(answer: Any, palette: Any) -> str:
-    from crux_cli.rulesets.crux import sheet_render
+    import crux_cli.rulesets.crux.sheet_render as sheet_render
 
     return sheet_render.sheet_suffix(answer, palette)
 
