@@ -188,9 +188,10 @@ class Journal:
         self.hero_made: dict[int, tuple[Any, dict[str, Any]]] = {}  # its JSON, by its identity, over all runs
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
-        # a batch holding its sheets (`hold_sheets`): the rows that wait for their writes, in order, as
+        # a batch holding its sheets (`holding_sheets`): the rows that wait for their writes, in order, as
         # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
         self.pending: list[tuple[str, Any]] = []
+        self.holding = False  # within `holding_sheets`
         self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
         self.warned = False
@@ -393,21 +394,18 @@ class Journal:
 
     # -- a batch's sheets, held between its statements (state.store `HeldRun`) ---------------------------
 
-    @property
-    def holding(self) -> bool:
-        return store_module().HOLDING.release == self.sync
-
     @contextlib.contextmanager
     def holding_sheets(self, hold: bool = True) -> Iterator[None]:
         """A batch whose answers wait for `sync`: its sheets' locks are kept and their writes made at each sync,
         one write and one intent for all the changes since the last (PERFORMANCE.md, "A batch holds its sheet").
         Left by an exception, the held sheets are let go unwritten, and their changes unjournaled, as the
         answers waiting with them are never shown."""
-        sheets = store_module()
-        if not hold:
+        if not hold:  # the sheet store is not even imported (nor its TOML reader: bench_startup.py)
             yield
             return
+        sheets = store_module()
         sheets.HOLDING.release = self.sync
+        self.holding = True
         try:
             yield
         except BaseException:
@@ -417,6 +415,7 @@ class Journal:
             raise
         finally:
             sheets.HOLDING.release = None
+            self.holding = False
         self.write_held()
 
     def write_held(self) -> None:
