@@ -453,10 +453,11 @@ class Journal:
 
     def intend_run(self, store: Store | None, path: str, after: Mapping[str, Any],
                    pending: list[tuple[str, Any]]) -> int | None:
-        """Announce a held sheet's write: the values it will hold, and the entries that change it."""
+        """Announce a held sheet's write: the values it will hold, and the entries that change it (without their
+        answers, as a single write's intent: what settling journals is the change, `crux log` shows it)."""
         if store is None or self.warned:
             return None
-        entries = [row for kind, row in pending if kind == "entry" and touches(row, path)]
+        entries = [{**row, "answers": []} for kind, row in pending if kind == "entry" and touches(row, path)]
         values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
         try:
             return store.intend(self.session, "run", {"path": path, "after": values, "entries": entries})
