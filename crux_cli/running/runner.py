@@ -71,6 +71,7 @@ class Runner:
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
         self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
+        self.last_update: SheetUpdate | None = None  # the last statement's on a sheet (immutable: shared when equal)
 
     @property
     def source(self) -> RandomSource:
@@ -258,7 +259,10 @@ class Runner:
                 self.announce(self.on_write, path, before, after, text)
             sheet.save(after)
         self.hero = after
-        return result, SheetUpdate(path, before, after)
+        update = self.last_update  # the usual statement on a sheet leaves the very hero the last one did
+        if update is None or update.after is not after or update.before is not before or update.path != path:
+            update = self.last_update = SheetUpdate(path, before, after)
+        return result, update
 
     @staticmethod
     def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,

@@ -177,7 +177,8 @@ class Journal:
         self.store: Store | None = None
         self.count = 0  # the last entry number given in this session (set from the store when it opens)
         self.defer_sync = False  # batch mode: plain rolls wait for `sync` (one row, one commit per chunk)
-        self.runs: list[tuple[int, Any]] = []  # plain rolls not yet written: (statement's number, faces or kept)
+        # plain rolls not yet written: (statement's number, faces or kept), or (number, faces, hero) on a sheet
+        self.runs: list[tuple[Any, ...]] = []
         self.run_first = 0  # the number of the first of `runs`
         self.run_rules: str = ""  # the rule set and seed of `runs` (each item that differs says its own)
         self.run_seed: int | None = None
@@ -310,18 +311,16 @@ class Journal:
         if number is None:  # a batch repeats a few dozen statements: each is kept once a row
             number = self.statements[said] = len(self.statements)
         drawn = answer.drawn
-        if drawn is not None and answer.sheet is not None:  # a roll on a sheet: its faces and its hero replay it
-            kept = {"rules": answer.rules, "faces": tuple(drawn), "hero": self.hero_number(answer.sheet)}
-            if answer.seed is not None:
-                kept["seed"] = answer.seed
-            if answer.comment is not None:
-                kept["comment"] = answer.comment
-            if answer.index is not None:
-                kept["index"] = answer.index
-            runs.append((number, kept))
-        elif drawn is not None and answer.comment is None and answer.index is None and \
+        if drawn is not None and answer.comment is None and answer.index is None and \
                 answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
-            runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+            if answer.sheet is None:
+                runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+            else:  # a roll on a sheet: its faces and the number of its hero in the row's `heroes` replay it
+                runs.append((number, tuple(drawn), self.hero_number(answer.sheet)))
+        elif drawn is not None and answer.sheet is not None:
+            kept = self.kept(answer, answer_json)
+            kept["hero"] = self.hero_number(answer.sheet)
+            runs.append((number, kept))
         else:
             runs.append((number, self.kept(answer, answer_json)))
         if not self.defer_sync:
@@ -800,15 +799,21 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
-        if not (isinstance(item, list) and len(item) == 2):
+        if isinstance(item, list) and len(item) == 3 and isinstance(item[2], int) and 0 <= item[2] < len(heroes):
+            which, kept, hero = item  # a roll on a sheet: its faces, and its hero's number in `heroes`
+            kept = {"faces": kept, "hero": heroes[hero]}
+        elif not (isinstance(item, list) and len(item) == 2):
             continue
-        which, kept = item
+        else:
+            which, kept = item
         statement = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
         # a run is written as soon as input waits or a chunk is full: its rolls share its time stamps
         entry: dict[str, Any] = {"v": FORMAT, "id": f"{prefix}-{number + offset}", "time": stamp,
                                  "session": session, "kind": "roll", "who": None, "statement": statement}
         if isinstance(kept, list):
             entry["replay"] = {**usual, "faces": kept}
+        elif isinstance(kept, dict) and "faces" in kept and "rules" not in kept:  # a roll on a sheet, as usual
+            entry["replay"] = {**usual, **kept}
         elif isinstance(kept, dict) and "answer" in kept:
             entry["answers"] = [kept["answer"]]
         elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
