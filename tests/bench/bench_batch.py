@@ -13,7 +13,8 @@ in a fixed shuffled order; `all-different`, every line a statement of its own. T
 case alternate (crux text, crux JSON, d20), and each time is the child's CPU time (user + system,
 from wait4), the fair measure on a machine others share; wall time is printed alongside. The
 ratio is d20's time over crux's: 1.0 means as fast, above 1 crux is faster. Goals (issue 15):
-at least 1.0 on the realistic mix, at least 0.5 when every line is different.
+at least 1.0 on the realistic mix, at least 0.5 when every line is different; the journaled text
+run of the realistic mix at least 1.8 (issue 27).
 
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
@@ -51,6 +52,7 @@ import batch_lines
 from benchkit import bench_environment, crux_command
 
 GOALS = {"realistic": 1.0, "all-different": 0.5}
+TEXT_GOALS = {"realistic": 1.8}  # the journaled text run, issue 27 (the others keep GOALS)
 JOURNAL_GOAL = 0.9  # journal-off CPU over journal-on CPU, at least
 SHEET_GOAL = 1.5  # sheet CPU over the same text batch's, at most
 MIXES: dict[str, Callable[[int], Iterator[batch_lines.Pair]]] = {
@@ -131,8 +133,9 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
     met = []
     for name in ("crux text", "crux --json"):
         ratio, wall_ratio = cpu["d20 loop"] / cpu[name], wall["d20 loop"] / wall[name]
-        met.append(ratio >= GOALS[mix])
-        print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {GOALS[mix]}x: "
+        goal = TEXT_GOALS.get(mix, GOALS[mix]) if name == "crux text" else GOALS[mix]
+        met.append(ratio >= goal)
+        print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {goal}x: "
               f"{'met' if met[-1] else 'NOT met'}")
     ratio = cpu["--no-journal"] / cpu["crux text"]
     met.append(ratio >= JOURNAL_GOAL)
