@@ -310,6 +310,28 @@ def test_a_batch_killed_with_its_sheet_held_leaves_sheet_and_journal_agreeing(
         assert kept.intents() == []
 
 
+def test_a_held_sheet_that_cannot_be_written_keeps_what_it_held_and_says_so(
+        sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from crux_cli.core.errors import SheetError
+    from crux_cli.state import store as sheets
+
+    before = sheet.read_text()
+
+    def full(target: Path, text: str, shown: str, **kwargs: object) -> None:
+        raise SheetError("cannot write the sheet: No space left on device", path=shown)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sheets, "write_atomically", full)
+        result = crux_here("--seed", "5", "--sheet", str(sheet), "-", stdin="damage 2\nd6\nheal 1\n")
+    assert result.returncode == 2
+    assert "No space left on device; the sheet changes of the answers before this are not kept" in result.stderr
+    assert sheet.read_text() == before
+    kinds = [entry["kind"] for entry in exported()]
+    assert kinds == ["roll"]  # the d6: no change the sheet does not hold
+    with store() as kept:
+        assert kept.intents() == []
+
+
 def test_an_edit_made_while_a_batch_holds_the_sheet_is_kept(sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An editor ignores the lock: what it changed stays, and the batch's own changes go on from it."""
     from crux_cli.state import store as sheets

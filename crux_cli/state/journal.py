@@ -467,10 +467,14 @@ class Journal:
     def commit_rows(self, store: Store, pending: list[tuple[str, Any]], intents: Mapping[str, int | None],
                     failed: set[str]) -> None:
         """The rows of the held run, in order, in one transaction; an entry whose sheet was not written is left
-        out, and so are those whose intent another crux settled meanwhile (it journaled them)."""
+        out, and so are those whose intent another crux settled meanwhile (it journaled them). Changes an intent
+        on disk announced need not wait for the disk (lost to a power cut, the intent journals them again);
+        changes that left their sheet as it was (Grit 2, 3, 2: nothing written, nothing announced) do."""
         finished: dict[int, bool] = {}
+        unannounced = any(kind == "entry" and intents.get(str(row["sheets"][0]["path"])) is None
+                          for kind, row in pending)
         try:
-            with store.without_waiting():
+            with store.transaction() if unannounced else store.without_waiting():
                 rows = []
                 for kind, row in pending:
                     if kind == "entry":
@@ -482,6 +486,10 @@ class Journal:
                             continue
                     rows.append((kind, row))
                 store.add_rows(rows)
+                for path in failed:  # a write announced and not made: nothing to settle
+                    seq = intents.get(path)
+                    if seq is not None and seq not in finished:
+                        store.finish_intent(seq)
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)
 
