@@ -18,6 +18,10 @@
   (see `files.py`), as is one whose owner crux could not keep.
 - A sheet that does not parse or breaks a rule is refused with its line and
   reason before anything is written, so it stays exactly as the player left it.
+- A batch whose input is already waiting keeps the lock from statement to statement
+  and writes the sheet once for all their changes, announced to the journal first
+  (`HeldRun`, below): at most a chunk of lines or HOLD_SECONDS, and always before
+  their answers are shown.
 """
 
 from __future__ import annotations
