@@ -519,7 +519,7 @@ class HeldRun(SheetTransaction):
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
-        editor), it is read again, and the run's changes go on from it (`merged`)."""
+        editor), it is read again, and the run's changes go on from it (`merge`)."""
         try:
             now = signature(os.stat(self.path))
         except OSError:
@@ -528,6 +528,7 @@ class HeldRun(SheetTransaction):
             self.merge(shown)
 
     def merge(self, shown: str) -> None:
+        """The file as it is now, with the run's changes of the values its writer left as they were."""
         text = read_text(self.path, shown)
         if text == self.base_text:
             with contextlib.suppress(OSError):
@@ -537,7 +538,7 @@ class HeldRun(SheetTransaction):
         ours = {name: getattr(self.hero, name) for name in WRITABLE
                 if getattr(self.hero, name) != getattr(self.base_hero, name)
                 and getattr(theirs, name) == getattr(self.base_hero, name)}  # what they changed stays theirs
-        hero = theirs.with_changes(**ours) if ours else theirs
+        hero = interned(theirs.with_changes(**ours) if ours else theirs)
         self.text, self.found = update_sheet_text(text, theirs, hero), {}
         self.base_text, self.base_hero, self.hero = text, theirs, hero
         with contextlib.suppress(OSError):
