@@ -175,6 +175,31 @@ def test_sigkill_at_any_moment_of_a_batch_holding_its_sheet_leaves_journal_and_s
     assert_journal_agrees(start_values, changes, sheet_values(load_hero(sheet)))
 
 
+@pytest.mark.slow
+def test_two_batches_holding_one_sheet_lose_neither_ones_changes(tmp_path: Path, own_state_dir: Path) -> None:
+    """Two batches on one sheet at once each hold it for a run, in turn: every change of both is on the sheet
+    and in the journal, one after the other."""
+    sheet = tmp_path / "ann.toml"
+    subprocess.run([*crux_command(), "sheet", "new", str(sheet), "--name", "Ann", "--hp", "9999"],
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    start_values = sheet_values(load_hero(sheet))
+    lines = tmp_path / "lines.txt"
+    lines.write_text("damage 1\nDEX +1b\nd20\n" * 3000)
+    writers = []
+    for _ in range(2):
+        with lines.open("rb") as stdin:
+            writers.append(subprocess.Popen([*crux_command(), "--sheet", str(sheet), "-"], stdin=stdin,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    for writer in writers:
+        _, errors = writer.communicate(timeout=120)
+        assert writer.returncode == 0, errors
+    assert load_hero(sheet).hp == 9999 - 2 * 3000  # no damage lost to the other batch
+    changes = [e for e in read_entries(own_state_dir / "crux") if e["kind"] == "change"]
+    assert sum(e["statement"] == "damage 1" for e in changes) == 2 * 3000  # (and Grit earned by DEX +1b)
+    assert len({e["session"] for e in changes}) == 2
+    assert_journal_agrees(start_values, changes, sheet_values(load_hero(sheet)))  # in the journal's order
+
+
 def assert_journal_agrees(start: dict, changes: list[dict], now: dict) -> None:
     """Each change starts from what the one before left, and the last leaves what the sheet holds."""
     values = dict(start)
