@@ -131,6 +131,13 @@ def real_path(path: str) -> str:
         return os.path.realpath(path)
 
 
+def record_of(answer: Any) -> dict[str, Any]:
+    """The answer's JSON object, as `crux --json` prints it."""
+    from crux_cli.render.jsonl import record
+
+    return record(answer)
+
+
 def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
     if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
@@ -269,16 +276,21 @@ class Journal:
         store = self.connected()
         if store is None:
             return
-        from crux_cli.render.jsonl import record
-
         self.flush()
         entry = {"v": FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
-                 "who": update.after.name, "statement": answer.input, "answers": [record(answer)],
-                 "sheets": [change]}
+                 "who": update.after.name, "statement": answer.input}
         intent, self.sheet_intent = self.sheet_intent, None
         if intent == HELD:  # the sheet is written at the batch's next sync, and this entry after it
+            if answer.drawn is not None:  # kept as what replays it, as a roll on a sheet is (`hero_number`)
+                replay = self.kept(answer, answer_json)
+                replay["hero"] = self.hero_of(update)
+                entry["replay"] = replay
+            else:
+                entry["answers"] = [record_of(answer)]
+            entry["sheets"] = [change]
             self.pending.append(("entry", entry))
             return
+        entry["answers"], entry["sheets"] = [record_of(answer)], [change]
         try:
             # With an intent on disk, the entry need not wait for the disk: lost to a power cut, the
             # intent is still there and the next start journals the change (`settle`).
@@ -333,15 +345,20 @@ class Journal:
         if known is not None and known[0] is update.before and known[1] == update.path:
             return known[2]
         number = len(self.heroes)
-        made = self.hero_made.get(id(update.before))  # each state's JSON made once (state.store `interned`)
+        self.heroes.append(self.hero_of(update))
+        self.hero_at[id(update.before)] = (update.before, update.path, number)
+        return number
+
+    def hero_of(self, update: Any) -> dict[str, Any]:
+        """The JSON of the hero a statement on a sheet was given, with the sheet's name: made once a state of the
+        hero (state.store `interned`)."""
+        made = self.hero_made.get(id(update.before))
         if made is None or made[0] is not update.before or made[1]["path"] != update.path:
             if len(self.hero_made) >= 256:
                 self.hero_made.clear()
             made = (update.before, {"path": update.path, **hero_json(update.before)})
             self.hero_made[id(update.before)] = made
-        self.heroes.append(made[1])
-        self.hero_at[id(update.before)] = (update.before, update.path, number)
-        return number
+        return made[1]
 
     @staticmethod
     def kept(answer: Any, answer_json: str | None) -> dict[str, Any]:
