@@ -121,18 +121,29 @@ class Store:
             raise StoreError(f"cannot make the state folder {folder}: {error.strerror}") from None
         path = store_path(folder)
         refuse_odd_file(path)
-        for attempt in (1, 2):
+        deadline, attempt = time.monotonic() + WAIT, 1
+        while True:
+            connection = None
             try:
-                store = cls(path, connect(path), warnings)
+                connection = connect(path)
+                store = cls(path, connection, warnings)
                 fresh = store.prepare()
                 break
             except sqlite3.DatabaseError as error:
+                if connection is not None:
+                    connection.close()
                 if is_busy(error):
+                    # another crux making the store this very moment: switching it to WAL is refused at once,
+                    # not waited for (two batches started together lost one's journal)
+                    if time.monotonic() < deadline:
+                        time.sleep(0.02)
+                        continue
                     raise StoreError(busy_message(path)) from None
                 if attempt == 2 or not is_damage(error):
                     raise StoreError(f"cannot use the state store {path}: {error}") from None
                 warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
                                 f"{move_aside(path).name} and a new one started")
+                attempt = 2
         if fresh and migrate:
             from crux_cli.state.migrate import import_old_files
 
