@@ -146,6 +146,60 @@ def test_sigkill_at_any_moment_leaves_journal_and_sheet_whole(tmp_path: Path, ow
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
+def test_sigkill_at_any_moment_of_a_batch_holding_its_sheet_leaves_journal_and_sheet_whole(
+        tmp_path: Path, own_state_dir: Path) -> None:
+    """A batch whose input waits keeps its sheet's lock and writes it once a run of statements, announced
+    first (PERFORMANCE.md, "A batch holds its sheet"): killed at any instant, it leaves a valid sheet and a
+    journal whose changes chain to it, as a write at every statement does."""
+    sheet = tmp_path / "ann.toml"
+    subprocess.run([*crux_command(), "sheet", "new", str(sheet), "--name", "Ann", "--hp", "12"],
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    start_values = sheet_values(load_hero(sheet))
+    lines = tmp_path / "lines.txt"
+    lines.write_text("damage 1\nheal 1\nDEX +1b\nd20\ncond add prone\nsave STR\ncond remove prone\n" * 20_000)
+    pause = random.Random(27)
+    kills = 20
+    for _ in range(kills):
+        with lines.open("rb") as stdin:
+            writer = subprocess.Popen([*crux_command(), "--sheet", str(sheet), "-"], stdin=stdin,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(pause.uniform(0.2, 1.2))
+            writer.send_signal(signal.SIGKILL)
+            writer.wait()
+        assert 0 <= load_hero(sheet).hp <= 12  # whole and valid, whenever the kill landed
+    subprocess.run([*crux_command(), "log", "-n", "1"], check=True, capture_output=True)  # a start settles
+    changes = [e for e in read_entries(own_state_dir / "crux") if e["kind"] == "change"]
+    assert len(changes) > kills * 10  # the batches really were writing
+    assert all(e["sheets"][0]["path"] == str(sheet.resolve()) for e in changes)
+    assert_journal_agrees(start_values, changes, sheet_values(load_hero(sheet)))
+
+
+@pytest.mark.slow
+def test_two_batches_holding_one_sheet_lose_neither_ones_changes(tmp_path: Path, own_state_dir: Path) -> None:
+    """Two batches on one sheet at once each hold it for a run, in turn: every change of both is on the sheet
+    and in the journal, one after the other."""
+    sheet = tmp_path / "ann.toml"
+    subprocess.run([*crux_command(), "sheet", "new", str(sheet), "--name", "Ann", "--hp", "9999"],
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    start_values = sheet_values(load_hero(sheet))
+    lines = tmp_path / "lines.txt"
+    lines.write_text("damage 1\nDEX +1b\nd20\n" * 3000)
+    writers = []
+    for _ in range(2):
+        with lines.open("rb") as stdin:
+            writers.append(subprocess.Popen([*crux_command(), "--sheet", str(sheet), "-"], stdin=stdin,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    for writer in writers:
+        _, errors = writer.communicate(timeout=120)
+        assert writer.returncode == 0 and not errors, errors  # both make the new store at once: both keep it
+    assert load_hero(sheet).hp == 9999 - 2 * 3000  # no damage lost to the other batch
+    changes = [e for e in read_entries(own_state_dir / "crux") if e["kind"] == "change"]
+    assert sum(e["statement"] == "damage 1" for e in changes) == 2 * 3000  # (and Grit earned by DEX +1b)
+    assert len({e["session"] for e in changes}) == 2
+    assert_journal_agrees(start_values, changes, sheet_values(load_hero(sheet)))  # in the journal's order
+
+
 def assert_journal_agrees(start: dict, changes: list[dict], now: dict) -> None:
     """Each change starts from what the one before left, and the last leaves what the sheet holds."""
     values = dict(start)

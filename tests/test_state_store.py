@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,21 @@ def test_a_batchs_rolls_read_back_as_the_very_answers_printed(rules: str) -> Non
     answers = [{k: v for k, v in a.items() if k != "line"} for a in answers if "error" not in a]
     kept = [a for entry in exported() for a in entry["answers"]]
     assert kept == answers and len(kept) >= 5
+
+
+def test_a_batch_on_a_sheet_reads_back_as_the_very_answers_printed(sheet: Path) -> None:
+    """A roll on a sheet that changes nothing is kept as its faces and its hero (once a row); a change whole."""
+    lines = "\n".join([*STATEMENTS, "damage 2", "show", "1d20 + DEX", "STR +1b # again", "cond add prone",
+                        "DEX -1B", "rest field 1", "4x DEX +1b", *STATEMENTS]) + "\n"
+    printed = crux_here("--json", "--seed", "7", "--sheet", str(sheet), "-", stdin=lines)
+    answers = [json.loads(line) for line in printed.stdout.splitlines()]
+    answers = [{k: v for k, v in a.items() if k != "line"} for a in answers if "error" not in a]
+    entries = exported()
+    assert [a for entry in entries for a in entry["answers"]] == answers and len(answers) > 30
+    assert sum(entry["kind"] == "change" for entry in entries) >= 3
+    with store() as kept:
+        bodies = [json.loads(body) for (body,) in kept.db.execute("SELECT body FROM entries WHERE count > 1")]
+    assert any(len(body.get("heroes", ())) >= 1 for body in bodies)
 
 
 def test_a_one_shot_roll_reads_back_whole_with_its_comment() -> None:
@@ -244,6 +260,117 @@ def test_a_sheet_write_whose_sheet_is_locked_is_left_for_a_later_start(sheet: Pa
         assert kept.intents() == []
     (entry,) = exported()
     assert entry["statement"] == "damage 4"
+
+
+BATCH_ON_A_SHEET = ["damage 2", "DEX +1b", "d20", "heal 1", "cond add prone", "STR +1b", "save WIL adv",
+                    "cond remove prone", "damage 3", "1d20 + DEX", "heal 2", "atk d8", "rest field 1"] * 7
+
+
+def changes_of(sheet: Path) -> list[dict]:
+    """The sheet's change entries as the log exports them, with its path and what differs between runs left out."""
+    text = json.dumps([e for e in exported() if e["kind"] == "change" and e["sheets"][0]["path"] == str(sheet)])
+    return [{k: v for k, v in e.items() if k not in ("id", "time", "session")}
+            for e in json.loads(text.replace(str(sheet), "SHEET"))]
+
+
+def test_a_batch_holding_its_sheet_answers_writes_and_journals_as_a_write_a_statement_does(
+        sheet: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch keeps its sheet's lock between statements and writes it once a chunk (PERFORMANCE.md): what it
+    prints, the sheet it leaves and the changes it journals are those of a write at every statement."""
+    from crux_cli.state import store as sheets
+
+    plain = tmp_path / "plain.toml"
+    plain.write_text(sheet.read_text())
+    lines = "\n".join(BATCH_ON_A_SHEET) + "\n"
+    held = crux_here("--seed", "5", "--json", "--sheet", str(sheet), "-", stdin=lines)
+    monkeypatch.setattr(sheets, "HOLD_SECONDS", 0)  # every statement writes the sheet itself
+    written = crux_here("--seed", "5", "--json", "--sheet", str(plain), "-", stdin=lines)
+    assert held.stdout.replace(str(sheet), "SHEET") == written.stdout.replace(str(plain), "SHEET")
+    assert (held.returncode, held.stderr) == (written.returncode, written.stderr)
+    assert sheet.read_text() == plain.read_text()
+    assert changes_of(sheet) == changes_of(plain) and len(changes_of(sheet)) > 40
+    assert sheets.HELD_RUNS == {} and sheets.HOLDING.release is None  # let go at the end
+    with store() as kept:
+        assert kept.intents() == []
+
+
+@pytest.mark.parametrize("killed", ["before the write", "before the entries"])
+def test_a_batch_killed_with_its_sheet_held_leaves_sheet_and_journal_agreeing(
+        sheet: Path, killed: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed after announcing the run's write: the next start drops a write never made, and journals every
+    change of one made (the intent holds them all)."""
+    from crux_cli.state import journal
+    from crux_cli.state import store as sheets
+
+    start = sheet_values(load_hero(sheet))
+
+    def kill(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sheets.HeldRun, "write", kill) if killed == "before the write" else \
+            patch.setattr(journal.Journal, "commit_rows", kill)
+        result = crux_here("--seed", "5", "--sheet", str(sheet), "-", stdin="damage 2\nd6\nheal 1\ndamage 3\n")
+    assert result.returncode != 0 and "damage" not in result.stdout  # nothing shown: the journal had none of it
+    assert sheets.HELD_RUNS == {} and sheets.HOLDING.release is None
+    now = sheet_values(load_hero(sheet))
+    assert now == (start if killed == "before the write" else {**start, "hp": 8})
+    changes = [e for e in exported() if e["kind"] == "change"]  # the next start settles the intent
+    assert [e["statement"] for e in changes] == ([] if killed == "before the write" else
+                                                 ["damage 2", "heal 1", "damage 3"])
+    values = dict(start)
+    for entry in changes:
+        values.update(entry["sheets"][0]["after"])
+    assert values == now
+    with store() as kept:
+        assert kept.intents() == []
+
+
+def test_a_held_sheet_that_cannot_be_written_keeps_what_it_held_and_says_so(
+        sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from crux_cli.core.errors import SheetError
+    from crux_cli.state import store as sheets
+
+    before = sheet.read_text()
+
+    def full(target: Path, text: str, shown: str, **kwargs: object) -> None:
+        raise SheetError("cannot write the sheet: No space left on device", path=shown)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sheets, "write_atomically", full)
+        result = crux_here("--seed", "5", "--sheet", str(sheet), "-", stdin="damage 2\nd6\nheal 1\n")
+    assert result.returncode == 2
+    assert "No space left on device; the sheet changes of the answers before this are not kept" in result.stderr
+    assert sheet.read_text() == before
+    kinds = [entry["kind"] for entry in exported()]
+    assert kinds == ["roll"]  # the d6: no change the sheet does not hold
+    with store() as kept:
+        assert kept.intents() == []
+
+
+def test_an_edit_made_while_a_batch_holds_the_sheet_is_kept(sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor ignores the lock: what it changed stays, and the batch's own changes go on from it."""
+    from crux_cli.state import store as sheets
+
+    monkeypatch.setattr(sheets.HOLDING, "release", lambda: None)
+    with sheets.sheet_transaction(sheet) as held:
+        held.save(held.hero.with_changes(hp=9, grit=1))
+    (run,) = sheets.HELD_RUNS.values()
+    try:
+        edited = sheet.read_text().replace("grit = 0", "grit = 3").replace("hit_dice = 1", "hit_dice = 0")
+        sheet.with_name("edit").write_text("# the player's note\n" + edited)
+        os.replace(sheet.with_name("edit"), sheet)
+        time.sleep(2 * sheets.CHECK_SECONDS)  # a held sheet is looked at this often
+        with sheets.sheet_transaction(sheet) as held:
+            assert (held.hero.hp, held.hero.grit, held.hero.hit_dice) == (9, 3, 0)  # ours, theirs (both), theirs
+            held.save(held.hero.with_changes(hp=7))
+        run.plan()
+        run.write()
+    finally:
+        run.release()
+    text = sheet.read_text()
+    assert text.startswith("# the player's note\n")
+    assert (load_hero(sheet).hp, load_hero(sheet).grit, load_hero(sheet).hit_dice) == (7, 3, 0)
 
 
 def test_crux_sheet_undo_leaves_a_running_fights_word_to_its_session(sheet: Path) -> None:

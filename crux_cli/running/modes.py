@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable, Iterator
 from itertools import islice
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -84,16 +85,22 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # built once for the journal and for `--json` output alike.
     journal = settings.journal()
     journal.defer_sync = True
+    held_runs: dict[Any, Any] = {}  # the sheets held between statements (state.store `HeldRun`), when any
     if runner.sheet is not None:
         journal.watch(runner)
+        from crux_cli.state.store import HELD_RUNS, HOLDING
+
+        held_runs = HELD_RUNS
     runner.keep_faces = journal.mode == "on"  # the batch journals each answer itself, by its faces
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
-    def show() -> None:  # the journal is on disk before the answers it holds are shown
+    def show() -> None:  # the journal (and the sheet) is on disk before the answers it holds are shown
         journal.sync()
         if held:
             output.write("".join(held))
             held.clear()
+        for failure in journal.take_sheet_failures():
+            output.error(failure)
 
     # bound once: a batch runs this loop for every line
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
@@ -101,7 +108,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     answer_json = output.answer_json if output.json else no_json
     waiting = input_waits(stream)
     aliases = usable_aliases(settings, runner, output)
-    with output.batch():  # buffered when stdout is not a terminal, flushed by a helper thread
+    with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
         lines = number = 0
         for block in blocks_of_lines(stream):
             for raw in block:
@@ -130,6 +137,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                 if lines >= CHUNK:
                     show()
                     lines = 0
+                elif held_runs and monotonic() > HOLDING.until:  # others may be waiting for the sheet's lock
+                    journal.sync()
             if waiting():  # the next line is not there yet: show what is answered before waiting for it
                 show()
                 lines = 0

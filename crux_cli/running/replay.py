@@ -41,8 +41,19 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
         runner = runners[key] = Runner(rules=str(kept["rules"]), seed=kept.get("seed"))
     source = ScriptedSource(faces_of(kept.get("faces", ())))
     handler, tree = runner.read(statement)
-    answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))
-    return record(answer)
+    hero = kept.get("hero")
+    if hero is None:
+        return record(runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index")))
+    from crux_cli.running.runner import SheetUpdate
+    from crux_cli.state.journal import hero_of
+
+    runner.hero = before = hero_of(hero)  # the sheet as the statement found it
+    try:
+        answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))
+        after = runner.hero  # as the rule set left it (`Runner.roll`): the very hero, when nothing changed
+    finally:
+        runner.hero = None
+    return record(answer.replace(sheet=SheetUpdate(str(hero["path"]), before, after)))
 
 
 def faces_of(drawn: list[int]) -> list[int]:

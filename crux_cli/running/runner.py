@@ -71,6 +71,7 @@ class Runner:
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
         self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
+        self.last_update: SheetUpdate | None = None  # the last statement's on a sheet (immutable: shared when equal)
 
     @property
     def source(self) -> RandomSource:
@@ -189,19 +190,29 @@ class Runner:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it
-            return iter((self.answered(handler, statement, self.roller(), text, comment, None),))
+            return iter((self.answered(handler, statement, self.roller(handler, statement), text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
 
-    def roller(self) -> Roller:
-        """A statement's roller; a journaled runner with no hero keeps the faces, which give the answer back."""
+    def roller(self, handler: RuleSet | None = None, statement: Any = None) -> Roller:
+        """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
+        answer needs is known: no hero is loaded; generic dice read no sheet value (`d20` beside a sheet); or the
+        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces."""
         roller = Roller(self.source)
-        if self.keep_faces and self.hero is None and self.sheet is None:
+        if not self.keep_faces:
+            return roller
+        if self.hero is None and self.sheet is None:
             roller.drawn = []
+        elif handler is not None and self.sheet is not None:
+            if handler is not self.loaded:
+                if not getattr(statement, "reads_sheet", True):
+                    roller.drawn = []
+            elif self.rules.keeps_state:
+                roller.drawn = []
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
                     times: int) -> Iterator[Answer]:
-        roller = self.roller()
+        roller = self.roller(handler, statement)
         for number in range(1, times + 1):
             yield self.answered(handler, statement, roller, text, comment, number)
 
@@ -238,17 +249,20 @@ class Runner:
         The lock is held from the read to the write, so two crux processes spending
         Grit from one sheet never both start from the same value.
         """
-        from crux_cli.state.store import sheet_transaction
+        import crux_cli.state.store as sheets  # not `from … import`: that form runs Python code at every call
 
-        with sheet_transaction(path) as sheet:
+        with sheets.sheet_transaction(path) as sheet:
             before = sheet.hero
             result = self.run(self.rules, statement, Context(roller, before, text))
             after = self.apply(result, before)
-            if self.on_write is not None and after is not before and after != before:
+            if self.on_write is not None and after is not before:  # `announce` compares what the sheet keeps
                 self.announce(self.on_write, path, before, after, text)
             sheet.save(after)
         self.hero = after
-        return result, SheetUpdate(path, before, after)
+        update = self.last_update  # the usual statement on a sheet leaves the very hero the last one did
+        if update is None or update.after is not after or update.before is not before or update.path != path:
+            update = self.last_update = SheetUpdate(path, before, after)
+        return result, update
 
     @staticmethod
     def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
@@ -276,9 +290,9 @@ class Runner:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
         if self.sheet is None:
             return self.hero
-        from crux_cli.state.store import load_hero
+        import crux_cli.state.store as sheets
 
-        return load_hero(self.sheet)
+        return sheets.load_hero(self.sheet)
 
     def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.

@@ -104,6 +104,8 @@ class Tally:
                 continue
             item_rules, item_seed = rules, seed
             if kept.__class__ is dict:
+                if "hero" in kept:  # a roll on a sheet: counted with the heroless rolls it is not
+                    continue
                 item_rules, item_seed, kept = str(kept.get("rules", rules)), kept.get("seed"), kept.get("faces")
             if kept.__class__ is not list:
                 continue

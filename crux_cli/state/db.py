@@ -103,6 +103,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.bulk = False  # a batch writing many rows (state.journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
 
@@ -121,18 +122,29 @@ class Store:
             raise StoreError(f"cannot make the state folder {folder}: {error.strerror}") from None
         path = store_path(folder)
         refuse_odd_file(path)
-        for attempt in (1, 2):
+        deadline, attempt = time.monotonic() + WAIT, 1
+        while True:
+            connection = None
             try:
-                store = cls(path, connect(path), warnings)
+                connection = connect(path)
+                store = cls(path, connection, warnings)
                 fresh = store.prepare()
                 break
             except sqlite3.DatabaseError as error:
+                if connection is not None:
+                    connection.close()
                 if is_busy(error):
+                    # another crux making the store this very moment: switching it to WAL is refused at once,
+                    # not waited for (two batches started together lost one's journal)
+                    if time.monotonic() < deadline:
+                        time.sleep(0.02)
+                        continue
                     raise StoreError(busy_message(path)) from None
                 if attempt == 2 or not is_damage(error):
                     raise StoreError(f"cannot use the state store {path}: {error}") from None
                 warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
                                 f"{move_aside(path).name} and a new one started")
+                attempt = 2
         if fresh and migrate:
             from crux_cli.state.migrate import import_old_files
 
@@ -197,20 +209,48 @@ class Store:
 
     def add_entry(self, entry: Mapping[str, Any]) -> int:
         """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
-        body = {k: v for k, v in entry.items() if k not in COLUMNS}
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (entry["id"], entry["time"], entry["time"], entry["session"], entry["kind"],
-                 text_or_none(entry.get("who")), text_or_none(entry.get("statement")),
-                 1 if entry.get("in_fight") or "fight" in entry else 0, dumps(body)))
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
             seq = int(cursor.lastrowid or 0)
-            paths = {str(change.get("path")) for change in entry.get("sheets", ()) if isinstance(change, dict)}
-            db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in paths])
+            db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in sheet_paths(entry)])
             if entry["kind"] == "roll":
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'rolls'")
         return seq
+
+    def add_rows(self, rows: list[tuple[str, Any]]) -> None:
+        """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments) or ("entry", an entry).
+        Each kind is written by one `executemany`, each row given its number so that their order stays theirs."""
+        if not rows:
+            return
+        with self.transaction() as db:
+            seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
+            rolls, entries, sheets, counted = [], [], [], 0
+            for kind, row in rows:
+                seq += 1
+                if kind == "rolls":
+                    first_id, session, started, ended, count, body = row
+                    rolls.append((seq, first_id, started, ended, session, count, dumps(body, large=True)))
+                    counted += count
+                    continue
+                entries.append((seq, *self.entry_columns(row)))
+                sheets += [(path, seq) for path in sheet_paths(row)]
+                counted += row["kind"] == "roll"
+            db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
+                           "body) VALUES (?, ?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)", rolls)
+            db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, body) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", entries)
+            db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
+            if counted:
+                db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (counted,))
+
+    def entry_columns(self, entry: Mapping[str, Any]) -> tuple[Any, ...]:
+        """An entry's columns but `seq` (id, time, until, session, kind, who, statement, fight, body)."""
+        body = {k: v for k, v in entry.items() if k not in COLUMNS}
+        return (entry["id"], entry["time"], entry["time"], entry["session"], entry["kind"],
+                text_or_none(entry.get("who")), text_or_none(entry.get("statement")),
+                1 if entry.get("in_fight") or "fight" in entry else 0, dumps(body, large=self.bulk))
 
     def add_rolls(self, first_id: str, session: str, started: str, ended: str, count: int,
                   body: dict[str, Any]) -> None:
@@ -243,7 +283,7 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
-                       (first_id, started, ended, session, count, dumps(body, large=count >= 64)))
+                       (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
@@ -324,7 +364,7 @@ class Store:
         """Announce a change before it is made to a sheet: settled at the next start if its writer dies."""
         with self.transaction() as db:
             return int(db.execute("INSERT INTO intents (session, kind, body) VALUES (?, ?, ?)",
-                                  (session, kind, dumps(body))).lastrowid or 0)
+                                  (session, kind, dumps(body, large=self.bulk))).lastrowid or 0)
 
     def update_intent(self, seq: int, body: dict[str, Any]) -> None:
         with self.transaction() as db:
@@ -344,6 +384,11 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
+    """The sheets an entry changed (the `sheet_entries` index)."""
+    return {str(change.get("path")) for change in entry.get("sheets", ()) if isinstance(change, dict)}
 
 
 def refuse_odd_file(path: Path) -> None:

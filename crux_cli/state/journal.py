@@ -78,18 +78,64 @@ _ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".04
 
 def sheet_values(hero: Hero) -> dict[str, Any]:
     """The values crux keeps on a sheet (the ones it writes back), as JSON."""
-    from crux_cli.state.sheet import WRITABLE
+    if not _written:
+        from operator import attrgetter
 
-    return {name: list(value) if isinstance(value := getattr(hero, name), tuple) else value for name in WRITABLE}
+        from crux_cli.state.sheet import WRITABLE
+
+        _written[:] = [WRITABLE, attrgetter(*WRITABLE)]
+    names, values = _written
+    return {name: list(value) if value.__class__ is tuple else value
+            for name, value in zip(names, values(hero), strict=True)}
+
+
+_written: list[Any] = []  # the names of the values kept, and what reads them all at once (C: a change asks 4 times)
+
+
+def hero_json(hero: Hero) -> dict[str, Any]:
+    """All of a hero, as JSON: what a roll on a sheet is replayed with (`hero_of` reads it back)."""
+    out = hero.as_dict()
+    out["attributes"] = {name: [value.modifier, value.rating] for name, value in hero.attributes.items()}
+    out["conditions"] = list(hero.conditions)
+    return out
+
+
+def hero_of(data: Mapping[str, Any]) -> Hero:
+    """The hero `hero_json` wrote (its `path` aside)."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+
+    values = {name: data[name] for name in Hero.field_names() if name in data}
+    values["attributes"] = {name: Attribute(*pair) for name, pair in data.get("attributes", {}).items()}
+    values["conditions"] = tuple(data.get("conditions", ()))
+    return Hero(**values)
+
+
+def real_path(path: str) -> str:
+    """`os.path.realpath`, remembered while the name leads to the same file (state.store `resolve_again`)."""
+    from crux_cli.state.store import resolve_again
+
+    try:
+        return os.fspath(resolve_again(path))
+    except SheetError:
+        return os.path.realpath(path)
+
+
+def record_of(answer: Any) -> dict[str, Any]:
+    """The answer's JSON object, as `crux --json` prints it."""
+    from crux_cli.render.jsonl import record
+
+    return record(answer)
 
 
 def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
+    if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
+        return None
     old, new = sheet_values(before), sheet_values(after)
     changed = [name for name in old if old[name] != new[name]]
     if not changed:
         return None
-    return {"path": os.path.realpath(path), "who": after.name,
+    return {"path": real_path(path), "who": after.name,
             "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
 
 
@@ -127,14 +173,23 @@ class Journal:
         self.store: Store | None = None
         self.count = 0  # the last entry number given in this session (set from the store when it opens)
         self.defer_sync = False  # batch mode: plain rolls wait for `sync` (one row, one commit per chunk)
-        self.runs: list[tuple[int, Any]] = []  # plain rolls not yet written: (statement's number, faces or kept)
+        # plain rolls not yet written: (statement's number, faces or kept), or (number, faces, hero) on a sheet
+        self.runs: list[tuple[Any, ...]] = []
         self.run_first = 0  # the number of the first of `runs`
         self.run_rules: str = ""  # the rule set and seed of `runs` (each item that differs says its own)
         self.run_seed: int | None = None
         self.run_start = 0.0  # when the run began (its rolls were answered between then and its write)
         self.statements: dict[str, int] = {}  # the run's statements, each kept once: items give its number
+        self.heroes: list[dict[str, Any]] = []  # the run's heroes (rolls on a sheet), each kept once: items give its
+        self.hero_at: dict[int, tuple[Any, str, int]] = {}  # number, by the hero's identity (`hero_number`)
+        self.hero_made: dict[int, tuple[Any, dict[str, Any]]] = {}  # its JSON, by its identity, over all runs
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
+        # a batch holding its sheets (`holding_sheets`): the rows that wait for their writes, in order, as
+        # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
+        self.pending: list[tuple[str, Any]] = []
+        self.holding = False  # within `holding_sheets`
+        self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
         self.warned = False
         self.warnings: list[str] = []
@@ -184,6 +239,8 @@ class Journal:
         if store is None:
             return full
         self.flush()
+        if self.pending:
+            self.write_held()
         full["id"] = self.next_id()
         try:
             with store.transaction():
@@ -208,13 +265,21 @@ class Journal:
         store = self.connected()
         if store is None:
             return
-        from crux_cli.render.jsonl import record
-
         self.flush()
         entry = {"v": FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
-                 "who": update.after.name, "statement": answer.input, "answers": [record(answer)],
-                 "sheets": [change]}
+                 "who": update.after.name, "statement": answer.input}
         intent, self.sheet_intent = self.sheet_intent, None
+        if intent == HELD:  # the sheet is written at the batch's next sync, and this entry after it
+            if answer.drawn is not None:  # kept as what replays it, as a roll on a sheet is (`hero_number`)
+                replay = self.kept(answer, answer_json)
+                replay["hero"] = self.hero_of(update)
+                entry["replay"] = replay
+            else:
+                entry["answers"] = [record_of(answer)]
+            entry["sheets"] = [change]
+            self.pending.append(("entry", entry))
+            return
+        entry["answers"], entry["sheets"] = [record_of(answer)], [change]
         try:
             # With an intent on disk, the entry need not wait for the disk: lost to a power cut, the
             # intent is still there and the next start journals the change (`settle`).
@@ -240,19 +305,49 @@ class Journal:
             self.run_rules, self.run_seed = answer.rules, answer.seed
             self.run_start = time.time()
             self.statements = {}
+            self.heroes, self.hero_at = [], {}
         self.count += 1
         said = answer.input
         number = self.statements.get(said)
         if number is None:  # a batch repeats a few dozen statements: each is kept once a row
             number = self.statements[said] = len(self.statements)
         drawn = answer.drawn
-        if drawn is not None and answer.comment is None and answer.index is None and answer.rules == self.run_rules \
-                and answer.seed == self.run_seed:  # the usual roll: the statement says its handler
-            runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+        if drawn is not None and answer.comment is None and answer.index is None and \
+                answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
+            if answer.sheet is None:
+                runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+            else:  # a roll on a sheet: its faces and the number of its hero in the row's `heroes` replay it
+                runs.append((number, tuple(drawn), self.hero_number(answer.sheet)))
+        elif drawn is not None and answer.sheet is not None:
+            kept = self.kept(answer, answer_json)
+            kept["hero"] = self.hero_number(answer.sheet)
+            runs.append((number, kept))
         else:
             runs.append((number, self.kept(answer, answer_json)))
         if not self.defer_sync:
             self.flush()
+
+    def hero_number(self, update: Any) -> int:
+        """The number in the run's `heroes` of the hero a roll on a sheet was given (the same object while the
+        sheet is unchanged: kept once a run)."""
+        known = self.hero_at.get(id(update.before))
+        if known is not None and known[0] is update.before and known[1] == update.path:
+            return known[2]
+        number = len(self.heroes)
+        self.heroes.append(self.hero_of(update))
+        self.hero_at[id(update.before)] = (update.before, update.path, number)
+        return number
+
+    def hero_of(self, update: Any) -> dict[str, Any]:
+        """The JSON of the hero a statement on a sheet was given, with the sheet's name: made once a state of the
+        hero (state.store `interned`)."""
+        made = self.hero_made.get(id(update.before))
+        if made is None or made[0] is not update.before or made[1]["path"] != update.path:
+            if len(self.hero_made) >= 256:
+                self.hero_made.clear()
+            made = (update.before, {"path": update.path, **hero_json(update.before)})
+            self.hero_made[id(update.before)] = made
+        return made[1]
 
     @staticmethod
     def kept(answer: Any, answer_json: str | None) -> dict[str, Any]:
@@ -278,10 +373,16 @@ class Journal:
         if store is None:
             return
         try:
-            body = {"rules": self.run_rules, "seed": self.run_seed, "statements": list(self.statements),
-                    "items": runs}
-            store.add_rolls(f"{self.session}-{self.run_first}", self.session,
-                            stamp_of(int(self.run_start * 1000)), now(), len(runs), body)
+            body: dict[str, Any] = {"rules": self.run_rules, "seed": self.run_seed,
+                                    "statements": list(self.statements), "items": runs}
+            if self.heroes:
+                body["heroes"] = self.heroes
+            rolls = (f"{self.session}-{self.run_first}", self.session, stamp_of(int(self.run_start * 1000)), now(),
+                     len(runs), body)
+            if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
+                self.pending.append(("rolls", rolls))
+                return
+            store.add_rolls(*rolls)
             self.written += len(runs)
             if self.written >= TRIM_EVERY:
                 self.written = 0
@@ -290,11 +391,122 @@ class Journal:
             self.failed(error)
 
     def sync(self) -> None:
-        """Put the rolls answered since the last sync in the store (before their answers are shown)."""
+        """Put the rolls answered since the last sync in the store (before their answers are shown), and the
+        sheets a batch holds on disk with their changes."""
         self.flush()
+        if self.pending or (self.holding and store_module().HELD_RUNS):
+            self.write_held()
+
+    # -- a batch's sheets, held between its statements (state.store `HeldRun`) ---------------------------
+
+    @contextlib.contextmanager
+    def holding_sheets(self, hold: bool = True) -> Iterator[None]:
+        """A batch whose answers wait for `sync`: its sheets' locks are kept and their writes made at each sync,
+        one write and one intent for all the changes since the last (PERFORMANCE.md, "A batch holds its sheet").
+        Left by an exception, the held sheets are let go unwritten, and their changes unjournaled, as the
+        answers waiting with them are never shown."""
+        if not hold:  # the sheet store is not even imported (nor its TOML reader: bench_startup.py)
+            yield
+            return
+        sheets = store_module()
+        sheets.HOLDING.release = self.sync
+        self.holding = True
+        try:
+            yield
+        except BaseException:
+            self.pending = [row for row in self.pending if row[0] == "rolls"]
+            for run in list(sheets.HELD_RUNS.values()):
+                run.release()
+            raise
+        finally:
+            sheets.HOLDING.release = None
+            self.holding = False
+        self.write_held()
+
+    def write_held(self) -> None:
+        """Write each held sheet and commit the rows waiting for it: the sheet's changes are announced first (an
+        intent, on disk), so a kill at any instant is settled as one statement's write is (`settle_run`).
+        A sheet that cannot be written keeps what it held, its entries are not journaled, and the refusal is
+        kept for the batch to say (`sheet_failures`); the locks are let go in every case."""
+        sheets = store_module()
+        runs = list(sheets.HELD_RUNS.values())
+        pending, self.pending = self.pending, []
+        store = self.connected() if self.mode != "off" else None
+        if store is not None:
+            store.bulk = True  # a batch: orjson is there already, and quicker for each row
+        intents: dict[str, int | None] = {}  # real path of each sheet written: its intent
+        failed: set[str] = set()
+        try:
+            for run in runs:
+                path = os.fspath(run.path)
+                try:
+                    after = run.plan()[1]
+                    if not after:
+                        continue
+                    intents[path] = self.intend_run(store, path, after, pending)
+                    run.write()
+                except CruxError as error:
+                    failed.add(path)
+                    self.sheet_failures.append(SheetError(
+                        f"{error.message}; the sheet changes of the answers before this are not kept",
+                        path=run.shown, hint=error.hint))
+            if store is not None and pending and not self.warned:
+                self.commit_rows(store, pending, intents, failed)
+        finally:
+            for run in runs:
+                run.release()
+
+    def intend_run(self, store: Store | None, path: str, after: Mapping[str, Any],
+                   pending: list[tuple[str, Any]]) -> int | None:
+        """Announce a held sheet's write: the values it will hold, and the entries that change it (without their
+        answers, as a single write's intent: what settling journals is the change, `crux log` shows it)."""
+        if store is None or self.warned:
+            return None
+        entries = [{**row, "answers": []} for kind, row in pending if kind == "entry" and touches(row, path)]
+        values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
+        try:
+            return store.intend(self.session, "run", {"path": path, "after": values, "entries": entries})
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+            return None
+
+    def commit_rows(self, store: Store, pending: list[tuple[str, Any]], intents: Mapping[str, int | None],
+                    failed: set[str]) -> None:
+        """The rows of the held run, in order, in one transaction; an entry whose sheet was not written is left
+        out, and so are those whose intent another crux settled meanwhile (it journaled them). Changes an intent
+        on disk announced need not wait for the disk (lost to a power cut, the intent journals them again);
+        changes that left their sheet as it was (Grit 2, 3, 2: nothing written, nothing announced) do."""
+        finished: dict[int, bool] = {}
+        unannounced = any(kind == "entry" and intents.get(str(row["sheets"][0]["path"])) is None
+                          for kind, row in pending)
+        try:
+            with store.transaction() if unannounced else store.without_waiting():
+                rows = []
+                for kind, row in pending:
+                    if kind == "entry":
+                        path = str(row["sheets"][0]["path"])
+                        seq = intents.get(path)
+                        if seq is not None and seq not in finished:
+                            finished[seq] = store.finish_intent(seq)
+                        if path in failed or (seq is not None and not finished[seq]):
+                            continue
+                    rows.append((kind, row))
+                store.add_rows(rows)
+                for path in failed:  # a write announced and not made: nothing to settle
+                    seq = intents.get(path)
+                    if seq is not None and seq not in finished:
+                        store.finish_intent(seq)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def take_sheet_failures(self) -> list[CruxError]:
+        said, self.sheet_failures = self.sheet_failures, []
+        return said
 
     def close(self) -> None:
         self.flush()
+        if self.pending:
+            self.write_held()
         if self.store is not None and self.written:
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.trim(self.keep)
@@ -324,7 +536,12 @@ class Journal:
         store = self.connected()
         if store is None:
             return
-        real = os.path.realpath(path)
+        if self.holding:
+            sheets = store_module()
+            if sheets.held_run(path) is not None:  # written, and announced, at the next sync
+                self.sheet_intent = HELD
+                return
+        real = real_path(path)
         try:
             if self.word is not None:
                 self.word["writes"].append([real, dict(before), dict(after)])
@@ -404,6 +621,13 @@ class Journal:
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
+HELD = -1  # `sheet_intent` of a write a batch holds (state.store `HeldRun`): announced when it is made
+
+
+def store_module() -> Any:
+    from crux_cli.state import store
+
+    return store
 
 
 def stamp_of(milliseconds: int) -> str:
@@ -437,6 +661,8 @@ def settle(store: Store) -> list[str]:
                 said += settle_sheet(store, seq, session, body)
             elif kind == "word":
                 said += settle_word(store, seq, session, body)
+            elif kind == "run":
+                said += settle_run(store, seq, session, body)
             else:
                 store.finish_intent(seq)
         except (CruxError, OSError, sqlite3.Error, KeyError, TypeError, ValueError) as error:
@@ -471,6 +697,40 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
             if store.finish_intent(seq) and applied:
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
+    return []
+
+
+def settle_run(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
+    """Settle the write of a batch's held sheet, under its lock: a sheet that holds the values announced was
+    written, and the run's changes are journaled; one that does not was not, and the intent is dropped."""
+    from crux_cli.state.locking import acquire, release
+    from crux_cli.state.store import load_hero, open_lock, resolve
+
+    path, after, entries = body.get("path"), body.get("after"), body.get("entries")
+    if not isinstance(path, str) or not isinstance(after, dict) or not isinstance(entries, list):
+        store.finish_intent(seq)
+        return []
+    try:
+        descriptor = open_lock(resolve(path))
+    except OSError:
+        return []
+    try:
+        try:
+            acquire(descriptor, wait=False)
+        except OSError:
+            return []
+        try:
+            current = sheet_values(load_hero(path))
+        except CruxError:
+            current = {}
+        applied = not describe_difference(current, after)
+        with store.transaction():
+            if store.finish_intent(seq) and applied:
+                number = store.next_number(session)
+                for offset, entry in enumerate(entry for entry in entries if isinstance(entry, dict)):
+                    store.add_entry({**entry, "id": f"{session}-{number + offset}", "session": session})
+    finally:
+        release(descriptor)
     return []
 
 
@@ -543,20 +803,29 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     if data.get("seed") is not None:
         usual["seed"] = data["seed"]
     said = data.get("statements", [])
+    heroes = data.get("heroes", [])
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
-        if not (isinstance(item, list) and len(item) == 2):
+        if isinstance(item, list) and len(item) == 3 and isinstance(item[2], int) and 0 <= item[2] < len(heroes):
+            which, kept, hero = item  # a roll on a sheet: its faces, and its hero's number in `heroes`
+            kept = {"faces": kept, "hero": heroes[hero]}
+        elif not (isinstance(item, list) and len(item) == 2):
             continue
-        which, kept = item
+        else:
+            which, kept = item
         statement = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
         # a run is written as soon as input waits or a chunk is full: its rolls share its time stamps
         entry: dict[str, Any] = {"v": FORMAT, "id": f"{prefix}-{number + offset}", "time": stamp,
                                  "session": session, "kind": "roll", "who": None, "statement": statement}
         if isinstance(kept, list):
             entry["replay"] = {**usual, "faces": kept}
+        elif isinstance(kept, dict) and "faces" in kept and "rules" not in kept:  # a roll on a sheet, as usual
+            entry["replay"] = {**usual, **kept}
         elif isinstance(kept, dict) and "answer" in kept:
             entry["answers"] = [kept["answer"]]
+        elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
+            entry["replay"] = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
         else:
             entry["replay"] = kept
         out.append(entry)

@@ -460,21 +460,28 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
 SCALAR_LINE = Pattern(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
 
 
-def edited_in_place(text: str, changed: list[str], after: Hero) -> str | None:
+def edited_in_place(text: str, changed: list[str], after: Hero,
+                    found: dict[str, int | None] | None = None) -> str | None:
     """`text` with each changed number or flag rewritten on its own `key = value` line, else None.
 
     What tomlkit would write for a value already on the sheet, at a fraction of its cost: a batch that
     gains Grit rewrites the sheet often (tests/bench/bench_batch.py, sheet mix). Its callers read the result
     back, and it must hold exactly the new values; anything else (a list, a missing key, an unusual
-    layout) is left to tomlkit.
+    layout) is left to tomlkit. `found` remembers the line of each key for the next edit of the text this
+    returns (an edit in place moves no line: state.store `HeldRun`).
     """
     if "conditions" in changed:
         return None
     lines = text.split("\n")
-    if len(text.splitlines()) != len(lines) - text.endswith("\n"):  # other line breaks: key_line counts them
+    if not found and len(text.splitlines()) != len(lines) - text.endswith("\n"):  # key_line counts other breaks
         return None
     for name in changed:
-        number = key_line(text, ("status", name))
+        if found is None:
+            number = key_line(text, ("status", name))
+        elif name in found:
+            number = found[name]
+        else:
+            number = found[name] = key_line(text, ("status", name))
         match = SCALAR_LINE.match(lines[number - 1]) if number is not None else None
         if match is None or match.group(2) != name:
             return None

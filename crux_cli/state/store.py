@@ -18,6 +18,10 @@
   (see `files.py`), as is one whose owner crux could not keep.
 - A sheet that does not parse or breaks a rule is refused with its line and
   reason before anything is written, so it stays exactly as the player left it.
+- A batch whose input is already waiting keeps the lock from statement to statement
+  and writes the sheet once for all their changes, announced to the journal first
+  (`HeldRun`, below): at most a chunk of lines or HOLD_SECONDS, and always before
+  their answers are shown.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from crux_cli.core.errors import SheetError
@@ -43,7 +47,7 @@ from crux_cli.state.files import (
     read_regular,
 )
 from crux_cli.state.locking import acquire, unlock
-from crux_cli.state.sheet import WRITABLE, parse_sheet, updated_sheet
+from crux_cli.state.sheet import WRITABLE, edited_in_place, parse_sheet, update_sheet_text, updated_sheet
 
 ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
@@ -83,9 +87,22 @@ def article(what: str) -> str:
 
 
 def load_hero(path: str | os.PathLike[str]) -> Hero:
-    """The hero on a sheet, read without a lock: writes are atomic renames, never half a file."""
+    """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
+    process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
     shown = os.fspath(path)
+    run = held_run(shown)
+    if run is not None:
+        return run.hero
     return read_sheet(resolve_again(shown), shown)[1]
+
+
+def held_run(shown: str) -> HeldRun | None:
+    """The run holding the sheet named `shown`, if one does: found by the name the run's statements give, else by
+    the file it names."""
+    run = HELD_NAMES.get(shown)
+    if run is None and HELD_RUNS:
+        run = HELD_RUNS.get(resolve_again(shown))
+    return run
 
 
 # What a batch on a sheet keeps between statements (tests/bench/bench_batch.py, sheet/sheetless, defends each):
@@ -100,8 +117,10 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
 RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
 PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
+HEROES: dict[Hero, Hero] = {}  # one object for each state of a hero met (`interned`)
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
 KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
+KEPT_HEROES = 256  # states of heroes remembered (`interned`)
 
 
 def resolve_again(shown: str) -> Path:
@@ -149,6 +168,19 @@ def held_lock(sheet: Path) -> int:
     return descriptor
 
 
+def interned(hero: Hero) -> Hero:
+    """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
+    remembered by its identity (a statement's compiled request, rulesets/crux/ruleset.py; the journal's heroes)
+    is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
+    known = HEROES.get(hero)
+    if known is not None:
+        return known
+    if len(HEROES) >= KEPT_HEROES:
+        HEROES.clear()
+    HEROES[hero] = hero
+    return hero
+
+
 def signature(status: os.stat_result) -> tuple[int, ...]:
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
@@ -171,7 +203,7 @@ def read_sheet(sheet: Path, shown: str) -> tuple[str, Hero]:
             and status.st_mtime_ns < time.time_ns() - RACY_NS):
         return known[1], known[2]
     text = read_text(sheet, shown)  # read after the stat: a change in between is seen at the next stat
-    hero = known[2] if known is not None and known[1] == text else parse_sheet(text, shown)
+    hero = known[2] if known is not None and known[1] == text else interned(parse_sheet(text, shown))
     if status is not None:
         if len(PARSED) >= KEPT_SHEETS:
             PARSED.clear()
@@ -356,6 +388,12 @@ class SheetTransaction:
         self.hero = hero
         self.unlocked = unlocked
 
+    def __enter__(self) -> SheetTransaction:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
     def save(self, hero: Hero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
@@ -372,14 +410,30 @@ class SheetTransaction:
         with contextlib.suppress(OSError):  # the file at the path is the one just written: keep it parsed
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
-                PARSED[self.path] = (signature(now), text, parsed)
+                PARSED[self.path] = (signature(now), text, interned(parsed))
+
+
+def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[SheetTransaction]:
+    """Lock the sheet, read and check it, and let the body change it; the lock is held until the end.
+
+    While a batch holds its sheets (`holding_sheets`), the lock taken here is kept after the body, and the
+    statements that follow read and change the sheet in memory until the batch writes it (`HeldRun`)."""
+    shown = os.fspath(path)
+    run = held_run(shown)
+    if run is not None:
+        now = time.monotonic()
+        if HOLDING.release is None or now <= HOLDING.until:
+            if now >= run.next_check:  # a writer that ignores the lock is seen within CHECK_SECONDS
+                run.check(shown)
+                run.next_check = now + CHECK_SECONDS
+            return run  # the statement's transaction: its own `with`, with nothing to undo
+        HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
+    return locked_transaction(resolve_again(shown), shown)
 
 
 @contextlib.contextmanager
-def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction]:
-    """Lock the sheet, read and check it, and let the body change it; the lock is held until the end."""
-    shown = os.fspath(path)
-    sheet = resolve_again(shown)
+def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
+    run = None
     try:
         descriptor: int | None = held_lock(sheet)
         unlocked = None
@@ -394,7 +448,14 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
                 remove_leftovers(sheet)
                 CLEARED.add(sheet)
         text, hero = read_sheet(sheet, shown)  # under the lock: stat, and read again if it changed
-        yield SheetTransaction(sheet, shown, text, hero, unlocked)
+        if locked_now and HOLDING.release is not None and HOLD_SECONDS > 0 and holdable(sheet, shown):
+            assert descriptor is not None
+            if not HELD_RUNS:
+                HOLDING.until = time.monotonic() + HOLD_SECONDS
+            run = HELD_RUNS[sheet] = HELD_NAMES[shown] = HeldRun(sheet, shown, descriptor, text, hero,
+                                                                 PARSED[sheet][0])
+            locked_now = False  # kept until the batch writes the sheet (`HeldRun.release`)
+        yield run if run is not None else SheetTransaction(sheet, shown, text, hero, unlocked)
     finally:
         if locked_now:
             assert descriptor is not None
@@ -403,6 +464,143 @@ def sheet_transaction(path: str | os.PathLike[str]) -> Iterator[SheetTransaction
             except OSError:
                 HELD.pop(sheet, None)
                 os.close(descriptor)  # closing releases the lock
+
+
+# -- a batch's sheets, held between its statements --------------------------------------------------------
+#
+# A batch whose input is already waiting holds its answers until the journal has them (running.modes). While it
+# does, the sheet's lock is kept from the first statement on it to the batch's next `sync`, the statements read
+# and change the sheet in memory, and the sheet is written once then: the journal first announces the run's
+# changes (an intent, on disk before the write), the sheet is written (fsync, rename), and the run's entries
+# are committed; a kill anywhere in between is settled as a single write's is (state.journal `settle_run`).
+# PERFORMANCE.md, "A batch holds its sheet"; tests/test_journal_terminal.py kills batches at random.
+
+
+class Holding:
+    """Whether sheets are held (a batch's journal sets `release`: what writes them and lets them go)."""
+
+    release: Callable[[], None] | None = None
+    until = 0.0  # when the first sheet held now has been held long enough (time.monotonic)
+
+
+HOLDING = Holding()
+HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
+HELD_RUNS: dict[Path, HeldRun] = {}
+HELD_NAMES: dict[str, HeldRun] = {}  # the same, by the name the statements give (a held run keeps the file it locked)
+CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
+
+
+def holdable(sheet: Path, shown: str) -> bool:
+    """May the sheet's writes wait for the end of the run? Only a file the write would be allowed to replace
+    (checked now, so the write at the end meets the refusals a statement's own write would have met)."""
+    try:
+        return PARSED.get(sheet) is not None and existing_file(sheet, shown, "sheet") is not None
+    except SheetError:
+        return False
+
+
+class HeldRun(SheetTransaction):
+    """A sheet locked across a batch's statements: the text and hero on disk (`base_*`), and what the run's
+    statements made of them (`text`, `hero`), written by `write` and let go by `release`. It is each of
+    the statements' transaction: `save` changes the sheet in memory."""
+
+    def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: Hero,
+                 base_signature: tuple[int, ...]) -> None:
+        super().__init__(path, shown, text, hero)
+        self.descriptor = descriptor
+        self.base_text, self.base_hero, self.base_signature = text, hero, base_signature
+        self.planned: Hero | None = None
+        self.found: dict[str, int | None] = {}  # the line of each key edited in place (sheet `edited_in_place`)
+        self.started = self.next_check = time.monotonic()
+
+    def save(self, hero: Hero) -> None:
+        if hero is not self.hero and any(getattr(hero, name) != getattr(self.hero, name) for name in WRITABLE):
+            self.keep(hero)
+
+    def keep(self, hero: Hero) -> None:
+        """A statement changed the hero: its text is made now (in place when it can be; checked when written)."""
+        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(hero, name)]
+        quick = edited_in_place(self.text, changed, hero, self.found)
+        if quick is None:
+            self.found = {}  # the text is rewritten: its lines may move
+            quick = update_sheet_text(self.text, self.hero, hero)
+        self.text, self.hero = quick, interned(hero)
+
+    def check(self, shown: str) -> None:
+        """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
+        editor), it is read again, and the run's changes go on from it (`merge`)."""
+        try:
+            now = signature(os.stat(self.path))
+        except OSError:
+            now = None
+        if now != self.base_signature:
+            self.merge(shown)
+
+    def merge(self, shown: str) -> None:
+        """The file as it is now, with the run's changes of the values its writer left as they were."""
+        text = read_text(self.path, shown)
+        if text == self.base_text:
+            with contextlib.suppress(OSError):
+                self.base_signature = signature(os.stat(self.path))
+            return
+        theirs = parse_sheet(text, shown)
+        ours = {name: getattr(self.hero, name) for name in WRITABLE
+                if getattr(self.hero, name) != getattr(self.base_hero, name)
+                and getattr(theirs, name) == getattr(self.base_hero, name)}  # what they changed stays theirs
+        hero = interned(theirs.with_changes(**ours) if ours else theirs)
+        self.text, self.found = update_sheet_text(text, theirs, hero), {}
+        self.base_text, self.base_hero, self.hero = text, theirs, hero
+        with contextlib.suppress(OSError):
+            self.base_signature = signature(os.stat(self.path))
+
+    def changes(self) -> tuple[dict[str, object], dict[str, object]]:
+        """The kept values the run changed: before (on disk) and after (to be written)."""
+        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(self.base_hero, name)]
+        return ({name: getattr(self.base_hero, name) for name in changed},
+                {name: getattr(self.hero, name) for name in changed})
+
+    def plan(self) -> tuple[dict[str, object], dict[str, object]]:
+        """Make the text to write, checked as any write is: the text the statements made, else what a write
+        of all their changes at once makes (a `SheetError` when crux would refuse it). A writer that ignored
+        the lock since the last statement is read and kept first. The values it changes, before and after."""
+        self.merge(self.shown)
+        before, after = self.changes()
+        if not after:
+            return before, after
+        try:
+            parsed: Hero | None = parse_sheet(self.text, self.shown)
+        except SheetError:
+            parsed = None
+        if parsed is None or any(getattr(parsed, name) != getattr(self.hero, name) for name in WRITABLE):
+            self.text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
+            self.found = {}
+        self.planned = parsed
+        return before, after
+
+    def write(self) -> None:
+        """Write the text `plan` made (its lock still held): temporary file, fsync, rename, as every write."""
+        text, parsed = self.text, self.planned
+        assert parsed is not None
+        PARSED.pop(self.path, None)
+        written = write_atomically(self.path, text, self.shown)
+        with contextlib.suppress(OSError):
+            now = os.stat(self.path)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
+                PARSED[self.path] = (signature(now), text, interned(parsed))
+                self.base_signature = signature(now)
+        self.base_text, self.base_hero = text, interned(parsed)
+        self.hero = self.base_hero
+
+    def release(self) -> None:
+        """Let the lock go (the descriptor stays open for the next statement, as `sheet_transaction` leaves it)."""
+        HELD_RUNS.pop(self.path, None)
+        for name in [name for name, run in HELD_NAMES.items() if run is self]:
+            del HELD_NAMES[name]
+        try:
+            unlock(self.descriptor)
+        except OSError:
+            HELD.pop(self.path, None)
+            os.close(self.descriptor)
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)

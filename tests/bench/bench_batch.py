@@ -13,7 +13,8 @@ in a fixed shuffled order; `all-different`, every line a statement of its own. T
 case alternate (crux text, crux JSON, d20), and each time is the child's CPU time (user + system,
 from wait4), the fair measure on a machine others share; wall time is printed alongside. The
 ratio is d20's time over crux's: 1.0 means as fast, above 1 crux is faster. Goals (issue 15):
-at least 1.0 on the realistic mix, at least 0.5 when every line is different.
+at least 1.0 on the realistic mix, at least 0.5 when every line is different; the journaled text
+run of the realistic mix at least 1.8 (issue 27).
 
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
@@ -22,11 +23,12 @@ Two more columns compare crux with itself on the same lines: `--no-journal` (goa
 journaled text run at least 0.9x as fast, journal-off time over journal-on time), and, on the
 realistic mix, `--sheet hero.toml` (a new sheet before each run; goal, issue 27: at most 1.5x the
 CPU per line of the same batch without a sheet). Each line then reads the sheet under its lock,
-and the lines that earn or spend Grit write it back (the run prints how many did); a `grit` line
-with no Grit left is refused, as it would be for a player, and the run goes on. Each write is
-durable (fsync of the file and its folder, a rename): about 1 ms of the kernel's CPU, which the
-goal's ratio cannot absorb when one line in eight writes, so the reading cost alone is shown too
-(`sheet, read`: a sheet full of Grit and the lines that do not spend it, against `text, read`).
+and the lines that earn or spend Grit change it (the run prints how many did); a `grit` line
+with no Grit left is refused, as it would be for a player, and the run goes on. The batch's input
+is waiting, so it holds the sheet between lines and writes it once a run (PERFORMANCE.md, "A batch
+holds its sheet"): a dozen durable writes (fsync of the file and its folder, a rename) rather than
+one a changing line. The reading cost alone is shown too (`sheet, read`: a sheet full of Grit and
+the lines that do not spend it, against `text, read`).
 
 crux is byte-compiled first and runs with state and config folders of the bench's own
 (tests/bench/benchkit.py). Each crux run journals every answer, as users' runs do, but the `--no-journal` one.
@@ -50,6 +52,7 @@ import batch_lines
 from benchkit import bench_environment, crux_command
 
 GOALS = {"realistic": 1.0, "all-different": 0.5}
+TEXT_GOALS = {"realistic": 1.8}  # the journaled text run, issue 27 (the others keep GOALS)
 JOURNAL_GOAL = 0.9  # journal-off CPU over journal-on CPU, at least
 SHEET_GOAL = 1.5  # sheet CPU over the same text batch's, at most
 MIXES: dict[str, Callable[[int], Iterator[batch_lines.Pair]]] = {
@@ -130,8 +133,9 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
     met = []
     for name in ("crux text", "crux --json"):
         ratio, wall_ratio = cpu["d20 loop"] / cpu[name], wall["d20 loop"] / wall[name]
-        met.append(ratio >= GOALS[mix])
-        print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {GOALS[mix]}x: "
+        goal = TEXT_GOALS.get(mix, GOALS[mix]) if name == "crux text" else GOALS[mix]
+        met.append(ratio >= goal)
+        print(f"  ratio d20/{name}: {ratio:.2f}x CPU (wall {wall_ratio:.2f}x), goal at least {goal}x: "
               f"{'met' if met[-1] else 'NOT met'}")
     ratio = cpu["--no-journal"] / cpu["crux text"]
     met.append(ratio >= JOURNAL_GOAL)
@@ -151,11 +155,14 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
 
 
 def sheet_writes(command: list[str], stdin: Path, env: dict[str, str]) -> int:
-    """How many lines of a run on a new sheet changed it (its text answers say `Grit A → B`)."""
+    """How many lines of a run on a new sheet changed it (its text answers end `Wren: Grit A → B`; a pool's
+    `highest → 5` is no change)."""
+    import re
+
     new_sheet(Path(command[command.index("--sheet") + 1]))
     with stdin.open("rb") as source:
         out = subprocess.run(command, stdin=source, capture_output=True, env=env).stdout
-    return sum(1 for line in out.decode().splitlines() if "→" in line)
+    return sum(1 for line in out.decode().splitlines() if re.search(r": Grit \d+ → \d+", line))
 
 
 def run_memory(folder: Path, size: int, env: dict[str, str]) -> bool:
