@@ -68,3 +68,11 @@ def test_mutated_valid_statements(rules: str, data: st.DataObject) -> None:
     insert = data.draw(st.text(max_size=4))
     delete = data.draw(st.integers(0, 3))
     answers_or_refuses_cleanly(rules, valid[:at] + insert + valid[at + delete:])
+
+
+@pytest.mark.parametrize("rules", list(VALID))
+@pytest.mark.parametrize("text", ["+ str", "+DEX - 1 vs 10"])
+def test_dice_that_start_with_an_attribute_read_back_as_dice(rules: str, text: str) -> None:
+    """`+ STR` printed as `STR` read back as a rule set's statement (hypothesis found it in stepdice)."""
+    answers_or_refuses_cleanly(rules, text)
+    assert str(read(text, rulesets.load(rules))[1]).startswith("roll ")

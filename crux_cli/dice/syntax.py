@@ -317,7 +317,7 @@ class Roll(Record):
     reads_sheet: bool = field(default=False, compare=False)  # names an attribute (`1d20 + DEX`): see SheetValue
 
     def __str__(self) -> str:
-        return f"{self.repeat}x {self.expr}" if self.repeat != 1 else str(self.expr)
+        return f"{self.repeat}x {self.expr}" if self.repeat != 1 else readable(self.expr)
 
 
 
@@ -337,7 +337,15 @@ class Versus(Record):
         return has_dice(self.against)
 
     def __str__(self) -> str:
-        return (f"{self.repeat}x " if self.repeat != 1 else "") + f"{self.expr} vs {self.against}"
+        return (f"{self.repeat}x {self.expr}" if self.repeat != 1 else readable(self.expr)) + f" vs {self.against}"
+
+
+def readable(expr: Expr) -> str:
+    """The expression as it reads back: one that starts with an attribute (`+ STR` prints `STR`) would be read
+    as a rule set's statement, so `roll` goes first."""
+    text = str(expr)
+    first = next(leaves(expr))
+    return f"roll {text}" if isinstance(first, SheetValue) and text.startswith(first.attribute) else text
 
 
 def leaves(expr: Expr) -> Iterator[Expr]:
