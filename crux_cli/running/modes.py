@@ -73,6 +73,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
         return 2
+    from crux_cli.rulesets import BUILT_IN
     from crux_cli.running.config import expand_aliases
     from crux_cli.running.settings import make_runner
 
@@ -91,7 +92,12 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         from crux_cli.state.store import HELD_RUNS, HOLDING
 
         held_runs = HELD_RUNS
-    runner.keep_faces = journal.mode == "on"  # the batch journals each answer itself, by its faces
+    # the batch journals each answer itself, by its faces; text output remembers answer lines by them
+    remembered: dict[tuple[str, tuple[int, ...]], str] | None = None
+    if not output.json and REMEMBERED_LINES > 0 and runner.hero is None and runner.sheet is None:
+        remembered = {}
+    runner.keep_faces = journal.mode == "on" or remembered is not None
+    pure = runner.rules_name in BUILT_IN  # a rule set of a package may draw in ways its faces do not show
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal (and the sheet) is on disk before the answers it holds are shown
@@ -128,6 +134,19 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                         made = answer_json(answer)
                         if answer.sheet is None:  # the usual line: a roll, kept with its chunk
                             roll(answer, made)
+                            # its line is the same for the same statement and faces (PERFORMANCE.md)
+                            faces = answer.drawn
+                            if remembered is not None and faces is not None and len(faces) <= REMEMBERED_FACES \
+                                    and answer.comment is None and answer.index is None \
+                                    and (pure or answer.handler == "dice") and answer.handler != "table":
+                                key = (answer.input, faces)
+                                shown = remembered.get(key)
+                                if shown is None:
+                                    if len(remembered) >= REMEMBERED_LINES:
+                                        remembered.clear()
+                                    shown = remembered[key] = render(answer, number, made)
+                                held.append(shown)
+                                continue
                         else:
                             answered(answer, made)
                         held.append(render(answer, number, made))
@@ -152,6 +171,10 @@ def no_json(answer: Any) -> None:
     return None
 
 
+# answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,
+# face…) are at most REMEMBERED_FACES numbers: a roll of more dice seldom comes up the same again
+REMEMBERED_LINES = 8192
+REMEMBERED_FACES = 8
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
 BLOCK = 1 << 16  # bytes asked of the input at a time: one read returns what is there, up to this
 
