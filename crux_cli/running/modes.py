@@ -111,7 +111,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # bound once: a batch runs this loop for every line
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
-    answer_json = output.answer_json if output.json else no_json
+    answer_json, as_json = output.answer_json, output.json
     waiting = input_waits(stream)
     aliases = usable_aliases(settings, runner, output)
     with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
@@ -131,7 +131,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                         if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
                             held.append(output.render(answer, number))
                             continue
-                        made = answer_json(answer)
+                        made = answer_json(answer) if as_json else None
                         if answer.sheet is None:  # the usual line: a roll, kept with its chunk
                             roll(answer, made)
                             # its line is the same for the same statement and faces (PERFORMANCE.md)
@@ -165,10 +165,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     journal.close()
     warn_about_journal(journal, output)
     return 2 if output.failures else 0
-
-
-def no_json(answer: Any) -> None:
-    return None
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,

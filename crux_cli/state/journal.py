@@ -315,9 +315,9 @@ class Journal:
         if drawn is not None and answer.comment is None and answer.index is None and \
                 answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
             if answer.sheet is None:
-                runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+                runs.append((number, drawn))  # a tuple of ints (the runner's): untracked by the garbage collector
             else:  # a roll on a sheet: its faces and the number of its hero in the row's `heroes` replay it
-                runs.append((number, tuple(drawn), self.hero_number(answer.sheet)))
+                runs.append((number, drawn, self.hero_number(answer.sheet)))
         elif drawn is not None and answer.sheet is not None:
             kept = self.kept(answer, answer_json)
             kept["hero"] = self.hero_number(answer.sheet)
@@ -358,7 +358,7 @@ class Journal:
 
                 return {"answer": record(answer)}
             return {"answer": json.loads(answer_json)}
-        kept: dict[str, Any] = {"rules": answer.rules, "faces": tuple(answer.drawn)}
+        kept: dict[str, Any] = {"rules": answer.rules, "faces": answer.drawn}
         for name in ("seed", "comment", "index"):
             if getattr(answer, name) is not None:
                 kept[name] = getattr(answer, name)
