@@ -93,7 +93,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
         held_runs = HELD_RUNS
     # the batch journals each answer itself, by its faces; text output remembers answer lines by them
-    remembered: dict[tuple[str, tuple[int, ...]], str] | None = None
+    remembered: dict[str, dict[tuple[int, ...], str]] | None = None  # lines by statement, then faces
+    once: set[str] = set()  # statements answered once: a line is remembered from a statement's second time
+    kept = 0  # lines remembered
     if not output.json and REMEMBERED_LINES > 0 and runner.hero is None and runner.sheet is None:
         remembered = {}
     runner.keep_faces = journal.mode == "on" or remembered is not None
@@ -139,14 +141,23 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                             if remembered is not None and faces is not None and len(faces) <= REMEMBERED_FACES \
                                     and answer.comment is None and answer.index is None \
                                     and (pure or answer.handler == "dice") and answer.handler != "table":
-                                key = (answer.input, faces)
-                                shown = remembered.get(key)
-                                if shown is None:
-                                    if len(remembered) >= REMEMBERED_LINES:
+                                said = answer.input
+                                shown_as = remembered.get(said)  # this statement's lines, by faces
+                                if shown_as is None and said in once:  # the second time: worth remembering
+                                    if kept >= REMEMBERED_LINES:
                                         remembered.clear()
-                                    shown = remembered[key] = render(answer, number, made)
-                                held.append(shown)
-                                continue
+                                        kept = 0
+                                    shown_as = remembered[said] = {}
+                                if shown_as is not None:
+                                    shown = shown_as.get(faces)
+                                    if shown is None:
+                                        kept += 1
+                                        shown = shown_as[faces] = render(answer, number, made)
+                                    held.append(shown)
+                                    continue
+                                if len(once) >= REMEMBERED_ONCE:
+                                    once.clear()
+                                once.add(said)
                         else:
                             answered(answer, made)
                         held.append(render(answer, number, made))
@@ -168,9 +179,11 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,
-# face…) are at most REMEMBERED_FACES numbers: a roll of more dice seldom comes up the same again
+# face…) are at most REMEMBERED_FACES numbers (a roll of more dice seldom comes up the same again), and of
+# statements met before (of the last REMEMBERED_ONCE met once: a batch of different lines remembers none)
 REMEMBERED_LINES = 8192
 REMEMBERED_FACES = 8
+REMEMBERED_ONCE = 1024
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
 BLOCK = 1 << 16  # bytes asked of the input at a time: one read returns what is there, up to this
 
