@@ -112,6 +112,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
     # bound once: a batch runs this loop for every line
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
+    # the usual line's roll, kept in fewer steps: the batch's rule set and seed are every answer's without a sheet
+    usual = journal.usual if journal.mode == "on" and runner.sheet is None and runner.hero is None else None
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json, as_json = output.answer_json, output.json
     waiting = input_waits(stream)
@@ -134,14 +136,18 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                             held.append(output.render(answer, number))
                             continue
                         made = answer_json(answer) if as_json else None
-                        if answer.sheet is None:  # the usual line: a roll, kept with its chunk
+                        faces = answer.drawn
+                        if answer.sheet is not None:
+                            answered(answer, made)
+                        elif faces is None or answer.comment is not None or answer.index is not None:
                             roll(answer, made)
+                        else:  # the usual line: a roll, kept with its chunk by its statement and faces
+                            said = answer.input
+                            if usual is None or not usual(said, faces):
+                                roll(answer, made)
                             # its line is the same for the same statement and faces (PERFORMANCE.md)
-                            faces = answer.drawn
-                            if remembered is not None and faces is not None and len(faces) <= REMEMBERED_FACES \
-                                    and answer.comment is None and answer.index is None \
+                            if remembered is not None and len(faces) <= REMEMBERED_FACES \
                                     and (pure or answer.handler == "dice") and answer.handler != "table":
-                                said = answer.input
                                 shown_as = remembered.get(said)  # this statement's lines, by faces
                                 if shown_as is None and said in once:  # the second time: worth remembering
                                     if kept >= REMEMBERED_LINES:
@@ -158,8 +164,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                                 if len(once) >= REMEMBERED_ONCE:
                                     once.clear()
                                 once.add(said)
-                        else:
-                            answered(answer, made)
                         held.append(render(answer, number, made))
                 except CruxError as error:
                     show()

@@ -327,6 +327,21 @@ class Journal:
         if not self.defer_sync:
             self.flush()
 
+    def usual(self, said: str, faces: tuple[int, ...]) -> bool:
+        """`roll`, for a batch's usual line (no comment, no repetition, no sheet, the batch's rule set and seed:
+        the caller knows), once its run is begun: kept with the fewest steps, a line's cost (PERFORMANCE.md,
+        "The journal keeps a plain roll"). False when the run is not begun (or the journal failed): `roll`."""
+        runs = self.runs
+        if not runs or self.warned:
+            return False
+        self.count += 1
+        statements = self.statements
+        number = statements.get(said)
+        if number is None:
+            number = statements[said] = len(statements)
+        runs.append((number, faces))
+        return True
+
     def hero_number(self, update: Any) -> int:
         """The number in the run's `heroes` of the hero a roll on a sheet was given (the same object while the
         sheet is unchanged: kept once a run)."""
