@@ -229,3 +229,24 @@ def test_remembered_lines_are_the_lines_rendered_afresh(monkeypatch: pytest.Monk
         outputs.append(stdout.getvalue())
     assert outputs[0] == outputs[1] == outputs[2]
     assert outputs[0].count("\n") > 400
+
+
+def test_remembered_lines_beside_a_sheet_are_generic_dice_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """With a sheet, a crux statement's answer depends on the hero (and changes it): only generic dice that read
+    no sheet value are remembered, and the output is the same with the memo and without it."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    sheet = tmp_path / "hero.toml"
+    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "2d6+DEX", "d6", "save STR dis")) * 30
+    outputs = []
+    for size in (0, modes.REMEMBERED_LINES):
+        monkeypatch.setattr(modes, "REMEMBERED_LINES", size)
+        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                      "WIL": Attribute(0, -1)}, grit=2)))
+        settings = Settings(seed=3, sheet=str(sheet))
+        stdout, stderr = io.StringIO(), io.StringIO()
+        run_batch(settings, io.StringIO(lines), Output(settings, stdout, stderr, environ={}))
+        outputs.append((stdout.getvalue(), stderr.getvalue(), sheet.read_text(encoding="utf-8")))
+    assert outputs[0] == outputs[1]
+    assert "Grit" in outputs[0][0] and outputs[0][0].count("\n") > 100

@@ -96,10 +96,12 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     remembered: dict[str, dict[tuple[int, ...], str]] | None = None  # lines by statement, then faces
     once: set[str] = set()  # statements answered once: a line is remembered from a statement's second time
     kept = 0  # lines remembered
-    if not output.json and REMEMBERED_LINES > 0 and runner.hero is None and runner.sheet is None:
+    if not output.json and REMEMBERED_LINES > 0:
         remembered = {}
     runner.keep_faces = journal.mode == "on" or remembered is not None
-    pure = runner.rules_name in BUILT_IN  # a rule set of a package may draw in ways its faces do not show
+    # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
+    # always), and built in (a rule set of a package may draw in ways its faces do not show)
+    pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal (and the sheet) is on disk before the answers it holds are shown
