@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from crux_cli.core.errors import CruxError
-from crux_cli.running import read
+from crux_cli.running import modes, read
 from crux_cli.running.modes import run_batch
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
@@ -36,6 +36,7 @@ def batch(json: bool) -> tuple[str, str, int]:
 @pytest.mark.parametrize("cache_size", [0, read.CACHE_SIZE, 8], ids=["no cache", "cache", "tiny cache"])
 def test_seeded_batch_output_is_what_main_printed(monkeypatch: pytest.MonkeyPatch, json: bool, cache_size: int):
     monkeypatch.setattr(read, "CACHE_SIZE", cache_size)
+    monkeypatch.setattr(modes, "REMEMBERED_LINES", {0: 0, 8: 2}.get(cache_size, modes.REMEMBERED_LINES))
     read._cache.clear()
     stdout, stderr, status = batch(json)
     expected = gzip.decompress((GOLDEN / f"batch_{'json' if json else 'text'}.out.gz").read_bytes()).decode()
@@ -210,3 +211,42 @@ def test_megabytes_of_statements_on_one_line_are_refused_without_a_string_for_ea
     one = subprocess.run([*command, "--seed", "1", "-"], input=b";" * 1_000_000 + b" d6 ;", capture_output=True,
                          check=False)
     assert one.returncode == 0 and one.stdout == b"d6: 2 \xc2\xb7 1d6 [2]\n"  # blank parts are no statements
+
+
+@pytest.mark.parametrize("no_journal", [False, True], ids=["journal", "no journal"])
+def test_remembered_lines_are_the_lines_rendered_afresh(monkeypatch: pytest.MonkeyPatch, no_journal: bool):
+    """A text batch shows a statement rolled with the same faces as the line it showed before (PERFORMANCE.md,
+    "A text batch remembers its answer lines"): with the memo, without it and with a memo of two lines, the
+    output is the same, journal on or off; the memo keeps no more lines than it may."""
+    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "DEX +1b", "atk 2d6+1", "d20 # a comment", "2x d6",
+                                           "init", "2d6", "d6; d6", "8d6", "odds d6")) * 40
+    outputs = []
+    for size in (0, modes.REMEMBERED_LINES, 2):
+        monkeypatch.setattr(modes, "REMEMBERED_LINES", size)
+        settings = Settings(seed=7, no_journal=no_journal)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        assert run_batch(settings, io.StringIO(lines), Output(settings, stdout, stderr, environ={})) == 0
+        outputs.append(stdout.getvalue())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0].count("\n") > 400
+
+
+def test_remembered_lines_beside_a_sheet_are_generic_dice_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """With a sheet, a crux statement's answer depends on the hero (and changes it): only generic dice that read
+    no sheet value are remembered, and the output is the same with the memo and without it."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    sheet = tmp_path / "hero.toml"
+    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "2d6+DEX", "d6", "save STR dis")) * 30
+    outputs = []
+    for size in (0, modes.REMEMBERED_LINES):
+        monkeypatch.setattr(modes, "REMEMBERED_LINES", size)
+        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                      "WIL": Attribute(0, -1)}, grit=2)))
+        settings = Settings(seed=3, sheet=str(sheet))
+        stdout, stderr = io.StringIO(), io.StringIO()
+        run_batch(settings, io.StringIO(lines), Output(settings, stdout, stderr, environ={}))
+        outputs.append((stdout.getvalue(), stderr.getvalue(), sheet.read_text(encoding="utf-8")))
+    assert outputs[0] == outputs[1]
+    assert "Grit" in outputs[0][0] and outputs[0][0].count("\n") > 100

@@ -73,6 +73,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
         return 2
+    from crux_cli.rulesets import BUILT_IN
     from crux_cli.running.config import expand_aliases
     from crux_cli.running.settings import make_runner
 
@@ -91,7 +92,16 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         from crux_cli.state.store import HELD_RUNS, HOLDING
 
         held_runs = HELD_RUNS
-    runner.keep_faces = journal.mode == "on"  # the batch journals each answer itself, by its faces
+    # the batch journals each answer itself, by its faces; text output remembers answer lines by them
+    remembered: dict[str, dict[tuple[int, ...], str]] | None = None  # lines by statement, then faces
+    once: set[str] = set()  # statements answered once: a line is remembered from a statement's second time
+    kept = 0  # lines remembered
+    if not output.json and REMEMBERED_LINES > 0:
+        remembered = {}
+    runner.keep_faces = journal.mode == "on" or remembered is not None
+    # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
+    # always), and built in (a rule set of a package may draw in ways its faces do not show)
+    pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal (and the sheet) is on disk before the answers it holds are shown
@@ -104,8 +114,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
     # bound once: a batch runs this loop for every line
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
+    # the usual line's roll, kept in fewer steps: the batch's rule set and seed are every answer's without a sheet
+    usual = journal.usual if journal.mode == "on" and runner.sheet is None and runner.hero is None else None
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
-    answer_json = output.answer_json if output.json else no_json
+    answer_json, as_json = output.answer_json, output.json
     waiting = input_waits(stream)
     aliases = usable_aliases(settings, runner, output)
     with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
@@ -125,11 +137,35 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                         if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
                             held.append(output.render(answer, number))
                             continue
-                        made = answer_json(answer)
-                        if answer.sheet is None:  # the usual line: a roll, kept with its chunk
-                            roll(answer, made)
-                        else:
+                        made = answer_json(answer) if as_json else None
+                        faces = answer.drawn
+                        if answer.sheet is not None:
                             answered(answer, made)
+                        elif faces is None or answer.comment is not None or answer.index is not None:
+                            roll(answer, made)
+                        else:  # the usual line: a roll, kept with its chunk by its statement and faces
+                            said = answer.input
+                            if usual is None or not usual(said, faces):
+                                roll(answer, made)
+                            # its line is the same for the same statement and faces (PERFORMANCE.md)
+                            if remembered is not None and len(faces) <= REMEMBERED_FACES \
+                                    and (pure or answer.handler == "dice") and answer.handler != "table":
+                                shown_as = remembered.get(said)  # this statement's lines, by faces
+                                if shown_as is None and said in once:  # the second time: worth remembering
+                                    if kept >= REMEMBERED_LINES:
+                                        remembered.clear()
+                                        kept = 0
+                                    shown_as = remembered[said] = {}
+                                if shown_as is not None:
+                                    shown = shown_as.get(faces)
+                                    if shown is None:
+                                        kept += 1
+                                        shown = shown_as[faces] = render(answer, number, made)
+                                    held.append(shown)
+                                    continue
+                                if len(once) >= REMEMBERED_ONCE:
+                                    once.clear()
+                                once.add(said)
                         held.append(render(answer, number, made))
                 except CruxError as error:
                     show()
@@ -148,10 +184,12 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     return 2 if output.failures else 0
 
 
-def no_json(answer: Any) -> None:
-    return None
-
-
+# answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,
+# face…) are at most REMEMBERED_FACES numbers (a roll of more dice seldom comes up the same again), and of
+# statements met before (of the last REMEMBERED_ONCE met once: a batch of different lines remembers none)
+REMEMBERED_LINES = 8192
+REMEMBERED_FACES = 8
+REMEMBERED_ONCE = 1024
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
 BLOCK = 1 << 16  # bytes asked of the input at a time: one read returns what is there, up to this
 

@@ -48,7 +48,7 @@ class Answer(Record):
     sheet: SheetUpdate | None = None
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
-    drawn: list[int] | None = field(default=None, compare=False)  # sides, count, faces… rolled (core.rng)
+    drawn: tuple[int, ...] | None = field(default=None, compare=False)  # sides, count, faces… rolled (core.rng)
     odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
@@ -224,7 +224,8 @@ class Runner:
         if drawn:  # repetitions share a roller: each answer keeps its own faces
             roller.drawn = drawn = []
         result, sheet = self.roll(handler, statement, roller, text)
-        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index, drawn)
+        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
+                        None if drawn is None else tuple(drawn))
         if self.journal is not None:
             self.journal.answered(answer)
         return answer

@@ -315,9 +315,9 @@ class Journal:
         if drawn is not None and answer.comment is None and answer.index is None and \
                 answer.rules == self.run_rules and answer.seed == self.run_seed:  # the usual roll
             if answer.sheet is None:
-                runs.append((number, tuple(drawn)))  # a tuple of ints: untracked by the garbage collector
+                runs.append((number, drawn))  # a tuple of ints (the runner's): untracked by the garbage collector
             else:  # a roll on a sheet: its faces and the number of its hero in the row's `heroes` replay it
-                runs.append((number, tuple(drawn), self.hero_number(answer.sheet)))
+                runs.append((number, drawn, self.hero_number(answer.sheet)))
         elif drawn is not None and answer.sheet is not None:
             kept = self.kept(answer, answer_json)
             kept["hero"] = self.hero_number(answer.sheet)
@@ -326,6 +326,21 @@ class Journal:
             runs.append((number, self.kept(answer, answer_json)))
         if not self.defer_sync:
             self.flush()
+
+    def usual(self, said: str, faces: tuple[int, ...]) -> bool:
+        """`roll`, for a batch's usual line (no comment, no repetition, no sheet, the batch's rule set and seed:
+        the caller knows), once its run is begun: kept with the fewest steps, a line's cost (PERFORMANCE.md,
+        "The journal keeps a plain roll"). False when the run is not begun (or the journal failed): `roll`."""
+        runs = self.runs
+        if not runs or self.warned:
+            return False
+        self.count += 1
+        statements = self.statements
+        number = statements.get(said)
+        if number is None:
+            number = statements[said] = len(statements)
+        runs.append((number, faces))
+        return True
 
     def hero_number(self, update: Any) -> int:
         """The number in the run's `heroes` of the hero a roll on a sheet was given (the same object while the
@@ -358,7 +373,7 @@ class Journal:
 
                 return {"answer": record(answer)}
             return {"answer": json.loads(answer_json)}
-        kept: dict[str, Any] = {"rules": answer.rules, "faces": tuple(answer.drawn)}
+        kept: dict[str, Any] = {"rules": answer.rules, "faces": answer.drawn}
         for name in ("seed", "comment", "index"):
             if getattr(answer, name) is not None:
                 kept[name] = getattr(answer, name)
