@@ -633,7 +633,14 @@ def store_module() -> Any:
 def stamp_of(milliseconds: int) -> str:
     """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
     whole, part = divmod(int(milliseconds), 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{part:03d}Z"
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(part)
+    if end is None:
+        end = _ends[part] = f".{part:03d}Z"
+    return stamp + end
 
 
 def clean_text(text: str) -> str:
