@@ -174,7 +174,7 @@ class Journal:
         self.count = 0  # the last entry number given in this session (set from the store when it opens)
         self.defer_sync = False  # batch mode: plain rolls wait for `sync` (one row, one commit per chunk)
         # plain rolls not yet written: (statement's number, faces or kept), or (number, faces, hero) on a sheet
-        self.runs: list[tuple[Any, ...]] = []
+        self.runs: list[Any] = []  # and a held change as {"entry": …} (`held_change`), or None where one was left out
         self.run_first = 0  # the number of the first of `runs`
         self.run_rules: str = ""  # the rule set and seed of `runs` (each item that differs says its own)
         self.run_seed: int | None = None
@@ -188,6 +188,7 @@ class Journal:
         # a batch holding its sheets (`holding_sheets`): the rows that wait for their writes, in order, as
         # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
         self.pending: list[tuple[str, Any]] = []
+        self.run_held: list[dict[str, Any]] = []  # the changes a batch holds among `runs` (`held_change`), as entries
         self.holding = False  # within `holding_sheets`
         self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
@@ -265,7 +266,14 @@ class Journal:
         store = self.connected()
         if store is None:
             return
+        if self.sheet_intent == HELD and self.mode == "on" and not self.warned:
+            self.sheet_intent = None
+            self.held_change(answer, answer_json, update, change)
+            return
+        held = bool(self.run_held)
         self.flush()
+        if held:  # the held changes of the run before it, and their sheet's write, come first
+            self.write_held()
         entry = {"v": FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
                  "who": update.after.name, "statement": answer.input}
         intent, self.sheet_intent = self.sheet_intent, None
@@ -289,6 +297,41 @@ class Journal:
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)
 
+    def held_change(self, answer: Any, answer_json: str | None, update: Any, change: dict[str, Any]) -> None:
+        """A change a batch holds (its sheet written at the next sync): an item of the run's row, in its place
+        among the rolls, rather than a row of its own that splits the run's in two (PERFORMANCE.md, "A batch
+        holds its sheet"). The whole entry is kept beside it for the sheet's intent (`intend_run`)."""
+        if not self.runs:
+            self.start_run(answer)
+        self.count += 1
+        ident, stamp = f"{self.session}-{self.count}", now()
+        who, said = update.after.name, answer.input
+        entry: dict[str, Any] = {"v": FORMAT, "id": ident, "time": stamp, "session": self.session, "kind": "change",
+                                 "who": who, "statement": said}
+        item: dict[str, Any] = {"time": stamp, "who": None if who is None else clean_text(str(who)),
+                                "statement": None if said is None else clean_text(str(said))}
+        if answer.drawn is not None:  # kept as what replays it, as a roll on a sheet is (`hero_number`)
+            replay = self.kept(answer, answer_json)
+            entry["replay"] = {**replay, "hero": self.hero_of(update)}
+            item["replay"] = {**replay, "hero": self.hero_number(update)}
+        else:
+            entry["answers"] = item["answers"] = [record_of(answer)]
+        entry["sheets"] = item["sheets"] = [change]
+        self.runs.append({"entry": item})  # one key: `crux log --stats` passes over it (running/stats.py)
+        self.run_held.append(entry)
+        if not self.defer_sync:
+            self.flush()
+
+    def start_run(self, answer: Any) -> None:
+        """The first item of a new run: its rule set and seed are the row's."""
+        if self.store is None:
+            self.connected()  # the session's numbers go on from the store's (a CRUX_SESSION run)
+        self.run_first = self.count + 1
+        self.run_rules, self.run_seed = answer.rules, answer.seed
+        self.run_start = time.time()
+        self.statements = {}
+        self.heroes, self.hero_at = [], {}
+
     def roll(self, answer: Any, answer_json: str | None) -> None:
         """A roll that changed nothing: kept with the others of its chunk, as what replays it when it can be.
 
@@ -299,13 +342,7 @@ class Journal:
             return
         runs = self.runs
         if not runs:
-            if self.store is None:
-                self.connected()  # the session's numbers go on from the store's (a CRUX_SESSION run)
-            self.run_first = self.count + 1
-            self.run_rules, self.run_seed = answer.rules, answer.seed
-            self.run_start = time.time()
-            self.statements = {}
-            self.heroes, self.hero_at = [], {}
+            self.start_run(answer)
         self.count += 1
         said = answer.input
         number = self.statements.get(said)
@@ -369,6 +406,7 @@ class Journal:
         if not self.runs:
             return
         runs, self.runs = self.runs, []
+        held, self.run_held = self.run_held, []
         store = self.connected()
         if store is None:
             return
@@ -379,6 +417,9 @@ class Journal:
                 body["heroes"] = self.heroes
             rolls = (f"{self.session}-{self.run_first}", self.session, stamp_of(int(self.run_start * 1000)), now(),
                      len(runs), body)
+            if held:  # changes waiting for their sheet's write: committed with it
+                self.pending.append(("run", (rolls, held)))
+                return
             if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
                 self.pending.append(("rolls", rolls))
                 return
@@ -414,7 +455,10 @@ class Journal:
         try:
             yield
         except BaseException:
-            self.pending = [row for row in self.pending if row[0] == "rolls"]
+            self.runs = [None if item.__class__ is dict else item for item in self.runs]  # its numbers stay taken
+            self.run_held = []
+            self.pending = [("rolls", without_changes(row[1][0])) if row[0] == "run" else row
+                            for row in self.pending if row[0] != "entry"]
             for run in list(sheets.HELD_RUNS.values()):
                 run.release()
             raise
@@ -429,6 +473,8 @@ class Journal:
         A sheet that cannot be written keeps what it held, its entries are not journaled, and the refusal is
         kept for the batch to say (`sheet_failures`); the locks are let go in every case."""
         sheets = store_module()
+        if self.run_held:  # the run's held changes are announced with the others
+            self.flush()
         runs = list(sheets.HELD_RUNS.values())
         pending, self.pending = self.pending, []
         store = self.connected() if self.mode != "off" else None
@@ -462,7 +508,9 @@ class Journal:
         answers, as a single write's intent: what settling journals is the change, `crux log` shows it)."""
         if store is None or self.warned:
             return None
-        entries = [{**row, "answers": []} for kind, row in pending if kind == "entry" and touches(row, path)]
+        entries = [{**entry, "answers": []} for kind, row in pending
+                   for entry in ((row,) if kind == "entry" else row[1] if kind == "run" else ())
+                   if touches(entry, path)]
         values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
         try:
             return store.intend(self.session, "run", {"path": path, "after": values, "entries": entries})
@@ -477,19 +525,29 @@ class Journal:
         on disk announced need not wait for the disk (lost to a power cut, the intent journals them again);
         changes that left their sheet as it was (Grit 2, 3, 2: nothing written, nothing announced) do."""
         finished: dict[int, bool] = {}
-        unannounced = any(kind == "entry" and intents.get(str(row["sheets"][0]["path"])) is None
-                          for kind, row in pending)
+        unannounced = any(intents.get(str(entry["sheets"][0]["path"])) is None for kind, row in pending
+                          for entry in ((row,) if kind == "entry" else row[1] if kind == "run" else ()))
+
+        def kept(entry: Mapping[str, Any]) -> bool:
+            path = str(entry["sheets"][0]["path"])
+            seq = intents.get(path)
+            if seq is not None and seq not in finished:
+                finished[seq] = store.finish_intent(seq)
+            return not (path in failed or (seq is not None and not finished[seq]))
+
         try:
             with store.transaction() if unannounced else store.without_waiting():
-                rows = []
+                rows: list[tuple[str, Any]] = []
                 for kind, row in pending:
-                    if kind == "entry":
-                        path = str(row["sheets"][0]["path"])
-                        seq = intents.get(path)
-                        if seq is not None and seq not in finished:
-                            finished[seq] = store.finish_intent(seq)
-                        if path in failed or (seq is not None and not finished[seq]):
-                            continue
+                    if kind == "entry" and not kept(row):
+                        continue
+                    if kind == "run":  # a run's row with its held changes: those not kept leave their place empty
+                        rolls, held = row
+                        keep = [kept(entry) for entry in held]
+                        if not all(keep):
+                            rolls = without_changes(rolls, keep)
+                        row = (rolls, [str(e["sheets"][0]["path"]) for e, k in zip(held, keep, strict=True) if k],
+                               len(held), str(held[-1].get("who") or ""))
                     rows.append((kind, row))
                 store.add_rows(rows)
                 for path in failed:  # a write announced and not made: nothing to settle
@@ -628,6 +686,14 @@ def store_module() -> Any:
     from crux_cli.state import store
 
     return store
+
+
+def without_changes(rolls: tuple[Any, ...], keep: list[bool] | None = None) -> tuple[Any, ...]:
+    """A run's row with its held changes (those not in `keep`: all) left out, their places (and numbers) empty."""
+    body = rolls[5]
+    marks = iter(keep if keep is not None else ())
+    items = [None if item.__class__ is dict and not next(marks, False) else item for item in body["items"]]
+    return (*rolls[:5], {**body, "items": items})
 
 
 def stamp_of(milliseconds: int) -> str:
@@ -787,9 +853,10 @@ def open_store(folder: Path | None = None) -> Store | None:
     return store
 
 
-def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str, Any]]:
+def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> list[dict[str, Any]]:
     """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
-    `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024)."""
+    `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
+    `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
     _, ident, stamp, session, kind, who, statement, _, count, body = row
     try:
         data = json.loads(body)
@@ -814,6 +881,13 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
+        if item.__class__ is dict:  # a change a batch held (`Journal.held_change`): an entry of its own
+            held = item.get("entry")
+            if isinstance(held, dict):
+                out.append(held_entry(held, f"{prefix}-{number + offset}", session, heroes))
+            continue
+        if changes:
+            continue
         if isinstance(item, list) and len(item) == 3 and isinstance(item[2], int) and 0 <= item[2] < len(heroes):
             which, kept, hero = item  # a roll on a sheet: its faces, and its hero's number in `heroes`
             kept = {"faces": kept, "hero": heroes[hero]}
@@ -839,15 +913,30 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     return out
 
 
+def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]) -> dict[str, Any]:
+    """The entry of a change kept in a run's row, as it reads kept in a row of its own."""
+    entry = {"v": FORMAT, "id": ident, "time": held.get("time"), "session": session, "kind": "change",
+             "who": held.get("who"), "statement": held.get("statement")}
+    for key, value in held.items():
+        if key in ("time", "who", "statement"):
+            continue
+        if key == "replay" and isinstance(value, dict) and isinstance(value.get("hero"), int) \
+                and 0 <= value["hero"] < len(heroes):
+            value = {**value, "hero": heroes[value["hero"]]}
+        entry[key] = value
+    return entry
+
+
 def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
                    sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[dict[str, Any]]:
     """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
     if sheet is not None:
-        rows = store.sheet_rows(os.path.realpath(sheet), -1 if last is None or session or since or fight
+        real = os.path.realpath(sheet)
+        rows = store.sheet_rows(real, -1 if last is None or session or since or fight
                                 else last)
-        chosen = [e for row in rows for e in entries_of(row)
-                  if (session is None or e["session"] == session) and (since is None or e["time"] >= since)
-                  and (not fight or "fight" in e or e.get("in_fight"))]
+        chosen = [e for row in rows for e in entries_of(row, changes=True)
+                  if touches(e, real) and (session is None or e["session"] == session)
+                  and (since is None or e["time"] >= since) and (not fight or "fight" in e or e.get("in_fight"))]
         return chosen[-last:] if last else chosen
     clauses, params = [], []
     if session is not None:
@@ -969,7 +1058,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
         raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
                         hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
     journal.flush()
-    entries = [e for row in store.sheet_rows(real, UNDO_REACH) for e in entries_of(row)]
+    entries = [e for row in store.sheet_rows(real, UNDO_REACH) for e in entries_of(row, changes=True)]
     done, undone = stacks(entries, real)
     pending = undone if redo else done
     word = "redo" if redo else "undo"

@@ -47,7 +47,7 @@ class Attributes(Mapping[str, Attribute]):
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Attributes:
-            return self._items == other._items  # type: ignore[attr-defined]
+            return self._items == other._items
         return super().__eq__(other)
 
     def __repr__(self) -> str:
