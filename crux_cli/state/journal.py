@@ -189,6 +189,8 @@ class Journal:
         # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
         self.pending: list[tuple[str, Any]] = []
         self.run_held: list[dict[str, Any]] = []  # the changes a batch holds among `runs` (`held_change`), as entries
+        # the sheet values a held write announced (`note_write`): its answer's change, not worked out again
+        self.held_values: tuple[str, str, Mapping[str, Any], Mapping[str, Any]] | None = None
         self.holding = False  # within `holding_sheets`
         self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
@@ -254,10 +256,18 @@ class Journal:
     def answered(self, answer: Any, answer_json: str | None = None) -> None:
         """One statement answered on the command line: a roll, or a change when it changed the sheet."""
         update = answer.sheet
-        if update is None:
+        if update is None or update.before is update.after:  # the usual statement on a sheet: nothing changed
             self.roll(answer, answer_json)
             return
-        change = sheet_change(update.path, update.before, update.after)
+        known, self.held_values = self.held_values, None
+        change: dict[str, Any] | None
+        if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
+            old, new = known[2], known[3]
+            changed = [name for name in old if old[name] != new[name]]
+            change = {"path": real_path(update.path), "who": update.after.name,
+                      "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+        else:
+            change = sheet_change(update.path, update.before, update.after)
         if change is None:
             self.roll(answer, answer_json)
             return
@@ -306,10 +316,11 @@ class Journal:
         self.count += 1
         ident, stamp = f"{self.session}-{self.count}", now()
         who, said = update.after.name, answer.input
+        who = who if who is None or (who.__class__ is str and who.isascii()) else clean_text(str(who))
+        said = said if said is None or (said.__class__ is str and said.isascii()) else clean_text(str(said))
         entry: dict[str, Any] = {"v": FORMAT, "id": ident, "time": stamp, "session": self.session, "kind": "change",
                                  "who": who, "statement": said}
-        item: dict[str, Any] = {"time": stamp, "who": None if who is None else clean_text(str(who)),
-                                "statement": None if said is None else clean_text(str(said))}
+        item: dict[str, Any] = {"time": stamp, "who": who, "statement": said}
         if answer.drawn is not None:  # kept as what replays it, as a roll on a sheet is (`hero_number`)
             replay = self.kept(answer, answer_json)
             entry["replay"] = {**replay, "hero": self.hero_of(update)}
@@ -589,6 +600,7 @@ class Journal:
         In a REPL statement (`begin_word`) every write joins the statement's intent; on the command
         line each write is an intent of its own, finished by the answer's journal entry.
         """
+        self.held_values = None
         if self.mode == "off":
             return
         store = self.connected()
@@ -598,6 +610,7 @@ class Journal:
             sheets = store_module()
             if sheets.held_run(path) is not None:  # written, and announced, at the next sync
                 self.sheet_intent = HELD
+                self.held_values = (path, statement, before, after)  # its answer's change, without working it out again
                 return
         real = real_path(path)
         try:
