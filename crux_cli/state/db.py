@@ -333,13 +333,13 @@ class Store:
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
 
-    def sheet_rows(self, path: str, limit: int = -1) -> list[tuple[Any, ...]]:
+    def sheet_rows(self, path: str, limit: int = -1, before: int | None = None) -> list[tuple[Any, ...]]:
         """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
-        them (-1: all): through its index."""
+        them (-1: all) older than row `before` (None: the newest): through its index."""
         rows = self.db.execute(
             "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? ORDER BY s.seq DESC LIMIT ?",
-            (path, limit)).fetchall()
+            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
+            "ORDER BY s.seq DESC LIMIT ?", (path, (1 << 62) if before is None else before, limit)).fetchall()
         return rows[::-1]
 
     def last_session(self) -> str | None:

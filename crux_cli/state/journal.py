@@ -945,8 +945,9 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
     """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
     if sheet is not None:
         real = os.path.realpath(sheet)
-        rows = store.sheet_rows(real, -1 if last is None or session or since or fight
-                                else last)
+        if last is not None and not (session or since or fight):  # a run's row may hold many of them
+            return newest_changes(store, real, last)[-last:]
+        rows = store.sheet_rows(real)
         chosen = [e for row in rows for e in entries_of(row, changes=True)
                   if touches(e, real) and (session is None or e["session"] == session)
                   and (since is None or e["time"] >= since) and (not fight or "fight" in e or e.get("in_fight"))]
@@ -1071,7 +1072,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
         raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
                         hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
     journal.flush()
-    entries = [e for row in store.sheet_rows(real, UNDO_REACH) for e in entries_of(row, changes=True)]
+    entries = newest_changes(store, real, UNDO_REACH)
     done, undone = stacks(entries, real)
     pending = undone if redo else done
     word = "redo" if redo else "undo"
@@ -1091,6 +1092,26 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
 
 
 UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes
+
+
+def newest_changes(store: Store, real: str, reach: int) -> list[dict[str, Any]]:
+    """At least the newest `reach` entries that changed the sheet at `real` (all there are, when fewer), oldest
+    first: rows read newest first, a few at a time, since a batch's run keeps many changes in one row."""
+    chunks: list[list[dict[str, Any]]] = []
+    held, before, size = 0, None, 4
+    while held < reach:
+        rows = store.sheet_rows(real, size, before)
+        size = min(4 * size, 256)
+        if not rows:
+            break
+        for row in reversed(rows):
+            chunk = [e for e in entries_of(row, changes=True) if touches(e, real)]
+            chunks.append(chunk)
+            held += len(chunk)
+            if held >= reach:
+                break
+        before = rows[0][0]
+    return [entry for chunk in reversed(chunks) for entry in chunk]
 
 
 def refuse_fight_word(store: Store, target: Mapping[str, Any], path: str) -> None:
