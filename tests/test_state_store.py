@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -132,6 +133,20 @@ def test_retention_drops_the_oldest_rolls_and_keeps_every_change(tmp_path: Path,
     assert 50 <= len(rolls) <= 80  # at least the cap, at most one run more: a run's row goes whole
     assert rolls[-1]["statement"] == "d9" and rolls[0]["statement"] != "d6"  # the oldest went first
     assert [e["statement"] for e in entries if e["kind"] == "change"] == ["damage 1"]
+
+
+def test_retention_keeps_the_changes_a_batch_held_among_its_rolls(tmp_path: Path, sheet: Path) -> None:
+    """A run's row that holds changes (a batch on a sheet) is kept as changes are, its rolls with it."""
+    config = tmp_path / "config.toml"
+    config.write_text("journal-keep = 50\n")
+    env = {"CRUX_CONFIG": str(config)}
+    crux_here("--sheet", str(sheet), "-", stdin="damage 1\nd4\nheal 1\n", env=env)
+    for start in range(4):
+        crux_here("-", stdin="".join(f"d{6 + start}\n" for _ in range(40)), env=env)
+    entries = exported()
+    assert [e["statement"] for e in entries if e["kind"] == "change"] == ["damage 1", "heal 1"]
+    assert [e["statement"] for e in entries[:3]] == ["damage 1", "d4", "heal 1"]
+    assert 50 <= sum(e["kind"] == "roll" for e in entries) <= 81 and entries[3]["statement"] != "d6"
 
 
 def test_a_scripts_session_numbers_go_on_so_ids_never_collide() -> None:
@@ -292,6 +307,50 @@ def test_a_batch_holding_its_sheet_answers_writes_and_journals_as_a_write_a_stat
     assert sheets.HELD_RUNS == {} and sheets.HOLDING.release is None  # let go at the end
     with store() as kept:
         assert kept.intents() == []
+
+
+CHANGES_BATCH = ["damage 2", "DEX +1b", "d20", "heal 1", "cond add prone", "WIL +1b grit", "INT -1B",
+                 "atk 4d6 -1B vuln", "STR +1b", "save WIL adv", "cond remove prone", "WIL +1b grit", "damage 3",
+                 "1d20 + DEX", "atk d12 rushed resist", "heal 2", "WIL +1b grit", "INT -1B", "atk d8", "rest field 1",
+                 "4d6kh3", "WIL +1b grit"]
+OWN_ROWS = Path(__file__).parent / "golden" / "store_held_changes_own_rows.sql"
+
+
+def test_a_store_whose_held_changes_have_rows_of_their_own_reads_as_one_written_now(
+        sheet: Path, own_state_dir: Path) -> None:
+    """A batch's held change is kept among its run's rolls, in the run's row (PERFORMANCE.md, "A batch holds its
+    sheet"); a store made before kept it as a row of its own between two rows of rolls (tests/golden). Both read
+    back entry for entry the same, and `crux log --sheet`, `--stats` and `crux sheet undo` answer the same."""
+    written = sheet.read_text()
+    done = crux_here("--seed", "5", "--sheet", str(sheet), "-", stdin="\n".join(CHANGES_BATCH * 2) + "\n",
+                     env={"CRUX_SESSION": "old"})
+    assert done.returncode == 2 and "no Grit to spend" in done.stderr
+    after = sheet.read_text()
+
+    def read_back() -> tuple[list[dict], list[dict], str, str, str, int]:
+        entries = [{k: v for k, v in e.items() if k != "time"} for e in exported()]
+        of_sheet = [{k: v for k, v in e.items() if k != "time"} for e in exported("--sheet", str(sheet))]
+        stats, last = crux_here("log", "--stats").stdout, crux_here("log", "--sheet", str(sheet), "-n", "3").stdout
+        with store() as kept:
+            shared = kept.db.execute("SELECT count(*) FROM entries WHERE kind = 'roll' AND who IS NOT NULL").fetchone()
+        undone = crux_here("sheet", "undo", str(sheet))
+        assert undone.returncode == 0, undone.stderr
+        last = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", "TIME", last)
+        return entries, of_sheet, stats, last, undone.stdout + sheet.read_text(), shared[0]
+
+    now = read_back()
+    assert now[5] > 0 and sum(e["kind"] == "change" for e in now[0]) > 10  # the run's rows hold its changes
+    sheet.write_text(after)
+    folder = own_state_dir / "crux"
+    for name in os.listdir(folder):
+        if name.startswith("crux.db"):
+            os.remove(folder / name)
+    with sqlite3.connect(folder / "crux.db") as made:
+        made.executescript(OWN_ROWS.read_text().replace("{SHEET}", os.path.realpath(sheet)))
+    made.close()
+    before = read_back()
+    assert before[5] == 0  # each change a row of its own
+    assert before[:5] == now[:5] and written != after
 
 
 @pytest.mark.parametrize("killed", ["before the write", "before the entries"])

@@ -10,7 +10,9 @@ the same with ten entries or a million.
 Tables:
 - `entries`: one row per journal entry, or per run of plain rolls of one batch chunk (`count` > 1:
   a batch of a thousand rolls is one row, its items in `body`). `id` is the entry's "SESSION-N"
-  (the first one of a run); `body` holds the rest of the entry as JSON.
+  (the first one of a run); `body` holds the rest of the entry as JSON. A batch holding its sheet keeps
+  the changes it held among the run's rolls, as items of the run's row (such a row has `who`; see
+  `add_rows`); a store made before kept each as a row of its own, and both read the same.
 - `sheet_entries`: (real sheet path, entry) for every entry that changed a sheet: the index undo and
   `crux log --sheet` read.
 - `fights`: the running fight of each REPL session, as encounter-file text.
@@ -220,15 +222,25 @@ class Store:
         return seq
 
     def add_rows(self, rows: list[tuple[str, Any]]) -> None:
-        """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments) or ("entry", an entry).
+        """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments), ("entry", an entry), or
+        ("run", (`add_rolls`' arguments, the sheets its changes changed, how many, who)): the rolls of a run with
+        the changes a batch held among them, in its `items` (state.journal `held_change`). Such a row says who
+        (its rolls' rows do not), is found by its sheets (`sheet_entries`) and is never trimmed (its rolls are
+        not counted in the retention's cap: changes are kept as long as undo may need them).
         Each kind is written by one `executemany`, each row given its number so that their order stays theirs."""
         if not rows:
             return
         with self.transaction() as db:
             seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
-            rolls, entries, sheets, counted = [], [], [], 0
+            rolls, runs, entries, sheets, counted = [], [], [], [], 0
             for kind, row in rows:
                 seq += 1
+                if kind == "run":  # a run's rolls with the changes a batch held among them: kept as changes are
+                    (first_id, session, started, ended, count, body), paths, held, who = row
+                    runs.append((seq, first_id, started, ended, session, clean(who), count, dumps(body, large=True)))
+                    sheets += [(path, seq) for path in set(paths)]
+                    counted += count - held
+                    continue
                 if kind == "rolls":
                     first_id, session, started, ended, count, body = row
                     rolls.append((seq, first_id, started, ended, session, count, dumps(body, large=True)))
@@ -239,6 +251,8 @@ class Store:
                 counted += row["kind"] == "roll"
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
                            "body) VALUES (?, ?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)", rolls)
+            db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
+                           "body) VALUES (?, ?, ?, ?, ?, 'roll', ?, NULL, 0, ?, ?)", runs)
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, body) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", entries)
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
@@ -293,8 +307,8 @@ class Store:
             held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
             dropped = 0
             while held > keep:
-                rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' ORDER BY seq LIMIT 500"
-                                  ).fetchall()
+                rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' AND who IS NULL "
+                                  "ORDER BY seq LIMIT 500").fetchall()  # a run's row with changes stays
                 gone = []
                 for seq, count in rows:
                     if held - count < keep:
@@ -319,13 +333,13 @@ class Store:
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
 
-    def sheet_rows(self, path: str, limit: int = -1) -> list[tuple[Any, ...]]:
+    def sheet_rows(self, path: str, limit: int = -1, before: int | None = None) -> list[tuple[Any, ...]]:
         """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
-        them (-1: all): through its index."""
+        them (-1: all) older than row `before` (None: the newest): through its index."""
         rows = self.db.execute(
             "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? ORDER BY s.seq DESC LIMIT ?",
-            (path, limit)).fetchall()
+            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
+            "ORDER BY s.seq DESC LIMIT ?", (path, (1 << 62) if before is None else before, limit)).fetchall()
         return rows[::-1]
 
     def last_session(self) -> str | None:

@@ -174,7 +174,7 @@ class Journal:
         self.count = 0  # the last entry number given in this session (set from the store when it opens)
         self.defer_sync = False  # batch mode: plain rolls wait for `sync` (one row, one commit per chunk)
         # plain rolls not yet written: (statement's number, faces or kept), or (number, faces, hero) on a sheet
-        self.runs: list[tuple[Any, ...]] = []
+        self.runs: list[Any] = []  # and a held change as {"entry": …} (`held_change`), or None where one was left out
         self.run_first = 0  # the number of the first of `runs`
         self.run_rules: str = ""  # the rule set and seed of `runs` (each item that differs says its own)
         self.run_seed: int | None = None
@@ -188,6 +188,9 @@ class Journal:
         # a batch holding its sheets (`holding_sheets`): the rows that wait for their writes, in order, as
         # ("rolls", add_rolls' arguments) or ("entry", entry); and the writes that failed, to be said
         self.pending: list[tuple[str, Any]] = []
+        self.run_held: list[dict[str, Any]] = []  # the changes a batch holds among `runs` (`held_change`), as entries
+        # the sheet values a held write announced (`note_write`): its answer's change, not worked out again
+        self.held_values: tuple[str, str, Mapping[str, Any], Mapping[str, Any]] | None = None
         self.holding = False  # within `holding_sheets`
         self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
@@ -253,10 +256,18 @@ class Journal:
     def answered(self, answer: Any, answer_json: str | None = None) -> None:
         """One statement answered on the command line: a roll, or a change when it changed the sheet."""
         update = answer.sheet
-        if update is None:
+        if update is None or update.before is update.after:  # the usual statement on a sheet: nothing changed
             self.roll(answer, answer_json)
             return
-        change = sheet_change(update.path, update.before, update.after)
+        known, self.held_values = self.held_values, None
+        change: dict[str, Any] | None
+        if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
+            old, new = known[2], known[3]
+            changed = [name for name in old if old[name] != new[name]]
+            change = {"path": real_path(update.path), "who": update.after.name,
+                      "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+        else:
+            change = sheet_change(update.path, update.before, update.after)
         if change is None:
             self.roll(answer, answer_json)
             return
@@ -265,7 +276,14 @@ class Journal:
         store = self.connected()
         if store is None:
             return
+        if self.sheet_intent == HELD and self.mode == "on" and not self.warned:
+            self.sheet_intent = None
+            self.held_change(answer, answer_json, update, change)
+            return
+        held = bool(self.run_held)
         self.flush()
+        if held:  # the held changes of the run before it, and their sheet's write, come first
+            self.write_held()
         entry = {"v": FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
                  "who": update.after.name, "statement": answer.input}
         intent, self.sheet_intent = self.sheet_intent, None
@@ -289,6 +307,42 @@ class Journal:
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)
 
+    def held_change(self, answer: Any, answer_json: str | None, update: Any, change: dict[str, Any]) -> None:
+        """A change a batch holds (its sheet written at the next sync): an item of the run's row, in its place
+        among the rolls, rather than a row of its own that splits the run's in two (PERFORMANCE.md, "A batch
+        holds its sheet"). The whole entry is kept beside it for the sheet's intent (`intend_run`)."""
+        if not self.runs:
+            self.start_run(answer)
+        self.count += 1
+        ident, stamp = f"{self.session}-{self.count}", now()
+        who, said = update.after.name, answer.input
+        who = who if who is None or (who.__class__ is str and who.isascii()) else clean_text(str(who))
+        said = said if said is None or (said.__class__ is str and said.isascii()) else clean_text(str(said))
+        entry: dict[str, Any] = {"v": FORMAT, "id": ident, "time": stamp, "session": self.session, "kind": "change",
+                                 "who": who, "statement": said}
+        item: dict[str, Any] = {"time": stamp, "who": who, "statement": said}
+        if answer.drawn is not None:  # kept as what replays it, as a roll on a sheet is (`hero_number`)
+            replay = self.kept(answer, answer_json)
+            entry["replay"] = {**replay, "hero": self.hero_of(update)}
+            item["replay"] = {**replay, "hero": self.hero_number(update)}
+        else:
+            entry["answers"] = item["answers"] = [record_of(answer)]
+        entry["sheets"] = item["sheets"] = [change]
+        self.runs.append({"entry": item})  # one key: `crux log --stats` passes over it (running/stats.py)
+        self.run_held.append(entry)
+        if not self.defer_sync:
+            self.flush()
+
+    def start_run(self, answer: Any) -> None:
+        """The first item of a new run: its rule set and seed are the row's."""
+        if self.store is None:
+            self.connected()  # the session's numbers go on from the store's (a CRUX_SESSION run)
+        self.run_first = self.count + 1
+        self.run_rules, self.run_seed = answer.rules, answer.seed
+        self.run_start = time.time()
+        self.statements = {}
+        self.heroes, self.hero_at = [], {}
+
     def roll(self, answer: Any, answer_json: str | None) -> None:
         """A roll that changed nothing: kept with the others of its chunk, as what replays it when it can be.
 
@@ -299,13 +353,7 @@ class Journal:
             return
         runs = self.runs
         if not runs:
-            if self.store is None:
-                self.connected()  # the session's numbers go on from the store's (a CRUX_SESSION run)
-            self.run_first = self.count + 1
-            self.run_rules, self.run_seed = answer.rules, answer.seed
-            self.run_start = time.time()
-            self.statements = {}
-            self.heroes, self.hero_at = [], {}
+            self.start_run(answer)
         self.count += 1
         said = answer.input
         number = self.statements.get(said)
@@ -384,6 +432,7 @@ class Journal:
         if not self.runs:
             return
         runs, self.runs = self.runs, []
+        held, self.run_held = self.run_held, []
         store = self.connected()
         if store is None:
             return
@@ -394,6 +443,9 @@ class Journal:
                 body["heroes"] = self.heroes
             rolls = (f"{self.session}-{self.run_first}", self.session, stamp_of(int(self.run_start * 1000)), now(),
                      len(runs), body)
+            if held:  # changes waiting for their sheet's write: committed with it
+                self.pending.append(("run", (rolls, held)))
+                return
             if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
                 self.pending.append(("rolls", rolls))
                 return
@@ -429,7 +481,10 @@ class Journal:
         try:
             yield
         except BaseException:
-            self.pending = [row for row in self.pending if row[0] == "rolls"]
+            self.runs = [None if item.__class__ is dict else item for item in self.runs]  # its numbers stay taken
+            self.run_held = []
+            self.pending = [("rolls", without_changes(row[1][0])) if row[0] == "run" else row
+                            for row in self.pending if row[0] != "entry"]
             for run in list(sheets.HELD_RUNS.values()):
                 run.release()
             raise
@@ -444,6 +499,8 @@ class Journal:
         A sheet that cannot be written keeps what it held, its entries are not journaled, and the refusal is
         kept for the batch to say (`sheet_failures`); the locks are let go in every case."""
         sheets = store_module()
+        if self.run_held:  # the run's held changes are announced with the others
+            self.flush()
         runs = list(sheets.HELD_RUNS.values())
         pending, self.pending = self.pending, []
         store = self.connected() if self.mode != "off" else None
@@ -477,7 +534,9 @@ class Journal:
         answers, as a single write's intent: what settling journals is the change, `crux log` shows it)."""
         if store is None or self.warned:
             return None
-        entries = [{**row, "answers": []} for kind, row in pending if kind == "entry" and touches(row, path)]
+        entries = [{**entry, "answers": []} for kind, row in pending
+                   for entry in ((row,) if kind == "entry" else row[1] if kind == "run" else ())
+                   if touches(entry, path)]
         values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
         try:
             return store.intend(self.session, "run", {"path": path, "after": values, "entries": entries})
@@ -492,19 +551,29 @@ class Journal:
         on disk announced need not wait for the disk (lost to a power cut, the intent journals them again);
         changes that left their sheet as it was (Grit 2, 3, 2: nothing written, nothing announced) do."""
         finished: dict[int, bool] = {}
-        unannounced = any(kind == "entry" and intents.get(str(row["sheets"][0]["path"])) is None
-                          for kind, row in pending)
+        unannounced = any(intents.get(str(entry["sheets"][0]["path"])) is None for kind, row in pending
+                          for entry in ((row,) if kind == "entry" else row[1] if kind == "run" else ()))
+
+        def kept(entry: Mapping[str, Any]) -> bool:
+            path = str(entry["sheets"][0]["path"])
+            seq = intents.get(path)
+            if seq is not None and seq not in finished:
+                finished[seq] = store.finish_intent(seq)
+            return not (path in failed or (seq is not None and not finished[seq]))
+
         try:
             with store.transaction() if unannounced else store.without_waiting():
-                rows = []
+                rows: list[tuple[str, Any]] = []
                 for kind, row in pending:
-                    if kind == "entry":
-                        path = str(row["sheets"][0]["path"])
-                        seq = intents.get(path)
-                        if seq is not None and seq not in finished:
-                            finished[seq] = store.finish_intent(seq)
-                        if path in failed or (seq is not None and not finished[seq]):
-                            continue
+                    if kind == "entry" and not kept(row):
+                        continue
+                    if kind == "run":  # a run's row with its held changes: those not kept leave their place empty
+                        rolls, held = row
+                        keep = [kept(entry) for entry in held]
+                        if not all(keep):
+                            rolls = without_changes(rolls, keep)
+                        row = (rolls, [str(e["sheets"][0]["path"]) for e, k in zip(held, keep, strict=True) if k],
+                               len(held), str(held[-1].get("who") or ""))
                     rows.append((kind, row))
                 store.add_rows(rows)
                 for path in failed:  # a write announced and not made: nothing to settle
@@ -546,6 +615,7 @@ class Journal:
         In a REPL statement (`begin_word`) every write joins the statement's intent; on the command
         line each write is an intent of its own, finished by the answer's journal entry.
         """
+        self.held_values = None
         if self.mode == "off":
             return
         store = self.connected()
@@ -555,6 +625,7 @@ class Journal:
             sheets = store_module()
             if sheets.held_run(path) is not None:  # written, and announced, at the next sync
                 self.sheet_intent = HELD
+                self.held_values = (path, statement, before, after)  # its answer's change, without working it out again
                 return
         real = real_path(path)
         try:
@@ -645,10 +716,25 @@ def store_module() -> Any:
     return store
 
 
+def without_changes(rolls: tuple[Any, ...], keep: list[bool] | None = None) -> tuple[Any, ...]:
+    """A run's row with its held changes (those not in `keep`: all) left out, their places (and numbers) empty."""
+    body = rolls[5]
+    marks = iter(keep if keep is not None else ())
+    items = [None if item.__class__ is dict and not next(marks, False) else item for item in body["items"]]
+    return (*rolls[:5], {**body, "items": items})
+
+
 def stamp_of(milliseconds: int) -> str:
     """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
     whole, part = divmod(int(milliseconds), 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{part:03d}Z"
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(part)
+    if end is None:
+        end = _ends[part] = f".{part:03d}Z"
+    return stamp + end
 
 
 def clean_text(text: str) -> str:
@@ -795,9 +881,10 @@ def open_store(folder: Path | None = None) -> Store | None:
     return store
 
 
-def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str, Any]]:
+def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> list[dict[str, Any]]:
     """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
-    `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024)."""
+    `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
+    `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
     _, ident, stamp, session, kind, who, statement, _, count, body = row
     try:
         data = json.loads(body)
@@ -822,6 +909,13 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
+        if item.__class__ is dict:  # a change a batch held (`Journal.held_change`): an entry of its own
+            held = item.get("entry")
+            if isinstance(held, dict):
+                out.append(held_entry(held, f"{prefix}-{number + offset}", session, heroes))
+            continue
+        if changes:
+            continue
         if isinstance(item, list) and len(item) == 3 and isinstance(item[2], int) and 0 <= item[2] < len(heroes):
             which, kept, hero = item  # a roll on a sheet: its faces, and its hero's number in `heroes`
             kept = {"faces": kept, "hero": heroes[hero]}
@@ -847,15 +941,31 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None) -> list[dict[str
     return out
 
 
+def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]) -> dict[str, Any]:
+    """The entry of a change kept in a run's row, as it reads kept in a row of its own."""
+    entry = {"v": FORMAT, "id": ident, "time": held.get("time"), "session": session, "kind": "change",
+             "who": held.get("who"), "statement": held.get("statement")}
+    for key, value in held.items():
+        if key in ("time", "who", "statement"):
+            continue
+        if key == "replay" and isinstance(value, dict) and isinstance(value.get("hero"), int) \
+                and 0 <= value["hero"] < len(heroes):
+            value = {**value, "hero": heroes[value["hero"]]}
+        entry[key] = value
+    return entry
+
+
 def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
                    sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[dict[str, Any]]:
     """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
     if sheet is not None:
-        rows = store.sheet_rows(os.path.realpath(sheet), -1 if last is None or session or since or fight
-                                else last)
-        chosen = [e for row in rows for e in entries_of(row)
-                  if (session is None or e["session"] == session) and (since is None or e["time"] >= since)
-                  and (not fight or "fight" in e or e.get("in_fight"))]
+        real = os.path.realpath(sheet)
+        if last is not None and not (session or since or fight):  # a run's row may hold many of them
+            return newest_changes(store, real, last)[-last:]
+        rows = store.sheet_rows(real)
+        chosen = [e for row in rows for e in entries_of(row, changes=True)
+                  if touches(e, real) and (session is None or e["session"] == session)
+                  and (since is None or e["time"] >= since) and (not fight or "fight" in e or e.get("in_fight"))]
         return chosen[-last:] if last else chosen
     clauses, params = [], []
     if session is not None:
@@ -977,7 +1087,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
         raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
                         hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
     journal.flush()
-    entries = [e for row in store.sheet_rows(real, UNDO_REACH) for e in entries_of(row)]
+    entries = newest_changes(store, real, UNDO_REACH)
     done, undone = stacks(entries, real)
     pending = undone if redo else done
     word = "redo" if redo else "undo"
@@ -997,6 +1107,26 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
 
 
 UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes
+
+
+def newest_changes(store: Store, real: str, reach: int) -> list[dict[str, Any]]:
+    """At least the newest `reach` entries that changed the sheet at `real` (all there are, when fewer), oldest
+    first: rows read newest first, a few at a time, since a batch's run keeps many changes in one row."""
+    chunks: list[list[dict[str, Any]]] = []
+    held, before, size = 0, None, 4
+    while held < reach:
+        rows = store.sheet_rows(real, size, before)
+        size = min(4 * size, 256)
+        if not rows:
+            break
+        for row in reversed(rows):
+            chunk = [e for e in entries_of(row, changes=True) if touches(e, real)]
+            chunks.append(chunk)
+            held += len(chunk)
+            if held >= reach:
+                break
+        before = rows[0][0]
+    return [entry for chunk in reversed(chunks) for entry in chunk]
 
 
 def refuse_fight_word(store: Store, target: Mapping[str, Any], path: str) -> None:

@@ -117,7 +117,7 @@ def held_run(shown: str) -> HeldRun | None:
 RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
 PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
-HEROES: dict[Hero, Hero] = {}  # one object for each state of a hero met (`interned`)
+HEROES: dict[tuple[object, ...], Hero] = {}  # one object for each state of a hero met, by its values (`interned`)
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
 KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
 KEPT_HEROES = 256  # states of heroes remembered (`interned`)
@@ -172,12 +172,13 @@ def interned(hero: Hero) -> Hero:
     """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
     remembered by its identity (a statement's compiled request, rulesets/crux/ruleset.py; the journal's heroes)
     is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
-    known = HEROES.get(hero)
+    key = hero._key()  # its values (a hero's own hash and equality would work the tuple out twice)
+    known = HEROES.get(key)
     if known is not None:
         return known
     if len(HEROES) >= KEPT_HEROES:
         HEROES.clear()
-    HEROES[hero] = hero
+    HEROES[key] = hero
     return hero
 
 

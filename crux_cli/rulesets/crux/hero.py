@@ -25,10 +25,11 @@ class Attribute(Record):
 class Attributes(Mapping[str, Attribute]):
     """A hero's attributes by short name: a read-only, hashable mapping (a `Hero` is a value)."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_hash", "_items")
 
     def __init__(self, items: Mapping[str, Attribute] | None = None) -> None:
         self._items: dict[str, Attribute] = dict(items or {})
+        self._hash: int | None = None  # worked out once: a batch on a sheet interns a hero per change (state.store)
 
     def __getitem__(self, name: str) -> Attribute:
         return self._items[name]
@@ -40,7 +41,14 @@ class Attributes(Mapping[str, Attribute]):
         return len(self._items)
 
     def __hash__(self) -> int:
-        return hash(frozenset(self._items.items()))
+        if self._hash is None:
+            self._hash = hash(frozenset(self._items.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Attributes:
+            return self._items == other._items
+        return super().__eq__(other)
 
     def __repr__(self) -> str:
         return repr(self._items)

@@ -33,9 +33,13 @@ def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetS
 
 def after_roll(result: engine.PoolResult | engine.AttackResult, hero: Hero) -> Hero:
     """The hero after a roll: Grit spent and earned, and a strenuous save's toll."""
-    from crux_cli.rulesets.crux.grit import apply_grit
+    change = result.grit
+    if change.spent or change.gained or not 0 <= hero.grit <= engine.GRIT_MAX:
+        from crux_cli.rulesets.crux.grit import apply_grit
 
-    after = apply_grit(hero, result.grit)
+        after = apply_grit(hero, change)
+    else:  # the usual roll on a sheet: nothing spent or earned, the very hero (as apply_grit would give it)
+        after = hero
     if isinstance(result, engine.PoolResult) and result.request.kind == "save":
         from crux_cli.rulesets.crux.wounds import after_strenuous_save
 
