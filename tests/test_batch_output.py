@@ -231,22 +231,42 @@ def test_remembered_lines_are_the_lines_rendered_afresh(monkeypatch: pytest.Monk
     assert outputs[0].count("\n") > 400
 
 
-def test_remembered_lines_beside_a_sheet_are_generic_dice_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    """With a sheet, a crux statement's answer depends on the hero (and changes it): only generic dice that read
-    no sheet value are remembered, and the output is the same with the memo and without it."""
+@pytest.mark.parametrize("no_journal", [False, True], ids=["journal", "no journal"])
+def test_remembered_lines_on_a_sheet_are_the_lines_rendered_afresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                  no_journal: bool):
+    """On a sheet, a roll that left the hero as it was is remembered by its hero too (`HeroLines`): with the memo,
+    without it and with a memo of two lines, output, errors and sheet are the same, with Grit earned, spent and
+    refused, comments, repetitions and `show`; and the memo did answer lines."""
     from crux_cli.rulesets.crux.hero import Attribute, Hero
     from crux_cli.state.sheet import new_sheet_text
 
     sheet = tmp_path / "hero.toml"
-    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "2d6+DEX", "d6", "save STR dis")) * 30
-    outputs = []
-    for size in (0, modes.REMEMBERED_LINES):
+    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "2d6+DEX", "d6", "save STR dis",
+                                           "DEX +1b # a comment", "2x INT", "atk 2d8+3 heavy", "show", "init",
+                                           "STR +2b; DEX")) * 30
+    outputs, rendered = [], []
+    for size in (0, modes.REMEMBERED_LINES, 2):
         monkeypatch.setattr(modes, "REMEMBERED_LINES", size)
         sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
                                                                       "WIL": Attribute(0, -1)}, grit=2)))
-        settings = Settings(seed=3, sheet=str(sheet))
+        settings = Settings(seed=3, sheet=str(sheet), no_journal=no_journal)
         stdout, stderr = io.StringIO(), io.StringIO()
-        run_batch(settings, io.StringIO(lines), Output(settings, stdout, stderr, environ={}))
+        output = Output(settings, stdout, stderr, environ={})
+        renderer = output.batch_renderer
+        count = [0]
+
+        def counting(renderer=renderer, count=count):  # type: ignore[no-untyped-def]
+            render = renderer()
+
+            def counted(*args):  # type: ignore[no-untyped-def]
+                count[0] += 1
+                return render(*args)
+            return counted
+
+        monkeypatch.setattr(output, "batch_renderer", counting)
+        run_batch(settings, io.StringIO(lines), output)
         outputs.append((stdout.getvalue(), stderr.getvalue(), sheet.read_text(encoding="utf-8")))
-    assert outputs[0] == outputs[1]
-    assert "Grit" in outputs[0][0] and outputs[0][0].count("\n") > 100
+        rendered.append(count[0])
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert "Grit 2 → 3" in outputs[0][0] and "Wren: Grit" in outputs[0][0] and outputs[0][0].count("\n") > 300
+    assert rendered[1] < rendered[0] - 50  # lines on the sheet were remembered

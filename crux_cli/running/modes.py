@@ -99,6 +99,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     if not output.json and REMEMBERED_LINES > 0:
         remembered = {}
     runner.keep_faces = journal.mode == "on" or remembered is not None
+    # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
+    on_sheet = HeroLines(output.batch_renderer()) \
+        if remembered is not None and runner.sheet is not None and runner.rules_name in BUILT_IN else None
     # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
     # always), and built in (a rule set of a package may draw in ways its faces do not show)
     pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
@@ -141,6 +144,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                         faces = answer.drawn
                         if answer.sheet is not None:
                             answered(answer, made)
+                            if on_sheet is not None:
+                                held.append(on_sheet.line(answer, number, made))
+                                continue
                         elif faces is None or answer.comment is not None or answer.index is not None:
                             roll(answer, made)
                         else:  # the usual line: a roll, kept with its chunk by its statement and faces
@@ -182,6 +188,52 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     journal.close()
     warn_about_journal(journal, output)
     return 2 if output.failures else 0
+
+
+class HeroLines:
+    """A text batch's answer lines on a sheet, by hero, statement and faces (PERFORMANCE.md, "A text batch
+    remembers its answer lines"): a roll that left its hero as it was prints the same line for the same
+    statement, faces and hero, and a sheet's hero is one object per state (state.store `interned`), so the
+    hero is told by identity (held here, so the object stays the one it names). A roll that changed the sheet,
+    or is not kept by its faces alone (a comment, a repetition, a table, many dice), is rendered afresh."""
+
+    def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
+        self.render = render
+        self.heroes: dict[int, tuple[Any, dict[str, dict[tuple[int, ...], str]]]] = {}  # by id: (hero, its lines)
+        self.hero: Any = None  # the hero of the last line remembered, and its lines
+        self.lines: dict[str, dict[tuple[int, ...], str]] = {}
+        self.once: set[str] = set()  # as `run_batch`'s: a line is remembered from a statement's second time
+        self.kept = 0
+
+    def line(self, answer: Any, number: int, made: str | None) -> str:
+        """The text printed for `answer`, given on a sheet: remembered, or rendered (and remembered)."""
+        faces, update = answer.drawn, answer.sheet
+        if faces is None or update.before is not update.after or answer.comment is not None \
+                or answer.index is not None or len(faces) > REMEMBERED_FACES or answer.handler == "table":
+            return self.render(answer, number, made)
+        hero, said = update.after, answer.input
+        if hero is not self.hero:
+            known = self.heroes.get(id(hero))
+            if known is None or known[0] is not hero:
+                known = self.heroes[id(hero)] = (hero, {})
+            self.hero, self.lines = known
+        shown_as = self.lines.get(said)  # this statement's lines with this hero, by faces
+        if shown_as is None:
+            if said not in self.once:
+                if len(self.once) >= REMEMBERED_ONCE:
+                    self.once.clear()
+                self.once.add(said)
+                return self.render(answer, number, made)
+            if self.kept >= REMEMBERED_LINES:  # full: begin again, with this hero's lines only
+                self.heroes = {id(hero): (hero, {})}
+                self.lines = self.heroes[id(hero)][1]
+                self.kept = 0
+            shown_as = self.lines[said] = {}
+        shown = shown_as.get(faces)
+        if shown is None:
+            self.kept += 1
+            shown = shown_as[faces] = self.render(answer, number, made)
+        return shown
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,
