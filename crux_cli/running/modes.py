@@ -119,6 +119,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
     # the usual line's roll, kept in fewer steps: the batch's rule set and seed are every answer's without a sheet
     usual = journal.usual if journal.mode == "on" and runner.sheet is None and runner.hero is None else None
+    usual_on_sheet = journal.usual_on_sheet if journal.mode == "on" and runner.sheet is not None else None
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json, as_json = output.answer_json, output.json
     waiting = input_waits(stream)
@@ -143,7 +144,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                         made = answer_json(answer) if as_json else None
                         faces = answer.drawn
                         if answer.sheet is not None:
-                            answered(answer, made)
+                            if usual_on_sheet is None or not usual_on_sheet(answer):
+                                answered(answer, made)
                             if on_sheet is not None:
                                 held.append(on_sheet.line(answer, number, made))
                                 continue

@@ -206,7 +206,7 @@ class Runner:
             if handler is not self.loaded:
                 if not getattr(statement, "reads_sheet", True):
                     roller.drawn = []
-            elif self.rules.keeps_state:
+            elif handler.sheet is not None:  # the active rule set (`handler is self.loaded`) keeps state
                 roller.drawn = []
         return roller
 
@@ -233,8 +233,8 @@ class Runner:
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
-        if self.sheet is not None and self.is_active(handler) and self.rules.keeps_state:
-            return self.roll_on_sheet(statement, roller, text, self.sheet)
+        if self.sheet is not None and handler is self.loaded and handler.sheet is not None:  # keeps state
+            return self.roll_on_sheet(handler, statement, roller, text, self.sheet)
         hero = self.hero if self.sheet is None else self.current_hero()
         try:  # `run`, spelled out: a batch rolls thousands of statements a second
             result = handler.run(statement, Context(roller, hero, text))
@@ -244,18 +244,24 @@ class Runner:
             self.hero = self.apply(result, self.hero)
         return result, None
 
-    def roll_on_sheet(self, statement: Any, roller: Roller, text: str, path: str) -> tuple[Any, SheetUpdate]:
+    def roll_on_sheet(self, rules: RuleSet, statement: Any, roller: Roller, text: str,
+                      path: str) -> tuple[Any, SheetUpdate]:
         """Read the sheet, roll, and write back what changed, all under the sheet's lock.
 
         The lock is held from the read to the write, so two crux processes spending
-        Grit from one sheet never both start from the same value.
+        Grit from one sheet never both start from the same value. `rules` is the active rule set, which
+        keeps state on the sheet (a batch on a sheet rolls here at every line: each look-up counts).
         """
         import crux_cli.state.store as sheets  # not `from … import`: that form runs Python code at every call
 
+        keeping = rules.sheet
         with sheets.sheet_transaction(path) as sheet:
             before = sheet.hero
-            result = self.run(self.rules, statement, Context(roller, before, text))
-            after = self.apply(result, before)
+            try:  # `run`, spelled out
+                result = rules.run(statement, Context(roller, before, text))
+            except CruxError as error:
+                raise error.at(text) from None
+            after = before if keeping is None else keeping.apply(result, before)
             if self.on_write is not None and after is not before:  # `announce` compares what the sheet keeps
                 self.announce(self.on_write, path, before, after, text)
             sheet.save(after)

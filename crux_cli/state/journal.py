@@ -390,6 +390,22 @@ class Journal:
         runs.append((number, faces))
         return True
 
+    def usual_on_sheet(self, answer: Any) -> bool:
+        """`answered`, for a batch's usual roll on a sheet that changed nothing (the batch's rule set and seed: the
+        caller knows), once its run is begun: kept as `roll` keeps it, in fewer steps. False when it is not such a
+        roll, or the run is not begun (or the journal failed): `answered`."""
+        runs, update, drawn = self.runs, answer.sheet, answer.drawn
+        if not runs or self.warned or drawn is None or update.before is not update.after \
+                or answer.comment is not None or answer.index is not None:
+            return False
+        self.count += 1
+        statements, said = self.statements, answer.input
+        number = statements.get(said)
+        if number is None:
+            number = statements[said] = len(statements)
+        runs.append((number, drawn, self.hero_number(update)))
+        return True
+
     def hero_number(self, update: Any) -> int:
         """The number in the run's `heroes` of the hero a roll on a sheet was given (the same object while the
         sheet is unchanged: kept once a run)."""
