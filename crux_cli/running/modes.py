@@ -93,15 +93,10 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
         held_runs = HELD_RUNS
     # the batch journals each answer itself, by its faces; text output remembers answer lines by them
-    remembered: dict[str, dict[tuple[int, ...], str]] | None = None  # lines by statement, then faces
-    once: set[str] = set()  # statements answered once: a line is remembered from a statement's second time
-    kept = 0  # lines remembered
-    if not output.json and REMEMBERED_LINES > 0:
-        remembered = {}
+    remembered = AnswerLines(output.batch_renderer()) if not output.json and REMEMBERED_LINES > 0 else None
     runner.keep_faces = journal.mode == "on" or remembered is not None
     # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
-    on_sheet = HeroLines(output.batch_renderer()) \
-        if remembered is not None and runner.sheet is not None and runner.rules_name in BUILT_IN else None
+    on_sheet = remembered if runner.sheet is not None and runner.rules_name in BUILT_IN else None
     # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
     # always), and built in (a rule set of a package may draw in ways its faces do not show)
     pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
@@ -147,7 +142,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                             if usual_on_sheet is None or not usual_on_sheet(answer):
                                 answered(answer, made)
                             if on_sheet is not None:
-                                held.append(on_sheet.line(answer, number, made))
+                                held.append(on_sheet.on_sheet(answer, number, made))
                                 continue
                         elif faces is None or answer.comment is not None or answer.index is not None:
                             roll(answer, made)
@@ -158,22 +153,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
                             # its line is the same for the same statement and faces (PERFORMANCE.md)
                             if remembered is not None and len(faces) <= REMEMBERED_FACES \
                                     and (pure or answer.handler == "dice") and answer.handler != "table":
-                                shown_as = remembered.get(said)  # this statement's lines, by faces
-                                if shown_as is None and said in once:  # the second time: worth remembering
-                                    if kept >= REMEMBERED_LINES:
-                                        remembered.clear()
-                                        kept = 0
-                                    shown_as = remembered[said] = {}
-                                if shown_as is not None:
-                                    shown = shown_as.get(faces)
-                                    if shown is None:
-                                        kept += 1
-                                        shown = shown_as[faces] = render(answer, number, made)
-                                    held.append(shown)
-                                    continue
-                                if len(once) >= REMEMBERED_ONCE:
-                                    once.clear()
-                                once.add(said)
+                                held.append(remembered.line(answer, number, made))
+                                continue
                         held.append(render(answer, number, made))
                 except CruxError as error:
                     show()
@@ -192,50 +173,55 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     return 2 if output.failures else 0
 
 
-class HeroLines:
-    """A text batch's answer lines on a sheet, by hero, statement and faces (PERFORMANCE.md, "A text batch
-    remembers its answer lines"): a roll that left its hero as it was prints the same line for the same
-    statement, faces and hero, and a sheet's hero is one object per state (state.store `interned`), so the
-    hero is told by identity (held here, so the object stays the one it names). A roll that changed the sheet,
-    or is not kept by its faces alone (a comment, a repetition, a table, many dice), is rendered afresh."""
+class AnswerLines:
+    """A text batch's answer lines, remembered by statement and faces (PERFORMANCE.md, "A text batch remembers
+    its answer lines"): a roll's line is the same for the same statement and faces, so it is looked up rather
+    than rendered. A line is remembered from its statement's second time, so a batch of different lines keeps
+    none, and all are dropped at once past REMEMBERED_LINES.
+
+    On a sheet (`on_sheet`), a roll that left its hero as it was is remembered by its hero too: a sheet's hero
+    is one object per state (state.store `interned`), told by identity and held here while its lines are, so
+    its id names no other object meanwhile."""
 
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
-        self.heroes: dict[int, tuple[Any, dict[str, dict[tuple[int, ...], str]]]] = {}  # by id: (hero, its lines)
-        self.hero: Any = None  # the hero of the last line remembered, and its lines
-        self.lines: dict[str, dict[tuple[int, ...], str]] = {}
-        self.once: set[str] = set()  # as `run_batch`'s: a line is remembered from a statement's second time
+        self.lines: dict[Any, dict[tuple[int, ...], str]] = {}  # by statement (or hero id and statement), then faces
+        self.once: set[str] = set()  # statements answered once
+        self.heroes: dict[int, Any] = {}  # the heroes whose ids key lines
         self.kept = 0
 
-    def line(self, answer: Any, number: int, made: str | None) -> str:
-        """The text printed for `answer`, given on a sheet: remembered, or rendered (and remembered)."""
-        faces, update = answer.drawn, answer.sheet
-        if faces is None or update.before is not update.after or answer.comment is not None \
-                or answer.index is not None or len(faces) > REMEMBERED_FACES or answer.handler == "table":
-            return self.render(answer, number, made)
-        hero, said = update.after, answer.input
-        if hero is not self.hero:
-            known = self.heroes.get(id(hero))
-            if known is None or known[0] is not hero:
-                known = self.heroes[id(hero)] = (hero, {})
-            self.hero, self.lines = known
-        shown_as = self.lines.get(said)  # this statement's lines with this hero, by faces
+    def line(self, answer: Any, number: int, made: str | None, hero: Any = None) -> str:
+        """The text printed for `answer`, a roll kept by its faces alone: remembered, or rendered."""
+        said, faces = answer.input, answer.drawn
+        key = said if hero is None else (id(hero), said)
+        shown_as = self.lines.get(key)
         if shown_as is None:
             if said not in self.once:
                 if len(self.once) >= REMEMBERED_ONCE:
                     self.once.clear()
                 self.once.add(said)
                 return self.render(answer, number, made)
-            if self.kept >= REMEMBERED_LINES:  # full: begin again, with this hero's lines only
-                self.heroes = {id(hero): (hero, {})}
-                self.lines = self.heroes[id(hero)][1]
+            if self.kept >= REMEMBERED_LINES:  # full: begin again
+                self.lines.clear()
+                self.heroes.clear()
                 self.kept = 0
-            shown_as = self.lines[said] = {}
+            shown_as = self.lines[key] = {}
+            if hero is not None:
+                self.heroes[id(hero)] = hero
         shown = shown_as.get(faces)
         if shown is None:
             self.kept += 1
             shown = shown_as[faces] = self.render(answer, number, made)
         return shown
+
+    def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
+        """The text printed for `answer`, given on a sheet: a roll that changed the sheet, or is not kept by its
+        faces alone (a comment, a repetition, a table, many dice), is rendered afresh."""
+        faces, update = answer.drawn, answer.sheet
+        if faces is None or update.before is not update.after or answer.comment is not None \
+                or answer.index is not None or len(faces) > REMEMBERED_FACES or answer.handler == "table":
+            return self.render(answer, number, made)
+        return self.line(answer, number, made, update.after)
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,
