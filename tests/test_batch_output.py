@@ -234,9 +234,9 @@ def test_remembered_lines_are_the_lines_rendered_afresh(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("no_journal", [False, True], ids=["journal", "no journal"])
 def test_remembered_lines_on_a_sheet_are_the_lines_rendered_afresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                                   no_journal: bool):
-    """On a sheet, a roll that left the hero as it was is remembered by its hero too (`AnswerLines.on_sheet`): with the memo,
-    without it and with a memo of two lines, output, errors and sheet are the same, with Grit earned, spent and
-    refused, comments, repetitions and `show`; and the memo did answer lines."""
+    """On a sheet, a roll that left the hero as it was is remembered by its hero too (`AnswerLines.on_sheet`): with
+    the memo, without it and with a memo of two lines, output, errors and sheet are the same, with Grit earned, spent
+    and refused, comments, repetitions and `show`; and the memo did answer lines."""
     from crux_cli.rulesets.crux.hero import Attribute, Hero
     from crux_cli.state.sheet import new_sheet_text
 
