@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crux_cli.core.memo import by_identity
+from crux_cli.core.memo import by_identities, by_identity
 
 
 class Tree:
@@ -52,3 +52,18 @@ def test_the_cache_is_bounded_and_a_failure_is_not_remembered():
         with pytest.raises(ValueError):
             remembered("refused")
     assert calls == 7
+
+
+def test_a_pair_is_remembered_by_both_identities_and_the_rest_is_not_part_of_the_key():
+    calls: list[tuple[object, object, str]] = []
+
+    def make(first: list[int], second: list[int], text: str) -> int:
+        calls.append((first, second, text))
+        return sum(first) * sum(second)
+
+    remembered = by_identities(make, size=2)
+    a, b = [1, 2], [3]
+    assert remembered(a, b, "x") == remembered(a, b, "y") == 9 and len(calls) == 1
+    assert remembered(a, [3], "x") == 9 and remembered([1, 2], b, "x") == 9 and len(calls) == 3  # equal, not same
+    remembered(b, a, "x")  # past the size: cleared whole, then remembered afresh
+    assert remembered(a, b, "x") == 9 and len(calls) == 5

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 Key = TypeVar("Key")
+Other = TypeVar("Other")
 Value = TypeVar("Value")
 Context = ParamSpec("Context")
 
@@ -36,6 +37,28 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
         if len(known) >= size:
             known.clear()
         known[id(key)] = (key, value)
+        return value
+
+    remembered.__name__ = remembered.__qualname__ = getattr(make, "__name__", "remembered")
+    remembered.__doc__ = make.__doc__
+    remembered.cache_clear = known.clear  # type: ignore[attr-defined]
+    return remembered
+
+
+def by_identities(make: Callable[Concatenate[Key, Other, Context], Value],
+                  size: int = REMEMBERED) -> Callable[Concatenate[Key, Other, Context], Value]:
+    """`make`, remembered for the last `size` distinct pairs of objects it was given first (as `by_identity`
+    does for one): what depends on two immutable objects, such as a statement's tree and a sheet's hero."""
+    known: dict[tuple[int, int], tuple[Any, Any, Value]] = {}
+
+    def remembered(key: Key, other: Other, /, *args: Context.args, **kwargs: Context.kwargs) -> Value:
+        hit = known.get((id(key), id(other)))
+        if hit is not None and hit[0] is key and hit[1] is other:
+            return hit[2]
+        value = make(key, other, *args, **kwargs)
+        if len(known) >= size:
+            known.clear()
+        known[(id(key), id(other))] = (key, other, value)
         return value
 
     remembered.__name__ = remembered.__qualname__ = getattr(make, "__name__", "remembered")

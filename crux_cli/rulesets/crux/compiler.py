@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES, rolling
-from crux_cli.core.memo import REMEMBERED, by_identity
+from crux_cli.core.memo import by_identities, by_identity
 from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.engine import AttackRequest, PoolRequest, Source
 
@@ -179,24 +179,20 @@ def compiled(make: Callable[[Node, Hero | None, str], Request]) -> Callable[[Nod
         return make(node, None, text)
 
     remembered = by_identity(heroless)
+
+    def with_hero(node: Node, hero: Hero, text: str) -> Request:
+        refuse_the_dead(hero, text)
+        return make(node, hero, text)
+
     # With a hero, the request depends on the tree and the hero, both immutable: a sheet's hero is the same
     # object while its file is unchanged (state.store `interned`), so a batch on a sheet compiles each
     # statement once per state of the hero, and the echo memo (render.py) finds the very request again.
-    for_hero: dict[tuple[int, int], tuple[Node, Hero, Request]] = {}
+    remembered_with_hero = by_identities(with_hero)
 
     def compile_request(node: Node, hero: Hero | None, text: str) -> Request:
         if hero is None:
             return remembered(node, text)
-        key = (id(node), id(hero))
-        hit = for_hero.get(key)
-        if hit is not None and hit[0] is node and hit[1] is hero:
-            return hit[2]
-        refuse_the_dead(hero, text)
-        request = make(node, hero, text)
-        if len(for_hero) >= REMEMBERED:
-            for_hero.clear()
-        for_hero[key] = (node, hero, request)
-        return request
+        return remembered_with_hero(node, hero, text)
 
     compile_request.__name__ = compile_request.__qualname__ = make.__name__
     return compile_request
