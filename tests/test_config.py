@@ -243,3 +243,18 @@ def test_a_config_alias_named_like_a_statement_word_is_left_out_with_its_line(tm
                                "already a statement word (pick another name)\n")
     done = run_crux("--seed", "1", "smite", env={"CRUX_CONFIG": str(path)})
     assert done.stdout.startswith("atk 2d8+3 heavy: ") and "'smite'" not in done.stderr  # the others work
+
+
+@pytest.mark.parametrize(("text", "needs_tomllib", "aliases"), [
+    ('rules = "stepdice"\n\n[aliases]\nfb = "save d8"  # a comment\n', False, {"fb": "save d8"}),
+    ('rules = "stepdice"\n\n[aliases]\nfb = "save d8\\tnow"\n', True, {"fb": "save d8\tnow"}),  # an escape
+])
+def test_a_plain_config_is_read_without_tomllib(tmp_path: Path, text: str, needs_tomllib: bool,
+                                                aliases: dict[str, str]) -> None:
+    (tmp_path / "config.toml").write_text(text)
+    script = ("import sys; from crux_cli.running.config import load_config; "
+              "c = load_config({'CRUX_CONFIG': sys.argv[1]}); "
+              "print(repr(('tomllib' in sys.modules, c.rules, dict(c.aliases))))")
+    shown = subprocess.run([sys.executable, "-c", script, str(tmp_path / "config.toml")], capture_output=True,
+                           text=True, check=True).stdout
+    assert shown.strip() == repr((needs_tomllib, "stepdice", aliases))

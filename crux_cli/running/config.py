@@ -2,10 +2,11 @@
 
 Keys are named like the command-line options (`rules`, `sheet`); the rest are the
 session's habits (theme and colours, edit mode, pager, toolbar) and aliases, which
-the one-shot command honours too. The file is read with tomllib only when it exists,
-so a roll without one pays for a `stat`. A file crux cannot use is reported with its
-path, line and reason, and crux goes on with the defaults: a typo never stops a game.
-The REPL writes the commented defaults on first use (`write_defaults`), never over a file.
+the one-shot command honours too. The file is read only when it exists, so a roll
+without one pays for a `stat`, and with tomllib only when it is more than plain TOML
+(state.plain_toml). A file crux cannot use is reported with its path, line and reason,
+and crux goes on with the defaults: a typo never stops a game. The REPL writes the
+commented defaults on first use (`write_defaults`), never over a file.
 """
 
 from __future__ import annotations
@@ -116,18 +117,20 @@ def load_config(environ: Mapping[str, str] = os.environ) -> Config:
     except OSError as error:
         return Config(problem=f"{printable(path)}: {error.strerror}")
     text = raw.decode("utf-8", errors="replace")
-    if sets_nothing(text):  # the commented defaults crux wrote, untouched: no TOML reader (10 ms) needed
-        return Config(path=path)
-    import tomllib
+    from crux_cli.state.plain_toml import loads
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        return Config(problem=f"{printable(path)}{toml_line(str(error))}: {toml_reason(str(error))}")
-    except RecursionError:  # 10,000 nested brackets: tomllib recurses once a level
-        return Config(problem=f"{printable(path)}: nested too deeply to read")
-    except ValueError:  # a number of more than 4,300 digits (Python's limit on int())
-        return Config(problem=f"{printable(path)}: a number too long to read")
+    data = loads(text)  # plain TOML, as crux writes it and most people edit it: no tomllib (6 ms) to import
+    if data is None:
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            return Config(problem=f"{printable(path)}{toml_line(str(error))}: {toml_reason(str(error))}")
+        except RecursionError:  # 10,000 nested brackets: tomllib recurses once a level
+            return Config(problem=f"{printable(path)}: nested too deeply to read")
+        except ValueError:  # a number of more than 4,300 digits (Python's limit on int())
+            return Config(problem=f"{printable(path)}: a number too long to read")
     try:
         return Config(path=path, **checked(data))
     except (RecursionError, ValueError):  # a value nested or long beyond what its report can show
@@ -140,16 +143,6 @@ def load_config(environ: Mapping[str, str] = os.environ) -> Config:
 def printable(path: str) -> str:
     """The path as it can be printed: a byte that is not UTF-8 (a surrogate escape) shown as `\\xe9`."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def sets_nothing(text: str) -> bool:
-    """Does the file hold only comments, blank lines and the empty tables of DEFAULTS_TEXT? Then it is the
-    defaults, whatever tomllib would say of it."""
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#") and line not in ("[colors]", "[aliases]"):
-            return False
-    return True
 
 
 def toml_line(message: str) -> str:
