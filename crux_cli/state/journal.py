@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 NAME = "journal.jsonl"  # the journal before the store: imported on first use (state.migrate)
-# built once: json.dumps with options builds an encoder a call
-ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -1214,9 +1212,11 @@ def shown_value(value: Any) -> str:
 
 
 def iter_lines(entries: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """The entries as the journal holds them, one JSON line each (for `crux log --json`)."""
+    """The entries as the journal holds them, one compact JSON line each (for `crux log --json`)."""
+    from crux_cli.core.compact_json import compact
+
     for entry in entries:
-        yield ENCODER.encode(entry)
+        yield compact(entry)
 
 
 def since_stamp(text: str, clock: float | None = None) -> str:
