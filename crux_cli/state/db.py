@@ -43,7 +43,6 @@ NAME = "crux.db"
 FORMAT = 1  # PRAGMA user_version of a store crux made
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
-TRIM_EVERY = 10_000  # plain rolls written between two checks of the retention cap
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
