@@ -26,6 +26,12 @@ def test_equality_and_hash_skip_fields_not_compared():
     assert Point(1, 2) != Point(2, 1) and Point(1) != (1, 0, 0)
 
 
+def test_the_value_key_is_the_compared_fields_that_equality_and_hash_are_made_of() -> None:
+    assert Point(1, 2, pos=3).value_key() == (1, 2) == Point(1, 2, pos=9).value_key()
+    assert Point(2, 1).value_key() != Point(1, 2).value_key()
+    assert hash(Point(1, 2, pos=3)) == hash(("Point", *Point(1, 2).value_key()))
+
+
 def test_immutable():
     point = Point(1)
     with pytest.raises(AttributeError):

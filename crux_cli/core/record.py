@@ -122,16 +122,21 @@ class Record:
         """A copy with some fields changed, like `dataclasses.replace`."""
         return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
 
-    def _key(self) -> tuple[Any, ...]:
+    def value_key(self) -> tuple[Any, ...]:
+        """The values of the compared fields, in order: what equality and the hash are made of.
+
+        Two records of the same class are equal exactly when their keys are; a key does not name the
+        class, so a table keyed by it should hold one class (state.store `interned`, a hero's states).
+        """
         return tuple(getattr(self, name) for name in self._compared)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()
+        return self.value_key() == other.value_key()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, *self._key()))
+        return hash((type(self).__name__, *self.value_key()))
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)

@@ -172,7 +172,7 @@ def interned(hero: Hero) -> Hero:
     """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
     remembered by its identity (a statement's compiled request, rulesets/crux/compiler.py; the journal's heroes)
     is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
-    key = hero._key()  # its values (a hero's own hash and equality would work the tuple out twice)
+    key = hero.value_key()  # its values (a hero's own hash and equality would work the tuple out twice)
     known = HEROES.get(key)
     if known is not None:
         return known
