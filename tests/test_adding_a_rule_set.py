@@ -1,10 +1,10 @@
-"""Adding a built-in rule set takes its folder, one registry line and its two docs sections: nothing else.
+"""Adding a built-in rule set takes its folder, one registry line and its docs: nothing else.
 
 The test copies the repository to a temporary folder, adds a small rule set there (`omens`: `omen N`
 reads N d6) touching only
 - its folder, `crux_cli/rulesets/omens/`;
 - one line in `BUILT_IN` (`crux_cli/rulesets/__init__.py`);
-- its section in `man/crux-notation.7`;
+- its item in the RULE SETS list of `man/crux-notation.7`, and its section there;
 - its section in `grammar/rulesets.md`;
 and runs the fast tier's rule-set tests in the copy, which must pass: they read the rule sets from the
 registry and each rule set's own value, never from a list of names, and the completion scripts ask crux
@@ -159,6 +159,10 @@ RULESET = RuleSet(
 REGISTRY_LINE = ('    "omens": ("crux_cli.rulesets.omens.ruleset",\n'
                  '              "Omens: omen N reads N d6, blessed on a 6, cursed on 2 or less"),\n')
 
+NOTATION_ITEM = r""".It Cm omens
+Omens: the highest of some d6, blessed on a 6, cursed on 2 or less.
+"""
+
 NOTATION_SECTION = r""".Sh OMENS STATEMENTS
 .\" rules: omens
 The rule set
@@ -216,7 +220,10 @@ def add_the_rule_set(tree: Path) -> None:
     page = tree / "man" / "crux-notation.7"
     text = page.read_text()
     at = text.index(".Sh DICE EXPRESSIONS")  # after the other rule sets' sections
-    page.write_text(text[:at] + NOTATION_SECTION + text[at:])
+    text = text[:at] + NOTATION_SECTION + text[at:]
+    listed = text.index(".Sh RULE SETS")
+    at = text.index(".El\n", listed)  # after the last item of the RULE SETS list
+    page.write_text(text[:at] + NOTATION_ITEM + text[at:])
     grammar = tree / "grammar" / "rulesets.md"
     text = grammar.read_text()
     at = text.index("## Odds JSON")
@@ -250,4 +257,5 @@ def test_the_throwaway_rule_set_is_not_in_this_repository() -> None:
 
     assert "omens" not in rulesets.BUILT_IN
     assert not (ROOT / "crux_cli" / "rulesets" / "omens").exists()
-    assert "OMENS STATEMENTS" not in (ROOT / "man" / "crux-notation.7").read_text()
+    page = (ROOT / "man" / "crux-notation.7").read_text()
+    assert "OMENS STATEMENTS" not in page and ".It Cm omens" not in page

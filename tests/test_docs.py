@@ -202,6 +202,19 @@ def test_every_statement_word_is_in_the_notation_page(rules_name: str) -> None:
     assert re.search(rf"^\.Cm {rules_name}\b", own, re.M), f"its section does not name the rule set {rules_name}"
 
 
+def listed_rule_sets(text: str) -> list[str]:
+    """The rule sets a RULE SETS section lists: the word of each `.It Cm` item (not one named in a sentence)."""
+    return [unescape(match) for match in re.findall(r"^\.It Cm (\S+)", text, re.M)]
+
+
+def test_the_rule_sets_list_names_every_built_in_rule_set_and_no_other() -> None:
+    listed = listed_rule_sets(section(NOTATION_PAGE, "RULE SETS"))
+    assert sorted(listed) == sorted(rules.BUILT_IN), (
+        f"crux-notation.7 RULE SETS lists {listed}, the registry has {list(rules.BUILT_IN)}: "
+        "each built-in rule set needs one `.It Cm <name>` item there")
+    assert listed_rule_sets(".It Cm crux\nThe default; see\n.Cm stepdice .\n") == ["crux"]
+
+
 def grammar_texts() -> list[str]:
     """grammar/*.ebnf, and the ```ebnf blocks of grammar/*.md (the kindred rule sets' grammars)."""
     blocks = [b for md in sorted((ROOT / "grammar").glob("*.md"))
