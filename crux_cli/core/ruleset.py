@@ -219,7 +219,7 @@ class StatementTable:
         return made(self.row(statement), statement, hero, text)
 
     def run(self, statement: Any, ctx: Context) -> Any:
-        row = self.row(statement)
+        row = self.by_statement.get(type(statement)) or self.row(statement)  # the first: a batch's every line
         return row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))
 
     def odds(self, statement: Any, ctx: Context | None = None) -> Odds:
@@ -229,14 +229,14 @@ class StatementTable:
         return row.odds(self.request(statement, ctx.hero, ctx.text))
 
     def describe(self, result: Any, palette: Palette) -> str:
-        return self.result_row(result).describe(result, palette)
+        return (self.by_result.get(type(result)) or self.result_row(result)).describe(result, palette)
 
     def to_json(self, result: Any) -> dict[str, Any]:
         return self.result_row(result).to_json(result)
 
     def apply(self, result: Any, hero: Any) -> Any:
         """The hero after `result` (the same hero when its row changes nothing)."""
-        apply = self.result_row(result).apply
+        apply = (self.by_result.get(type(result)) or self.result_row(result)).apply  # the first: a batch's every line
         return hero if apply is None else apply(result, hero)
 
 

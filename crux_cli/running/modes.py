@@ -112,8 +112,9 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 
     # bound once: a batch runs this loop for every line
     each, answered, roll, render = runner.each, journal.answered, journal.roll, output.batch_renderer()
-    # the usual line's roll, kept in fewer steps: the batch's rule set and seed are every answer's without a sheet
-    usual = journal.usual if journal.mode == "on" and runner.sheet is None and runner.hero is None else None
+    # the usual line's roll, kept in fewer steps: the batch's rule set and seed are every answer's (on a sheet too:
+    # a roll that read it carries its hero, `answer.sheet`, or no faces; one that did not is a plain roll)
+    usual = journal.usual if journal.mode == "on" and runner.hero is None else None
     usual_on_sheet = journal.usual_on_sheet if journal.mode == "on" and runner.sheet is not None else None
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json, as_json = output.answer_json, output.json

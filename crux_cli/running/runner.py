@@ -255,16 +255,17 @@ class Runner:
         import crux_cli.state.store as sheets  # not `from … import`: that form runs Python code at every call
 
         keeping = rules.sheet
-        with sheets.sheet_transaction(path) as sheet:
+        with sheets.quiet_run(path) or sheets.sheet_transaction(path) as sheet:
             before = sheet.hero
             try:  # `run`, spelled out
                 result = rules.run(statement, Context(roller, before, text))
             except CruxError as error:
                 raise error.at(text) from None
             after = before if keeping is None else keeping.apply(result, before)
-            if self.on_write is not None and after is not before:  # `announce` compares what the sheet keeps
-                self.announce(self.on_write, path, before, after, text)
-            sheet.save(after)
+            if after is not before:  # a save of the very hero read changes nothing
+                if self.on_write is not None:  # `announce` compares what the sheet keeps
+                    self.announce(self.on_write, path, before, after, text)
+                sheet.save(after)
         self.hero = after
         update = self.last_update  # the usual statement on a sheet leaves the very hero the last one did
         if update is None or update.after is not after or update.before is not before or update.path != path:

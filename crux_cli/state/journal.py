@@ -401,7 +401,12 @@ class Journal:
         number = statements.get(said)
         if number is None:
             number = statements[said] = len(statements)
-        runs.append((number, drawn, self.hero_number(update)))
+        hero = update.before
+        known = self.hero_at.get(id(hero))  # `hero_number`, its usual case spelled out: the hero met before
+        if known is not None and known[0] is hero and known[1] == update.path:
+            runs.append((number, drawn, known[2]))
+        else:
+            runs.append((number, drawn, self.hero_number(update)))
         return True
 
     def hero_number(self, update: Any) -> int:
