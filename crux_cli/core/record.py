@@ -20,6 +20,8 @@ Values are Records (frozen); a class that does work (a reader, a transaction) is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, ClassVar, Self, dataclass_transform
 
 _MISSING: Any = object()
@@ -73,6 +75,8 @@ class Record:
             if spec.compare:
                 compared.append(name)
         cls._fields, cls._compared, cls._defaults = tuple(fields), tuple(compared), defaults
+        cls._field_values = staticmethod(_reader(cls._fields))  # type: ignore[method-assign,assignment]
+        cls._compared_values = staticmethod(_reader(cls._compared))  # type: ignore[method-assign,assignment]
         # positional patterns: `case Sum(first, rest)`; mypy refuses any assignment to __match_args__
         cls.__match_args__ = cls._fields  # type: ignore[misc]
         cls._made = 0
@@ -109,6 +113,16 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
 
+    @staticmethod
+    def _field_values(record: Any) -> tuple[Any, ...]:
+        """All the fields' values, in order (each class's own `_reader`, set when it is made)."""
+        return ()
+
+    @staticmethod
+    def _compared_values(record: Any) -> tuple[Any, ...]:
+        """The compared fields' values, in order (as `_field_values`)."""
+        return ()
+
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
         """The fields, in order (what `dataclasses.fields` names)."""
@@ -120,7 +134,9 @@ class Record:
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed, like `dataclasses.replace`."""
-        return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
+        values = dict(zip(self._fields, self._field_values(self), strict=True))
+        values.update(changes)
+        return type(self)(**values)
 
     def value_key(self) -> tuple[Any, ...]:
         """The values of the compared fields, in order: what equality and the hash are made of.
@@ -128,7 +144,7 @@ class Record:
         Two records of the same class are equal exactly when their keys are; a key does not name the
         class, so a table keyed by it should hold one class (state.store `interned`, a hero's states).
         """
-        return tuple(getattr(self, name) for name in self._compared)
+        return self._compared_values(self)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -144,6 +160,17 @@ class Record:
 
 
 _generic_init = Record.__init__
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """What reads the values of `names` from a record as one tuple: `attrgetter`, a C call, where it gives one
+    (a hero's state is keyed by its values at every change a batch makes: state.store `interned`)."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda record: (one(record),)
+    return lambda record: ()
 
 
 def _specialised_init(cls: type[Record]) -> Any:
