@@ -47,7 +47,7 @@ from crux_cli.state.files import (
     read_regular,
 )
 from crux_cli.state.locking import acquire, unlock
-from crux_cli.state.sheet import WRITABLE, edited_in_place, parse_sheet, update_sheet_text, updated_sheet
+from crux_cli.state.sheet import WRITABLE, edited_in_place, parse_sheet, updated_sheet
 
 ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
@@ -512,9 +512,9 @@ def holdable(sheet: Path, shown: str) -> bool:
 
 
 class HeldRun(SheetTransaction):
-    """A sheet locked across a batch's statements: the text and hero on disk (`base_*`), and what the run's
-    statements made of them (`text`, `hero`), written by `write` and let go by `release`. It is each of
-    the statements' transaction: `save` changes the sheet in memory."""
+    """A sheet locked across a batch's statements: the text and hero on disk (`base_*`), and the hero the run's
+    statements made of it (`hero`), written by `write` (its text made by `plan`) and let go by `release`. It
+    is each of the statements' transaction: `save` changes the sheet in memory."""
 
     def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: Hero,
                  base_signature: tuple[int, ...]) -> None:
@@ -530,13 +530,8 @@ class HeldRun(SheetTransaction):
             self.keep(hero)
 
     def keep(self, hero: Hero) -> None:
-        """A statement changed the hero: its text is made now (in place when it can be; checked when written)."""
-        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(hero, name)]
-        quick = edited_in_place(self.text, changed, hero, self.found)
-        if quick is None:
-            self.found = {}  # the text is rewritten: its lines may move
-            quick = update_sheet_text(self.text, self.hero, hero)
-        self.text, self.hero = quick, interned(hero)
+        """A statement changed the hero: kept in memory, its text made once for all the run's changes (`plan`)."""
+        self.hero = interned(hero)
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
@@ -560,7 +555,7 @@ class HeldRun(SheetTransaction):
                 if getattr(self.hero, name) != getattr(self.base_hero, name)
                 and getattr(theirs, name) == getattr(self.base_hero, name)}  # what they changed stays theirs
         hero = interned(theirs.with_changes(**ours) if ours else theirs)
-        self.text, self.found = update_sheet_text(text, theirs, hero), {}
+        self.text, self.found = text, {}  # their lines: what was found in ours may have moved
         self.base_text, self.base_hero, self.hero = text, theirs, hero
         with contextlib.suppress(OSError):
             self.base_signature = signature(os.stat(self.path))
@@ -572,21 +567,25 @@ class HeldRun(SheetTransaction):
                 {name: getattr(self.hero, name) for name in changed})
 
     def plan(self) -> tuple[dict[str, object], dict[str, object]]:
-        """Make the text to write, checked as any write is: the text the statements made, else what a write
-        of all their changes at once makes (a `SheetError` when crux would refuse it). A writer that ignored
-        the lock since the last statement is read and kept first. The values it changes, before and after."""
+        """Make the text to write, checked as any write is: the text on disk with the changed values edited in
+        place, else what a write of all the changes at once makes (a `SheetError` when crux would refuse it).
+        A writer that ignored the lock since the last statement is read and kept first. The values it changes,
+        before and after."""
         self.merge(self.shown)
         before, after = self.changes()
         if not after:
             return before, after
-        try:
-            parsed: Hero | None = parse_sheet(self.text, self.shown)
-        except SheetError:
-            parsed = None
-        if parsed is None or any(getattr(parsed, name) != getattr(self.hero, name) for name in WRITABLE):
-            self.text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
-            self.found = {}
-        self.planned = parsed
+        # `found` holds the lines of the text on disk: an edit in place moves none, so they stay true once written
+        text = edited_in_place(self.base_text, list(after), self.hero, self.found)
+        parsed: Hero | None = None
+        if text is not None:
+            with contextlib.suppress(SheetError):
+                parsed = parse_sheet(text, self.shown)
+        if text is None or parsed is None or any(getattr(parsed, name) != getattr(self.hero, name)
+                                                 for name in WRITABLE):
+            text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
+            self.found = {}  # the text is rewritten: its lines may move
+        self.text, self.planned = text, parsed
         return before, after
 
     def write(self) -> None:

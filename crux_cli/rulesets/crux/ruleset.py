@@ -40,7 +40,7 @@ def after_roll(result: engine.PoolResult | engine.AttackResult, hero: Hero) -> H
         after = apply_grit(hero, change)
     else:  # the usual roll on a sheet: nothing spent or earned, the very hero (as apply_grit would give it)
         after = hero
-    if isinstance(result, engine.PoolResult) and result.request.kind == "save":
+    if after.dying and isinstance(result, engine.PoolResult) and result.request.kind == "save":  # only the Dying pay
         from crux_cli.rulesets.crux.wounds import after_strenuous_save
 
         after = after_strenuous_save(after, result.request.attribute, result.outcome)
