@@ -83,11 +83,19 @@ def _action_grammar() -> pp.ParserElement:
 
 def _pool_checked(rating_word: Word, extra: int, text: str) -> int:
     """Refuse a pool over the dice limit before anything is rolled; odds count rather than roll
-    (core/limits.py `counting`), and their own limit holds them (probability.py `check_pool`)."""
+    (core/limits.py `counting`), and the odds limit holds them (probability.py `check_pool`), here
+    where the refusal can point at the rating."""
     rating: int = rating_word[1]
-    if rating + extra > MAX_DICE and rolling("dice"):
-        raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
-                         position=word_start(text, rating_word[2]))
+    if rating + extra > MAX_DICE:
+        if rolling("dice"):
+            raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
+                             position=word_start(text, rating_word[2]))
+        from crux_cli.rulesets.challenge.probability import check_pool
+
+        try:
+            check_pool(rating + extra)  # (the disadvantages taking dice away are not counted: a bound)
+        except LimitError as error:
+            raise error.at(text, word_start(text, rating_word[2])) from None
     return rating
 
 
