@@ -42,9 +42,13 @@ HUGE = {
         "150d6!", "250d6!", "300d6!", "700d6kh350", "800d6kh400", "400d20kh200", "100d10!", "10d6!>=5",
         "300d6+300d8", "300d1000", "30d10000", "500d100kh250",
     ],
-    "stepdice": ["atk 1000d12 armor 3", "save d12 vs d12"],
-    "d20check": ["damage 1000d2", "damage 1000d10000", "check 9 trained favored"],
-    "challenge": ["action 1000 risk risk", "resist 1000"],
+    # past the roll's dice limits too: odds count those dice (tests/test_odds_limits_kindred.py)
+    "stepdice": ["atk 1000d12 armor 3", "save d12 vs d12", "atk 1000d10000 str d12", "atk 50000d12 str d8",
+                 "atk d1000000000", "atk 2000000d2", "atk 300d2000 300d1000 300d100 300d10 enhanced"],
+    "d20check": ["damage 1000d2", "damage 1000d10000", "check 9 trained favored", "damage 100000d2",
+                 "damage d1000000000", "damage 4000d6 weak"],
+    "challenge": ["action 1000 risk risk", "resist 1000", "resist 100000", "fortune 1000000000 adv",
+                  "action 70000 adv"],
 }
 CASES = ([("crux", text) for text in [*REFUSED.values(), *ANSWERED.values()] if "\x00" not in text]
          + [(rules, text) for rules, texts in HUGE.items() if rules != "dice" for text in texts]

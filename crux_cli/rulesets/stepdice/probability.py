@@ -68,6 +68,7 @@ def attack_odds(request: rules.AttackRequest) -> Odds:
     damage_weights = ([sum(weights[:cut])] if cut else []) + weights[cut:]
     strength = request.strength
     scale = strength or 1  # a consequence's weight is over the STR die's sides too
+    consequences: dict[int, dict[str, int]] = {}  # by Direct Damage
     chances = dict.fromkeys(rules.ATTACK_OUTCOMES if strength is None else
                             (*rules.ATTACK_OUTCOMES[:2], *rules.CONSEQUENCE_ORDER[:3],
                              rules.AT_ZERO[request.attribute]), 0)
@@ -78,12 +79,12 @@ def attack_odds(request: rules.AttackRequest) -> Odds:
             chances[outcome] += weight * scale
         elif strength == 0:
             chances[rules.AT_ZERO[request.attribute]] += weight
-        else:  # the Critical Damage save: the STR die against the Direct Damage
-            won = max(0, strength - direct)
-            tied = 1 if direct <= strength else 0
-            chances[rules.CONSEQUENCES["win"]] += weight * won
-            chances[rules.CONSEQUENCES["tie"]] += weight * tied
-            chances[rules.CONSEQUENCES["lose"]] += weight * (strength - won - tied)
+        else:  # the Critical Damage save: the STR die against the Direct Damage, the same past its sides
+            known = min(direct, strength + 1)
+            if known not in consequences:
+                consequences[known] = consequence_ways(strength, direct)
+            for consequence, ways in consequences[known].items():
+                chances[consequence] += weight * ways
     mean = Fraction(sum(damage * weight for damage, weight in zip(damages, damage_weights, strict=True)), denominator)
     return Odds("attack", WeightedRows(tuple(chances), tuple(chances.values()), denominator * scale),
                 distribution=Distribution(damages, damage_weights, denominator), label="damage", mean=mean)
@@ -141,12 +142,13 @@ def check_dice(groups: Iterable[tuple[int, int]]) -> None:
     check_attack(counts)
 
 
-def consequence_chances(strength: int, direct: int, attribute: str = "STR") -> dict[str, Fraction]:
-    """The Critical Damage save (the attribute's die vs the Direct Damage), read as its consequence."""
-    if strength == 0:
-        return {rules.AT_ZERO[attribute]: Fraction(1)}
-    saves = save_chances(rules.SaveRequest(strength, target=direct))
-    return {rules.CONSEQUENCES[outcome]: p for outcome, p in saves.items() if p}
+def consequence_ways(strength: int, direct: int) -> dict[str, int]:
+    """The Critical Damage save (the attribute's die of `strength` sides vs the Direct Damage) as the ways of
+    each consequence out of the die's sides."""
+    ways = dict.fromkeys(rules.CONSEQUENCES.values(), 0)
+    for face in range(1, strength + 1):
+        ways[rules.CONSEQUENCES[rules.compare(face, direct)]] += 1
+    return ways
 
 
 def death_odds(request: rules.DeathRequest) -> Odds:
