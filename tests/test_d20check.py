@@ -155,5 +155,5 @@ def test_damage_odds_match_brute_force(request_: DamageRequest) -> None:
 
 
 def test_damage_odds_refuse_a_huge_sum_by_naming_the_limit() -> None:
-    with pytest.raises(LimitError, match="odds limit"):
-        damage_odds(DamageRequest(500, 100))
+    with pytest.raises(LimitError, match="odds size limit"):
+        damage_odds(DamageRequest(1000, 10_000))

@@ -167,6 +167,6 @@ def test_odds_errors_are_clean() -> None:
     assert r.stdout == ""
     assert "does not take 'x'" in r.stderr
     assert "Traceback" not in r.stderr
-    r = crux("--rules", "d20check", "odds", "damage 500d100")
+    r = crux("--rules", "d20check", "odds", "damage 1000d10000")
     assert r.returncode == 2
-    assert "odds limit" in r.stderr
+    assert "odds size limit" in r.stderr

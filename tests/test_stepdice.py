@@ -308,8 +308,8 @@ def test_death_odds_match_brute_force(marked: bool) -> None:
 
 
 def test_attack_odds_of_huge_dice_are_refused_by_naming_the_limit() -> None:
-    with pytest.raises(LimitError, match="odds limit"):
-        attack_odds(AttackRequest((10_000,)))
+    with pytest.raises(LimitError, match="odds size limit"):
+        attack_odds(AttackRequest((1_000_000_000,)))
 
 
 def test_attack_odds_of_many_dice_are_exact() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import integer, keyword, number, pp, tagged
-from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES, rolling
 
 Word = tuple[str, Any, int]
 
@@ -36,11 +36,11 @@ def pool(tag: str, min_sides: int = 2) -> pp.ParserElement:
         sides = integer(t["sides"], s, loc)
         if count < 1:
             raise CruxError("a pool needs at least one die", text=s, position=loc, hint="write d6 or 1d6")
-        if count > MAX_DICE:
+        if count > MAX_DICE and rolling("dice"):  # odds count them: the rule set's odds limit holds them
             raise LimitError(f"{count:,} dice is more than {MAX_DICE:,} (the limit)", text=s, position=loc)
         if sides < min_sides:
             raise CruxError(f"a die has at least {min_sides} sides", text=s, position=loc)
-        if sides > MAX_SIDES:
+        if sides > MAX_SIDES and rolling("sides"):
             raise LimitError(f"a die may have at most {MAX_SIDES:,} sides (the limit)", text=s, position=loc)
         return (tag, (count, sides), loc)
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # (tools/calibrate_odds.py), and the machine may be busier than when the probe ran: 0.75 s predicted is
 # at most about 1.4 s of work, under 2 s of CPU with start-up and reading (0.2 s).
 STILL_ROLLS = "; rolling it still works"  # a hint's end when only the odds are refused (the runner reads it)
+FEWER_DICE = "ask for fewer dice, fewer sides or fewer kept"  # the hint of a refusal, which a rule set may word
 
 LIMIT_SECONDS = 0.75
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
@@ -220,14 +221,14 @@ def check_rows(shape: Shape) -> None:
                      f"would hold about {size / 1e6:,.0f} MB, where the limit is {LIMIT_ROW_BYTES // 1_000_000} MB",
                      hint="exact fractions for every value are what pass it: `crux odds` without --json answers "
                           "it (its rows rounded)" + STILL_ROLLS if text_only else
-                          "ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
+                          FEWER_DICE + STILL_ROLLS)
 
 
 def check_memory(size: float) -> None:
     if size > LIMIT_BYTES:
         raise LimitError(f"these exact odds pass the odds size limit: one polynomial of {size / 1e6:,.0f} MB of "
                          f"exact weights, where the limit is {LIMIT_BYTES // 1_000_000} MB",
-                         hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
+                         hint=FEWER_DICE + STILL_ROLLS)
 
 
 def held(values: float, bits: float) -> float:
@@ -241,14 +242,14 @@ def check_held(size: float) -> None:
     if size > LIMIT_HELD:
         raise LimitError(f"these exact odds pass the odds size limit: they would hold about {size / 1e6:,.0f} MB "
                          f"of exact weights at once, where the limit is {LIMIT_HELD // 1_000_000} MB",
-                         hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
+                         hint=FEWER_DICE + STILL_ROLLS)
 
 
 def too_big(seconds: float) -> LimitError:
     """The refusal of odds that would take `seconds` on this machine."""
     return LimitError(f"these exact odds pass the odds size limit: working them out would take about "
                       f"{_duration(seconds)}, where the limit is {LIMIT_SECONDS:g} s",
-                      hint="ask for fewer dice, fewer sides or fewer kept" + STILL_ROLLS)
+                      hint=FEWER_DICE + STILL_ROLLS)
 
 
 def _duration(seconds: float) -> str:

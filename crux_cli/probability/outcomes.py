@@ -1,9 +1,10 @@
 """Exact-odds helpers the kindred rule sets need, on plain dicts.
 
 Their spaces are small, so a distribution here is `Weights`, a plain ``dict`` of
-value → ``Fraction`` (summing to 1), worked on directly; the only potentially large
-step, summing many dice, is the exact sum of `crux_cli.probability.dist.Dist`, the one
-distribution type for the engine-sized work of generic dice and Crux.
+value → ``Fraction`` (summing to 1), worked on directly. What can grow (many dice, large
+dice: odds count what a roll's dice limits refuse) is worked out on integer weights by the
+rule set, as `crux_cli.probability.dist.Dist` does for generic dice and Crux, and held to
+the odds limit (`crux_cli.probability.cost`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
-from crux_cli.core.errors import LimitError
-from crux_cli.probability.dist import die
 from crux_cli.probability.result import Distribution, Odds, Table
 
 Weights = dict[int, Fraction]
-
-MAX_SPAN = 2_000  # odds of a sum of dice cover at most this many totals (keeps odds instant)
 
 
 def make_odds(kind: str, outcomes: dict[str, Fraction], distribution: Weights | None = None,
@@ -41,12 +38,10 @@ def constant(value: int) -> Weights:
 
 
 def highest_of_dice(sides: Iterable[int]) -> Weights:
-    """The highest face among dice of these sizes: P(max ≤ v) = Π (min(v, s) / s) ** count."""
+    """The highest face among a few small dice: P(max ≤ v) = Π (min(v, s) / s) ** count (a Fraction a face:
+    many or large dice are for integer weights, as stepdice's attacks have them)."""
     counts = Counter(sides)
     top = max(counts)
-    if top > MAX_SPAN:
-        raise LimitError(f"odds of a d{top} would cover more than {MAX_SPAN:,} faces (the odds limit)",
-                         hint="use smaller dice, or roll it instead")
     result: Weights = {}
     previous = Fraction(0)
     for value in range(1, top + 1):
@@ -57,15 +52,6 @@ def highest_of_dice(sides: Iterable[int]) -> Weights:
             result[value] = at_most - previous
         previous = at_most
     return result
-
-
-def sum_of_dice(count: int, sides: int) -> Weights:
-    """The total of `count` dice of `sides` (`Dist`'s exact sum, as fractions)."""
-    if count * sides > MAX_SPAN:
-        raise LimitError(f"odds of {count}d{sides} would cover more than {MAX_SPAN:,} totals "
-                         "(the odds limit)",
-                         hint="ask for fewer or smaller dice, or roll it instead")
-    return dict(die(sides).sum_of(count).items()) if count else {0: Fraction(1)}
 
 
 def mapped(dist: Weights, fn: Callable[[int], int]) -> Weights:

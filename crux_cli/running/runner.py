@@ -314,7 +314,7 @@ class Runner:
         if SEPARATOR in text and len(parts := split_statements(text)) > 1:
             return self.comparison(text, parts, at_least, exact, cumulative)
         passed: list[str] = []  # the dice limits of a roll the statement passes: the odds limit alone bounds it
-        handler, statement = self.read_to_count(text, passed)
+        handler, statement = self.read_to_count(text, passed, exact)
         if handler.odds is None:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
@@ -357,22 +357,27 @@ class Runner:
                               cumulative)
         return Answer(text, self.rules_name, compared, self.seed, odds=True)
 
-    def read_to_count(self, text: str, passed: list[str]) -> tuple[RuleSet, Any]:
+    def read_to_count(self, text: str, passed: list[str], exact: bool = False) -> tuple[RuleSet, Any]:
         """`read` for the odds: a statement the roll's dice limits refuse (sides, dice) is read again without
         them, since odds count the dice rather than roll them, and are held to the odds limit instead
         (core/limits.py `counting`, noting the limits passed in `passed`). That reading is never cached,
-        so a roll of the same text is refused."""
+        so a roll of the same text is refused. A grammar may hold what it reads past those limits to the odds
+        limit there, where it can point at the word that passes it: `exact` (JSON) is set for it as `odds_of`
+        sets it."""
         try:
             return self.read(text)
         except LimitError:
             if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE:
                 raise
-            token = counting.set(passed)
+            from crux_cli.probability.cost import exact_rows
+
+            token, exact_token = counting.set(passed), exact_rows.set(exact)
             try:
                 return reading.read_uncached(text, lambda: self.rules)
             except CruxError as error:
                 raise counted(error, passed) from None
             finally:
+                exact_rows.reset(exact_token)
                 counting.reset(token)
 
     def odds_of(self, odds: Callable[[Any, Context], Any], statement: Any, text: str, exact: bool,

@@ -16,7 +16,7 @@ from typing import Any
 from crux_cli.core.errors import LimitError
 from crux_cli.core.grammar import join_words, keyword, number, pp, scanned_or_parsed, tagged
 from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
-from crux_cli.core.limits import MAX_DICE
+from crux_cli.core.limits import MAX_DICE, rolling
 from crux_cli.core.record import Record, field
 from crux_cli.rulesets.challenge.engine import DEFAULT_RISK, RISKS
 
@@ -82,11 +82,20 @@ def _action_grammar() -> pp.ParserElement:
 
 
 def _pool_checked(rating_word: Word, extra: int, text: str) -> int:
-    """Refuse a pool over the dice limit before anything is rolled or enumerated."""
+    """Refuse a pool over the dice limit before anything is rolled; odds count rather than roll
+    (core/limits.py `counting`), and the odds limit holds them (probability.py `check_pool`), here
+    where the refusal can point at the rating."""
     rating: int = rating_word[1]
     if rating + extra > MAX_DICE:
-        raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
-                         position=word_start(text, rating_word[2]))
+        if rolling("dice"):
+            raise LimitError(f"a challenge roll may roll at most {MAX_DICE:,} dice (the limit)", text=text,
+                             position=word_start(text, rating_word[2]))
+        from crux_cli.rulesets.challenge.probability import check_pool
+
+        try:
+            check_pool(rating + extra)  # (the disadvantages taking dice away are not counted: a bound)
+        except LimitError as error:
+            raise error.at(text, word_start(text, rating_word[2])) from None
     return rating
 
 

@@ -12,9 +12,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from crux_cli.core.errors import CruxError
+from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scanned_or_parsed
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 from crux_cli.core.record import Record, field
 
 CHECK_WORDS = ("check",)
@@ -96,6 +97,14 @@ def fold_damage(words: list[Word], text: str) -> Damage:
     flat = sum(w[1] for w in words if w[0] == "flat")
     armor = single(words, "armor", text, "a target has one Armor score")
     flags = said_once(words, ("immune", "weak"), text)
+    if dice_count > MAX_DICE or sides > MAX_SIDES:  # only odds read it (they count it): the odds limit holds it
+        from crux_cli.rulesets.d20check.engine import DamageRequest
+        from crux_cli.rulesets.d20check.probability import check_damage
+
+        try:
+            check_damage(DamageRequest(dice_count, sides, flat, armor or 0, flags["immune"], flags["weak"]))
+        except LimitError as error:
+            raise error.at(text, word_start(text, next(w[2] for w in words if w[0] == "dice"))) from None
     return Damage(dice_count, sides, flat, armor or 0, flags["immune"], flags["weak"])
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scanned_or_parsed, tagged
 from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, single, word_start
-from crux_cli.core.limits import MAX_DICE
+from crux_cli.core.limits import MAX_DICE, MAX_SIDES, rolling
 from crux_cli.core.record import Record, field
 from crux_cli.rulesets.stepdice.engine import TRACK, die_name
 
@@ -183,9 +183,17 @@ def fold_attack(words: list[Word], text: str) -> Attack:
     if not groups:
         raise CruxError("an attack needs its dice", text=text, position=len(text.rstrip()),
                         hint="write the weapon dice, like attack d6 or attack d6 d8 armor 1 grit 3")
-    if sum(n for _, (n, _), _ in groups) > MAX_DICE:
+    if sum(n for _, (n, _), _ in groups) > MAX_DICE and rolling("dice"):
         raise LimitError(f"an attack may roll at most {MAX_DICE:,} dice (the limit)", text=text,
                          position=word_start(text, groups[0][2]))
+    past = [w for w in groups if w[1][0] > MAX_DICE or w[1][1] > MAX_SIDES]
+    if past or sum(n for _, (n, _), _ in groups) > MAX_DICE:  # odds count them: the odds limit holds them
+        from crux_cli.rulesets.stepdice.probability import check_dice
+
+        try:
+            check_dice(group for _, group, _ in groups)
+        except LimitError as error:
+            raise error.at(text, word_start(text, (past or groups)[0][2])) from None
     dice = tuple(sides for _, (n, sides), _ in groups for _ in range(n))
     flags = said_once(words, ("enhanced", "impaired"), text)
     armor = single(words, "armor", text, "a target has one armor score (at most 3)")
