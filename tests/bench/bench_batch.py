@@ -1,6 +1,7 @@
 """Benchmark, run on demand (pytest does not collect it): crux's batch mode against a d20 loop.
 
-    python tests/bench/bench_batch.py [--runs R] [--sizes 10000,100000] [--memory [LINES]]
+    python tests/bench/bench_batch.py [--runs R] [--big-runs R] [--sizes 10000,100000] [--memory [LINES]]
+                                      [--instructions [LINES]]
 
 Whole processes, as a script that pipes statements would run them: `crux --seed 1 - < lines`
 (text, then `--json`) against a Python process that runs Avrae's `d20.roll(line)` and `str()` over
@@ -18,6 +19,14 @@ run of the realistic mix at least 1.8 (issue 27).
 
 `--memory` also runs crux over 1,000,000 different lines (or LINES) and prints its peak RSS
 (goal: at most 40 MB).
+
+`--instructions` counts instead of timing (valgrind's callgrind, when installed): the instructions a line
+costs on the realistic mix, as the difference between runs of LINES and 3 x LINES lines (start-up cancels
+out), for crux text, crux --sheet and the d20 loop. A count is the same at every run however busy the
+machine, where CPU time on a shared machine varies by a third from run to run; it leaves out what an
+instruction waits for (cache misses, the disk), which the timed runs include. Under valgrind a process runs
+about 50 times slower, so crux's clocks for a held sheet are scaled to match (CRUX_COUNTED): the sheet is
+written at each chunk and looked at about as often a line as at full speed.
 
 Two more columns compare crux with itself on the same lines: `--no-journal` (goal, issue 22: the
 journaled text run at least 0.9x as fast, journal-off time over journal-on time), and, on the
@@ -38,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -64,6 +74,18 @@ import d20
 write = sys.stdout.write
 for line in sys.stdin:
     write(str(d20.roll(line.strip())) + "\\n")
+"""
+
+
+# crux --sheet as counted under valgrind: the held sheet written at each chunk, not by a clock running 50x slow
+CRUX_COUNTED = """\
+import sys
+import crux_cli.state.store as store
+from crux_cli.__main__ import main
+store.HOLD_SECONDS = 1e9
+store.CHECK_SECONDS *= 50
+sys.argv[0] = "crux"
+main()
 """
 
 
@@ -157,8 +179,6 @@ def run_case(folder: Path, mix: str, size: int, runs: int, env: dict[str, str]) 
 def sheet_writes(command: list[str], stdin: Path, env: dict[str, str]) -> int:
     """How many lines of a run on a new sheet changed it (its text answers end `Wren: Grit A → B`; a pool's
     `highest → 5` is no change)."""
-    import re
-
     new_sheet(Path(command[command.index("--sheet") + 1]))
     with stdin.open("rb") as source:
         out = subprocess.run(command, stdin=source, capture_output=True, env=env).stdout
@@ -175,20 +195,71 @@ def run_memory(folder: Path, size: int, env: dict[str, str]) -> bool:
     return peak / 1024 <= MEMORY_GOAL_MB
 
 
+def counted(command: list[str], stdin: Path, env: dict[str, str]) -> int:
+    """The instructions one run of `command` reading `stdin` executes (callgrind's total)."""
+    if "--sheet" in command:
+        new_sheet(Path(command[command.index("--sheet") + 1]))
+    with stdin.open("rb") as source, tempfile.NamedTemporaryFile() as out:
+        child = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *command],
+                               stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    found = re.search(r"Collected : (\d+)", child.stderr.decode())
+    if found is None:
+        raise SystemExit(f"valgrind {shlex.join(command)} < {stdin} gave no count:\n{child.stderr.decode()[-2000:]}")
+    return int(found.group(1))
+
+
+def run_instructions(folder: Path, size: int, env: dict[str, str]) -> list[bool]:
+    """The realistic mix's instructions a line (`--instructions`), with the goals of the timed runs."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        print("\n--instructions needs valgrind (callgrind) on PATH")
+        return [False]
+    counting = folder / "crux_counted.py"
+    counting.write_text(CRUX_COUNTED)
+    sheet = [sys.executable, str(counting), "--seed", "1", "--sheet", str(folder / "hero.toml"), "-"]
+    commands = {"crux text": [*crux_command(), "--seed", "1", "-"], "--sheet": sheet,
+                "d20 loop": [sys.executable, str(folder / "d20_loop.py")]}
+    per_line: dict[str, float] = {}
+    print(f"\nrealistic, instructions a line (callgrind: {3 * size:,} lines less {size:,}):")
+    for name, command in commands.items():
+        total = {}
+        for lines in (size, 3 * size):
+            crux_lines, d20_lines = write_lines(folder, "realistic", lines)
+            total[lines] = counted(command, d20_lines if name == "d20 loop" else crux_lines, env)
+        per_line[name] = (total[3 * size] - total[size]) / (2 * size)
+        print(f"  {name:12} {per_line[name]:9,.0f} instructions a line   $ {shlex.join(command)}")
+    met = [per_line["d20 loop"] / per_line["crux text"] >= TEXT_GOALS["realistic"],
+           per_line["--sheet"] / per_line["crux text"] <= SHEET_GOAL]
+    print(f"  d20/crux text: {per_line['d20 loop'] / per_line['crux text']:.2f}x, goal at least"
+          f" {TEXT_GOALS['realistic']}x: {'met' if met[0] else 'NOT met'}")
+    print(f"  sheet/sheetless: {per_line['--sheet'] / per_line['crux text']:.2f}x, goal at most {SHEET_GOAL}x:"
+          f" {'met' if met[1] else 'NOT met'}")
+    return met
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs of each case at 10,000 lines (one above)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each case at 10,000 lines")
+    parser.add_argument("--big-runs", type=int, default=1,
+                        help="runs of each case above 10,000 lines (on a shared machine one run varies by a third)")
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--memory", type=int, nargs="?", const=1_000_000, default=None, metavar="LINES")
+    parser.add_argument("--instructions", type=int, nargs="?", const=10_000, default=None, metavar="LINES",
+                        help="count instructions a line under valgrind instead of timing (LINES and 3 x LINES)")
     options = parser.parse_args()
     print(f"d20 loop ({sys.executable} d20_loop.py):\n" + "\n".join(f"    {line}" for line in D20_LOOP.splitlines()))
     met = []
     with bench_environment() as env, tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         (folder / "d20_loop.py").write_text(D20_LOOP)
+        if options.instructions:
+            met = run_instructions(folder, options.instructions, env)
+            print(f"\n{'all goals met' if all(met) else 'some goals NOT met'}")
+            return 0 if all(met) else 1
         for size in (int(s) for s in options.sizes.split(",")):
             for mix in MIXES:
-                met += run_case(folder, mix, size, options.runs if size <= 10_000 else 1, env)
+                met += run_case(folder, mix, size, options.runs if size <= 10_000 else options.big_runs, env)
         if options.memory:
             met.append(run_memory(folder, options.memory, env))
     print(f"\n{'all goals met' if all(met) else 'some goals NOT met'}")
