@@ -12,8 +12,9 @@ The API's names are loaded on first use (module `__getattr__`), so `crux` on the
 line does not pay for them, and importing crux_cli never imports click or prompt-toolkit.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: at run time it imports the __future__ module, read from disk
+# in an installed crux before the Ctrl-C handler below is set, and a Ctrl-C in that read came back as a
+# traceback in this file (tests/test_streams_and_echo.py). The annotations here need no postponing.
 import sys
 
 
