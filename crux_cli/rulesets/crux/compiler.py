@@ -55,7 +55,7 @@ def grit_before(hero: Hero | None, spend: bool, text: str) -> int | None:
 
 def condition_sources(hero: Hero | None, kind: str, attribute: str | None, melee: bool) -> list[Source]:
     """Banes the hero's conditions put on this roll (seed §10.3), named after the condition."""
-    if hero is None:
+    if hero is None or not hero.conditions:  # none: the rules of conditions are not even loaded
         return []
     from crux_cli.rulesets.crux.wounds import condition_sources as from_conditions
 
