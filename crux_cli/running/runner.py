@@ -22,11 +22,24 @@ from crux_cli.running import read as reading
 from crux_cli.running.read import read
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from crux_cli.core.ruleset import RuleSet
     from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.state.store import SheetTransaction
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
+_STORE: list[ModuleType] = []  # state.store, once a statement on a sheet has loaded it (`store_module`)
+
+
+def store_module() -> ModuleType:
+    """state.store, imported at the first statement on a sheet (a roll without one never loads it) and kept: an
+    `import` statement is a look-up in sys.modules at every line of a batch on a sheet."""
+    import crux_cli.state.store as sheets
+
+    _STORE[:] = [sheets]
+    return sheets
 
 
 class SheetUpdate(Record):
@@ -250,22 +263,30 @@ class Runner:
 
         The lock is held from the read to the write, so two crux processes spending
         Grit from one sheet never both start from the same value. `rules` is the active rule set, which
-        keeps state on the sheet (a batch on a sheet rolls here at every line: each look-up counts).
+        keeps state on the sheet (a batch on a sheet rolls here at every line: each look-up counts, so the
+        run a batch holds is used as it is, with no `with` around it).
         """
-        import crux_cli.state.store as sheets  # not `from … import`: that form runs Python code at every call
+        sheets = _STORE[0] if _STORE else store_module()
+        run = sheets.quiet_run(path)
+        if run is None:
+            with sheets.sheet_transaction(path) as sheet:
+                return self.rolled_on(sheet, rules, statement, roller, text, path)
+        return self.rolled_on(run, rules, statement, roller, text, path)
 
+    def rolled_on(self, sheet: SheetTransaction, rules: RuleSet, statement: Any, roller: Roller, text: str,
+                  path: str) -> tuple[Any, SheetUpdate]:
+        """`roll_on_sheet` in its transaction (or the batch's held run): the roll, and the sheet's change saved."""
+        before = sheet.hero
+        try:  # `run`, spelled out
+            result = rules.run(statement, Context(roller, before, text))
+        except CruxError as error:
+            raise error.at(text) from None
         keeping = rules.sheet
-        with sheets.quiet_run(path) or sheets.sheet_transaction(path) as sheet:
-            before = sheet.hero
-            try:  # `run`, spelled out
-                result = rules.run(statement, Context(roller, before, text))
-            except CruxError as error:
-                raise error.at(text) from None
-            after = before if keeping is None else keeping.apply(result, before)
-            if after is not before:  # a save of the very hero read changes nothing
-                if self.on_write is not None:  # `announce` compares what the sheet keeps
-                    self.announce(self.on_write, path, before, after, text)
-                sheet.save(after)
+        after = before if keeping is None else keeping.apply(result, before)
+        if after is not before:  # a save of the very hero read changes nothing
+            if self.on_write is not None:  # `announce` compares what the sheet keeps
+                self.announce(self.on_write, path, before, after, text)
+            sheet.save(after)
         self.hero = after
         update = self.last_update  # the usual statement on a sheet leaves the very hero the last one did
         if update is None or update.after is not after or update.before is not before or update.path != path:
@@ -298,9 +319,8 @@ class Runner:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
         if self.sheet is None:
             return self.hero
-        import crux_cli.state.store as sheets
-
-        return sheets.load_hero(self.sheet)
+        hero: Hero = (_STORE[0] if _STORE else store_module()).load_hero(self.sheet)
+        return hero
 
     def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:
         """Exact odds of one statement (its result is the rule set's `Odds`); nothing is rolled.
