@@ -33,7 +33,10 @@ if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"
     # and a Ctrl-C during it came back as a traceback in this file (tests/test_streams_and_echo.py)
     import _signal  # type: ignore[import-not-found]
 
-    _signal.signal(_signal.SIGINT, _interrupted)
+    try:
+        _signal.signal(_signal.SIGINT, _interrupted)
+    except KeyboardInterrupt:  # a Ctrl-C still pending: signal() runs the handler it replaces first
+        _interrupted(_signal.SIGINT, None)
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
