@@ -309,6 +309,18 @@ def test_a_batch_holding_its_sheet_answers_writes_and_journals_as_a_write_a_stat
         assert kept.intents() == []
 
 
+def test_a_held_sheet_is_written_with_only_the_values_its_run_left_changed(sheet: Path) -> None:
+    """A held sheet's text is made once a write, from the text on disk (HeldRun.plan): a value changed and changed
+    back within the run keeps the player's own spelling, and the one that changed is rewritten in place."""
+    sheet.write_text(sheet.read_text().replace("hp = 12", "hp = +12", 1))
+    result = crux_here("--sheet", str(sheet), "-", stdin="damage 2\nheal 2\nwound 1\n")
+    assert result.returncode == 0, result.stderr
+    text = sheet.read_text()
+    assert re.search(r"^hp = \+12\b", text, re.MULTILINE), text
+    assert re.search(r"^wounds = 1\b", text, re.MULTILINE), text
+    assert (load_hero(sheet).hp, load_hero(sheet).wounds) == (12, 1)
+
+
 CHANGES_BATCH = ["damage 2", "DEX +1b", "d20", "heal 1", "cond add prone", "WIL +1b grit", "INT -1B",
                  "atk 4d6 -1B vuln", "STR +1b", "save WIL adv", "cond remove prone", "WIL +1b grit", "damage 3",
                  "1d20 + DEX", "atk d12 rushed resist", "heal 2", "WIL +1b grit", "INT -1B", "atk d8", "rest field 1",
