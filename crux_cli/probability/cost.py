@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 # (tools/calibrate_odds.py), and the machine may be busier than when the probe ran: 0.75 s predicted is
 # at most about 1.4 s of work, under 2 s of CPU with start-up and reading (0.2 s).
 STILL_ROLLS = "; rolling it still works"  # a hint's end when only the odds are refused (the runner reads it)
-FEWER_DICE = "ask for fewer dice, fewer sides or fewer kept"  # the hint of a refusal, which a rule set may word
+FEWER_DICE = "ask for fewer dice, fewer sides or fewer kept"  # the hint of a refusal (`fewer`: a rule set may word it)
 
 LIMIT_SECONDS = 0.75
 LIMIT_BYTES = 40_000_000  # the largest packed polynomial (a product holds three): under 200 MB in all
@@ -185,17 +185,18 @@ def check(seconds: float) -> None:
         raise too_big(here(seconds))
 
 
-def check_answer(seconds: float, result: Shape | None) -> None:
+def check_answer(seconds: float, result: Shape | None, fewer: str = FEWER_DICE) -> None:
     """Refuse a whole answer (its steps, `seconds`, and showing `result`) that would pass the limit,
-    with a hint to drop --json when only the exact fractions of JSON make it too long."""
+    with a hint to drop --json when only the exact fractions of JSON make it too long. `fewer` is the hint
+    otherwise: a rule set whose statements have no sides or keeps words it its own way."""
     if result is not None:
-        check_rows(result)
+        check_rows(result, fewer)
     shown = presentation(result) if result is not None else 0.0
     if here(seconds + shown) <= LIMIT_SECONDS:
         return
     text_only = (result is not None and exact_rows.get()
                  and here(seconds + presentation(result, False)) <= LIMIT_SECONDS)
-    error = too_big(here(seconds + shown))
+    error = too_big(here(seconds + shown), fewer)
     if text_only:
         error = error.with_hint("exact fractions for every value are what pass it: `crux odds` without --json "
                                 "answers it (its rows rounded)" + STILL_ROLLS)
@@ -211,7 +212,7 @@ def row_bytes(shape: Shape, exact: bool) -> float:
     return rows + shape.outcomes * ((shape.bits + weight) * LOG10_2 + JSON_ROW_CHARS) * JSON_COPIES
 
 
-def check_rows(shape: Shape) -> None:
+def check_rows(shape: Shape, fewer: str = FEWER_DICE) -> None:
     """Refuse an answer whose rows would pass the memory the odds promise (200 MB in all)."""
     size = row_bytes(shape, exact_rows.get())
     if size <= LIMIT_ROW_BYTES:
@@ -221,7 +222,7 @@ def check_rows(shape: Shape) -> None:
                      f"would hold about {size / 1e6:,.0f} MB, where the limit is {LIMIT_ROW_BYTES // 1_000_000} MB",
                      hint="exact fractions for every value are what pass it: `crux odds` without --json answers "
                           "it (its rows rounded)" + STILL_ROLLS if text_only else
-                          FEWER_DICE + STILL_ROLLS)
+                          fewer + STILL_ROLLS)
 
 
 def check_memory(size: float) -> None:
@@ -245,11 +246,11 @@ def check_held(size: float) -> None:
                          hint=FEWER_DICE + STILL_ROLLS)
 
 
-def too_big(seconds: float) -> LimitError:
+def too_big(seconds: float, fewer: str = FEWER_DICE) -> LimitError:
     """The refusal of odds that would take `seconds` on this machine."""
     return LimitError(f"these exact odds pass the odds size limit: working them out would take about "
                       f"{_duration(seconds)}, where the limit is {LIMIT_SECONDS:g} s",
-                      hint=FEWER_DICE + STILL_ROLLS)
+                      hint=fewer + STILL_ROLLS)
 
 
 def _duration(seconds: float) -> str:

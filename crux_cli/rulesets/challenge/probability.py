@@ -15,7 +15,6 @@ from __future__ import annotations
 from fractions import Fraction
 from math import ceil, log2
 
-from crux_cli.core.errors import LimitError
 from crux_cli.core.limits import MAX_DICE
 from crux_cli.probability.result import Odds, Table, WeightedRows
 from crux_cli.rulesets.challenge import engine as rules
@@ -61,10 +60,7 @@ def check_pool(pool: int) -> None:
     # a power is squarings of growing halves: about two products of half its length in all
     powers = 3 * 2 * cost.SQUARE * cost.product(bits / 2, bits / 2) + cost.product(bits, log2(pool))
     reduced = REDUCTIONS * REDUCE_DIGIT_SQUARED * digits * digits
-    try:
-        cost.check_answer(powers + reduced, cost.Shape(ROWS, ROWS, bits))
-    except LimitError as error:  # the generic hint speaks of sides and keeps, which a pool has not
-        raise error.with_hint((error.hint or "").replace(cost.FEWER_DICE, "ask for fewer dice")) from None
+    cost.check_answer(powers + reduced, cost.Shape(ROWS, ROWS, bits), fewer="ask for fewer dice")  # a pool: no sides
 
 
 def action_odds(request: rules.ActionRequest) -> Odds:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from fractions import Fraction
 
-from crux_cli.core.errors import LimitError
 from crux_cli.probability.dist import Dist, die
 from crux_cli.probability.outcomes import constant, die_weights, make_odds, ordered
 from crux_cli.probability.result import Distribution, Odds, WeightedRows
@@ -43,12 +42,7 @@ def check_damage(request: rules.DamageRequest) -> None:
     work = (cost.items(sides, 0) + cost.power_cost(single, count, uniform=True)
             + cost.items(span + 1, 0)
             + cost.presentation(cost.Shape(COUNTED_ROWS, COUNTED_ROWS, shape.bits), exact=True))
-    try:
-        cost.check_rows(shape)
-        cost.check_answer(work, shape)
-    except LimitError as error:  # the generic hint speaks of keeps, which damage has not
-        hint = (error.hint or "").replace(cost.FEWER_DICE, "ask for fewer dice or fewer sides")
-        raise error.with_hint(hint) from None
+    cost.check_answer(work, shape, fewer="ask for fewer dice or fewer sides")  # damage has no keeps
 
 
 def damage_odds(request: rules.DamageRequest) -> Odds:
