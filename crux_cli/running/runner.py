@@ -20,26 +20,15 @@ from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
 from crux_cli.running import read as reading
 from crux_cli.running.read import read
+from crux_cli.state import store_module
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from crux_cli.core.ruleset import RuleSet
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.state.store import SheetTransaction
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
-_STORE: list[ModuleType] = []  # state.store, once a statement on a sheet has loaded it (`store_module`)
-
-
-def store_module() -> ModuleType:
-    """state.store, imported at the first statement on a sheet (a roll without one never loads it) and kept: an
-    `import` statement is a look-up in sys.modules at every line of a batch on a sheet."""
-    import crux_cli.state.store as sheets
-
-    _STORE[:] = [sheets]
-    return sheets
 
 
 class SheetUpdate(Record):
@@ -266,7 +255,7 @@ class Runner:
         keeps state on the sheet (a batch on a sheet rolls here at every line: each look-up counts, so the
         run a batch holds is used as it is, with no `with` around it).
         """
-        sheets = _STORE[0] if _STORE else store_module()
+        sheets = store_module()
         run = sheets.quiet_run(path)
         if run is None:
             with sheets.sheet_transaction(path) as sheet:
@@ -319,7 +308,7 @@ class Runner:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
         if self.sheet is None:
             return self.hero
-        hero: Hero = (_STORE[0] if _STORE else store_module()).load_hero(self.sheet)
+        hero: Hero = store_module().load_hero(self.sheet)
         return hero
 
     def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:

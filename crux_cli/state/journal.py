@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.state import store_module
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.hero import Hero
@@ -727,12 +728,6 @@ class Journal:
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
 HELD = -1  # `sheet_intent` of a write a batch holds (state.store `HeldRun`): announced when it is made
-
-
-def store_module() -> Any:
-    from crux_cli.state import store
-
-    return store
 
 
 def without_changes(rolls: tuple[Any, ...], keep: list[bool] | None = None) -> tuple[Any, ...]:
