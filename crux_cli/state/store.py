@@ -90,7 +90,7 @@ def load_hero(path: str | os.PathLike[str]) -> Hero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
     process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
     shown = os.fspath(path)
-    run = HELD_NAMES.get(shown) or held_run(shown)  # the first: a batch's dice lines on its sheet, with no call
+    run = held_run(shown)
     if run is not None:
         return run.hero
     return read_sheet(resolve_again(shown), shown)[1]
