@@ -22,8 +22,9 @@ run of the realistic mix at least 1.8 (issue 27).
 
 `--instructions` counts instead of timing (valgrind's callgrind, when installed): the instructions a line
 costs on the realistic mix, as the difference between runs of LINES and 3 x LINES lines (start-up cancels
-out), for crux text, crux --sheet and the d20 loop. A count is the same at every run however busy the
-machine, where CPU time on a shared machine varies by a third from run to run; it leaves out what an
+out), for crux text, crux --sheet and the d20 loop. A count is the same at every run (within 0.2 %: crux is
+compiled first and its state is new) however busy the machine, where CPU time on a shared machine varies by
+a third from run to run; it leaves out what an
 instruction waits for (cache misses, the disk), which the timed runs include. Under valgrind a process runs
 about 50 times slower, so crux's clocks for a held sheet are scaled to match (CRUX_COUNTED): the sheet is
 written at each chunk and looked at about as often a line as at full speed.
