@@ -1,20 +1,20 @@
 """`crux odds` against hostile input and huge modifier counts (issue 15): every statement is answered or
-refused within 2 s of CPU, a refusal comes within half a second and names the limit, and nothing ends
-in an internal error. The text and the JSON answers are both timed: JSON writes every value exactly.
+refused, a refusal comes before the work (a bounded count of calls) and names the limit, and nothing ends
+in an internal error. The text and the JSON answers are both tried: JSON writes every value exactly.
+
+The verdict is a function of the statement alone (issue 33): these tests count work, never time it. The
+promise in time (every request answered within 2 s of CPU, every refusal within half a second, on the
+project's machine) is a benchmark: `python tests/bench/bench_limits.py`.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import tempfile
-import time
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
-from helpers import CRUX, run_crux
+from helpers import CRUX, counting, run_crux
 from test_dice_hostile import ANSWERED, REFUSED
 
 from crux_cli.core.errors import CruxError, LimitError
@@ -22,8 +22,8 @@ from crux_cli.core.style import PLAIN
 from crux_cli.running.output import odds_lines
 from crux_cli.running.runner import Runner
 
-ANSWER_SECONDS = 2.0  # CPU for the odds and their rendering, parse included
-REFUSAL_SECONDS = 0.5
+# function calls before a refusal: tens of milliseconds, where an answer near the limit makes millions
+REFUSAL_CALLS = 200_000
 
 HUGE = {
     "crux": [
@@ -55,17 +55,24 @@ CASES = ([("crux", text) for text in [*REFUSED.values(), *ANSWERED.values()] if 
          + [("crux", text) for text in HUGE["dice"]])
 
 
-def answer_or_refusal(rules: str, text: str, as_json: bool) -> tuple[str, float, str]:
-    """("answered" | "refused" | "limit", CPU seconds, the error) for one `odds` statement, rendered."""
+def answer_or_refusal(rules: str, text: str, as_json: bool) -> tuple[str, str]:
+    """("answered" | "refused" | "limit", the error) for one `odds` statement, rendered."""
     runner = Runner(rules=rules)
-    start = time.process_time()
     try:
         odds_lines(runner.odds(text, exact=as_json), PLAIN, as_json)
     except LimitError as error:
-        return "limit", time.process_time() - start, error.message
+        return "limit", error.message
     except CruxError as error:
-        return "refused", time.process_time() - start, error.message
-    return "answered", time.process_time() - start, ""
+        return "refused", error.message
+    return "answered", ""
+
+
+def refusal_calls(rules: str, text: str, as_json: bool) -> int:
+    """The function calls a refused `odds` statement makes before its refusal (it must be refused)."""
+    runner = Runner(rules=rules)
+    with counting() as work, pytest.raises(CruxError):
+        odds_lines(runner.odds(text, exact=as_json), PLAIN, as_json)
+    return work.calls
 
 
 @pytest.mark.slow
@@ -73,27 +80,22 @@ def answer_or_refusal(rules: str, text: str, as_json: bool) -> tuple[str, float,
 @pytest.mark.parametrize(("rules", "text"), CASES, ids=[f"{r}:{t[:40]!r}" for r, t in CASES])
 def test_odds_of_hostile_input_answer_or_refuse_in_time(rules: str, text: str, as_json: bool) -> None:
     Runner(rules=rules).odds("1d6")  # the grammar and the odds modules loaded, as after a first statement
-    verdict, seconds, message = answer_or_refusal(rules, text, as_json)
-    assert seconds < ANSWER_SECONDS, f"{verdict} after {seconds:.2f} s: {message}"
+    verdict, message = answer_or_refusal(rules, text, as_json)
+    assert verdict in ("answered", "refused", "limit")
     if verdict == "limit":
         assert "limit" in message
-        assert seconds < REFUSAL_SECONDS, f"refused after {seconds:.2f} s: {message}"
+        assert refusal_calls(rules, text, as_json) < REFUSAL_CALLS, message
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("text", ["DEX +6000b", "atk 2d1000 +1000b", "1000d60", "200d6!"])
 def test_the_statements_that_once_hung_or_crashed_finish_as_a_command(text: str) -> None:
-    """As the acceptance check runs them, timed in CPU (the child's own, start-up included), which a
-    busy machine does not stretch as it stretches the wall clock."""
+    """As the acceptance check runs them: answered or refused, never a crash (a hang is caught by the timeout;
+    their CPU time is a benchmark, tests/bench/bench_limits.py)."""
     command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
-    with tempfile.TemporaryFile("w+") as errors:
-        child = subprocess.Popen([*command, "odds", text], stdout=subprocess.DEVNULL, stderr=errors)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        errors.seek(0)
-        stderr = errors.read()
-    assert child.returncode in (0, 2) and "internal error" not in stderr and "Traceback" not in stderr
-    assert usage.ru_utime + usage.ru_stime < ANSWER_SECONDS
+    child = subprocess.run([*command, "odds", text], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=120)
+    assert child.returncode in (0, 2) and "internal error" not in child.stderr and "Traceback" not in child.stderr
 
 
 ROLL_LIMITS = [("DEX +1000b", "would roll more than 1,000 dice (the limit)"),
@@ -119,10 +121,9 @@ def test_past_the_dice_limits_the_odds_limit_refuses_at_once() -> None:
     runner = Runner()
     for text in ["d1000000000", "1000000000d6", "d999999999!", "DEX +1000000b", "atk d1000000000",
                  "100000d6kh3", "atk d20000 +50000b"]:
-        started = time.process_time()
-        with pytest.raises(LimitError) as refused:
+        with counting() as work, pytest.raises(LimitError) as refused:
             runner.odds(text)
-        assert "odds size limit" in str(refused.value) and time.process_time() - started < 0.5
+        assert "odds size limit" in str(refused.value) and work.calls < REFUSAL_CALLS
         assert refused.value.hint is not None and "rolling it still works" not in refused.value.hint
         assert refused.value.hint.endswith("a roll of it passes the dice limits too")
     assert runner.odds("1d20000").result.distribution is not None
@@ -136,23 +137,20 @@ def test_a_pool_of_tens_of_thousands_of_boons_is_answered_as_text() -> None:
     prediction was 5 to 8 times the time taken, and refused what took a quarter of a second."""
     runner = Runner()
     runner.odds("DEX +1b")
-    started = time.process_time()
     odds = runner.odds("DEX +70000b")
     odds_lines(odds, PLAIN, False)
-    assert time.process_time() - started < ANSWER_SECONDS
     assert dict(odds.result.table("kept").rows)["1"] == Fraction(1, 6**70001)  # every one of the dice a 1
 
 
 def test_the_limit_is_named_with_the_time_it_would_take() -> None:
-    verdict, _, message = answer_or_refusal("crux", "1000d6+1000d6", False)  # 28 reference seconds: refused anywhere
+    verdict, message = answer_or_refusal("crux", "1000d6+1000d6", False)  # 28 reference seconds: refused anywhere
     assert verdict == "limit"
     assert "odds size limit" in message and "would take about" in message and "the limit is" in message
 
 
 def test_json_alone_can_pass_the_limit_and_says_the_text_answers() -> None:
-    """1000d60 is 0.46 reference seconds as text and 15 with --json: refused on any machine up to
-    the fastest believed (cost.FASTEST), and its text answered on any machine up to about 1.6 times
-    as slow as the reference (0.75 s, the limit, over 0.46)."""
+    """1000d60 is 0.46 reference seconds as text and 15 with --json: its text answered and its JSON refused,
+    on every machine (cost.SPEED is a constant)."""
     runner = Runner()
     assert runner.odds("1000d60").result.distribution is not None  # 59,001 totals, shown rounded
     with pytest.raises(LimitError) as refused:
@@ -162,54 +160,32 @@ def test_json_alone_can_pass_the_limit_and_says_the_text_answers() -> None:
 
 @pytest.mark.parametrize(("text", "as_json"), [("200d6!", False), ("100d6!", True), ("150d6!", False)])
 def test_shapes_the_limit_once_overestimated_are_answered(text: str, as_json: bool) -> None:
-    """The limit predicted these at two to nine times what they take, and refused them (issue 15)."""
-    verdict, seconds, message = answer_or_refusal("crux", text, as_json)
+    """The limit predicted these at two to nine times what they take, and refused them (issue 15). Their
+    time is in the benchmark (tests/bench/bench_limits.py)."""
+    verdict, message = answer_or_refusal("crux", text, as_json)
     assert verdict == "answered", message
-    assert seconds < ANSWER_SECONDS
 
 
 def test_a_keep_too_long_for_the_limit_is_refused_at_once() -> None:
-    """500d100kh250 is 8 reference seconds of work, past the limit on any machine up to the
-    fastest believed (cost.FASTEST): refused, before any of the work."""
-    verdict, seconds, message = answer_or_refusal("crux", "500d100kh250", False)
+    """500d100kh250 is 8 reference seconds of work: refused, before any of the work."""
+    verdict, message = answer_or_refusal("crux", "500d100kh250", False)
     assert verdict == "limit" and "would take about" in message
-    assert seconds < REFUSAL_SECONDS
+    assert refusal_calls("crux", "500d100kh250", False) < REFUSAL_CALLS
 
 
-def test_a_keep_near_the_limit_is_answered_or_refused_in_time() -> None:
-    """1000d6kh500 took 1 to 2 s on the reference machine and was refused there; a faster machine
-    answers it (about 0.6 s on the project's today). Either way, within the bounds."""
-    verdict, seconds, message = answer_or_refusal("crux", "1000d6kh500", False)
-    assert verdict in ("answered", "limit"), message
-    assert seconds < (ANSWER_SECONDS if verdict == "answered" else REFUSAL_SECONDS)
+def test_a_keep_near_the_limit_is_refused_the_same_way_everywhere() -> None:
+    """1000d6kh500 took 1 to 2 s on the reference machine and 0.6 s on a quiet project machine, so a timed
+    probe once answered it or refused it by the machine's load: it is 2.2 reference seconds, refused on
+    every machine, before the work."""
+    verdict, message = answer_or_refusal("crux", "1000d6kh500", False)
+    assert verdict == "limit", message
+    assert "would take about 1.11 s" in message
+    assert refusal_calls("crux", "1000d6kh500", False) < REFUSAL_CALLS
 
 
 CALIBRATED = ["100d6!", "150d6!", "500d6kh250", "4d3000kh3", "1000d60", "300d6+300d8", "atk 1000d6", "10d6!>=5",
-              "12d6000!kl13", "30d8000!kl30"]  # the last two: a mixture over the count of explosions
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("text", CALIBRATED)
-def test_the_limit_predicts_what_the_odds_take(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The odds limit is a prediction of time (tools/calibrate_odds.py fits it): its reference
-    figure times this machine's speed (the probe, measured afresh) is within a factor of two
-    either way of what the answer takes here, on any machine, so that it refuses neither what is
-    quick nor lets through what is slow."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-    import calibrate_odds
-
-    from crux_cli.probability import cost
-
-    Runner().odds("1d6")  # the grammar and the odds modules loaded, as after a first statement
-    reference = calibrate_odds.predicted(text, False)
-    monkeypatch.setattr(cost, "LIMIT_SECONDS", float("inf"))
-    speeds, times = [], []
-    for _ in range(2):  # interleaved, the fastest of each: a busy spell in one alone is not the model's miss
-        monkeypatch.setattr(cost, "measured_speed", None)
-        speeds.append(cost.speed())
-        times.append(calibrate_odds.measured(text, False))
-    guess, took = reference * min(speeds), min(times)
-    assert 0.5 < guess / took < 2.0, f"predicted {guess:.3f} s, took {took:.3f} s (speed {min(speeds):.3f})"
+              "12d6000!kl13", "30d8000!kl30"]  # the last two: a mixture over the count of explosions; timed by
+# tests/bench/bench_limits.py (the prediction within a factor of two of the time taken on the project's machine)
 
 
 # -- exploding keep-all pools (issue 28): the prediction for NdS!klK with K >= N was 5 to 13 times low -----
@@ -248,26 +224,29 @@ def odds_process(*args: str) -> tuple[int, float, float, str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 @pytest.mark.parametrize("text", EXPLODING_KEEPS)
-def test_exploding_keeps_answer_or_refuse_within_2_s_and_200_mb(text: str, as_json: bool) -> None:
-    status, seconds, megabytes, stderr = odds_process(*(["--json"] if as_json else []), text)
+def test_exploding_keeps_answer_or_refuse_within_200_mb(text: str, as_json: bool) -> None:
+    status, _, megabytes, stderr = odds_process(*(["--json"] if as_json else []), text)
     assert status in (0, 2) and "internal error" not in stderr and "Traceback" not in stderr, stderr
-    assert seconds < ANSWER_SECONDS, f"{seconds:.2f} s of CPU: {stderr}"
     assert megabytes < MEGABYTES, f"{megabytes:.0f} MB: {stderr}"
 
 
 def test_a_keep_of_every_die_that_explodes_is_one_pass_not_one_per_explosion_count() -> None:
     """Keeping the lowest 35 of 35 d6000 that explode keeps the 35 dice that stopped, however many
-    exploded: the mixture over the count of explosions adds one part once (it added it 106 times, 9.6 s)."""
-    verdict, seconds, message = answer_or_refusal("crux", "35d6000!kl35", False)
-    assert verdict == "answered", message
-    assert seconds < ANSWER_SECONDS
+    exploded: the mixture over the count of explosions adds one part once (it added it 106 times, 9.6 s).
+    Counted: about a million calls for the one pass, where a pass per count of explosions made a hundred
+    times as many."""
+    runner = Runner()
+    runner.odds("1d6")
+    with counting() as work:
+        odds_lines(runner.odds("35d6000!kl35"), PLAIN, False)
+    assert work.calls < 10_000_000
 
 
 @pytest.mark.parametrize("text", ["35d6000!kl36", "20d7143!kl99", "atk d10000 +999b"])
 def test_an_exploding_keep_too_large_is_refused_before_the_work(text: str) -> None:
-    verdict, seconds, message = answer_or_refusal("crux", text, False)
+    verdict, message = answer_or_refusal("crux", text, False)
     assert verdict == "limit" and "odds size limit" in message
-    assert seconds < REFUSAL_SECONDS
+    assert refusal_calls("crux", text, False) < REFUSAL_CALLS
 
 
 def test_odds_whose_rows_would_pass_200_mb_are_refused_and_json_says_text_would_do() -> None:

@@ -8,17 +8,17 @@ takes in-process (reading, odds, text or JSON), with the limit lifted. A ratio a
 prediction on the slow side.
 
 The constants of cost.py are seconds on a reference machine (the busy 2-core machine they were
-fitted on); `crux odds` multiplies a prediction by this machine's speed, which a probe measures
-(`cost.speed()`: the probe's time here over `cost.PROBE_REFERENCE`, its time there). The table shows
-both: "reference" is the constants' figure, "here" that figure times the speed, and the ratio is
-"here" over measured. So the constants' *relative* costs were fitted to this table: rerun it after
-changing an algorithm. Aim for each family's ratios between about 0.8 and 1.5; today they run
-from about 0.5 to 1.6, and `cost.LIMIT_SECONDS` (0.75 s) is set for that spread, so that what is
-answered takes under 2 s as a command. A family that falls further from 1 needs its constants
-refitted, or the limit moved with it. The last line
-prints the `PROBE_REFERENCE` that would put the geometric mean of the ratios of the statements that
-take 20 ms or more (the smaller ones are start-up and noise) at 1.2, on the slow side; change it
-only with the relative costs, on a machine whose speed you know.
+fitted on); `crux odds` multiplies a prediction by `cost.SPEED`, a constant (never a measurement, so
+that a verdict is the statement's own on any machine at any load). The table shows both: "reference"
+is the constants' figure, "limit" that figure times SPEED (what the limit reads), and the ratio is
+"limit" over measured. So the constants' *relative* costs were fitted to this table: rerun it after
+changing an algorithm. Aim for each family's ratios between about 0.8 and 1.5 on a machine at work;
+`cost.LIMIT_SECONDS` (0.75 s) is set for that spread, so that what is answered takes under 2 s as a
+command (tests/bench/bench_limits.py checks it). A family that falls further from 1 needs its
+constants refitted, or the limit moved with it. The last line prints the `SPEED` that would put the
+geometric mean of the ratios of the statements that take 20 ms or more (the smaller ones are start-up
+and noise) at 1.2, on the slow side, on this machine at this load: change SPEED only on the project's
+machine, at work, with the relative costs.
 """
 
 from __future__ import annotations
@@ -97,10 +97,9 @@ def main() -> None:
     args = parser.parse_args()
     chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
     cost.LIMIT_SECONDS = float("inf")  # measured with the limit lifted (the memory limit still holds)
-    speed = cost.speed()
-    print(f"probe: {cost.probe() * 1e3:.2f} ms (the reference machine: {cost.PROBE_REFERENCE * 1e3:.2f} ms); "
-          f"this machine's speed: {speed:.3f} reference seconds per second\n")
-    print(f"{'statement':<22} {'shown':<5} {'reference':>10} {'here':>10} {'measured':>10} {'ratio':>6}")
+    speed = cost.SPEED
+    print(f"cost.SPEED: {speed:.3f} seconds of the project's machine per reference second\n")
+    print(f"{'statement':<22} {'shown':<5} {'reference':>10} {'limit':>10} {'measured':>10} {'ratio':>6}")
     ratios, fitted = [], []
     for name in chosen:
         for statement in SWEEPS[name]:
@@ -130,7 +129,7 @@ def main() -> None:
     if fitted:
         middle = statistics.geometric_mean(fitted)
         print(f"of the {len(fitted)} that take 20 ms or more: {min(fitted):.2f} to {max(fitted):.2f}, geometric mean "
-              f"{middle:.2f}; PROBE_REFERENCE = {cost.PROBE_REFERENCE * middle / 1.2:.2e} would put it at 1.2")
+              f"{middle:.2f}; SPEED = {cost.SPEED / middle * 1.2:.3f} would put it at 1.2 here")
 
 
 if __name__ == "__main__":

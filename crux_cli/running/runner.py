@@ -346,22 +346,24 @@ class Runner:
     def comparison(self, text: str, parts: list[str], at_least: int | None, exact: bool,
                    cumulative: bool) -> Answer:
         """The odds of each statement of `A; B; C`, side by side. Each is held to the odds limit, and all of
-        them together to COMPARE_SECONDS of CPU: past it, the statements not yet worked out are refused."""
-        import time
-
+        them together to COMPARE_SECONDS of predicted work (the largest prediction each statement's checks
+        made, in the odds limit's units): past it, the statements not yet worked out are refused, the same
+        way on any machine at any load."""
+        from crux_cli.probability import cost
         from crux_cli.probability.result import Comparison
 
         if len(parts) > MAX_COMPARED:
             raise LimitError(f"{len(parts)} statements to compare is more than {MAX_COMPARED} (the limit)",
                              text=text, position=0, hint="compare fewer statements at a time")
-        started = time.process_time()
         answers = []
-        for part in parts:
-            if time.process_time() - started > COMPARE_SECONDS:
-                raise LimitError(f"these odds together pass the odds limit of a comparison ({COMPARE_SECONDS:g} s)",
-                                 text=text, position=text.find(part),
-                                 hint="compare fewer or smaller statements; each works on its own")
-            answers.append(self.odds(part, at_least, exact, cumulative))
+        with cost.tallied() as predicted:
+            for part in parts:
+                if sum(predicted) > COMPARE_SECONDS:
+                    raise LimitError(f"these odds together pass the odds limit of a comparison "
+                                     f"({COMPARE_SECONDS:g} s)", text=text, position=text.find(part),
+                                     hint="compare fewer or smaller statements; each works on its own")
+                predicted.append(0.0)
+                answers.append(self.odds(part, at_least, exact, cumulative))
         compared = Comparison(tuple(parts), tuple(a.result for a in answers), tuple(a.handler for a in answers),
                               cumulative)
         return Answer(text, self.rules_name, compared, self.seed, odds=True)
@@ -415,7 +417,7 @@ class Runner:
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
 MAX_COMPARED = 10  # statements one comparison shows side by side
-COMPARE_SECONDS = 0.75  # CPU a comparison's odds may take together before the rest are refused
+COMPARE_SECONDS = 0.75  # predicted work (reference seconds, probability/cost.py) a comparison's odds may take together
 ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)
 
 

@@ -10,11 +10,13 @@ The fixtures (a clean state directory per test, no user config) stay in `conftes
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -25,6 +27,31 @@ from crux_cli.running.runner import Runner
 ROOT = Path(__file__).resolve().parent.parent.parent
 CRUX = Path(sys.executable).parent / "crux"
 UNSET_FOR_TESTS = ("CRUX_RULES", "CRUX_SHEET", "NO_COLOR")  # a clean environment: no colour unless asked
+
+
+class Work:
+    """What a block of code did, counted rather than timed: the same on any machine at any load."""
+
+    calls = 0  # function calls, Python and C (sys.setprofile's "call" and "c_call")
+
+
+@contextlib.contextmanager
+def counting() -> Iterator[Work]:
+    """Count the function calls made inside the block: a measure of work a test can bound where it would
+    once have bounded seconds (a timed bound fails by chance on a busy machine; a count never does).
+    Bounds are generous, a factor of ten or more, so a new Python or library version does not trip them."""
+    work = Work()
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        if event == "call" or event == "c_call":
+            work.calls += 1
+
+    before = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield work
+    finally:
+        sys.setprofile(before)
 
 
 def scripted(*faces: int) -> tuple[Roller, ScriptedSource]:

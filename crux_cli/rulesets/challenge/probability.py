@@ -21,8 +21,8 @@ from crux_cli.rulesets.challenge import engine as rules
 
 ROWS = 6  # what an answer shows: the four outcomes, and a resistance roll's two rows of Grit
 # Its rows reduced to lowest terms (the text and JSON alike: a gcd of weights as long as 6^n): measured,
-# 7 gcds of a resistance roll's text; 0.10 s each for 100,000 dice on a machine of speed() 0.31, so about
-# 5.5e-11 reference seconds per digit x digit. With these the predictions run 1.3 to 1.6 times the
+# 7 gcds of a resistance roll's text; 0.10 s each for 100,000 dice on a machine 0.31 times the reference's
+# time, so about 5.5e-11 reference seconds per digit x digit. With these the predictions run 1.3 to 1.6 times the
 # measured time (text and JSON, 10,000 to 150,000 dice): 80,000 dice are answered as text, 60,000 as JSON.
 REDUCTIONS = 7
 REDUCE_DIGIT_SQUARED = 5e-11
