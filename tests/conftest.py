@@ -11,6 +11,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis's per-example deadline (200 ms) is a timed assertion: a busy machine fails it by chance. Examples
+# are bounded by their count, and the work they test by the tests' own counts, never by the clock.
+settings.register_profile("crux", deadline=None)
+settings.load_profile("crux")
 
 # Every crux a test runs keeps its journal and autosaves here, never in the user's own state directory.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="crux-test-state-")

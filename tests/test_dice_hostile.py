@@ -7,10 +7,9 @@ hang or a blow-up, not a slow machine.
 from __future__ import annotations
 
 import subprocess
-import time
 
 import pytest
-from helpers import CRUX, run_crux
+from helpers import CRUX, counting, crux_here, run_crux
 
 REFUSED = {
     "a billion dice": "1000000000d6",
@@ -53,37 +52,53 @@ ANSWERED = {
 }
 
 
-def timed(*args: str, stdin: str | None = None) -> tuple[subprocess.CompletedProcess[str], float]:
-    start = time.monotonic()
-    result = run_crux(*args, stdin=stdin, timeout=20)
-    return result, time.monotonic() - start
+# Work, counted in this process (never timed: the suite must pass on a busy machine). The promise in time,
+# 2 s as a whole command, is a benchmark: tests/bench/bench_limits.py.
+REFUSAL_CALLS = 200_000  # the costliest refusal makes about 66,000 calls
+ANSWER_CALLS = 2_000_000  # the costliest answer about 30,000
+
+
+def counted(text: str) -> tuple[object, int]:
+    """crux's answer to `text` in this process (a NUL goes through stdin), and the function calls it made."""
+    crux_here("1d6")  # the grammar loaded, as after a first statement
+    with counting() as work:
+        result = crux_here("-", stdin=text + "\n") if "\x00" in text else crux_here("--json", text)
+    return result, work.calls
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
 def test_hostile_input_is_refused_quickly_and_clearly(text: str):
-    # a NUL cannot be passed in argv: that one goes through stdin
-    result, seconds = timed("-", stdin=text + "\n") if "\x00" in text else timed(text)
+    # a NUL cannot be passed in argv: that one goes through stdin; a hang is caught by the timeout alone
+    result = run_crux("-", stdin=text + "\n", timeout=60) if "\x00" in text else run_crux(text, timeout=60)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert result.stderr.startswith("crux: ") and " error: " in result.stderr and result.stdout == ""
-    assert seconds < 2, f"refused after {seconds:.2f} s"
+
+
+@pytest.mark.parametrize("text", REFUSED.values(), ids=REFUSED.keys())
+def test_hostile_input_is_refused_before_the_work(text: str):
+    _, calls = counted(text)
+    assert calls < REFUSAL_CALLS
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("text", ANSWERED.values(), ids=ANSWERED.keys())
-def test_large_but_allowed_input_is_answered_quickly(text: str):
-    result, seconds = timed("--json", text)
+def test_large_but_allowed_input_is_answered(text: str):
+    result = run_crux("--json", text, timeout=60)
     assert result.returncode == 0 and result.stderr == "" and '"total"' in result.stdout
-    assert seconds < 2, f"answered after {seconds:.2f} s"
+
+
+@pytest.mark.parametrize("text", ANSWERED.values(), ids=ANSWERED.keys())
+def test_large_but_allowed_input_is_answered_with_bounded_work(text: str):
+    _, calls = counted(text)
+    assert calls < ANSWER_CALLS
 
 
 @pytest.mark.slow
 def test_junk_bytes_on_stdin_are_refused_line_by_line():
-    start = time.monotonic()
     result = subprocess.run([str(CRUX), "-"], input=b"\xff\xfe\x00\x80junk\n4d6kh3\n\xc3\x28\n", capture_output=True,
-                            timeout=20)
-    assert time.monotonic() - start < 2
+                            timeout=60)
     stderr = result.stderr.decode()
     assert result.returncode == 2 and "Traceback" not in stderr
     assert "line 1:" in stderr and "line 3:" in stderr and result.stdout.decode().startswith("4d6kh3: ")
@@ -92,7 +107,6 @@ def test_junk_bytes_on_stdin_are_refused_line_by_line():
 @pytest.mark.slow
 def test_every_hostile_line_of_one_batch_is_refused_and_the_batch_goes_on():
     lines = [t for t in REFUSED.values() if "\n" not in t and t.strip() and "\x00" not in t]
-    result, seconds = timed("-", stdin="\n".join([*lines, "2d6"]) + "\n")
+    result = run_crux("-", stdin="\n".join([*lines, "2d6"]) + "\n", timeout=60)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stdout.startswith("2d6: ") and result.stderr.count("crux: line ") == len(lines)
-    assert seconds < 5

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,9 +118,7 @@ def test_a_fifo_given_as_a_sheet_is_refused_at_once_without_hanging(folder: Path
     fifo = folder / "wren.toml"
     os.mkfifo(fifo)
     for args in (("--sheet", "wren.toml", "damage 1"), ("sheet", "check", "wren.toml")):
-        start = time.monotonic()
-        done = crux(*args, cwd=folder, timeout=10)
-        assert time.monotonic() - start < 5
+        done = crux(*args, cwd=folder, timeout=60)  # a hang is caught by the timeout alone
         assert done.returncode == 2 and "is a named pipe (FIFO), not a sheet" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
@@ -154,12 +151,14 @@ def test_a_sheet_larger_than_1_mb_is_refused_before_it_is_read(tmp_path: Path) -
     sheet = tmp_path / "huge.toml"
     text = new_sheet_text(Hero(name="Wren"))
     sheet.write_text(text + "#" * (1_000_001 - len(text.encode())))
-    start = time.monotonic()
-    with pytest.raises(SheetError, match="larger than 1 MB"):
-        load_hero(sheet)
-    with pytest.raises(SheetError, match="larger than 1 MB"), sheet_transaction(sheet):
-        pass
-    assert time.monotonic() - start < 1
+    from helpers import counting
+
+    with counting() as work:
+        with pytest.raises(SheetError, match="larger than 1 MB"):
+            load_hero(sheet)
+        with pytest.raises(SheetError, match="larger than 1 MB"), sheet_transaction(sheet):
+            pass
+    assert work.calls < 20_000  # refused before it is read: no line of it parsed
     sheet.write_text(text + "#" * (1_000_000 - len(text.encode())))  # exactly 1 MB is still read
     assert load_hero(sheet).name == "Wren"
 
@@ -410,15 +409,16 @@ def test_a_long_history_is_cut_to_its_last_entries(tmp_path: Path, data: Path) -
         file.write("".join(entry.format(number) for number in range(60_000)))
     history.chmod(0o600)
     assert history.stat().st_size > HISTORY_LIMIT
-    start = time.monotonic()
-    kept, warning = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
-    strings = list(kept.load_history_strings())
-    took = time.monotonic() - start
+    from helpers import counting
+
+    with counting() as work:
+        kept, warning = open_history({"XDG_DATA_HOME": str(tmp_path / "data")})
+        strings = list(kept.load_history_strings())
     assert warning is None and isinstance(kept, KeptHistory)
     assert history.stat().st_size <= KEEP_BYTES and stat.S_IMODE(history.stat().st_mode) == 0o600
     assert len(strings) == KEEP_ENTRIES
     assert strings[0] == "atk d8+2 heavy # entry 59999" and strings[-1] == "atk d8+2 heavy # entry 50000"
-    assert took < 1, took
+    assert work.calls < 600_000, work.calls  # about 60,000: the entries kept, not all 60,000 read one by one
 
 
 def test_a_history_cut_in_the_middle_of_an_entry_keeps_whole_entries(tmp_path: Path, data: Path) -> None:

@@ -108,18 +108,13 @@ def test_an_alias_is_kept_for_the_next_session(environ: dict[str, str]) -> None:
 
 
 def test_a_210_kb_paste_of_statements_is_refused_quickly(environ: dict[str, str]) -> None:
-    """Bracketed paste of 26,000 `;`-separated statements: refused as the one-shot refuses them, within 2 s
-    of the session's CPU (start-up included), where it once took 237 s and 435 MB. (Its peak memory is not
-    measured here: Linux counts the forking test process's own in a child's.)"""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Bracketed paste of 26,000 `;`-separated statements: refused as the one-shot refuses them, where it once
+    took 237 s and 435 MB. The work of the refusal is counted in test_repl_session.py (a count, not a time: the
+    suite passes on a busy machine); the 2 s a user is promised is timed by tests/bench/bench_limits.py."""
     child = start(environ, "repl", "--seed", "1")
     child.send("\x1b[200~" + ";".join(["DEX +1b"] * 26_000) + "\x1b[201~\r")
     child.expect_exact("26,000 statements on one line is more than 100 (the limit)")
     assert leave(child) == 0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 2.0
 
 
 def test_a_typed_colour_code_is_let_go_without_a_traceback(session: pexpect.spawn) -> None:

@@ -209,7 +209,6 @@ NOTES = "# " + "notes about the dragon, " * 4 + "\n"
 @pytest.mark.parametrize("where", ["after", "before", "inside"])
 def test_a_1_mb_sheet_changes_one_value_quickly_and_keeps_the_rest_byte_for_byte(where: str) -> None:
     """tomlkit read the whole sheet a character at a time: 0.7 s of the 0.9 s a change took at 1 MB."""
-    import time
 
     padding = NOTES * 9_000  # 900 KB of comments
     status_at = HAND_WRITTEN.index("[status]")
@@ -218,9 +217,11 @@ def test_a_1_mb_sheet_changes_one_value_quickly_and_keeps_the_rest_byte_for_byte
             "inside": head + tail.replace("\n", "\n" + padding, 1)}[where]  # inside: under its header
     before = parse_sheet(text)
     after = before.with_changes(hp=3, conditions=("prone",))
-    start = time.process_time()
-    changed = update_sheet_text(text, before, after)
-    assert time.process_time() - start < 0.25
+    from helpers import counting
+
+    with counting() as work:
+        changed = update_sheet_text(text, before, after)
+    assert work.calls < 2_000_000  # about 175,000
     assert parse_sheet(changed) == after
     kept = [line for line in text.splitlines() if not line.startswith(("hp =", "conditions"))]
     assert [line for line in changed.splitlines() if not line.startswith(("hp =", "conditions"))] == kept
