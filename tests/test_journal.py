@@ -12,7 +12,10 @@ from helpers import crux_here
 
 from crux_cli.repl.session import Session
 from crux_cli.running.settings import Settings, make_runner
-from crux_cli.state.journal import Journal, read_entries, since_stamp, undo_sheet
+from crux_cli.state.history import since_stamp
+from crux_cli.state.journal import Journal
+from crux_cli.state.recovery import read_entries
+from crux_cli.state.sheet_undo import undo_sheet
 from crux_cli.state.store import load_hero
 
 
@@ -296,7 +299,7 @@ def test_ctrl_c_cancels_the_statement_and_keeps_the_session(sheet: Path, monkeyp
 
 
 def test_a_state_dir_relative_to_nothing_is_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    from crux_cli.state.journal import state_dir
+    from crux_cli.state.db import state_dir
 
     assert state_dir({"XDG_STATE_HOME": "relative", "HOME": "/h"}) == Path("/h/.local/state/crux")
     assert state_dir({"XDG_STATE_HOME": "/x", "HOME": "/h"}) == Path("/x/crux")

@@ -230,7 +230,8 @@ def test_the_fallen_and_the_damage_tally_survive_a_load_for_the_summary(tmp_path
 def kept_in(session: Session, name: str) -> Session:
     """The session journals to the state store as session `name`, and keeps its fight there."""
     from crux_cli.state.autosave import Autosave
-    from crux_cli.state.journal import Journal, state_dir
+    from crux_cli.state.db import state_dir
+    from crux_cli.state.journal import Journal
 
     session.journal = Journal(state_dir(), name)
     session.autosave = Autosave.start(session.journal)

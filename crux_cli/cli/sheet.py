@@ -194,7 +194,8 @@ def redo_command(file: str) -> None:
 
 def undo_or_redo(file: str, redo: bool) -> None:
     from crux_cli.render.log import change_summary
-    from crux_cli.state.journal import Journal, undo_sheet
+    from crux_cli.state.journal import Journal
+    from crux_cli.state.sheet_undo import undo_sheet
 
     journal = Journal.open()
     if journal.mode == "off":

@@ -247,7 +247,7 @@ class Session:
     def undo(self, redo: bool = False) -> list[str]:
         """Take back the last change (or make again the last one taken back): sheets and fight together."""
         from crux_cli.repl import tracking
-        from crux_cli.state.journal import restore_sheets
+        from crux_cli.state.sheet_undo import restore_sheets
 
         step = self.steps.last(redo)
         word = "redo" if redo else "undo"

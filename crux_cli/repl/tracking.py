@@ -47,7 +47,7 @@ def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
     """What crux keeps on each sheet; with none in play (a plain roll) the sheet reader is not even loaded."""
     if not paths:
         return {}
-    from crux_cli.state.journal import sheet_values
+    from crux_cli.state.sheet_undo import sheet_values
     from crux_cli.state.store import load_hero
 
     sheets = {}

@@ -45,7 +45,7 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     if hero is None:
         return record(runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index")))
     from crux_cli.running.runner import SheetUpdate
-    from crux_cli.state.journal import hero_of
+    from crux_cli.state.sheet_undo import hero_of
 
     runner.hero = before = hero_of(hero)  # the sheet as the statement found it
     try:

@@ -41,6 +41,7 @@ from crux_cli.core.errors import CruxError
 
 NAME = "crux.db"
 FORMAT = 1  # PRAGMA user_version of a store crux made
+ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
 
@@ -90,6 +91,13 @@ COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest
 
 class StoreError(CruxError):
     """The store cannot be used now (locked, unwritable): said as a warning, the roll goes on."""
+
+
+def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """$XDG_STATE_HOME/crux, or ~/.local/state/crux: the store, the sessions' marks."""
+    from crux_cli.state.files import user_folder
+
+    return Path(user_folder("STATE", environ))
 
 
 def store_path(folder: Path) -> Path:
@@ -321,16 +329,44 @@ class Store:
             db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
         return dropped
 
-    def rows_before(self, before: int | None, where: str = "", params: tuple[Any, ...] = (),
-                    limit: int = 200) -> list[tuple[Any, ...]]:
-        """Up to `limit` rows older than row `before` (None: the newest), newest first, matching `where`."""
-        clauses = [where] if where else []
+    def rows_before(self, before: int | None, *, session: str | None = None, first: int | None = None,
+                    fight: bool = False, limit: int = 200) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows older than row `before` (None: the newest), newest first: of one `session`, from
+        row `first` on, only a fight's (each through its index)."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if first is not None:
+            clauses.append("seq >= ?")
+            params.append(first)
+        if fight:
+            clauses.append("fight = 1")
         if before is not None:
             clauses.append("seq < ?")
-            params = (*params, before)
+            params.append(before)
         sql = ("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries"
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
+
+    def first_row_until(self, since: str) -> int | None:
+        """The first row whose entries reach `since` (a time stamp), through the time index."""
+        row = self.db.execute("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1", (since,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def roll_rows(self, session: str | None = None, since: str | None = None) -> Iterator[tuple[int, str]]:
+        """(count, body) of every row of rolls, newest first: of one `session`, reaching `since` (state.history
+        `plain_rolls`)."""
+        clauses, params = ["kind = 'roll'"], []
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if since is not None:
+            clauses.append("until >= ?")
+            params.append(since)
+        yield from self.db.execute(f"SELECT count, body FROM entries WHERE {' AND '.join(clauses)} ORDER BY seq DESC",
+                                   params)
 
     def sheet_rows(self, path: str, limit: int = -1, before: int | None = None) -> list[tuple[Any, ...]]:
         """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
@@ -387,6 +423,10 @@ class Store:
         """Drop an intent (inside the caller's transaction); False when another crux settled it already."""
         with self.transaction() as db:
             return db.execute("DELETE FROM intents WHERE seq = ?", (seq,)).rowcount > 0
+
+    def has_intents(self) -> bool:
+        """Is any intent left to settle (state.recovery is imported only then)?"""
+        return self.db.execute("SELECT 1 FROM intents LIMIT 1").fetchone() is not None
 
     def intents(self) -> list[tuple[int, str, str, dict[str, Any]]]:
         out = []
@@ -461,9 +501,37 @@ def move_aside(path: Path) -> Path:
 
 
 def stamp() -> str:
-    from crux_cli.state.journal import now
-
     return now()
+
+
+def now() -> str:
+    """The time stamp of now, as the journal writes it ("2026-11-23T17:02:03.123Z")."""
+    whole, milliseconds = divmod(int(time.time() * 1000), 1000)
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(milliseconds)
+    if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
+        end = _ends[milliseconds] = f".{milliseconds:03d}Z"
+    return stamp + end
+
+
+_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
+_ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
+
+
+def stamp_of(milliseconds: int) -> str:
+    """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
+    whole, part = divmod(int(milliseconds), 1000)
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(part)
+    if end is None:
+        end = _ends[part] = f".{part:03d}Z"
+    return stamp + end
 
 
 def text_or_none(value: Any) -> str | None:
