@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from crux_cli.core.journal_entry import JournalEntry
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.session import Session
 from crux_cli.rulesets.crux.hero import Attribute, Hero
@@ -284,11 +285,11 @@ class Entries:
     """A journal that keeps its entries in a list (what the session hands any journal)."""
 
     def __init__(self) -> None:
-        self.entries: list[dict] = []
+        self.entries: list[JournalEntry] = []
 
-    def append(self, entry: dict) -> dict:
+    def append(self, entry: JournalEntry) -> JournalEntry:
         self.entries.append(entry)
-        return {**entry, "id": str(len(self.entries))}
+        return entry.replace(id=str(len(self.entries)))
 
     def take_warnings(self) -> list[str]:
         return []
@@ -308,7 +309,7 @@ class Entries:
         return contextlib.nullcontext()
 
     def who(self, statement: str) -> str | None:
-        return next(e["who"] for e in reversed(self.entries) if e["statement"] == statement)
+        return next(e.who for e in reversed(self.entries) if e.statement == statement)
 
 
 def test_the_journals_who_is_whoever_rolled_or_was_changed_not_the_active_combatant(tmp_path):

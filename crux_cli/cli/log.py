@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from crux_cli.core.style import COLOR_CHOICES
+
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
 
 
 @click.command("log")
@@ -41,7 +46,7 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
         return
     store = open_store()
     if store is None:
-        chosen: list[dict[str, object]] = []
+        chosen: list[JournalEntry] = []
         empty = True
     else:
         try:

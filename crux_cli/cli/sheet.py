@@ -205,7 +205,7 @@ def undo_or_redo(file: str, redo: bool) -> None:
     finally:
         journal.close()
     done = "made again" if redo else "took back"
-    click.echo(f"{file}: {done} `{target.get('statement')}` · {change_summary(entry['sheets'][0])}")
+    click.echo(f"{file}: {done} `{target.statement}` · {change_summary((entry.sheets or ())[0])}")
     for warning in journal.take_warnings():
         click.echo(f"crux: warning: {warning}", err=True)
 

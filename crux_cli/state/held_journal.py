@@ -19,7 +19,6 @@ from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.render.jsonl import record
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, clean, now
-from crux_cli.state.history import touches
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
@@ -122,7 +121,7 @@ def intend_run(journal: Journal, store: Store | None, path: str, after: Mapping[
         return None
     entries = [{**entry, "answers": []} for kind, row in pending
                for entry in ((row,) if kind == "entry" else row[1] if kind == "run" else ())
-               if touches(entry, path)]
+               if any(change.get("path") == path for change in entry["sheets"])]
     values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
     try:
         return store.intend(journal.session, "run", {"path": path, "after": values, "entries": entries})

@@ -13,16 +13,16 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
-from crux_cli.state.db import ENTRY_FORMAT as FORMAT
+from crux_cli.core.journal_entry import FORMAT, JournalEntry
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
 
-def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> list[dict[str, Any]]:
+def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> list[JournalEntry]:
     """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
     `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
     `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
@@ -34,8 +34,8 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
     if not isinstance(data, dict):
         data = {}
     if count == 1 and "items" not in data:
-        return [{"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind, "who": who,
-                 "statement": statement, **data}]
+        return [JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
+                                        "who": who, "statement": statement, **data})]
     prefix, _, first = str(ident).rpartition("-")
     try:
         number = int(first)
@@ -50,7 +50,7 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
     items = data.get("items", ())
     skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
     for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
-        if item.__class__ is dict:  # a change a batch held (`Journal.held_change`): an entry of its own
+        if item.__class__ is dict:  # a change a batch held (state.held_journal `held_change`): an entry of its own
             held = item.get("entry")
             if isinstance(held, dict):
                 out.append(held_entry(held, f"{prefix}-{number + offset}", session, heroes))
@@ -64,25 +64,34 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
             continue
         else:
             which, kept = item
-        statement = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
-        # a run is written as soon as input waits or a chunk is full: its rolls share its time stamps
-        entry: dict[str, Any] = {"v": FORMAT, "id": f"{prefix}-{number + offset}", "time": stamp,
-                                 "session": session, "kind": "roll", "who": None, "statement": statement}
-        if isinstance(kept, list):
-            entry["replay"] = {**usual, "faces": kept}
-        elif isinstance(kept, dict) and "faces" in kept and "rules" not in kept:  # a roll on a sheet, as usual
-            entry["replay"] = {**usual, **kept}
-        elif isinstance(kept, dict) and "answer" in kept:
-            entry["answers"] = [kept["answer"]]
-        elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
-            entry["replay"] = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
-        else:
-            entry["replay"] = kept
-        out.append(entry)
+        said_here = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
+        out.append(roll_entry(f"{prefix}-{number + offset}", stamp, session, said_here, kept, usual, heroes))
     return out
 
 
-def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]) -> dict[str, Any]:
+def roll_entry(ident: str, stamp: str, session: str, statement: str, kept: Any, usual: dict[str, Any],
+               heroes: list[Any]) -> JournalEntry:
+    """One roll of a run's row: kept as what replays it, or as its answer. A run is written as soon as input
+    waits or a chunk is full: its rolls share its time stamp."""
+    replay: Any
+    if isinstance(kept, list):
+        replay = {**usual, "faces": kept}
+    elif isinstance(kept, dict) and "faces" in kept and "rules" not in kept:  # a roll on a sheet, as usual
+        replay = {**usual, **kept}
+    elif isinstance(kept, dict) and "answer" in kept:
+        return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session,
+                            answers=(kept["answer"],))
+    elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
+        replay = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
+    else:
+        replay = kept
+    if not isinstance(replay, dict):  # not what this crux writes: kept as it was
+        return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session,
+                            more={"replay": replay})
+    return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session, replay=replay)
+
+
+def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]) -> JournalEntry:
     """The entry of a change kept in a run's row, as it reads kept in a row of its own."""
     entry = {"v": FORMAT, "id": ident, "time": held.get("time"), "session": session, "kind": "change",
              "who": held.get("who"), "statement": held.get("statement")}
@@ -93,11 +102,11 @@ def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]
                 and 0 <= value["hero"] < len(heroes):
             value = {**value, "hero": heroes[value["hero"]]}
         entry[key] = value
-    return entry
+    return JournalEntry.from_json(entry)
 
 
 def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
-                   sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[dict[str, Any]]:
+                   sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[JournalEntry]:
     """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
     if sheet is not None:
         real = os.path.realpath(sheet)
@@ -105,15 +114,15 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
             return newest_changes(store, real, last)[-last:]
         rows = store.sheet_rows(real)
         chosen = [e for row in rows for e in entries_of(row, changes=True)
-                  if touches(e, real) and (session is None or e["session"] == session)
-                  and (since is None or e["time"] >= since) and (not fight or "fight" in e or e.get("in_fight"))]
+                  if e.touches(real) and (session is None or e.session == session)
+                  and (since is None or e.time >= since) and (not fight or e.of_a_fight)]
         return chosen[-last:] if last else chosen
     first = None
     if since is not None:  # from the first row that reaches `since` on (through the time index)
         first = store.first_row_until(since)
         if first is None:
             return []
-    chunks: list[list[dict[str, Any]]] = []  # each row's entries (oldest first), newest row first
+    chunks: list[list[JournalEntry]] = []  # each row's entries (oldest first), newest row first
     held = 0
     before = None
     while last is None or held < last:
@@ -123,7 +132,7 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
             break
         for row in rows:
             chunk = [e for e in entries_of(row, None if last is None else last - held)
-                     if since is None or e["time"] >= since]
+                     if since is None or e.time >= since]
             chunks.append(chunk)
             held += len(chunk)
             if last is not None and held >= last:
@@ -150,10 +159,10 @@ def plain_rolls(store: Store, *, session: str | None = None,
             yield str(data.get("rules")), data.get("seed"), list(data.get("statements") or []), data["items"]
 
 
-def newest_changes(store: Store, real: str, reach: int) -> list[dict[str, Any]]:
+def newest_changes(store: Store, real: str, reach: int) -> list[JournalEntry]:
     """At least the newest `reach` entries that changed the sheet at `real` (all there are, when fewer), oldest
     first: rows read newest first, a few at a time, since a batch's run keeps many changes in one row."""
-    chunks: list[list[dict[str, Any]]] = []
+    chunks: list[list[JournalEntry]] = []
     held, before, size = 0, None, 4
     while held < reach:
         rows = store.sheet_rows(real, size, before)
@@ -161,7 +170,7 @@ def newest_changes(store: Store, real: str, reach: int) -> list[dict[str, Any]]:
         if not rows:
             break
         for row in reversed(rows):
-            chunk = [e for e in entries_of(row, changes=True) if touches(e, real)]
+            chunk = [e for e in entries_of(row, changes=True) if e.touches(real)]
             chunks.append(chunk)
             held += len(chunk)
             if held >= reach:
@@ -170,16 +179,12 @@ def newest_changes(store: Store, real: str, reach: int) -> list[dict[str, Any]]:
     return [entry for chunk in reversed(chunks) for entry in chunk]
 
 
-def touches(entry: Mapping[str, Any], sheet: str) -> bool:
-    return any(isinstance(change, dict) and change.get("path") == sheet for change in entry.get("sheets", ()))
-
-
-def iter_lines(entries: Iterable[dict[str, Any]]) -> Iterator[str]:
+def iter_lines(entries: Iterable[JournalEntry]) -> Iterator[str]:
     """The entries as the journal holds them, one compact JSON line each (for `crux log --json`)."""
     from crux_cli.core.compact_json import compact
 
     for entry in entries:
-        yield compact(entry)
+        yield compact(entry.json())
 
 
 def since_stamp(text: str, clock: float | None = None) -> str:

@@ -4,15 +4,8 @@ The store is `$XDG_STATE_HOME/crux/crux.db` (`~/.local/state/crux/` when the var
 relative), private to the user (folder 0700, file 0600). A change (a sheet written, a fight's
 ledger, countdowns) is committed before its answer is shown, with the fight's new state in the
 same transaction; plain rolls are committed a chunk at a time, before their answers are shown.
-`crux log --json` exports an entry as one JSON line (format 1; documented in crux(1), JOURNAL):
-
-    {"v": 1, "id": "SESSION-N", "time": "2026-11-23T17:02:03.123Z", "session": "SESSION",
-     "kind": "roll" | "change" | "undo" | "redo", "who": "Ann", "statement": "damage 5",
-     "answers": [ANSWER, ...],                      # as `crux --json` prints them
-     "sheets": [{"path": P, "who": "Ann", "before": {"hp": 12}, "after": {"hp": 7}}],
-     "fight": {"before": LEDGER | null, "after": LEDGER | null},   # when the ledger changed
-     "countdowns": {"before": [...], "after": [...]},             # when they changed
-     "undoes": "SESSION-N"}                         # undo and redo only
+An entry is a `core.journal_entry.JournalEntry` (its JSON, one line of `crux log --json`, is described
+there and in crux(1), JOURNAL); the writer keeps what it writes in the store's own form.
 
 A plain roll with no hero (most of a batch) is stored as what reproduces it, not what it
 printed: its statement, rule set and the faces drawn (`replay`); the running layer rolls it
@@ -35,11 +28,14 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from crux_cli.core.errors import CruxError
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp_of, state_dir, store_path
+
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
 
 
 def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
@@ -198,10 +194,10 @@ class Journal(JournalStore):
         self.sheet_failures: list[CruxError] = []
         self.word: dict[str, Any] | None = None  # the REPL statement being tracked: its sheet writes
 
-    def append(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def append(self, entry: JournalEntry) -> JournalEntry:
         """Write `entry` (given its id, time and session here) at once, after the rolls waiting before it."""
-        full = {"v": ENTRY_FORMAT, "id": "", "time": now(), "session": self.session, **entry}
-        if self.mode == "off" or (self.mode == "changes" and entry.get("kind") == "roll"):
+        full = entry.replace(id="", time=now(), session=self.session)
+        if self.mode == "off" or (self.mode == "changes" and entry.kind == "roll"):
             return full
         store = self.connected()
         if store is None:
@@ -209,10 +205,10 @@ class Journal(JournalStore):
         self.flush()
         if self.pending:
             self.write_held()
-        full["id"] = self.next_id()
+        full = full.replace(id=self.next_id())
         try:
             with store.transaction():
-                store.add_entry(full)
+                store.add_entry(full.json())
                 self.finish_word(store)
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)

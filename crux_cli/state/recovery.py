@@ -156,11 +156,12 @@ def open_store(folder: Path | None = None) -> Store | None:
 
 
 def read_entries(where: Path | None = None) -> list[dict[str, Any]]:
-    """Every entry of the journal, oldest first (tests and the export of a whole journal)."""
+    """Every entry of the journal, oldest first, as its JSON (its replays not rolled again): for tests, and the
+    export of a whole journal."""
     store = open_store(where)
     if store is None:
         return []
     try:
-        return select_entries(store)
+        return [entry.json() for entry in select_entries(store)]
     finally:
         store.close()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError, SheetError
 
 if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
     from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.state.db import Store
     from crux_cli.state.journal import Journal
@@ -84,21 +85,19 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
 # -- undo and redo from the journal -------------------------------------------------------------------
 
 
-def stacks(entries: Iterable[dict[str, Any]], sheet: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def stacks(entries: Iterable[JournalEntry], sheet: str) -> tuple[list[JournalEntry], list[JournalEntry]]:
     """The changes of `sheet` still in effect (oldest first) and those undone that may be redone.
 
     A new change empties the redo list, as in any editor.
     """
-    from crux_cli.state.history import touches  # not on a roll's path, which reads sheet values alone
-
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    by_id: dict[str, dict[str, Any]] = {}
+    done: list[JournalEntry] = []
+    undone: list[JournalEntry] = []
+    by_id: dict[str, JournalEntry] = {}
     for entry in entries:
-        if not touches(entry, sheet):
+        if not entry.touches(sheet):
             continue
-        kind = entry.get("kind")
-        target = by_id.get(str(entry.get("undoes")))
+        kind = entry.kind
+        target = by_id.get(str(entry.undoes))
         if kind == "undo" and target is not None:
             done = [e for e in done if e is not target]
             undone.append(target)
@@ -106,17 +105,13 @@ def stacks(entries: Iterable[dict[str, Any]], sheet: str) -> tuple[list[dict[str
             undone = [e for e in undone if e is not target]
             done.append(target)
         elif kind == "change":
-            by_id[entry["id"]] = entry
+            by_id[entry.id] = entry
             done.append(entry)
             undone = []
     return done, undone
 
 
-def change_of(entry: Mapping[str, Any], sheet: str) -> dict[str, Any]:
-    return next(change for change in entry.get("sheets", ()) if change.get("path") == sheet)
-
-
-def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[JournalEntry, JournalEntry]:
     """Take back (or redo) the last change of one sheet, under its lock; the journal says so.
 
     Returns the change taken back and the new journal entry. Refused when the sheet no
@@ -130,6 +125,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
         raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
                         hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
     journal.flush()
+    from crux_cli.core.journal_entry import JournalEntry  # not on a roll's path, which reads sheet values alone
     from crux_cli.state.history import newest_changes
 
     entries = newest_changes(store, real, UNDO_REACH)
@@ -142,30 +138,30 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[dict[st
                                                                             if redo else ""))
     target = pending[-1]
     refuse_fight_word(store, target, path)
-    change = change_of(target, real)
+    change = target.change_of(real)
     expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
-    restore_sheets([(path, expected, wanted)], str(target.get("statement") or ""))
-    entry = journal.append({"kind": word, "who": change.get("who"), "statement": target.get("statement"),
-                            "undoes": target["id"], "answers": [],
-                            "sheets": [{**change, "before": expected, "after": wanted}]})
+    restore_sheets([(path, expected, wanted)], str(target.statement or ""))
+    entry = journal.append(JournalEntry(kind=word, who=change.get("who"), statement=target.statement,
+                                        undoes=target.id, answers=(),
+                                        sheets=({**change, "before": expected, "after": wanted},)))
     return target, entry
 
 
 UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes
 
 
-def refuse_fight_word(store: Store, target: Mapping[str, Any], path: str) -> None:
+def refuse_fight_word(store: Store, target: JournalEntry, path: str) -> None:
     """A fight word's change belongs to its fight while the fight is kept: undo it in that session."""
-    if "fight" not in target:
+    if not target.has("fight"):
         return
-    session = str(target.get("session"))
+    session = str(target.session)
     from crux_cli.state.sessions import is_alive
 
     running = is_alive(store.path.parent, session)
     kept = any(s == session for s, _, _ in store.fights())
     if running or kept:
         where = "running in REPL session " + session if running else f"left by REPL session {session} to resume"
-        raise CruxError(f"`{target.get('statement')}` changed {path} in a fight {where}",
+        raise CruxError(f"`{target.statement}` changed {path} in a fight {where}",
                         hint="take it back there with `undo` (sheets and fight together); "
                              "crux sheet undo leaves it as it is")
 
