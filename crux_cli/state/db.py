@@ -18,7 +18,13 @@ Tables:
 - `fights`: the running fight of each REPL session, as encounter-file text.
 - `intents`: a sheet write announced before it is made (see `Store.intend`), settled at the next
   start when its writer died before the journal had it.
-- `meta`: the format, how many plain rolls are kept (for retention without a count over the table).
+- `meta`: how many plain rolls are kept (for retention without a count over the table).
+
+The schema is made by numbered steps (`STEPS`), each run in a transaction of its own: step 1 makes the
+store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of
+one before it. A store's `PRAGMA user_version` says how many steps it has had, so opening it runs only the
+steps it lacks (a new store runs them all); one that has had more than this crux knows was made by a newer
+crux, and is moved aside as a damaged one is.
 
 A damaged database is moved aside (`crux.db.damaged-TIME`) with one warning and a new one started;
 one locked by another crux for longer than `WAIT` seconds gives a plain message. Neither stops a
@@ -40,12 +46,16 @@ from crux_cli.core.compact_json import compact as dumps
 from crux_cli.core.errors import CruxError
 
 NAME = "crux.db"
-FORMAT = 1  # PRAGMA user_version of a store crux made
 ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
 
-SCHEMA = """
+# Each step: the SQL statements of one change of the schema, in order (`;` between them), run in one transaction.
+# Step 1 is idempotent (IF NOT EXISTS, OR IGNORE): a store of crux's first layout dumped as SQL
+# (tests/golden) has its tables and no user_version.
+STEPS: tuple[str, ...] = (
+    # 1: the journal (entries, sheet_entries), running fights, intents and meta, as crux first made them
+    """
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL,
@@ -84,7 +94,9 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"""
+INSERT OR IGNORE INTO meta VALUES ('rolls', '0');
+""",
+)
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
 
@@ -162,19 +174,29 @@ class Store:
         return store
 
     def prepare(self) -> bool:
-        """Make the tables of a new store (True when it was new); check the format of an old one."""
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version == FORMAT:
-            return False
-        if version > FORMAT:
-            raise sqlite3.DatabaseError(f"made by a newer crux (format {version}); this crux reads format {FORMAT}")
-        with self.transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self.db.execute(statement)
-            self.db.execute(f"PRAGMA user_version = {FORMAT}")
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('rolls', '0')")
-        return True
+        """Bring the store to the last of `STEPS` (True when it was new: it had none)."""
+        return self.migrate() == 0
+
+    def migrate(self, upto: int | None = None) -> int:
+        """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
+        the step it was at. A step another crux ran meanwhile is not run again."""
+        version = self.version()
+        if version > len(STEPS):
+            raise sqlite3.DatabaseError(f"made by a newer crux (its schema at step {version}); "
+                                        f"this crux knows {len(STEPS)}")
+        for number in range(version + 1, (len(STEPS) if upto is None else upto) + 1):
+            with self.transaction():
+                if self.version() >= number:
+                    continue
+                for statement in STEPS[number - 1].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number}")
+        return version
+
+    def version(self) -> int:
+        """How many of `STEPS` the store has had (PRAGMA user_version)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
