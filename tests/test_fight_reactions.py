@@ -128,7 +128,7 @@ def test_waiting_reactions_survive_a_save_and_load(tmp_path: Path) -> None:
 def test_each_reaction_is_journaled_with_its_roll() -> None:
     from test_repl_fight import kept_in
 
-    from crux_cli.state.journal import read_entries
+    from crux_cli.state.recovery import read_entries
 
     session = kept_in(fighting([5, 4], "hero Wren", "enemy orc hp 20 atk d6", "init"), "reacting")
     said(session, "react orc opportunity Wren")

@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 from helpers import crux_here
 
+from crux_cli.core.journal_entry import JournalEntry
 from crux_cli.repl.session import Session
 from crux_cli.running.settings import Settings, make_runner
-from crux_cli.state.journal import Journal, read_entries, since_stamp, undo_sheet
+from crux_cli.state.history import since_stamp
+from crux_cli.state.journal import Journal
+from crux_cli.state.recovery import read_entries
+from crux_cli.state.sheet_undo import undo_sheet
 from crux_cli.state.store import load_hero
 
 
@@ -47,8 +51,8 @@ def test_each_roll_is_one_private_entry(own_state_dir: Path) -> None:
 
 def test_entries_written_directly_read_back_in_order(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "crux", "s")
-    journal.append({"kind": "roll", "statement": "d6", "answers": []})
-    journal.append({"kind": "roll", "statement": "d8", "answers": []})
+    journal.append(JournalEntry(kind="roll", statement="d6", answers=()))
+    journal.append(JournalEntry(kind="roll", statement="d8", answers=()))
     journal.close()
     assert [e["statement"] for e in read_entries(tmp_path / "crux")] == ["d6", "d8"]
 
@@ -281,7 +285,7 @@ def test_undo_from_the_shell_sees_a_repl_change(sheet: Path) -> None:
     session = session_on(sheet)
     say(session, "damage 4")
     target, _ = undo_sheet(Journal.open(), str(sheet))
-    assert target["statement"] == "damage 4" and load_hero(sheet).hp == 12
+    assert target.statement == "damage 4" and load_hero(sheet).hp == 12
 
 
 def test_ctrl_c_cancels_the_statement_and_keeps_the_session(sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -296,7 +300,7 @@ def test_ctrl_c_cancels_the_statement_and_keeps_the_session(sheet: Path, monkeyp
 
 
 def test_a_state_dir_relative_to_nothing_is_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    from crux_cli.state.journal import state_dir
+    from crux_cli.state.db import state_dir
 
     assert state_dir({"XDG_STATE_HOME": "relative", "HOME": "/h"}) == Path("/h/.local/state/crux")
     assert state_dir({"XDG_STATE_HOME": "/x", "HOME": "/h"}) == Path("/x/crux")

@@ -18,7 +18,8 @@ from helpers.terminal import PROMPT, crux_command
 from helpers.terminal import say as send
 from helpers.terminal import start as start_terminal
 
-from crux_cli.state.journal import read_entries, sheet_values
+from crux_cli.state.recovery import read_entries
+from crux_cli.state.sheet_undo import sheet_values
 from crux_cli.state.store import load_hero
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from crux_cli.core.journal_entry import JournalEntry
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.session import Session
 from crux_cli.rulesets.crux.hero import Attribute, Hero
@@ -230,7 +231,8 @@ def test_the_fallen_and_the_damage_tally_survive_a_load_for_the_summary(tmp_path
 def kept_in(session: Session, name: str) -> Session:
     """The session journals to the state store as session `name`, and keeps its fight there."""
     from crux_cli.state.autosave import Autosave
-    from crux_cli.state.journal import Journal, state_dir
+    from crux_cli.state.db import state_dir
+    from crux_cli.state.journal import Journal
 
     session.journal = Journal(state_dir(), name)
     session.autosave = Autosave.start(session.journal)
@@ -283,11 +285,11 @@ class Entries:
     """A journal that keeps its entries in a list (what the session hands any journal)."""
 
     def __init__(self) -> None:
-        self.entries: list[dict] = []
+        self.entries: list[JournalEntry] = []
 
-    def append(self, entry: dict) -> dict:
+    def append(self, entry: JournalEntry) -> JournalEntry:
         self.entries.append(entry)
-        return {**entry, "id": str(len(self.entries))}
+        return entry.replace(id=str(len(self.entries)))
 
     def take_warnings(self) -> list[str]:
         return []
@@ -307,7 +309,7 @@ class Entries:
         return contextlib.nullcontext()
 
     def who(self, statement: str) -> str | None:
-        return next(e["who"] for e in reversed(self.entries) if e["statement"] == statement)
+        return next(e.who for e in reversed(self.entries) if e.statement == statement)
 
 
 def test_the_journals_who_is_whoever_rolled_or_was_changed_not_the_active_combatant(tmp_path):

@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 from helpers import crux_here
 
-from crux_cli.state.db import Store
-from crux_cli.state.journal import Journal, read_entries, sheet_values, state_dir, undo_sheet
+from crux_cli.state.db import Store, state_dir
+from crux_cli.state.journal import Journal
+from crux_cli.state.recovery import read_entries
+from crux_cli.state.sheet_undo import sheet_values, undo_sheet
 from crux_cli.state.store import load_hero
 
 STATEMENTS = ["DEX +2b", "save WIL adv", "init ambush", "atk 2d8+3 heavy", "atk d6 rushed", "4d6kh3", "3d6!",
@@ -263,7 +265,7 @@ def test_a_sheet_write_that_never_happened_is_dropped(sheet: Path) -> None:
 
 def test_a_sheet_write_whose_sheet_is_locked_is_left_for_a_later_start(sheet: Path) -> None:
     """Settling never waits: a writer holding the sheet's lock (this process, here) may be at work on it."""
-    from crux_cli.state.journal import settle
+    from crux_cli.state.recovery import settle
     from crux_cli.state.store import locked
 
     cut_short(sheet, "damage 4", write=True)
@@ -370,7 +372,7 @@ def test_a_batch_killed_with_its_sheet_held_leaves_sheet_and_journal_agreeing(
         sheet: Path, killed: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Killed after announcing the run's write: the next start drops a write never made, and journals every
     change of one made (the intent holds them all)."""
-    from crux_cli.state import journal
+    from crux_cli.state import held_journal
     from crux_cli.state import store as sheets
 
     start = sheet_values(load_hero(sheet))
@@ -380,7 +382,7 @@ def test_a_batch_killed_with_its_sheet_held_leaves_sheet_and_journal_agreeing(
 
     with monkeypatch.context() as patch:
         patch.setattr(sheets.HeldRun, "write", kill) if killed == "before the write" else \
-            patch.setattr(journal.Journal, "commit_rows", kill)
+            patch.setattr(held_journal, "commit_rows", kill)
         result = crux_here("--seed", "5", "--sheet", str(sheet), "-", stdin="damage 2\nd6\nheal 1\ndamage 3\n")
     assert result.returncode != 0 and "damage" not in result.stdout  # nothing shown: the journal had none of it
     assert sheets.HELD_RUNS == {} and sheets.HOLDING.release is None

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from crux_cli.core.style import COLOR_CHOICES
+
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
 
 
 @click.command("log")
@@ -33,14 +38,15 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     from crux_cli.core.style import Palette, wants_colour
     from crux_cli.render.log import log_lines
     from crux_cli.running.replay import with_answers
-    from crux_cli.state.journal import iter_lines, open_store, select_entries, since_stamp
+    from crux_cli.state.history import iter_lines, select_entries, since_stamp
+    from crux_cli.state.recovery import open_store
 
     if stats:
         show_stats(as_json, since, sheet, fight, session, last)
         return
     store = open_store()
     if store is None:
-        chosen: list[dict[str, object]] = []
+        chosen: list[JournalEntry] = []
         empty = True
     else:
         try:
@@ -71,7 +77,8 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
 
     from crux_cli.core.errors import CruxError
     from crux_cli.running.stats import report, tally, text_lines
-    from crux_cli.state.journal import open_store, plain_rolls, since_stamp
+    from crux_cli.state.history import plain_rolls, since_stamp
+    from crux_cli.state.recovery import open_store
 
     for given, name in ((sheet, "--sheet"), (fight or None, "--fight"), (last, "-n")):
         if given is not None:

@@ -194,7 +194,8 @@ def redo_command(file: str) -> None:
 
 def undo_or_redo(file: str, redo: bool) -> None:
     from crux_cli.render.log import change_summary
-    from crux_cli.state.journal import Journal, undo_sheet
+    from crux_cli.state.journal import Journal
+    from crux_cli.state.sheet_undo import undo_sheet
 
     journal = Journal.open()
     if journal.mode == "off":
@@ -204,7 +205,7 @@ def undo_or_redo(file: str, redo: bool) -> None:
     finally:
         journal.close()
     done = "made again" if redo else "took back"
-    click.echo(f"{file}: {done} `{target.get('statement')}` · {change_summary(entry['sheets'][0])}")
+    click.echo(f"{file}: {done} `{target.statement}` · {change_summary((entry.sheets or ())[0])}")
     for warning in journal.take_warnings():
         click.echo(f"crux: warning: {warning}", err=True)
 

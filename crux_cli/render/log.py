@@ -1,16 +1,18 @@
 """The journal read back for people: one line per entry (time, who, statement, answer), for `crux log` and `/log`.
 
-Entries are the plain dictionaries of the journal's JSON lines (see state.journal), so this
-module needs nothing from the state layer.
+Entries are `core.journal_entry.JournalEntry` values, so this module needs nothing from the state layer.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.style import PLAIN, Palette
+
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
 
 
 def local_time(stamp: str) -> str:
@@ -22,28 +24,28 @@ def local_time(stamp: str) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
 
 
-def log_lines(entries: Iterable[Mapping[str, Any]], palette: Palette = PLAIN) -> list[str]:
+def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list[str]:
     lines = []
     session = None
     for entry in entries:
-        if entry.get("session") != session:
-            session = entry.get("session")
+        if entry.session != session:
+            session = entry.session
             lines.append(palette.dim(f"-- session {session}"))
         lines.append(entry_line(entry, palette))
     return lines
 
 
-def entry_line(entry: Mapping[str, Any], palette: Palette = PLAIN) -> str:
-    kind = entry.get("kind", "")
-    who = entry.get("who") or ""
-    head = f"{local_time(str(entry.get('time', '')))}  {who:10.10} "
-    statement = entry.get("statement") or ""
+def entry_line(entry: JournalEntry, palette: Palette = PLAIN) -> str:
+    kind = entry.kind
+    who = entry.who or ""
+    head = f"{local_time(str(entry.time))}  {who:10.10} "
+    statement = entry.statement or ""
     if kind in ("undo", "redo"):
-        body = f"{kind} of `{statement}` ({entry.get('undoes')})"
+        body = f"{kind} of `{statement}` ({entry.undoes})"
     else:
-        answers = [answer_summary(answer) for answer in entry.get("answers", ())]
+        answers = [answer_summary(answer) for answer in entry.answers or ()]
         body = statement + (": " + " · ".join(a for a in answers if a) if any(answers) else "")
-    changes = "; ".join(change_summary(change) for change in entry.get("sheets", ()))
+    changes = "; ".join(change_summary(change) for change in entry.sheets or ())
     return palette.dim(head) + body + (palette.dim(f"  [{changes}]") if changes else "")
 
 

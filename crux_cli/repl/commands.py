@@ -337,7 +337,7 @@ def log(session: "Session", call: Invocation) -> list[str]:
     """
     from crux_cli.render.log import log_lines
     from crux_cli.running.replay import with_answers
-    from crux_cli.state.journal import select_entries
+    from crux_cli.state.history import select_entries
 
     words = call.args.lower().split()
     unknown = [w for w in words if w not in ("all", "fight") and not w.isdigit()]

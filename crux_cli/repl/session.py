@@ -226,10 +226,10 @@ class Session:
             self.recent.extend(rendered)
             after = tracking.take(self)
             entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered, rolled_by)
-            noted = changed or entry["answers"]  # `status` and errors: not kept
+            noted = changed or entry.answers  # `status` and errors: not kept
             # the entry and the fight's new state: one transaction (an error in it is a warning, below)
             with self.journal_transaction():
-                entry_id = self.journal.append(entry)["id"] if self.journal is not None and noted else None
+                entry_id = self.journal.append(entry).id if self.journal is not None and noted else None
                 if before.fight != after.fight:
                     out += self.fighting.keep()
             if self.journal is not None:
@@ -246,8 +246,9 @@ class Session:
 
     def undo(self, redo: bool = False) -> list[str]:
         """Take back the last change (or make again the last one taken back): sheets and fight together."""
+        from crux_cli.core.journal_entry import JournalEntry
         from crux_cli.repl import tracking
-        from crux_cli.state.journal import restore_sheets
+        from crux_cli.state.sheet_undo import restore_sheets
 
         step = self.steps.last(redo)
         word = "redo" if redo else "undo"
@@ -261,9 +262,9 @@ class Session:
         out = [f"{'made again' if redo else 'took back'}: {step.statement}"]
         with self.journal_transaction():
             if self.journal is not None:
-                self.journal.append({"kind": word, "who": None, "statement": step.statement,
-                                     "undoes": step.entry_id, "answers": [],
-                                     "sheets": [{**c, "before": c[other], "after": c[side]} for c in step.sheets]})
+                self.journal.append(JournalEntry(
+                    kind=word, statement=step.statement, undoes=step.entry_id, answers=(),
+                    sheets=tuple({**c, "before": c[other], "after": c[side]} for c in step.sheets)))
             if step.before.fight != step.after.fight:
                 out += self.fighting.keep()
         self.sheet_mtime = None

@@ -22,6 +22,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
     from crux_cli.core.ruleset import FightValue
     from crux_cli.repl.countdown import Countdown
     from crux_cli.repl.session import Session
@@ -47,7 +48,7 @@ def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
     """What crux keeps on each sheet; with none in play (a plain roll) the sheet reader is not even loaded."""
     if not paths:
         return {}
-    from crux_cli.state.journal import sheet_values
+    from crux_cli.state.sheet_undo import sheet_values
     from crux_cli.state.store import load_hero
 
     sheets = {}
@@ -131,8 +132,9 @@ class Steps(Record):
 
 
 def entry_for(session: Session, statement: str, before: Snapshot, after: Snapshot, answers: list[Any],
-              rolled_by: list[str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+              rolled_by: list[str] | None = None) -> tuple[JournalEntry, list[dict[str, Any]], bool]:
     """The journal entry of one statement, its sheet changes, and whether it changed anything."""
+    from crux_cli.core.journal_entry import JournalEntry
     from crux_cli.render.jsonl import record
 
     sheets = sheet_changes(before, after)
@@ -144,18 +146,13 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     heroes_changed = before.hero != after.hero
     countdowns_changed = before.countdowns != after.countdowns
     changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
-    entry: dict[str, Any] = {"kind": "change" if changed else "roll",
-                             "who": who(session, before, after, sheets, rolled_by or []),
-                             "statement": statement, "answers": [safe_record(record, a) for a in answers]}
-    if sheets:
-        entry["sheets"] = sheets
-    if fight_changed:
-        entry["fight"] = ledger_change(ledger_json(before), ledger_json(after))
-    if before.fight is not None or after.fight is not None:
-        entry["in_fight"] = True
-    if countdowns_changed:
-        entry["countdowns"] = {"before": [str(c) for c in before.countdowns],
-                               "after": [str(c) for c in after.countdowns]}
+    countdowns = {"before": [str(c) for c in before.countdowns], "after": [str(c) for c in after.countdowns]}
+    entry = JournalEntry(kind="change" if changed else "roll", who=who(session, before, after, sheets, rolled_by or []),
+                         statement=statement, answers=tuple(safe_record(record, a) for a in answers),
+                         sheets=tuple(sheets) or None,
+                         fight=ledger_change(ledger_json(before), ledger_json(after)) if fight_changed else None,
+                         in_fight=before.fight is not None or after.fight is not None,
+                         countdowns=countdowns if countdowns_changed else None)
     return entry, sheets, changed
 
 

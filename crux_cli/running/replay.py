@@ -9,26 +9,28 @@ through one roller, and are pure).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, ScriptedSource
 
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
 
-def with_answers(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+
+def with_answers(entries: Iterable[JournalEntry]) -> list[JournalEntry]:
     """The entries with `answers` filled in for the rolls kept as replays."""
     runners: dict[Any, Any] = {}
-    return [answered(entry, runners) if "replay" in entry else entry for entry in entries]
+    return [answered(entry, runners) if entry.has("replay") else entry for entry in entries]
 
 
-def answered(entry: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
-    kept = entry["replay"]
-    out = {key: value for key, value in entry.items() if key != "replay"}
+def answered(entry: JournalEntry, runners: dict[Any, Any]) -> JournalEntry:
+    kept: Any = entry.replay if entry.replay is not None else (entry.more or {}).get("replay")
     try:
-        out["answers"] = [replayed(str(entry.get("statement") or ""), kept, runners)]
+        answers = [replayed(str(entry.statement or ""), kept, runners)]
     except (CruxError, AssertionError, KeyError, TypeError, ValueError):
-        out["answers"] = []  # a rule set no longer installed, or a statement it now reads otherwise
-    return out
+        answers = []  # a rule set no longer installed, or a statement it now reads otherwise
+    return entry.with_answers(answers)
 
 
 def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
@@ -45,7 +47,7 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     if hero is None:
         return record(runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index")))
     from crux_cli.running.runner import SheetUpdate
-    from crux_cli.state.journal import hero_of
+    from crux_cli.state.sheet_undo import hero_of
 
     runner.hero = before = hero_of(hero)  # the sheet as the statement found it
     try:

@@ -286,7 +286,7 @@ class Runner:
     def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
                  before: Hero, after: Hero, text: str) -> None:
         """Tell the journal a sheet is about to change, with the values it keeps (none when only others did)."""
-        from crux_cli.state.journal import sheet_values
+        from crux_cli.state.sheet_undo import sheet_values
 
         old, new = sheet_values(before), sheet_values(after)
         if old != new:

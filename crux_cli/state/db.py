@@ -18,7 +18,13 @@ Tables:
 - `fights`: the running fight of each REPL session, as encounter-file text.
 - `intents`: a sheet write announced before it is made (see `Store.intend`), settled at the next
   start when its writer died before the journal had it.
-- `meta`: the format, how many plain rolls are kept (for retention without a count over the table).
+- `meta`: how many plain rolls are kept (for retention without a count over the table).
+
+The schema is made by numbered steps (`STEPS`), each run in a transaction of its own: step 1 makes the
+store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of
+one before it. A store's `PRAGMA user_version` says how many steps it has had, so opening it runs only the
+steps it lacks (a new store runs them all); one that has had more than this crux knows was made by a newer
+crux, and is moved aside as a damaged one is.
 
 A damaged database is moved aside (`crux.db.damaged-TIME`) with one warning and a new one started;
 one locked by another crux for longer than `WAIT` seconds gives a plain message. Neither stops a
@@ -40,11 +46,16 @@ from crux_cli.core.compact_json import compact as dumps
 from crux_cli.core.errors import CruxError
 
 NAME = "crux.db"
-FORMAT = 1  # PRAGMA user_version of a store crux made
+ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
 
-SCHEMA = """
+# Each step: the SQL statements of one change of the schema, in order (`;` between them), run in one transaction.
+# Step 1 is idempotent (IF NOT EXISTS, OR IGNORE): a store of crux's first layout dumped as SQL
+# (tests/golden) has its tables and no user_version.
+STEPS: tuple[str, ...] = (
+    # 1: the journal (entries, sheet_entries), running fights, intents and meta, as crux first made them
+    """
 CREATE TABLE IF NOT EXISTS entries (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL,
@@ -83,13 +94,22 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"""
+INSERT OR IGNORE INTO meta VALUES ('rolls', '0');
+""",
+)
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
 
 
 class StoreError(CruxError):
     """The store cannot be used now (locked, unwritable): said as a warning, the roll goes on."""
+
+
+def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """$XDG_STATE_HOME/crux, or ~/.local/state/crux: the store, the sessions' marks."""
+    from crux_cli.state.files import user_folder
+
+    return Path(user_folder("STATE", environ))
 
 
 def store_path(folder: Path) -> Path:
@@ -154,19 +174,29 @@ class Store:
         return store
 
     def prepare(self) -> bool:
-        """Make the tables of a new store (True when it was new); check the format of an old one."""
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version == FORMAT:
-            return False
-        if version > FORMAT:
-            raise sqlite3.DatabaseError(f"made by a newer crux (format {version}); this crux reads format {FORMAT}")
-        with self.transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self.db.execute(statement)
-            self.db.execute(f"PRAGMA user_version = {FORMAT}")
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('rolls', '0')")
-        return True
+        """Bring the store to the last of `STEPS` (True when it was new: it had none)."""
+        return self.migrate() == 0
+
+    def migrate(self, upto: int | None = None) -> int:
+        """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
+        the step it was at. A step another crux ran meanwhile is not run again."""
+        version = self.version()
+        if version > len(STEPS):
+            raise sqlite3.DatabaseError(f"made by a newer crux (its schema at step {version}); "
+                                        f"this crux knows {len(STEPS)}")
+        for number in range(version + 1, (len(STEPS) if upto is None else upto) + 1):
+            with self.transaction():
+                if self.version() >= number:
+                    continue
+                for statement in STEPS[number - 1].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number}")
+        return version
+
+    def version(self) -> int:
+        """How many of `STEPS` the store has had (PRAGMA user_version)."""
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -321,16 +351,44 @@ class Store:
             db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
         return dropped
 
-    def rows_before(self, before: int | None, where: str = "", params: tuple[Any, ...] = (),
-                    limit: int = 200) -> list[tuple[Any, ...]]:
-        """Up to `limit` rows older than row `before` (None: the newest), newest first, matching `where`."""
-        clauses = [where] if where else []
+    def rows_before(self, before: int | None, *, session: str | None = None, first: int | None = None,
+                    fight: bool = False, limit: int = 200) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows older than row `before` (None: the newest), newest first: of one `session`, from
+        row `first` on, only a fight's (each through its index)."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if first is not None:
+            clauses.append("seq >= ?")
+            params.append(first)
+        if fight:
+            clauses.append("fight = 1")
         if before is not None:
             clauses.append("seq < ?")
-            params = (*params, before)
+            params.append(before)
         sql = ("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries"
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
+
+    def first_row_until(self, since: str) -> int | None:
+        """The first row whose entries reach `since` (a time stamp), through the time index."""
+        row = self.db.execute("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1", (since,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def roll_rows(self, session: str | None = None, since: str | None = None) -> Iterator[tuple[int, str]]:
+        """(count, body) of every row of rolls, newest first: of one `session`, reaching `since` (state.history
+        `plain_rolls`)."""
+        clauses, params = ["kind = 'roll'"], []
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if since is not None:
+            clauses.append("until >= ?")
+            params.append(since)
+        yield from self.db.execute(f"SELECT count, body FROM entries WHERE {' AND '.join(clauses)} ORDER BY seq DESC",
+                                   params)
 
     def sheet_rows(self, path: str, limit: int = -1, before: int | None = None) -> list[tuple[Any, ...]]:
         """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
@@ -387,6 +445,10 @@ class Store:
         """Drop an intent (inside the caller's transaction); False when another crux settled it already."""
         with self.transaction() as db:
             return db.execute("DELETE FROM intents WHERE seq = ?", (seq,)).rowcount > 0
+
+    def has_intents(self) -> bool:
+        """Is any intent left to settle (state.recovery is imported only then)?"""
+        return self.db.execute("SELECT 1 FROM intents LIMIT 1").fetchone() is not None
 
     def intents(self) -> list[tuple[int, str, str, dict[str, Any]]]:
         out = []
@@ -461,9 +523,37 @@ def move_aside(path: Path) -> Path:
 
 
 def stamp() -> str:
-    from crux_cli.state.journal import now
-
     return now()
+
+
+def now() -> str:
+    """The time stamp of now, as the journal writes it ("2026-11-23T17:02:03.123Z")."""
+    whole, milliseconds = divmod(int(time.time() * 1000), 1000)
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(milliseconds)
+    if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
+        end = _ends[milliseconds] = f".{milliseconds:03d}Z"
+    return stamp + end
+
+
+_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
+_ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
+
+
+def stamp_of(milliseconds: int) -> str:
+    """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
+    whole, part = divmod(int(milliseconds), 1000)
+    second, stamp = _stamped[0]
+    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _stamped[0] = (whole, stamp)
+    end = _ends.get(part)
+    if end is None:
+        end = _ends[part] = f".{part:03d}Z"
+    return stamp + end
 
 
 def text_or_none(value: Any) -> str | None:

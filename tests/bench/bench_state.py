@@ -41,8 +41,7 @@ CHUNK = 1024
 
 def fill(folder: Path, entries: int, sheets: list[Path]) -> None:
     """Write `entries` entries straight into a new store (as many crux runs would have)."""
-    from crux_cli.state.db import Store
-    from crux_cli.state.journal import stamp_of
+    from crux_cli.state.db import Store, stamp_of
 
     store = Store.open(folder, migrate=False)
     now = int(time.time() * 1000) - entries * 10  # ten milliseconds apart, ending about now
@@ -98,7 +97,10 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, int, str]:
 IN_PROCESS = """
 import json, resource, sys, time
 what, arg = sys.argv[1], sys.argv[2]
-from crux_cli.state.journal import Journal, open_store, select_entries, undo_sheet
+from crux_cli.state.history import select_entries
+from crux_cli.state.journal import Journal
+from crux_cli.state.recovery import open_store
+from crux_cli.state.sheet_undo import undo_sheet
 from crux_cli.running.replay import with_answers
 import crux_cli.render.log, crux_cli.state.store, crux_cli.state.autosave  # loaded before the clock starts
 started = time.process_time()
@@ -114,7 +116,7 @@ elif what == "resume":
         fight.release()
 elif what == "stats":
     from crux_cli.running.stats import report, tally
-    from crux_cli.state.journal import plain_rolls
+    from crux_cli.state.history import plain_rolls
     report(tally(plain_rolls(open_store())))
 elif what == "undo":
     journal = Journal.open()
@@ -136,7 +138,7 @@ def main() -> int:
     with bench_environment() as env, tempfile.TemporaryDirectory(prefix="crux-bench-sheets-") as scratch:
         folder = Path(scratch)
         os.environ.update({k: v for k, v in env.items() if k.startswith("XDG_")})
-        from crux_cli.state.journal import state_dir
+        from crux_cli.state.db import state_dir
 
         crux = crux_command()
         sheets = []

@@ -1,0 +1,209 @@
+"""Reading the journal back: the entries a log asks for, through the store's indexes (PERFORMANCE.md, "The state
+store's readers").
+
+A row holds one entry, or a run of a batch's plain rolls (and the changes it held among them): `entries_of`
+expands a row into its entries, only as many of its newest as a reader needs. `select_entries` serves
+`crux log` and `/log`, `plain_rolls` `crux log --stats` (no entry built per roll). The SQL is the store's
+(state.db); a reader opens the store with state.recovery `open_store`, which settles what a kill cut short first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.journal_entry import FORMAT, JournalEntry
+
+if TYPE_CHECKING:
+    from crux_cli.state.db import Store
+
+def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> list[JournalEntry]:
+    """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
+    `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
+    `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
+    _, ident, stamp, session, kind, who, statement, _, count, body = row
+    try:
+        data = json.loads(body)
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    if count == 1 and "items" not in data:
+        return [JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
+                                        "who": who, "statement": statement, **data})]
+    prefix, _, first = str(ident).rpartition("-")
+    try:
+        number = int(first)
+    except ValueError:
+        number = 1
+    out = []
+    usual: dict[str, Any] = {"rules": data.get("rules")}
+    if data.get("seed") is not None:
+        usual["seed"] = data["seed"]
+    said = data.get("statements", [])
+    heroes = data.get("heroes", [])
+    items = data.get("items", ())
+    skipped = max(0, len(items) - newest) if newest is not None and isinstance(items, list) else 0
+    for offset, item in enumerate(items[skipped:] if skipped else items, start=skipped):
+        if item.__class__ is dict:  # a change a batch held (state.held_journal `held_change`): an entry of its own
+            held = item.get("entry")
+            if isinstance(held, dict):
+                out.append(held_entry(held, f"{prefix}-{number + offset}", session, heroes))
+            continue
+        if changes:
+            continue
+        if isinstance(item, list) and len(item) == 3 and isinstance(item[2], int) and 0 <= item[2] < len(heroes):
+            which, kept, hero = item  # a roll on a sheet: its faces, and its hero's number in `heroes`
+            kept = {"faces": kept, "hero": heroes[hero]}
+        elif not (isinstance(item, list) and len(item) == 2):
+            continue
+        else:
+            which, kept = item
+        said_here = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
+        out.append(roll_entry(f"{prefix}-{number + offset}", stamp, session, said_here, kept, usual, heroes))
+    return out
+
+
+def roll_entry(ident: str, stamp: str, session: str, statement: str, kept: Any, usual: dict[str, Any],
+               heroes: list[Any]) -> JournalEntry:
+    """One roll of a run's row: kept as what replays it, or as its answer. A run is written as soon as input
+    waits or a chunk is full: its rolls share its time stamp."""
+    replay: Any
+    if isinstance(kept, list):
+        replay = {**usual, "faces": kept}
+    elif isinstance(kept, dict) and "faces" in kept and "rules" not in kept:  # a roll on a sheet, as usual
+        replay = {**usual, **kept}
+    elif isinstance(kept, dict) and "answer" in kept:
+        return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session,
+                            answers=(kept["answer"],))
+    elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
+        replay = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
+    else:
+        replay = kept
+    if not isinstance(replay, dict):  # not what this crux writes: kept as it was
+        return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session,
+                            more={"replay": replay})
+    return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session, replay=replay)
+
+
+def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]) -> JournalEntry:
+    """The entry of a change kept in a run's row, as it reads kept in a row of its own."""
+    entry = {"v": FORMAT, "id": ident, "time": held.get("time"), "session": session, "kind": "change",
+             "who": held.get("who"), "statement": held.get("statement")}
+    for key, value in held.items():
+        if key in ("time", "who", "statement"):
+            continue
+        if key == "replay" and isinstance(value, dict) and isinstance(value.get("hero"), int) \
+                and 0 <= value["hero"] < len(heroes):
+            value = {**value, "hero": heroes[value["hero"]]}
+        entry[key] = value
+    return JournalEntry.from_json(entry)
+
+
+def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
+                   sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[JournalEntry]:
+    """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
+    if sheet is not None:
+        real = os.path.realpath(sheet)
+        if last is not None and not (session or since or fight):  # a run's row may hold many of them
+            return newest_changes(store, real, last)[-last:]
+        rows = store.sheet_rows(real)
+        chosen = [e for row in rows for e in entries_of(row, changes=True)
+                  if e.touches(real) and (session is None or e.session == session)
+                  and (since is None or e.time >= since) and (not fight or e.of_a_fight)]
+        return chosen[-last:] if last else chosen
+    first = None
+    if since is not None:  # from the first row that reaches `since` on (through the time index)
+        first = store.first_row_until(since)
+        if first is None:
+            return []
+    chunks: list[list[JournalEntry]] = []  # each row's entries (oldest first), newest row first
+    held = 0
+    before = None
+    while last is None or held < last:
+        rows = store.rows_before(before, session=session, first=first, fight=fight,
+                                 limit=min(64, last - held) if last else 2000)
+        if not rows:
+            break
+        for row in rows:
+            chunk = [e for e in entries_of(row, None if last is None else last - held)
+                     if since is None or e.time >= since]
+            chunks.append(chunk)
+            held += len(chunk)
+            if last is not None and held >= last:
+                break
+        before = rows[-1][0]
+    found = [entry for chunk in reversed(chunks) for entry in chunk]
+    return found[-last:] if last else found
+
+
+def plain_rolls(store: Store, *, session: str | None = None,
+                since: str | None = None) -> Iterator[tuple[str, Any, list[str], list[Any]]]:
+    """The runs of rolls kept as their faces, newest first, as (rule set, seed, statements, items): each
+    item [statement's number, [sides, count, face…, …]] or [number, {"rules", "faces", …}]. Read from the
+    rows without building an entry for each (`crux log --stats` counts a million)."""
+    from orjson import loads  # several times quicker than json at a million rolls
+    for count, body in store.roll_rows(session, since):
+        if count == 1 and '"items"' not in body:
+            continue  # a roll kept whole (made with a hero): no faces
+        try:
+            data = loads(body)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("items"), list):
+            yield str(data.get("rules")), data.get("seed"), list(data.get("statements") or []), data["items"]
+
+
+def newest_changes(store: Store, real: str, reach: int) -> list[JournalEntry]:
+    """At least the newest `reach` entries that changed the sheet at `real` (all there are, when fewer), oldest
+    first: rows read newest first, a few at a time, since a batch's run keeps many changes in one row."""
+    chunks: list[list[JournalEntry]] = []
+    held, before, size = 0, None, 4
+    while held < reach:
+        rows = store.sheet_rows(real, size, before)
+        size = min(4 * size, 256)
+        if not rows:
+            break
+        for row in reversed(rows):
+            chunk = [e for e in entries_of(row, changes=True) if e.touches(real)]
+            chunks.append(chunk)
+            held += len(chunk)
+            if held >= reach:
+                break
+        before = rows[0][0]
+    return [entry for chunk in reversed(chunks) for entry in chunk]
+
+
+def iter_lines(entries: Iterable[JournalEntry]) -> Iterator[str]:
+    """The entries as the journal holds them, one compact JSON line each (for `crux log --json`)."""
+    from crux_cli.core.compact_json import compact
+
+    for entry in entries:
+        yield compact(entry.json())
+
+
+def since_stamp(text: str, clock: float | None = None) -> str:
+    """`--since`: '30m', '2h', '3d' ago, or a local 'YYYY-MM-DD[ HH:MM[:SS]]', as a journal time stamp."""
+    import re
+
+    clock = time.time() if clock is None else clock
+    text = text.strip()
+    relative = re.fullmatch(r"(\d+)\s*([smhdw])", text, re.IGNORECASE)
+    if relative:
+        unit = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[relative.group(2).lower()]
+        seconds = clock - int(relative.group(1)) * unit
+    else:
+        seconds = None
+        for layout in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+            with contextlib.suppress(ValueError):
+                seconds = time.mktime(time.strptime(text, layout))
+                break
+        if seconds is None:
+            raise CruxError(f"cannot read the time {text!r}", text=text, position=0,
+                            hint="write 30m, 2h or 3d ago, or a date and time like 2026-11-23 20:00")
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + ".000Z"

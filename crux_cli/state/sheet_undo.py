@@ -1,0 +1,218 @@
+"""The values crux keeps on a sheet, and taking a sheet's change back from the journal (`crux sheet undo`).
+
+`sheet_values` are what a change journals of a sheet (the values crux writes back), `sheet_change` what
+changed between two heroes, `hero_json`/`hero_of` a whole hero as a roll on a sheet is replayed with.
+`undo_sheet` finds a sheet's changes still in effect (`stacks`, over its newest entries through the
+`sheet_entries` index) and sets the sheet back under its lock (`restore_sheets`, which the REPL's `undo` and
+state.recovery use too), refusing a sheet changed since.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError, SheetError
+
+if TYPE_CHECKING:
+    from crux_cli.core.journal_entry import JournalEntry
+    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.state.db import Store
+    from crux_cli.state.journal import Journal
+
+
+# -- sheet values -----------------------------------------------------------------------------------
+
+
+def sheet_values(hero: Hero) -> dict[str, Any]:
+    """The values crux keeps on a sheet (the ones it writes back), as JSON."""
+    if not _written:
+        from operator import attrgetter
+
+        from crux_cli.state.sheet import WRITABLE
+
+        _written[:] = [WRITABLE, attrgetter(*WRITABLE)]
+    names, values = _written
+    return {name: list(value) if value.__class__ is tuple else value
+            for name, value in zip(names, values(hero), strict=True)}
+
+
+_written: list[Any] = []  # the names of the values kept, and what reads them all at once (C: a change asks 4 times)
+
+
+def hero_json(hero: Hero) -> dict[str, Any]:
+    """All of a hero, as JSON: what a roll on a sheet is replayed with (`hero_of` reads it back)."""
+    out = hero.as_dict()
+    out["attributes"] = {name: [value.modifier, value.rating] for name, value in hero.attributes.items()}
+    out["conditions"] = list(hero.conditions)
+    return out
+
+
+def hero_of(data: Mapping[str, Any]) -> Hero:
+    """The hero `hero_json` wrote (its `path` aside)."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+
+    values = {name: data[name] for name in Hero.field_names() if name in data}
+    values["attributes"] = {name: Attribute(*pair) for name, pair in data.get("attributes", {}).items()}
+    values["conditions"] = tuple(data.get("conditions", ()))
+    return Hero(**values)
+
+
+def real_path(path: str) -> str:
+    """`os.path.realpath`, remembered while the name leads to the same file (state.store `resolve_again`)."""
+    from crux_cli.state.store import resolve_again
+
+    try:
+        return os.fspath(resolve_again(path))
+    except SheetError:
+        return os.path.realpath(path)
+
+
+def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
+    """What changed on the sheet at `path`: the changed values before and after (None when nothing did)."""
+    if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
+        return None
+    old, new = sheet_values(before), sheet_values(after)
+    changed = [name for name in old if old[name] != new[name]]
+    if not changed:
+        return None
+    return {"path": real_path(path), "who": after.name,
+            "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+
+
+# -- undo and redo from the journal -------------------------------------------------------------------
+
+
+def stacks(entries: Iterable[JournalEntry], sheet: str) -> tuple[list[JournalEntry], list[JournalEntry]]:
+    """The changes of `sheet` still in effect (oldest first) and those undone that may be redone.
+
+    A new change empties the redo list, as in any editor.
+    """
+    done: list[JournalEntry] = []
+    undone: list[JournalEntry] = []
+    by_id: dict[str, JournalEntry] = {}
+    for entry in entries:
+        if not entry.touches(sheet):
+            continue
+        kind = entry.kind
+        target = by_id.get(str(entry.undoes))
+        if kind == "undo" and target is not None:
+            done = [e for e in done if e is not target]
+            undone.append(target)
+        elif kind == "redo" and target is not None:
+            undone = [e for e in undone if e is not target]
+            done.append(target)
+        elif kind == "change":
+            by_id[entry.id] = entry
+            done.append(entry)
+            undone = []
+    return done, undone
+
+
+def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[JournalEntry, JournalEntry]:
+    """Take back (or redo) the last change of one sheet, under its lock; the journal says so.
+
+    Returns the change taken back and the new journal entry. Refused when the sheet no
+    longer holds what that change wrote (someone changed it since), and when the change was a
+    fight word of a fight still kept (running in a REPL, or left to resume): only that session's
+    `undo` takes back the word whole, sheets and ledger together.
+    """
+    real = os.path.realpath(os.path.expanduser(path))
+    store = journal.connected()
+    if store is None:
+        raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
+                        hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
+    journal.flush()
+    from crux_cli.core.journal_entry import JournalEntry  # not on a roll's path, which reads sheet values alone
+    from crux_cli.state.history import newest_changes
+
+    entries = newest_changes(store, real, UNDO_REACH)
+    done, undone = stacks(entries, real)
+    pending = undone if redo else done
+    word = "redo" if redo else "undo"
+    if not pending:
+        raise CruxError(f"nothing to {word} for {path}",
+                        hint="the journal holds no change of this sheet" + (" undone since its last change"
+                                                                            if redo else ""))
+    target = pending[-1]
+    refuse_fight_word(store, target, path)
+    change = target.change_of(real)
+    expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
+    restore_sheets([(path, expected, wanted)], str(target.statement or ""))
+    entry = journal.append(JournalEntry(kind=word, who=change.get("who"), statement=target.statement,
+                                        undoes=target.id, answers=(),
+                                        sheets=({**change, "before": expected, "after": wanted},)))
+    return target, entry
+
+
+UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes
+
+
+def refuse_fight_word(store: Store, target: JournalEntry, path: str) -> None:
+    """A fight word's change belongs to its fight while the fight is kept: undo it in that session."""
+    if not target.has("fight"):
+        return
+    session = str(target.session)
+    from crux_cli.state.sessions import is_alive
+
+    running = is_alive(store.path.parent, session)
+    kept = any(s == session for s, _, _ in store.fights())
+    if running or kept:
+        where = "running in REPL session " + session if running else f"left by REPL session {session} to resume"
+        raise CruxError(f"`{target.statement}` changed {path} in a fight {where}",
+                        hint="take it back there with `undo` (sheets and fight together); "
+                             "crux sheet undo leaves it as it is")
+
+
+def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], statement: str = "") -> None:
+    """Set each sheet's values from `expected` to `wanted`, all or none.
+
+    Every sheet is locked (in one order, so two undos never wait on each other) and
+    checked before any is written: a sheet that no longer holds `expected` refuses the lot.
+    """
+    from crux_cli.state.sheet import parse_sheet, update_sheet_text
+    from crux_cli.state.store import locked, read_text, resolve, write_atomically
+
+    ordered = sorted(changes, key=lambda change: str(resolve(change[0])))
+    with contextlib.ExitStack() as stack:
+        plans = []
+        for shown, expected, wanted in ordered:
+            real = resolve(shown)
+            stack.enter_context(locked(real, shown))
+            text = read_text(real, shown)
+            hero = parse_sheet(text, shown)
+            differs = describe_difference(sheet_values(hero), expected)
+            if differs:
+                since = f" `{statement}`" if statement else ""
+                raise SheetError(f"changed since{since}: {differs}", path=shown,
+                                 hint="another crux, or an edit, changed it after that; crux leaves it as it is")
+            plans.append((real, shown, text, hero, hero.with_changes(**hero_values(wanted))))
+        for real, shown, text, hero, after in plans:
+            new_text = update_sheet_text(text, hero, after)
+            parse_sheet(new_text, shown)
+            if new_text != text:
+                write_atomically(real, new_text, shown)
+
+
+def hero_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: tuple(value) if isinstance(value, list) else value for name, value in values.items()}
+
+
+def describe_difference(current: Mapping[str, Any], expected: Mapping[str, Any]) -> str:
+    """'HP is 9, not 7' for each value that is not what the journal says it should be ('' when all are)."""
+    words = []
+    for name, value in expected.items():
+        if current.get(name) != value:
+            label = {"hp": "HP", "hit_dice": "Hit Dice"}.get(name, name.replace("_", " ").capitalize())
+            words.append(f"{label} is {shown_value(current.get(name))}, not {shown_value(value)}")
+    return "; ".join(words)
+
+
+def shown_value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(value) + "]" if value else "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
