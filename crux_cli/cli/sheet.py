@@ -63,7 +63,8 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     """Write a new, commented character sheet to FILE (never over an existing file)."""
     from crux_cli.core.vocabulary import ATTRIBUTES
     from crux_cli.rulesets.crux.hero import Attribute, Hero
-    from crux_cli.state.sheet import new_sheet_text, parse_attribute_spec
+    from crux_cli.rulesets.crux.sheet_file import parse_attribute_spec
+    from crux_cli.state.sheet import new_sheet_text
     from crux_cli.state.store import create_sheet
 
     if os.path.lexists(file):  # a dangling symbolic link too: its target would be made somewhere else
@@ -96,7 +97,7 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
 
 def attribute_value(attribute: str, text: str) -> Any:
     """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be."""
-    from crux_cli.state.sheet import parse_attribute_spec
+    from crux_cli.rulesets.crux.sheet_file import parse_attribute_spec
 
     return parse_attribute_spec(f"{attribute}={text}")[1]
 

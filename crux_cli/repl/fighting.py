@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import FightRules, FightValue
+    from crux_cli.core.ruleset import FightRules, FightValue, SheetHero
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
-    from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
 
 
@@ -264,7 +263,7 @@ class Fighting:
     def render(self, answer: Answer, who: str | None = None) -> str:
         return self.session.render(answer, who)
 
-    def read_hero(self, path: str) -> Hero:
+    def read_hero(self, path: str) -> SheetHero:
         from crux_cli.state.store import load_hero
 
         return load_hero(path)

@@ -37,7 +37,7 @@ from crux_cli.rulesets.crux.encounter import (
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
 from crux_cli.rulesets.crux.hero import CONDITIONS, WOUND_CAP, Hero
-from crux_cli.state.sheet import brief
+from crux_cli.rulesets.crux.sheet_file import brief
 from crux_cli.state.store import locked, read_text, resolve, write_atomically
 
 FORMAT = 3  # 1: sheet paths relative to the folder crux ran in when saving; 2: relative to the file;
