@@ -147,6 +147,13 @@ class FightRules(Protocol):
 
     def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]: ...
 
+    # the fight as the text of its file (state.encounter writes it), its heroes' sheets as `sheets` stores them
+    def dump(self, fight: FightValue, sheets: Mapping[str, str]) -> str: ...
+
+    # the fight in the text of the file `path` (a SheetError with the line when it is none of this rule set's),
+    # its heroes' sheets as paths from the current folder: a sheet stored relative is relative to `folder`, the file's
+    def load(self, text: str, path: str, folder: str) -> FightValue: ...
+
 
 class Handlers(Record):
     """What a rule set does with one kind of statement: one row of its `StatementTable`.
