@@ -385,6 +385,7 @@ class SheetFile(Protocol[H]):
       user's comments and layout kept; `edit(…, found)`: the same by a quick edit in place, or None
       when it cannot be done (`found`: what the rule set keeps between edits of one text, {} at first);
     - `template(hero)`: a new, commented sheet for `hero` (`crux sheet new`), which `read` gives back;
+      `new(values)`: a hero of the rule set's own field names (as `crux sheet new` asks them), unchecked;
     - `kept(hero)` / `with_kept(hero, values)`: the values a roll changes and the file keeps, as JSON (what
       the journal keeps of a change and undo compares), and the hero with them set;
     - `dump(hero)` / `load(data)`: all of a hero as JSON and back (a roll on a sheet is replayed with it);
@@ -400,6 +401,8 @@ class SheetFile(Protocol[H]):
     def edit(self, text: str, before: H, after: H, found: dict[str, int | None] | None = None) -> str | None: ...
 
     def template(self, hero: H) -> str: ...
+
+    def new(self, values: Mapping[str, Any]) -> H: ...
 
     def kept(self, hero: H) -> dict[str, Any]: ...
 

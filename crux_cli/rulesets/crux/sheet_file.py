@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
-from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.errors import SheetError
 from crux_cli.core.grammar import Pattern
 from crux_cli.core.limits import MAX_SIDES
 from crux_cli.core.vocabulary import (
@@ -35,6 +35,7 @@ from crux_cli.core.vocabulary import (
     MAX_WOUND_CAP,
     MODIFIER_RANGE,
     RATING_RANGE,
+    attribute_spec,
     canonical_attribute,
 )
 from crux_cli.rulesets.crux.hero import CONDITIONS, GRIT_MAX, WOUND_CAP, Attribute, Hero
@@ -443,19 +444,7 @@ def update_list(items: list[Any], wanted: tuple[str, ...]) -> None:
 
 def parse_attribute_spec(spec: str) -> tuple[str, Attribute]:
     """`STR=+2/1` → STR with modifier +2 and Boon/Bane rating +1 (`DEX=1` sets the modifier only)."""
-    match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d{1,9})\s*(?:/\s*([+-]?\d{1,9}))?\s*", spec)
-    hint = "write ATTR=MODIFIER/RATING, like STR=+2/1 or DEX=-1/0"
-    if not match:
-        raise CruxError(f"cannot read the attribute {spec!r}", hint=hint)
-    name = canonical_attribute(match.group(1))
-    if name is None:
-        raise CruxError(f"unknown attribute {match.group(1)!r}", hint="attributes: " + ", ".join(ATTRIBUTES))
-    modifier, rating = int(match.group(2)), int(match.group(3) or 0)
-    if not MODIFIER_RANGE[0] <= modifier <= MODIFIER_RANGE[1]:
-        low, high = MODIFIER_RANGE
-        raise CruxError(f"{name}'s modifier {modifier:+d} is outside {low}..{high:+d}", hint=hint)
-    if not RATING_RANGE[0] <= rating <= RATING_RANGE[1]:
-        raise CruxError(f"{name}'s Boon/Bane rating {rating:+d} is outside -3..+3", hint=hint)
+    name, modifier, rating = attribute_spec(spec)
     return name, Attribute(modifier=modifier, rating=rating)
 
 
@@ -549,6 +538,12 @@ class CruxSheetFile:
 
     def template(self, hero: Hero) -> str:
         return new_sheet_text(hero)
+
+    def new(self, values: Mapping[str, Any]) -> Hero:
+        """A hero of `Hero`'s fields, its attributes as {name: (modifier, rating)}, unchecked (as `crux sheet new`
+        makes one: its sheet is checked when written and read back)."""
+        given = values.get("attributes", {})
+        return Hero(**{**values, "attributes": {name: Attribute(*given.get(name, (0, 0))) for name in ATTRIBUTES}})
 
     def kept(self, hero: Hero) -> dict[str, Any]:
         """The values crux keeps on a sheet (the ones it writes back), as JSON."""
