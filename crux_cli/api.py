@@ -25,9 +25,9 @@ from crux_cli.core.record import Record
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from crux_cli.core.ruleset import SheetHero as Hero  # the hero of the rule set a sheet names
     from crux_cli.probability.dist import Dist
     from crux_cli.probability.result import AtLeast, Comparison, Odds
-    from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
 
 __all__ = ["CruxError", "Hero", "LimitError", "OddsComparison", "OddsResult", "RollResult", "Session", "SheetError",
@@ -329,9 +329,7 @@ class Session:
             raise CruxError("a session plays from a sheet or from a hero held in memory, not both",
                             hint="write the hero to a sheet first: crux_cli.write_sheet(path, hero)")
         if hero is not None:
-            from crux_cli.rulesets.crux.hero import Hero
-
-            if not isinstance(hero, Hero):
+            if not isinstance(hero, hero_type(getattr(hero, "rules", None))):
                 raise CruxError(f"hero must be a Hero (from new_hero or read_sheet), not {type(hero).__name__}")
             rules = rules or hero.rules
         path = None if sheet is None else os.fspath(sheet)
@@ -534,10 +532,15 @@ def compare(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str
 
 def __getattr__(name: str) -> Any:
     if name == "Hero":  # the hero's type, imported only when asked for: a roll without a hero never needs it
-        from crux_cli.rulesets.crux.hero import Hero
-
-        return Hero
+        return hero_type()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def hero_type(rules: object = None) -> type:
+    """The hero type of the sheet file of the rule set `rules` (the default rule set's, when it keeps none)."""
+    from crux_cli.state.store import file_for
+
+    return file_for(rules).hero
 
 
 def format_error(error: CruxError) -> str:

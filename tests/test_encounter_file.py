@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from crux_cli.core.errors import SheetError
 from crux_cli.rulesets.crux import encounter as fight
+from crux_cli.rulesets.crux.fight_file import parse_fight
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
-from crux_cli.state.encounter import load_encounter, parse_fight, save_fight
+from crux_cli.state.encounter import load_fight, save_fight
 
 
 def save_encounter(path: str | os.PathLike[str], encounter: fight.Encounter, sheets: dict[str, str]) -> None:
@@ -25,6 +26,13 @@ def parse_encounter(text: str, shown: str) -> tuple[fight.Encounter, dict[str, s
     """The encounter of a file's text, its heroes' sheet files and the file's format."""
     state, version = parse_fight(text, shown)
     return state.encounter, dict(state.sheets), version
+
+
+def load_encounter(path: str | os.PathLike[str]) -> tuple[fight.Encounter, dict[str, str]]:
+    """The ledger of the fight saved at `path`, and its heroes' sheet files as paths from the current folder."""
+    state = load_fight(path)
+    assert isinstance(state, FightState)
+    return state.encounter, dict(state.sheets)
 
 
 def a_fight() -> fight.Encounter:
@@ -224,8 +232,6 @@ def test_any_one_field_changed_loads_or_is_refused_never_crashes(key, value, whe
 def test_a_hero_held_in_memory_the_fallen_and_a_won_fight_are_kept_whole(tmp_path):
     from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
     from crux_cli.rulesets.crux.hero import Hero
-    from crux_cli.state.encounter import load_fight, save_fight
-
     zed = Hero(name="Bram", hp=0, wounds=3, dying=True, grit=2, hit_dice=0, conditions=("prone", "dazed"))
     state = FightState(a_fight(), frozen_map({"Wren": str(tmp_path / "wren.toml")}), frozen_map({"Bram": zed}),
                        ("rats", "Bram"), over=True)
@@ -239,8 +245,6 @@ def test_a_hero_held_in_memory_the_fallen_and_a_won_fight_are_kept_whole(tmp_pat
 
 
 def test_a_format_2_file_still_loads_with_its_heroes_at_their_sheets_values(tmp_path):
-    from crux_cli.state.encounter import load_fight
-
     path = tmp_path / "fight.toml"
     path.write_text(GOOD)
     fight = load_fight(path)

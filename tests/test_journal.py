@@ -310,7 +310,7 @@ def test_a_state_dir_relative_to_nothing_is_home(monkeypatch: pytest.MonkeyPatch
 def test_a_fight_word_cut_short_by_a_kill_is_undone_at_resume(sheet: Path) -> None:
     """Seed 001's ledger and the sheet agree after a kill: the word's sheet write is taken back."""
     from crux_cli.state.autosave import Autosave, left_fights
-    from crux_cli.state.encounter import load_encounter
+    from crux_cli.state.encounter import load_fight
 
     session = session_on(sheet)
     session.autosave = Autosave.start(session.journal)
@@ -325,7 +325,7 @@ def test_a_fight_word_cut_short_by_a_kill_is_undone_at_resume(sheet: Path) -> No
     left = left_fights(later)
     assert len(left) == 1 and load_hero(sheet).hp == hp  # the half-done word is undone
     assert any("was cut short" in warning for warning in later.take_warnings())
-    assert load_encounter(left[0].path)[0] == ledger
+    assert load_fight(left[0].path).encounter == ledger
     resumed = session_on(sheet)
     resumed.pending = None
     assert any("fight loaded" in line for line in resumed.fight_word(f"load {left[0].path}"))

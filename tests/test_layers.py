@@ -77,17 +77,20 @@ def resolved(module: str, name: str | None = None) -> str:
     return module
 
 
-def imports_of(name: str, source: str | None = None) -> list[Import]:
-    """Every import of module `name` that runs, found in one walk of its syntax tree."""
+def imports_of(name: str, source: str | None = None, *, typing: bool = False) -> list[Import]:
+    """Every import of module `name` that runs, found in one walk of its syntax tree; with `typing`, the imports
+    under `if TYPE_CHECKING:` too (how: "typing")."""
     tree = parsed(name) if source is None else ast.parse(source)
     found: list[Import] = []
 
     def visit(node: ast.AST, how: str) -> None:
         if isinstance(node, ast.If) and is_type_checking(node.test):
+            for child in node.body if typing else ():
+                visit(child, "typing")
             for child in node.orelse:
                 visit(child, how)
             return
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and how != "typing":
             how = "lazy"
         if isinstance(node, ast.Import):
             found.extend(Import(name, alias.name, node.lineno, how) for alias in node.names)
@@ -189,6 +192,39 @@ def cycle_from(start: str, graph: dict[str, set[str]]) -> list[str]:
                 seen.add(after)
                 stack.append((after, [*path, after]))
     return []
+
+
+# The layers above the rule sets know them through the registry alone (`crux_cli.rulesets`: BUILT_IN, DEFAULT, a
+# rule set by its name): what they keep of a rule set's values (a hero, a fight) its facets read, write and
+# journal, so not even a type of one is imported there, for the type checker or otherwise (issue 33).
+KNOW_NO_RULE_SET = ("state", "running", "api", "cli", "repl")
+
+
+def rule_set_imports(name: str, source: str | None = None) -> list[Import]:
+    """The imports of a rule set's own modules (`crux_cli.rulesets.<name>…`) in module `name`, any kind."""
+    return [i for i in imports_of(name, source, typing=True) if i.imported.startswith("crux_cli.rulesets.")]
+
+
+def test_state_running_api_cli_and_repl_import_no_rule_set() -> None:
+    wrong = [where(i) for name in sorted(modules()) if package_of(name) in KNOW_NO_RULE_SET
+             for i in rule_set_imports(name)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rule_set_check_sees_every_kind_of_import() -> None:
+    source = """
+from typing import TYPE_CHECKING
+from crux_cli import rulesets
+from crux_cli.rulesets import DEFAULT
+if TYPE_CHECKING:
+    from crux_cli.rulesets.crux.hero import Hero
+def later() -> None:
+    from crux_cli.rulesets.crux import sheet_file
+MODULE = "crux_cli.rulesets.crux.ruleset"
+"""
+    found = {(i.imported, i.how) for i in rule_set_imports("crux_cli.state.store", source)}
+    assert found == {("crux_cli.rulesets.crux.hero", "typing"), ("crux_cli.rulesets.crux.sheet_file", "lazy"),
+                     ("crux_cli.rulesets.crux.ruleset", "named")}
 
 
 def test_type_checking_imports_are_never_evaluated() -> None:

@@ -38,7 +38,7 @@ def test_the_sheets_crux_writes_are_read_without_tomllib(text: str) -> None:
 
 
 def test_a_sheet_reads_as_the_same_hero_either_way() -> None:
-    from crux_cli.state.sheet import _SheetReader
+    from crux_cli.rulesets.crux.sheet_file import _SheetReader
 
     for text in SHEETS:
         assert parse_sheet(text) == _SheetReader(text, "<sheet>").hero(tomllib.loads(text))

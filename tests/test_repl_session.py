@@ -315,7 +315,8 @@ def test_a_plain_roll_at_the_prompt_loads_neither_the_fight_ledger_nor_the_sheet
         "lexer.fragments('DEX +1b', session.runner.rules, judge=not session.claims('DEX +1b'))\n"
         "toolbar.toolbar_fragments(session, 80)\n"
         "answered = session.handle('DEX +1b')\n"
-        "heavy = ('crux_cli.rulesets.crux.hero', 'crux_cli.state.encounter', 'crux_cli.state.sheet')\n"
+        "heavy = ('crux_cli.rulesets.crux.hero', 'crux_cli.state.encounter', 'crux_cli.state.sheet',\n"
+        "         'crux_cli.rulesets.crux.sheet_file')\n"
         "print(offered, answered[0].split(':')[0], [m for m in heavy if m in sys.modules])\n"
         "print(session.handle('fight')[0].split(':')[0], 'crux_cli.rulesets.crux.hero' in sys.modules)\n")
     environ = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path)}

@@ -6,7 +6,8 @@ import pytest
 
 from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.rulesets.crux.hero import ATTRIBUTES, Attribute, Hero
-from crux_cli.state.sheet import key_line, new_sheet_text, parse_attribute_spec, parse_sheet, update_sheet_text
+from crux_cli.rulesets.crux.sheet_file import key_line, parse_attribute_spec
+from crux_cli.state.sheet import new_sheet_text, parse_sheet, update_sheet_text
 
 WREN = Hero(
     name="Wren",
@@ -238,7 +239,7 @@ def test_a_1_mb_sheet_changes_one_value_quickly_and_keeps_the_rest_byte_for_byte
 def test_the_status_table_alone_gives_what_the_whole_sheet_would(text: str) -> None:
     import tomllib
 
-    from crux_cli.state.sheet import updated_document
+    from crux_cli.rulesets.crux.sheet_file import updated_document
 
     before = Hero(hp=4)  # only the values that change matter here: these need not be sheets crux takes
     after = before.with_changes(hp=2, grit=1, conditions=("dazed",))

@@ -61,10 +61,7 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
                 hp: int | None, hit_dice: int | None, hit_die: str | None, wound_cap: int | None,
                 ask: bool | None) -> None:
     """Write a new, commented character sheet to FILE (never over an existing file)."""
-    from crux_cli.core.vocabulary import ATTRIBUTES
-    from crux_cli.rulesets.crux.hero import Attribute, Hero
-    from crux_cli.state.sheet import new_sheet_text, parse_attribute_spec
-    from crux_cli.state.store import create_sheet
+    from crux_cli.state.store import create_sheet, file_for
 
     if os.path.lexists(file):  # a dangling symbolic link too: its target would be made somewhere else
         what = "is a symbolic link" if os.path.islink(file) else "already exists"
@@ -72,15 +69,15 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
     answers: dict[str, Any] = {"name": name, "advantaged": advantaged, "disadvantaged": disadvantaged,
                                "attack_die": attack_die, "attack_attribute": attack_attribute, "hp": hp,
                                "hit_dice": hit_dice, "hit_die": hit_die}
-    stats = dict(parse_attribute_spec(spec) for spec in attributes)
+    stats = dict(attribute_value_of(spec) for spec in attributes)
     if ask if ask is not None else (name is None and sys.stdin.isatty()):
         ask_for_the_rest(answers, stats, default_name=Path(file).stem)
     count, sides = parse_die(answers["attack_die"] or "d6", "--attack")
     hp_max = answers["hp"] or 10
     hit_dice = 1 if answers["hit_dice"] is None else answers["hit_dice"]
-    hero = Hero(
+    values = dict(
         name=(answers["name"] or "").strip() or Path(file).stem,
-        attributes={a: stats.get(a, Attribute()) for a in ATTRIBUTES},
+        attributes=stats,
         advantaged_save=attribute_option(answers["advantaged"], "--adv"),
         disadvantaged_save=attribute_option(answers["disadvantaged"], "--dis"),
         attack_count=count, attack_sides=sides,
@@ -88,17 +85,25 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
         hp=hp_max, hp_max=hp_max, wound_cap=wound_cap or 6, hit_dice=hit_dice, hit_dice_max=hit_dice,
         hit_die=parse_die(answers["hit_die"] or "d8", "--hit-die", single=True)[1],
     )
-    if hero.advantaged_save and hero.advantaged_save == hero.disadvantaged_save:
-        raise CruxError(f"{hero.advantaged_save} cannot be both the advantaged and the disadvantaged save")
-    create_sheet(file, new_sheet_text(hero))
+    if values["advantaged_save"] and values["advantaged_save"] == values["disadvantaged_save"]:
+        raise CruxError(f"{values['advantaged_save']} cannot be both the advantaged and the disadvantaged save")
+    sheets = file_for(None)  # the default rule set's sheets: the fields asked here are its own
+    hero = sheets.new(values)
+    create_sheet(file, sheets.template(hero))
     click.echo(f"wrote {file} for {hero.name}: edit it freely; play with crux --sheet {shlex.quote(file)} 'DEX +1b'")
 
 
-def attribute_value(attribute: str, text: str) -> Any:
-    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be."""
-    from crux_cli.state.sheet import parse_attribute_spec
+def attribute_value(attribute: str, text: str) -> tuple[int, int]:
+    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be: (modifier, rating)."""
+    return attribute_value_of(f"{attribute}={text}")[1]
 
-    return parse_attribute_spec(f"{attribute}={text}")[1]
+
+def attribute_value_of(spec: str) -> tuple[str, tuple[int, int]]:
+    """`--attr STR=+2/1` → (STR, (modifier, rating))."""
+    from crux_cli.core.vocabulary import attribute_spec
+
+    name, modifier, rating = attribute_spec(spec)
+    return name, (modifier, rating)
 
 
 def ask_for_the_rest(answers: dict[str, Any], stats: dict[str, Any], default_name: str) -> None:

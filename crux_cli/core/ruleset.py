@@ -30,21 +30,33 @@ if TYPE_CHECKING:  # type parameters with defaults (PEP 696): a plain `RuleSet` 
     S = TypeVar("S", default=Any)
     R = TypeVar("R", default=Any)
     H = TypeVar("H", default=Any)
+    H_co = TypeVar("H_co", covariant=True, default=Any)  # a hero only given out (`FightRunner.current_hero`)
 else:  # typing's TypeVar takes no default before Python 3.13, and typing_extensions is not a dependency
     from typing import TypeVar
 
     S, R, H = TypeVar("S"), TypeVar("R"), TypeVar("H")
+    H_co = TypeVar("H_co", covariant=True)
 
 
-class Context(Record):
+class Context(Record, Generic[H]):
     """What one statement runs with: the dice, the hero (when the rule set keeps one), the text typed."""
 
     roller: Roller
-    hero: Any = None
+    hero: H | None = None
     text: str = ""  # the statement as typed, for error positions found after parsing
 
 
-class FightRunner(Protocol):
+class SheetHero(Protocol):
+    """What crux asks of any rule set's hero, beyond its own rules: who it is and which rules it plays by."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def rules(self) -> str: ...
+
+
+class FightRunner(Protocol[H_co]):
     """What a fight needs of a runner: answer one statement as its hero, and say who that hero is now."""
 
     sheet: str | None
@@ -54,7 +66,7 @@ class FightRunner(Protocol):
     def odds(self, text: str, at_least: int | None = None, exact: bool = False,
              cumulative: bool = False) -> Any: ...  # the exact odds of a statement, nothing rolled
 
-    def current_hero(self) -> Any: ...
+    def current_hero(self) -> H_co | None: ...
 
 
 class FightValue(Protocol):
@@ -76,7 +88,7 @@ class FightValue(Protocol):
     def ledger_json(self) -> dict[str, Any]: ...  # the ledger as JSON, for the journal
 
 
-class FightHost(Protocol):
+class FightHost(Protocol[H]):
     """What a rule set's fight words ask of the session that runs them (`repl.fighting.Fighting`).
 
     A rule set may not import the running, state or REPL layers above it, so a fight gets its
@@ -87,13 +99,13 @@ class FightHost(Protocol):
     def palette(self) -> Palette: ...
 
     @property
-    def runner(self) -> FightRunner: ...  # the session's own runner: the loaded sheet, if any
+    def runner(self) -> FightRunner[H]: ...  # the session's own runner: the loaded sheet, if any
 
-    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> FightRunner: ...
+    def fight_runner(self, sheet: str | None = None, hero: H | None = None) -> FightRunner[H]: ...
 
     def render(self, answer: Any, who: str | None = None) -> str: ...  # who: the combatant who rolled
 
-    def read_hero(self, path: str) -> Any: ...
+    def read_hero(self, path: str) -> H: ...
 
     def save_fight(self, path: str, fight: FightValue) -> None: ...
 
@@ -134,6 +146,13 @@ class FightRules(Protocol):
                  host: FightHost) -> tuple[str, tuple[tuple[str, str], ...], bool] | None: ...
 
     def toolbar(self, fight: FightValue, host: FightHost) -> list[tuple[int, str, str]]: ...
+
+    # the fight as the text of its file (state.encounter writes it), its heroes' sheets as `sheets` stores them
+    def dump(self, fight: FightValue, sheets: Mapping[str, str]) -> str: ...
+
+    # the fight in the text of the file `path` (a SheetError with the line when it is none of this rule set's),
+    # its heroes' sheets as paths from the current folder: a sheet stored relative is relative to `folder`, the file's
+    def load(self, text: str, path: str, folder: str) -> FightValue: ...
 
 
 class Handlers(Record):
@@ -355,6 +374,45 @@ class Vocabulary(Record):
         return self.after.words_for(kind, word) if isinstance(self.after, Kinds) else ()
 
 
+class SheetFile(Protocol[H]):
+    """A rule set's hero in a sheet file (`SheetKeeping.file`). The state layer reads the file's TOML, picks
+    the rule set by its `rules` (the default one when it names none, or one without a file), and locks,
+    caches, writes and journals the file; the rule set says what the TOML holds:
+
+    - `read(data, text, path)`: the hero of the sheet's TOML (`data`, as tomllib reads it), or a
+      `SheetError` naming `path` and the line of `text` that breaks a rule;
+    - `write(text, before, after)`: `text` with the values that changed from `before` to `after`, the
+      user's comments and layout kept; `edit(…, found)`: the same by a quick edit in place, or None
+      when it cannot be done (`found`: what the rule set keeps between edits of one text, {} at first);
+    - `template(hero)`: a new, commented sheet for `hero` (`crux sheet new`), which `read` gives back;
+      `new(values)`: a hero of the rule set's own field names (as `crux sheet new` asks them), unchecked;
+    - `kept(hero)` / `with_kept(hero, values)`: the values a roll changes and the file keeps, as JSON (what
+      the journal keeps of a change and undo compares), and the hero with them set;
+    - `dump(hero)` / `load(data)`: all of a hero as JSON and back (a roll on a sheet is replayed with it);
+    - `hero`: the hero's type (the Python API's `crux_cli.Hero`, of the default rule set).
+    """
+
+    hero: type[H]
+
+    def read(self, data: dict[str, Any], text: str, path: str) -> H: ...
+
+    def write(self, text: str, before: H, after: H) -> str: ...
+
+    def edit(self, text: str, before: H, after: H, found: dict[str, int | None] | None = None) -> str | None: ...
+
+    def template(self, hero: H) -> str: ...
+
+    def new(self, values: Mapping[str, Any]) -> H: ...
+
+    def kept(self, hero: H) -> dict[str, Any]: ...
+
+    def with_kept(self, hero: H, values: Mapping[str, Any]) -> H: ...
+
+    def dump(self, hero: H) -> dict[str, Any]: ...
+
+    def load(self, data: Mapping[str, Any]) -> H: ...
+
+
 class SheetKeeping(Record, Generic[R, H]):
     """The sheet facet of a rule set whose rolls change the hero (`RuleSet.sheet`): a roll on a sheet is
     read and written under its lock. A rule set that only reads the sheet (or none) has no such facet.
@@ -363,13 +421,16 @@ class SheetKeeping(Record, Generic[R, H]):
     - `status(hero)`: the hero's state for the REPL's toolbar, as (tone, text) pairs, the tone one of
       key, value, low, hint;
     - `suffix(answer, palette)` / `json(update)`: what a roll on a sheet adds to its line and its JSON
-      (`answer.sheet` and `update` are the runner's `SheetUpdate`: path, before, after).
+      (`answer.sheet` and `update` are the runner's `SheetUpdate`: path, before, after);
+    - `file()`: its `SheetFile`, loaded on first use (see `lazy_value`): a roll that reads no sheet never
+      loads it. None: its sheets are read as the default rule set's.
     """
 
     apply: Callable[[R, H], H] = field(compare=False)
     status: Callable[[H], tuple[tuple[str, str], ...]] = field(compare=False)
     suffix: Callable[[Any, Palette], str] = field(compare=False)
     json: Callable[[Any], dict[str, Any]] = field(compare=False)
+    file: Callable[[], SheetFile[H]] | None = field(default=None, compare=False)
 
 
 class RuleSet(Record, Generic[S, R]):

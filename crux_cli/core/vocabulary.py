@@ -39,6 +39,29 @@ def canonical_attribute(name: str) -> str | None:
     return ATTRIBUTE_NAMES.get(name.strip().lower())
 
 
+def attribute_spec(spec: str) -> tuple[str, int, int]:
+    """`STR=+2/1` → (STR, modifier +2, Boon/Bane rating +1) (`DEX=1` sets the modifier only), as `crux sheet new
+    --attr` takes it; a CruxError says what is wrong."""
+    import re
+
+    from crux_cli.core.errors import CruxError
+
+    match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d{1,9})\s*(?:/\s*([+-]?\d{1,9}))?\s*", spec)
+    hint = "write ATTR=MODIFIER/RATING, like STR=+2/1 or DEX=-1/0"
+    if not match:
+        raise CruxError(f"cannot read the attribute {spec!r}", hint=hint)
+    name = canonical_attribute(match.group(1))
+    if name is None:
+        raise CruxError(f"unknown attribute {match.group(1)!r}", hint="attributes: " + ", ".join(ATTRIBUTES))
+    modifier, rating = int(match.group(2)), int(match.group(3) or 0)
+    if not MODIFIER_RANGE[0] <= modifier <= MODIFIER_RANGE[1]:
+        low, high = MODIFIER_RANGE
+        raise CruxError(f"{name}'s modifier {modifier:+d} is outside {low}..{high:+d}", hint=hint)
+    if not RATING_RANGE[0] <= rating <= RATING_RANGE[1]:
+        raise CruxError(f"{name}'s Boon/Bane rating {rating:+d} is outside -3..+3", hint=hint)
+    return name, modifier, rating
+
+
 # The JSON words every rule set shares, so a script reads one idea by one name whatever `--rules` says
 # (the schemas in crux_cli/data/schema/ hold every rule set to them).
 ARMOR_KEY = "armor"  # the armour an attack met: crux's category word, stepdice's and d20check's number

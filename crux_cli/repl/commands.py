@@ -160,18 +160,19 @@ def load(session: "Session", call: Invocation) -> list[str]:
     try:
         hero = session.load_sheet(os.path.expanduser(call.args))
     except CruxError as error:
-        if is_fight_file(os.path.expanduser(call.args)):  # the other kind of file crux writes: say which word
+        if is_fight_file(os.path.expanduser(call.args), session):  # the other kind of file crux writes: say so
             raise call.error(f"{call.args} is a saved fight, not a character sheet",
                              hint=f"`load {call.args}` (no slash) resumes the fight") from None
         raise call.error(error.message, hint=error.hint) from None
     return [f"{hero.name} loaded from {call.args} ({session.runner.rules_name} rules)"]
 
 
-def is_fight_file(path: str) -> bool:
-    from crux_cli.state.encounter import load_encounter
+def is_fight_file(path: str, session: "Session") -> bool:
+    """Does `path` hold a fight, as the active rule set's fights read one (else the default rule set's)?"""
+    from crux_cli.state.encounter import load_fight
 
     try:
-        load_encounter(path)
+        load_fight(path, session.runner.rules.fight_rules())
     except (CruxError, OSError):
         return False
     return True

@@ -10,15 +10,14 @@ and the line that resumes a fight all come from the rule set.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import FightRules, FightValue
+    from crux_cli.core.ruleset import FightRules, FightValue, SheetHero
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
-    from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
 
 
@@ -151,12 +150,10 @@ class Fighting:
 
     def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:
         """A save never writes over what is not a fight file, nor over an older save without asking."""
-        from crux_cli.state.encounter import load_encounter
-
         real = os.path.realpath(os.path.expanduser(path))
         if os.path.lexists(real) and real not in self.saved_to:
             try:
-                load_encounter(real)
+                self.load_fight(real)
             except CruxError as error:
                 raise CruxError(f"{path} is not a crux encounter: crux will not write over it",
                                 hint=f"save to another file name ({error.message})") from None
@@ -191,7 +188,7 @@ class Fighting:
             if self.state is None:
                 autosave.clear()
             else:
-                autosave.save(self.state, dict(self.state.sheets))
+                autosave.save(self.state, self.fights_to_file(self.began_in))
         except (OSError, CruxError) as error:
             reason = error.strerror if isinstance(error, OSError) else error.message
             return [f"the fight is not autosaved: {autosave.path}: {reason}"]
@@ -212,8 +209,6 @@ class Fighting:
         said = session.journal.take_warnings()  # what settling statements cut short by a kill did
         if not left:
             return said  # the usual start: the encounter files and the fight rules stay unloaded
-        from crux_cli.state.encounter import load_fight
-
         rules = self.rules()
         for other in left[1 if rules is not None else 0:]:  # offered at a later start
             other.release()
@@ -222,7 +217,7 @@ class Fighting:
                     "waits for a session in rules that have them"]
         newest = left[0]
         try:
-            fight = load_fight(newest.path)
+            fight = self.load_fight(str(newest.path))
         except CruxError:
             return [*said, f"a fight was left that does not read: kept as {newest.set_aside()}"]
 
@@ -254,7 +249,7 @@ class Fighting:
     def runner(self) -> Runner:
         return self.session.runner
 
-    def fight_runner(self, sheet: str | None = None, hero: Any = None) -> Runner:
+    def fight_runner(self, sheet: str | None = None, hero: SheetHero | None = None) -> Runner:
         from crux_cli.running.runner import Runner
 
         runner = self.session.runner
@@ -264,21 +259,30 @@ class Fighting:
     def render(self, answer: Answer, who: str | None = None) -> str:
         return self.session.render(answer, who)
 
-    def read_hero(self, path: str) -> Hero:
+    def read_hero(self, path: str) -> SheetHero:
         from crux_cli.state.store import load_hero
 
         return load_hero(path)
 
     def save_fight(self, path: str, fight: FightValue) -> None:
-        from crux_cli.rulesets.crux.fight_state import FightState
+        """Write the fight to a file, as the active rule set's fights write it."""
         from crux_cli.state.encounter import save_fight
 
-        if not isinstance(fight, FightState):  # the one file format crux writes fights in
-            raise CruxError(f"the {self.session.rules_name} rules' fights cannot be saved to a file")
-        save_fight(path, fight)
+        save_fight(path, fight, self.fights_to_file(self.began_in))
 
     def load_fight(self, path: str) -> FightValue:
+        """The fight in a file, as the active rule set's fights read it."""
         from crux_cli.state.encounter import load_fight
 
-        return load_fight(path)
+        return load_fight(path, self.fights_to_file())
+
+    def fights_to_file(self, began_in: str = "") -> FightRules:
+        """The fights that write and read a fight's file: those of the rule set it began in, else the active one's."""
+        from crux_cli import rulesets
+
+        name = began_in or self.session.rules_name
+        rules = rulesets.load(name).fight_rules()
+        if rules is None:
+            raise CruxError(f"the {name} rules have no fights to save or load")
+        return rules
 

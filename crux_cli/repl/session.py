@@ -24,9 +24,8 @@ from crux_cli.repl.tracking import Steps
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import FightValue
+    from crux_cli.core.ruleset import FightValue, SheetHero
     from crux_cli.repl.countdown import Countdown
-    from crux_cli.rulesets.crux.hero import Hero
     from crux_cli.running.runner import Answer, Runner
     from crux_cli.state.autosave import Autosave
     from crux_cli.state.journal import Journal
@@ -54,7 +53,7 @@ class Session:
         self.paging: bool | str = True  # tall output through a pager: the config's `pager`, switched by /pager
         self.recent: deque[Answer] = deque(maxlen=RECENT)
         self.countdowns: list[Countdown] = []
-        self.sheet_hero: Hero | None = None  # the loaded sheet as last read, for the toolbar
+        self.sheet_hero: SheetHero | None = None  # the loaded sheet as last read, for the toolbar
         self.sheet_mtime: int | None = None
         self.aliases_file: Path | None = None  # where /alias keeps them between sessions, when set
         self.fighting = Fighting(self)  # the fight in progress (the rule set's `fights`): its words come first
@@ -102,7 +101,7 @@ class Session:
         return self._runner.seed if self._runner is not None else self._before[1]
 
     @property
-    def hero(self) -> Hero | None:
+    def hero(self) -> SheetHero | None:
         """The hero rolling now: the sheet's (as last read) or the one the runner holds."""
         if self._runner is None:
             return None
@@ -371,7 +370,7 @@ class Session:
 
     # -- the sheet ----------------------------------------------------------------------------------
 
-    def load_sheet(self, path: str) -> Hero:
+    def load_sheet(self, path: str) -> SheetHero:
         """Roll as the hero on the sheet at `path` from now on, in the rule set the sheet names.
 
         As with `--sheet`, each statement reads the sheet and writes back what it changed.

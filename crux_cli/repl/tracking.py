@@ -23,17 +23,16 @@ from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
-    from crux_cli.core.ruleset import FightValue
+    from crux_cli.core.ruleset import FightValue, SheetHero
     from crux_cli.repl.countdown import Countdown
     from crux_cli.repl.session import Session
-    from crux_cli.rulesets.crux.hero import Hero
 
 UNDO_DEPTH = 200
 
 
 class Snapshot(Record):
     fight: FightValue | None  # the fight, a value (None: no fight)
-    hero: Hero | None  # the session's hero held in memory (None with a sheet, or no hero)
+    hero: SheetHero | None  # the session's hero held in memory (None with a sheet, or no hero)
     countdowns: tuple[Countdown, ...]
     sheets: dict[str, dict[str, Any]]  # sheet path -> the values crux keeps on it
 

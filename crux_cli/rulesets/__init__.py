@@ -27,7 +27,7 @@ from crux_cli.core.errors import CruxError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from crux_cli.core.ruleset import RuleSet
+    from crux_cli.core.ruleset import RuleSet, SheetFile
 
 DEFAULT = "crux"
 ENTRY_POINT_GROUP = "crux.rulesets"
@@ -43,6 +43,24 @@ BUILT_IN: dict[str, tuple[str, str]] = {
     "challenge": ("crux_cli.rulesets.challenge.ruleset",
                   "Challenge rolls: action, fortune and resistance pools of d6, highest die, risk and XP"),
 }
+
+
+# a built-in rule set's sheet file (its `SheetKeeping.file`), named here so that a sheet is read without loading the
+# rules it names: a dice roll beside a sheet never loads them (tests/test_ruleset.py holds the two to agree)
+SHEET_FILES: dict[str, tuple[str, str]] = {"crux": ("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")}
+
+
+@functools.cache
+def sheet_file(name: str) -> SheetFile[Any] | None:
+    """The sheet file of the rule set called `name` (None: it keeps no sheet file, or there is no such rule set)."""
+    if name in SHEET_FILES:
+        module, value = SHEET_FILES[name]
+        found: SheetFile[Any] = getattr(importlib.import_module(module), value)
+        return found
+    if not exists(name):
+        return None
+    keeping = load(name).sheet
+    return keeping.file() if keeping is not None and keeping.file is not None else None
 
 
 @functools.cache

@@ -23,8 +23,7 @@ from crux_cli.running.read import read
 from crux_cli.state import store_module
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import RuleSet
-    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.core.ruleset import RuleSet, SheetHero
     from crux_cli.state.store import SheetTransaction
 
 
@@ -35,8 +34,8 @@ class SheetUpdate(Record):
     """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
 
     path: str
-    before: Hero
-    after: Hero
+    before: SheetHero
+    after: SheetHero
 
 
 class Answer(Record):
@@ -56,7 +55,7 @@ class Answer(Record):
 
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
-                 source: RandomSource | None = None, hero: Hero | None = None,
+                 source: RandomSource | None = None, hero: SheetHero | None = None,
                  sheet: str | None = None, repeat: int = 1) -> None:
         self.rules_name = rulesets.check(rules)
         # loaded when a statement first needs it: `crux 4d6kh3` is generic dice and never does
@@ -284,7 +283,7 @@ class Runner:
 
     @staticmethod
     def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
-                 before: Hero, after: Hero, text: str) -> None:
+                 before: SheetHero, after: SheetHero, text: str) -> None:
         """Tell the journal a sheet is about to change, with the values it keeps (none when only others did)."""
         from crux_cli.state.sheet_undo import sheet_values
 
@@ -292,7 +291,7 @@ class Runner:
         if old != new:
             on_write(path, old, new, text, after.name)
 
-    def apply(self, result: Any, hero: Hero) -> Hero:
+    def apply(self, result: Any, hero: SheetHero) -> SheetHero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
         sheet = self.rules.sheet
         return sheet.apply(result, hero) if sheet is not None else hero
@@ -304,11 +303,11 @@ class Runner:
         except CruxError as error:
             raise error.at(ctx.text) from None
 
-    def current_hero(self) -> Hero | None:
+    def current_hero(self) -> SheetHero | None:
         """The hero as the sheet has it now (read without the lock: nothing is written), else the one held."""
         if self.sheet is None:
             return self.hero
-        hero: Hero = store_module().load_hero(self.sheet)
+        hero: SheetHero = store_module().load_hero(self.sheet)
         return hero
 
     def odds(self, text: str, at_least: int | None = None, exact: bool = False, cumulative: bool = False) -> Answer:

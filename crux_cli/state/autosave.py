@@ -15,12 +15,13 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError
 from crux_cli.state.sessions import Alive, alive_path, hold
 
 if TYPE_CHECKING:
+    from crux_cli.core.ruleset import FightRules, FightValue
     from crux_cli.state.journal import Journal
 
 
@@ -38,9 +39,12 @@ class Autosave:
     def path(self) -> Path:
         return self.journal.path
 
-    def save(self, encounter: Any, sheets: dict[str, str]) -> None:
-        """Keep the fight now (sheets as absolute paths, so it resumes from any folder)."""
-        self.put(ledger_text(encounter, sheets))
+    def save(self, fight: FightValue, rules: FightRules) -> None:
+        """Keep the fight now, as its rule set's fights write it (sheets as absolute paths: it resumes from any
+        folder)."""
+        from crux_cli.state.encounter import fight_text
+
+        self.put(fight_text(fight, rules))
 
     def clear(self) -> None:
         """The fight is over: nothing to resume."""
@@ -57,12 +61,6 @@ class Autosave:
 
     def close(self) -> None:
         self.alive.end()
-
-
-def ledger_text(encounter: Any, sheets: dict[str, str]) -> str:
-    from crux_cli.state.encounter import encounter_text
-
-    return encounter_text(encounter, {name: os.path.abspath(os.path.expanduser(p)) for name, p in sheets.items()})
 
 
 def write_private(path: Path, text: str) -> None:

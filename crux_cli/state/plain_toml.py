@@ -12,7 +12,11 @@ tests/test_plain_toml.py holds it to tomllib's answer on sheets and on mutations
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from crux_cli.core.errors import SheetError
+from crux_cli.core.grammar import Pattern
 
 BLANK = " \t"  # TOML's whitespace
 BARE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"  # the characters of a bare key
@@ -147,3 +151,42 @@ def read_inline_table(line: str, at: int) -> tuple[Any, int]:
         if not line.startswith(",", at):
             return UNKNOWN, at
         at = skip(line, at + 1)
+
+
+# -- what tomllib reads, its errors worded with the sheet's file and line ----------------------------------
+
+SYNTAX_POSITION = Pattern(r"\s*\(at line (\d+), column (\d+)\)\s*$")  # compiled at its first error
+
+
+def read_toml(text: str, path: str) -> dict[str, Any]:
+    """The sheet's TOML as tomllib reads it, or a `SheetError` naming the file, line and reason."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = SYNTAX_POSITION.search(message)
+        line = int(where.group(1)) if where else None
+        reason = SYNTAX_POSITION.sub("", message)
+        raise SheetError(f"not valid TOML: {reason[:1].lower()}{reason[1:]}", path=path, line=line,
+                         hint="check the quotes, brackets and `key = value` form on that line") from None
+    except ValueError:  # Python refuses to convert an integer of thousands of digits
+        raise SheetError("a number too long to be on a sheet", path=path, line=line_of_long_number(text),
+                         hint="numbers on a sheet have a few digits") from None
+    except RecursionError:
+        raise SheetError("arrays or tables nested too deeply to be a sheet", path=path,
+                         line=line_of_deep_nesting(text), hint="a sheet nests a table in a table at most") from None
+
+
+def line_of_long_number(text: str) -> int | None:
+    match = re.search(r"\d{100}", text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def line_of_deep_nesting(text: str) -> int | None:
+    """The first line opening many arrays or tables (nesting spread over many lines has no one line)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.count("[") + line.count("{") >= 32:
+            return number
+    return None

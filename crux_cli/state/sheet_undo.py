@@ -15,10 +15,11 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.state import store_module
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
-    from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.core.ruleset import SheetHero as Hero  # a hero of any rule set that keeps a sheet
     from crux_cli.state.db import Store
     from crux_cli.state.journal import Journal
 
@@ -27,37 +28,22 @@ if TYPE_CHECKING:
 
 
 def sheet_values(hero: Hero) -> dict[str, Any]:
-    """The values crux keeps on a sheet (the ones it writes back), as JSON."""
-    if not _written:
-        from operator import attrgetter
-
-        from crux_cli.state.sheet import WRITABLE
-
-        _written[:] = [WRITABLE, attrgetter(*WRITABLE)]
-    names, values = _written
-    return {name: list(value) if value.__class__ is tuple else value
-            for name, value in zip(names, values(hero), strict=True)}
-
-
-_written: list[Any] = []  # the names of the values kept, and what reads them all at once (C: a change asks 4 times)
+    """The values the hero's rule set keeps on a sheet (the ones it writes back), as JSON."""
+    kept: dict[str, Any] = store_module().file_for(hero.rules).kept(hero)
+    return kept
 
 
 def hero_json(hero: Hero) -> dict[str, Any]:
-    """All of a hero, as JSON: what a roll on a sheet is replayed with (`hero_of` reads it back)."""
-    out = hero.as_dict()
-    out["attributes"] = {name: [value.modifier, value.rating] for name, value in hero.attributes.items()}
-    out["conditions"] = list(hero.conditions)
-    return out
+    """All of a hero, as JSON (its rule set's sheet file says): what a roll on a sheet is replayed with (`hero_of`
+    reads it back)."""
+    dumped: dict[str, Any] = store_module().file_for(hero.rules).dump(hero)
+    return dumped
 
 
 def hero_of(data: Mapping[str, Any]) -> Hero:
     """The hero `hero_json` wrote (its `path` aside)."""
-    from crux_cli.rulesets.crux.hero import Attribute, Hero
-
-    values = {name: data[name] for name in Hero.field_names() if name in data}
-    values["attributes"] = {name: Attribute(*pair) for name, pair in data.get("attributes", {}).items()}
-    values["conditions"] = tuple(data.get("conditions", ()))
-    return Hero(**values)
+    hero: Hero = store_module().file_for(data.get("rules")).load(data)
+    return hero
 
 
 def real_path(path: str) -> str:
@@ -172,7 +158,7 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], st
     Every sheet is locked (in one order, so two undos never wait on each other) and
     checked before any is written: a sheet that no longer holds `expected` refuses the lot.
     """
-    from crux_cli.state.sheet import parse_sheet, update_sheet_text
+    from crux_cli.state.sheet import parse_sheet, update_sheet_text, with_kept
     from crux_cli.state.store import locked, read_text, resolve, write_atomically
 
     ordered = sorted(changes, key=lambda change: str(resolve(change[0])))
@@ -188,7 +174,7 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], st
                 since = f" `{statement}`" if statement else ""
                 raise SheetError(f"changed since{since}: {differs}", path=shown,
                                  hint="another crux, or an edit, changed it after that; crux leaves it as it is")
-            plans.append((real, shown, text, hero, hero.with_changes(**hero_values(wanted))))
+            plans.append((real, shown, text, hero, with_kept(hero, hero_values(wanted))))
         for real, shown, text, hero, after in plans:
             new_text = update_sheet_text(text, hero, after)
             parse_sheet(new_text, shown)

@@ -34,9 +34,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from crux_cli.core.errors import SheetError
-from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.record import Record
 from crux_cli.state.files import (
     MAX_FILE_BYTES,
     NotAFile,
@@ -47,7 +48,9 @@ from crux_cli.state.files import (
     read_regular,
 )
 from crux_cli.state.locking import acquire, unlock
-from crux_cli.state.sheet import WRITABLE, edited_in_place, parse_sheet, updated_sheet
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import SheetFile, SheetHero
 
 ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
@@ -86,7 +89,78 @@ def article(what: str) -> str:
     return ("an " if what[0] in "aeiou" else "a ") + what
 
 
-def load_hero(path: str | os.PathLike[str]) -> Hero:
+# -- a sheet's text and its hero: the rule set the sheet names reads it (core.ruleset `SheetFile`) ----------------
+
+
+def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
+    """The hero a sheet describes, read by the sheet file of the rule set it names, or a `SheetError` naming the
+    file, line and reason."""
+    from crux_cli.state.plain_toml import loads, read_toml
+
+    data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
+    if data is None:
+        data = read_toml(text, path)
+    hero: SheetHero = file_for(data.get("rules")).read(data, text, path)
+    from crux_cli import rulesets
+
+    if not rulesets.exists(hero.rules):  # a built-in name never scans the installed packages' entry points
+        raise SheetError(f"unknown rule set `{hero.rules}`", path=path, line=top_key_line(text, "rules"),
+                         hint="rule sets: " + ", ".join(rulesets.names()))
+    return hero
+
+
+def top_key_line(text: str, key: str) -> int | None:
+    """The line where the TOML `text` gives `key` before its first table."""
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("=", 1)[0].strip().strip("\"'")
+        if line.lstrip().startswith("["):
+            return None
+        if words == key and "=" in line:
+            return number
+    return None
+
+
+def file_for(rules: object) -> SheetFile[Any]:
+    """The sheet file of the rule set called `rules` (a sheet's `rules`, a hero's), else the default rule set's,
+    which reads a sheet that names none, or one whose rules keep no file (and refuses an unknown name at its line)."""
+    from crux_cli import rulesets
+
+    if isinstance(rules, str) and (name := rules.strip().lower()) != rulesets.DEFAULT:
+        try:
+            found = rulesets.sheet_file(name)
+        except CruxError:  # a plug-in that cannot be loaded: its sheet is read (and refused) as the default's
+            found = None
+        if found is not None:
+            return found
+    default = rulesets.sheet_file(rulesets.DEFAULT)
+    assert default is not None, "the default rule set keeps sheets"
+    return default
+
+
+def updated_sheet(text: str, before: SheetHero, after: SheetHero, path: str) -> tuple[str, SheetHero]:
+    """The sheet's text with the values that changed from `before` to `after` (its rule set's `write`), and the
+    hero the new text holds (a `SheetError` when crux would refuse it).
+
+    An edit in place is tried first, and one parse checks both the edit and the sheet
+    (tests/bench/bench_batch.py, sheet mix).
+    """
+    file = file_for(after.rules)
+    wanted = file.kept(after)
+    if file.kept(before) == wanted:
+        return text, parse_sheet(text, path)
+    quick = file.edit(text, before, after)
+    if quick is not None:
+        try:
+            hero: SheetHero | None = parse_sheet(quick, path)
+        except SheetError:
+            hero = None
+        if hero is not None and file.kept(hero) == wanted:
+            return quick, hero
+    slow = file.write(text, before, after)
+    return slow, parse_sheet(slow, path)
+
+
+def load_hero(path: str | os.PathLike[str]) -> SheetHero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
     process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
     shown = os.fspath(path)
@@ -116,8 +190,8 @@ def held_run(shown: str) -> HeldRun | None:
 #   times, and either is read afresh, under the lock, at the next statement.
 RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
-PARSED: dict[Path, tuple[tuple[int, ...], str, Hero]] = {}
-HEROES: dict[tuple[object, ...], Hero] = {}  # one object for each state of a hero met, by its values (`interned`)
+PARSED: dict[Path, tuple[tuple[int, ...], str, SheetHero]] = {}
+HEROES: dict[object, SheetHero] = {}  # one object for each state of a hero met, by its values (`interned`)
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
 KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
 KEPT_HEROES = 256  # states of heroes remembered (`interned`)
@@ -168,11 +242,12 @@ def held_lock(sheet: Path) -> int:
     return descriptor
 
 
-def interned(hero: Hero) -> Hero:
+def interned(hero: SheetHero) -> SheetHero:
     """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
     remembered by its identity (a statement's compiled request, rulesets/crux/compiler.py; the journal's heroes)
     is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
-    key = hero.value_key()  # its values (a hero's own hash and equality would work the tuple out twice)
+    # its values (a record's own hash and equality would work the tuple out twice)
+    key = hero.value_key() if isinstance(hero, Record) else hero
     known = HEROES.get(key)
     if known is not None:
         return known
@@ -186,7 +261,7 @@ def signature(status: os.stat_result) -> tuple[int, ...]:
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
-def read_sheet(sheet: Path, shown: str) -> tuple[str, Hero]:
+def read_sheet(sheet: Path, shown: str) -> tuple[str, SheetHero]:
     """The text and hero of the sheet at the real path `sheet`, parsed again only when the file changed.
 
     A file changed in the last moments may change again within the same tick of the file system's
@@ -382,7 +457,7 @@ class SheetTransaction:
     is then read all the same, and only a save that changes it is refused.
     """
 
-    def __init__(self, path: Path, shown: str, text: str, hero: Hero, unlocked: str | None = None) -> None:
+    def __init__(self, path: Path, shown: str, text: str, hero: SheetHero, unlocked: str | None = None) -> None:
         self.path = path
         self.shown = shown
         self.text = text
@@ -395,11 +470,12 @@ class SheetTransaction:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def save(self, hero: Hero) -> None:
+    def save(self, hero: SheetHero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
             return
-        if all(getattr(hero, name) == getattr(self.hero, name) for name in WRITABLE):
+        file = file_for(hero.rules)
+        if file.kept(hero) == file.kept(self.hero):
             return
         text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
@@ -516,20 +592,21 @@ class HeldRun(SheetTransaction):
     statements made of it (`hero`), written by `write` (its text made by `plan`) and let go by `release`. It
     is each of the statements' transaction: `save` changes the sheet in memory."""
 
-    def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: Hero,
+    def __init__(self, path: Path, shown: str, descriptor: int, text: str, hero: SheetHero,
                  base_signature: tuple[int, ...]) -> None:
         super().__init__(path, shown, text, hero)
         self.descriptor = descriptor
         self.base_text, self.base_hero, self.base_signature = text, hero, base_signature
-        self.planned: Hero | None = None
-        self.found: dict[str, int | None] = {}  # the line of each key edited in place (sheet `edited_in_place`)
+        self.planned: SheetHero | None = None
+        self.file = file_for(hero.rules)
+        self.found: dict[str, int | None] = {}  # what the sheet file keeps between edits in place (`SheetFile.edit`)
         self.started = self.next_check = time.monotonic()
 
-    def save(self, hero: Hero) -> None:
-        if hero is not self.hero and any(getattr(hero, name) != getattr(self.hero, name) for name in WRITABLE):
+    def save(self, hero: SheetHero) -> None:
+        if hero is not self.hero and self.file.kept(hero) != self.file.kept(self.hero):
             self.keep(hero)
 
-    def keep(self, hero: Hero) -> None:
+    def keep(self, hero: SheetHero) -> None:
         """A statement changed the hero: kept in memory, its text made once for all the run's changes (`plan`)."""
         self.hero = interned(hero)
 
@@ -551,10 +628,10 @@ class HeldRun(SheetTransaction):
                 self.base_signature = signature(os.stat(self.path))
             return
         theirs = parse_sheet(text, shown)
-        ours = {name: getattr(self.hero, name) for name in WRITABLE
-                if getattr(self.hero, name) != getattr(self.base_hero, name)
-                and getattr(theirs, name) == getattr(self.base_hero, name)}  # what they changed stays theirs
-        hero = interned(theirs.with_changes(**ours) if ours else theirs)
+        mine, base, their = self.file.kept(self.hero), self.file.kept(self.base_hero), self.file.kept(theirs)
+        ours = {name: value for name, value in mine.items()
+                if value != base[name] and their[name] == base[name]}  # what they changed stays theirs
+        hero = interned(self.file.with_kept(theirs, ours) if ours else theirs)
         self.text, self.found = text, {}  # their lines: what was found in ours may have moved
         self.base_text, self.base_hero, self.hero = text, theirs, hero
         with contextlib.suppress(OSError):
@@ -562,9 +639,9 @@ class HeldRun(SheetTransaction):
 
     def changes(self) -> tuple[dict[str, object], dict[str, object]]:
         """The kept values the run changed: before (on disk) and after (to be written)."""
-        changed = [name for name in WRITABLE if getattr(self.hero, name) != getattr(self.base_hero, name)]
-        return ({name: getattr(self.base_hero, name) for name in changed},
-                {name: getattr(self.hero, name) for name in changed})
+        before, after = self.file.kept(self.base_hero), self.file.kept(self.hero)
+        changed = [name for name in after if after[name] != before[name]]
+        return {name: before[name] for name in changed}, {name: after[name] for name in changed}
 
     def plan(self) -> tuple[dict[str, object], dict[str, object]]:
         """Make the text to write, checked as any write is: the text on disk with the changed values edited in
@@ -576,13 +653,12 @@ class HeldRun(SheetTransaction):
         if not after:
             return before, after
         # `found` holds the lines of the text on disk: an edit in place moves none, so they stay true once written
-        text = edited_in_place(self.base_text, list(after), self.hero, self.found)
-        parsed: Hero | None = None
+        text = self.file.edit(self.base_text, self.base_hero, self.hero, self.found)
+        parsed: SheetHero | None = None
         if text is not None:
             with contextlib.suppress(SheetError):
                 parsed = parse_sheet(text, self.shown)
-        if text is None or parsed is None or any(getattr(parsed, name) != getattr(self.hero, name)
-                                                 for name in WRITABLE):
+        if text is None or parsed is None or self.file.kept(parsed) != self.file.kept(self.hero):
             text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
             self.found = {}  # the text is rewritten: its lines may move
         self.text, self.planned = text, parsed
@@ -630,7 +706,7 @@ def remove_leftovers(sheet: Path) -> None:
                     os.unlink(entry.path)
 
 
-def create_sheet(path: str | os.PathLike[str], text: str) -> Hero:
+def create_sheet(path: str | os.PathLike[str], text: str) -> SheetHero:
     """Write a new sheet, refusing to replace an existing file; the text must be a valid sheet.
 
     The name itself is never followed: a dangling symbolic link is an existing

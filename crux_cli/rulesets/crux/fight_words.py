@@ -28,7 +28,7 @@ loads when a fight word first runs. Words (documented in /help fight):
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -201,6 +201,16 @@ class CruxFights:
 
         state = own(fight)
         return toolbar(state, hero_of(state, host)) if state is not None else []
+
+    def dump(self, fight: FightValue, sheets: Mapping[str, str]) -> str:
+        from crux_cli.rulesets.crux.fight_file import dump
+
+        return dump(fight, sheets)
+
+    def load(self, text: str, path: str, folder: str) -> FightValue:
+        from crux_cli.rulesets.crux.fight_file import load
+
+        return load(text, path, folder)
 
 
 FIGHTS = CruxFights()

@@ -88,6 +88,7 @@ RULESET = RuleSet(
                           after=Kinds(suggest=words.suggest, words_for=words.words_for),
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
     sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
-                       suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json")),
+                       suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json"),
+                       file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")),
     fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
 )
