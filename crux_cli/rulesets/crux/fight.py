@@ -25,26 +25,23 @@ from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_line import (
     ARMOUR,
     POOL,
-    RENAMED,
-    Token,
     check_name,
     is_count,
     shadowed,
     take_name,
-    tokens,
     unknown,
 )
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
-from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, first, is_file
+from crux_cli.rulesets.crux.fight_words import ALWAYS, RENAMED, ROLLS, FightWord, Token, first, is_file, tokens
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
     from crux_cli.rulesets.crux.hero import Hero
 
 
-def run(line: str, state: FightState | None, host: FightHost) -> tuple[FightState | None, list[str]]:
+def run(read: FightWord, state: FightState | None, host: FightHost) -> tuple[FightState | None, list[str]]:
     """Answer a fight line: the fight afterwards (None once it ends), and what to say."""
-    word, _ = first(line)
+    word, line = read.head.lower(), read.line
     if word == "load" and (state is None or state.over):  # resuming a saved fight
         state = FightState()
     elif word in ALWAYS:

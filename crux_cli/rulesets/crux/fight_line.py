@@ -10,27 +10,17 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
-from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, Token
 
 NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save", "rest")  # a name next
 ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
 POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
 NUMBER = re.compile(r"[+-]?\d+[bB]?")
-TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
-RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
-
-
-class Token(NamedTuple):
-    text: str
-    quoted: bool
-    at: int  # where it starts in the line, for the caret
-
 
 
 def is_count(text: str) -> bool:
@@ -41,15 +31,6 @@ def is_count(text: str) -> bool:
         raise LimitError(f"{text[:12]}{'…' if len(text) > 12 else ''} is more than {MAX_INTEGER:,} (the limit)",
                          hint="numbers in a fight are counts of actions, HP or damage")
     return True
-
-def tokens(line: str) -> list[Token]:
-    """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
-    out = []
-    for match in TOKEN.finditer(line):
-        quoted = match.group(3) is None
-        out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
-                         else match.group(3), quoted, match.start()))
-    return out
 
 
 @functools.cache

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from crux_cli.core import columns
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
-from crux_cli.rulesets.crux.fight_line import NAMED, RENAMED, Token, name_matches, take_name, tokens
+from crux_cli.rulesets.crux.fight_line import NAMED, name_matches, take_name
+from crux_cli.rulesets.crux.fight_words import RENAMED, Token, tokens
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.fight_state import FightState

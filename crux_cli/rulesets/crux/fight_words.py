@@ -28,8 +28,11 @@ loads when a fight word first runs. Words (documented in /help fight):
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from crux_cli.core.ruleset import FightLine
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightValue
@@ -43,11 +46,71 @@ NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "ca
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
 SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound", "rest")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
+RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
+TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
 MORE_HELP = (
     "save! FILE.toml             replace an earlier save without asking (never a sheet)",
     "fight new                   start a new fight without asking first",
     "undo | redo                 take back the last word, sheets and ledger together; make it again",
     "the fight is saved after every word; a fight left by a crash is offered at the next start")
+
+
+class Token(NamedTuple):
+    text: str
+    quoted: bool
+    at: int  # where it starts in the line, for the caret
+
+
+def tokens(line: str) -> list[Token]:
+    """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
+    out = []
+    for match in TOKEN.finditer(line):
+        quoted = match.group(3) is None
+        out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
+                         else match.group(3), quoted, match.start()))
+    return out
+
+
+class FightWord(FightLine):
+    """A fight line read once (`read`): its word and the words after it, with what the session's guard
+    needs (`core.ruleset.FightLine`: the question before it runs, the file it saves or loads).
+
+    - `word`: its first word, lower case, as the fight knows it (`attack` is `atk`, `dmg` is `damage`);
+    - `head`: the first word as typed (`DEX`: a roll the fight makes as someone says it as typed);
+    - `args`: the words after it, "quoted names" whole, each with where it starts in `line`.
+    """
+
+    word: str = ""
+    head: str = ""
+    args: tuple[Token, ...] = ()
+
+    @property
+    def rest(self) -> str:
+        """The words after the first, as one text (a file name with spaces: `save my fight.toml`)."""
+        return " ".join(w.text for w in self.args)
+
+
+def read(line: str, fight: FightValue | None) -> FightWord:
+    """A fight line, read once: its words, the question before it runs, and the file it saves or loads."""
+    head, _, rest = line.strip().partition(" ")
+    low, rest = head.lower(), rest.strip()
+    file = file_of(rest) if low in ("save", "save!", "load") and is_file(rest) else ""
+    saves = low in ("save", "save!") and fight is not None and bool(file)
+    words = tuple(tokens(line)[1:])
+    word = FightWord(line=line, file=file, saves=saves, forced=low == "save!", word=RENAMED.get(low, low),
+                     head=line.split()[0] if line.split() else "", args=words)
+    if saves:
+        return word.replace(line=f"save {rest}", question=f"{file} holds an earlier fight: replace it? "
+                            f"(y/N; `save! {rest}` does not ask)")
+    if fight is None or not fight.names() or fight.over:
+        return word  # nothing running to lose (a won fight is over; `fight on` goes on with it)
+    if low == "fight" and rest.lower() not in ("new", "on"):
+        return word.replace(line="fight", question=f"a fight is running ({fight.summary()}): start a new one? "
+                            "(y/N; `undo` brings this one back; `fight new` does not ask)")
+    if low == "load" and file:
+        return word.replace(line=line.strip(), question=f"a fight is running ({fight.summary()}): replace it "
+                            f"with {file}? (y/N; `undo` brings this one back)")
+    return word
 
 
 def first(line: str) -> tuple[str, list[str]]:
@@ -100,7 +163,7 @@ def claims(line: str, fight: FightValue | None) -> bool:
 def names_someone(line: str, state: FightState) -> bool:
     """Does a statement name a combatant (`save Bram STR`, `cond add goblin prone`), or try to?"""
     from crux_cli.core.errors import CruxError
-    from crux_cli.rulesets.crux.fight_line import take_name, tokens
+    from crux_cli.rulesets.crux.fight_line import take_name
 
     words = tokens(line)[1:]
     at = 1 if first(line)[0] in ("cond", "condition", "conditions") else 0
@@ -141,10 +204,12 @@ class CruxFights:
     def claims(self, line: str, fight: FightValue | None) -> bool:
         return claims(line, fight)
 
-    def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]:
+    def run(self, line: str | FightLine, fight: FightValue | None,
+            host: FightHost) -> tuple[FightValue | None, list[str]]:
         from crux_cli.rulesets.crux.fight import run
 
-        return run(line, own(fight), host)
+        word = line if isinstance(line, FightWord) else read(line if isinstance(line, str) else line.line, fight)
+        return run(word, own(fight), host)
 
     def odds(self, text: str, fight: FightValue | None, host: FightHost,
              exact: bool) -> tuple[Any, list[str]] | None:
@@ -154,34 +219,8 @@ class CruxFights:
 
         return odds(text, own(fight), host, exact)
 
-    def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None:
-        """Before a word replaces a running fight: the question, and the line to run on yes."""
-        word, _, rest = line.strip().partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if fight is None or not fight.names() or fight.over:
-            return None  # nothing running to lose (a won fight is over; `fight on` goes on with it)
-        if word == "fight" and rest.lower() not in ("new", "on"):
-            return (f"a fight is running ({fight.summary()}): start a new one? "
-                    "(y/N; `undo` brings this one back; `fight new` does not ask)", "fight")
-        if word == "load" and is_file(rest):
-            return (f"a fight is running ({fight.summary()}): replace it with {file_of(rest)}? "
-                    "(y/N; `undo` brings this one back)", line.strip())
-        return None
-
-    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None:
-        """`save FILE.toml` in a fight: the file, the line that writes it, whether it was forced (`save!`),
-        and the question before it replaces an earlier save."""
-        word, _, rest = line.strip().partition(" ")
-        word, rest = word.lower(), rest.strip()
-        if word in ("save", "save!") and fight is not None and is_file(rest):
-            path = file_of(rest)
-            return (path, f"save {rest}", word == "save!",
-                    f"{path} holds an earlier fight: replace it? (y/N; `save! {rest}` does not ask)")
-        return None
-
-    def fight_file(self, line: str) -> str | None:
-        word, _, rest = line.strip().partition(" ")
-        return file_of(rest) if word.lower() in ("save", "save!", "load") and is_file(rest.strip()) else None
+    def read(self, line: str, fight: FightValue | None) -> FightWord:
+        return read(line, fight)
 
     def resume(self, path: str) -> str:
         return f"load {path}"
