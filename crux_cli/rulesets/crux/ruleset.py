@@ -89,5 +89,5 @@ RULESET = RuleSet(
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
     sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
                        suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json")),
-    fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
+    fights=lazy_value("crux_cli.rulesets.crux.fights", "FIGHTS"),
 )
