@@ -51,6 +51,10 @@ class FightRunner(Protocol):
 
     def answer(self, text: str) -> Any: ...
 
+    # a statement value built already (a fight's roll: what was typed, read once, and what the fight adds),
+    # answered as `answer(text)` answers the statement `text`, which it is shown and journaled as
+    def answer_statement(self, statement: Any, text: str) -> Any: ...
+
     def odds(self, text: str, at_least: int | None = None, exact: bool = False,
              cumulative: bool = False) -> Any: ...  # the exact odds of a statement, nothing rolled
 

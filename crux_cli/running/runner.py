@@ -174,6 +174,12 @@ class Runner:
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
 
+    def answer_statement(self, statement: Any, text: str) -> Answer:
+        """A statement of the active rule set built already (a fight makes its rolls as values), answered as
+        `answer(text)` answers it: rolled, its sheet written, journaled as `text`."""
+        rules = self.rules
+        return self.answered(rules, statement, self.roller(rules, statement), text, None, None)
+
     def answers(self, text: str, comment: str | None = None) -> list[Answer]:
         return list(self.each_answer(text, comment))
 

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux import fight_rolls as rolls
 from crux_cli.rulesets.crux import fight_view as view
-from crux_cli.rulesets.crux.fight_line import POOL, is_count, take_name, unknown
+from crux_cli.rulesets.crux.fight_line import is_count, take_name, unknown
+from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import (
     Said,
@@ -64,10 +66,10 @@ def strike(state: FightState, host: FightHost, attacker: ledger.Combatant, targe
     covered, hit, defended = ledger.cover(state.encounter, target.name, attacker.name)
     state, guard = step(state, covered, host)
     target = state.encounter.find(hit)
-    statement, why, mine = attack_words(state, host, attacker, target, rest, spent, defended)
-    state, answer = roll(state, host, attacker, statement)
+    built, why, mine = attack_words(state, host, attacker, target, rest, spent, defended)
+    state, answer = roll(state, host, attacker, built)
     state, answer, said = as_enemy(state, host, attacker, answer)
-    rolled = said_by(host, answer, attacker.name, f"{what}{attacker.name} → {target.name}: {statement}")
+    rolled = said_by(host, answer, attacker.name, f"{what}{attacker.name} → {target.name}: {built.text}")
     damage, crit = answer.result.damage, answer.result.outcome == "crit"
     state, dealt = deal(state, host, target.name, damage, crit, caught, by=attacker.name)
     return state, [*guard, *why, *mine, rolled, *said, *action, *dealt]
@@ -137,35 +139,12 @@ def hindered(host: FightHost, attacker: ledger.Combatant, melee: bool) -> tuple[
 
 
 def attack_words(state: FightState, host: FightHost, attacker: ledger.Combatant, target: ledger.Combatant,
-                 rest: list[str], spent: ledger.Step, defended: int = 0) -> tuple[str, list[str], list[str]]:
-    """The statement an attack rolls, with every modifier the fight adds, and the lines that say why."""
+                 rest: list[str], spent: ledger.Step, defended: int = 0) -> tuple[Built, list[str], list[str]]:
+    """The attack as the fight rolls it, with every modifier the fight adds, and the lines that say why."""
     melee = not any(w.lower() == "ranged" for w in rest)
     why, net = against(state, host, target, melee)
     mine, banes = hindered(host, attacker, melee)
-    return attack_statement(attacker, target, rest, spent, net - banes - defended), why, mine
-
-
-def attack_statement(attacker: ledger.Combatant, target: ledger.Combatant, rest: list[str],
-                     spent: ledger.Step, net: int) -> str:
-    words = ["atk"]
-    if attacker.side == "enemy" and not any(POOL.fullmatch(w) for w in rest):
-        if not attacker.attack:
-            raise CruxError(f"{attacker.name} has no attack dice", hint=f"atk \"{target.name}\" d6, or give "
-                            f"enemies dice when they join: enemy {attacker.name} hp N atk d6")
-        words.append(attacker.attack)
-    words += sorted(rest, key=lambda w: not POOL.fullmatch(w))  # the dice first, as the grammar has them
-    if spent.rushed:
-        words.append(f"rushed {spent.rushed}")
-    if spent.boons:
-        words.append("help" + (f" +{spent.boons - 1}b" if spent.boons > 1 else ""))
-    if net:
-        words.append(f"+{net}b" if net > 0 else f"-{-net}B")
-    if target.side == "enemy":
-        if target.armour != "unarmoured":
-            words.append(target.armour)
-        words += [flag for flag, on in (("resist", target.resist), ("vuln", target.vuln),
-                                        ("minion", target.minions > 0)) if on]
-    return " ".join(words)
+    return rolls.attack(attacker, target, rest, spent, net - banes - defended), why, mine
 
 
 def attack_odds(state: FightState, word: FightWord, host: FightHost, exact: bool) -> tuple[Any, list[str]] | None:
@@ -187,8 +166,9 @@ def attack_odds(state: FightState, word: FightWord, host: FightHost, exact: bool
     rushed = 0 if "rushed" in [w.lower() for w in rest] else attacker.attacks  # the ledger's, unless the GM says
     covered, hit, defended = ledger.cover(state.encounter, target.name, attacker.name)
     target = covered.encounter.find(hit)
-    statement, why, mine = attack_words(state, host, attacker, target, rest,
-                                        ledger.Step(state.encounter, rushed=rushed, boons=attacker.helped), defended)
+    built, why, mine = attack_words(state, host, attacker, target, rest,
+                                    ledger.Step(state.encounter, rushed=rushed, boons=attacker.helped), defended)
+    statement = built.text
     said = [*(host.palette.dim(e) for e in covered.events), *why, *mine,
             host.palette.dim(f"{attacker.name} → {target.name}: {statement}")]
     runner = runner_of(state, host, attacker.name) if attacker.side == "hero" else host.fight_runner()

@@ -15,6 +15,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_line import take_name, unknown
+from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
 from crux_cli.rulesets.crux.fight_words import Token
 
@@ -35,10 +36,14 @@ def runner_of(state: FightState, host: FightHost, name: str) -> FightRunner:
     return host.fight_runner(hero=state.heroes.get(name) or Hero(name=name))
 
 
-def hero_answer(state: FightState, host: FightHost, name: str, statement: str) -> tuple[FightState, Any]:
-    """`statement` answered as hero `name`; what it changes of a hero held in memory the fight keeps."""
+def hero_answer(state: FightState, host: FightHost, name: str, statement: str | Built) -> tuple[FightState, Any]:
+    """`statement` answered as hero `name` (typed, or a roll the fight built); what it changes of a hero held
+    in memory the fight keeps."""
     runner = runner_of(state, host, name)
-    answer = runner.answer(statement)
+    if isinstance(statement, str):
+        answer = runner.answer(statement)
+    else:
+        answer = runner.answer_statement(statement.statement, statement.text)
     if name not in state.sheets:
         state = state.replace(heroes=frozen_map({**state.heroes, name: runner.current_hero()}))
     return state, answer
@@ -108,15 +113,15 @@ def turn_begins(state: FightState, done: ledger.Step, host: FightHost) -> Said:
     return state, out
 
 
-def roll(state: FightState, host: FightHost, who: ledger.Combatant, statement: str) -> tuple[FightState, Any]:
+def roll(state: FightState, host: FightHost, who: ledger.Combatant, built: Built) -> tuple[FightState, Any]:
     """Roll as `who`: a hero through their runner (sheet and Grit), an enemy with plain dice."""
     if who.side == "hero":
-        return hero_answer(state, host, who.name, statement)
-    if "grit" in statement.lower().split() and who.grit < 1:
+        return hero_answer(state, host, who.name, built)
+    if built.statement.mods.grit and who.grit < 1:
         why = "has no Grit (§11: enemies have none unless the GM gives an elite some)" if who.grit < 0 \
             else "has no Grit left"
         raise CruxError(f"{who.name} {why}", hint="enemy NAME hp N grit 2 gives an elite Grit")
-    return state, host.fight_runner().answer(statement)
+    return state, host.fight_runner().answer_statement(built.statement, built.text)
 
 
 def as_enemy(state: FightState, host: FightHost, who: ledger.Combatant, answer: Any) -> tuple[FightState, Any,

@@ -14,6 +14,7 @@ from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.fight_attack import opportunity
 from crux_cli.rulesets.crux.fight_line import is_count, take_name, unknown
+from crux_cli.rulesets.crux.fight_rolls import Built, test_or_save
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import (
     Said,
@@ -113,32 +114,28 @@ def roll_as(state: FightState, word: FightWord, host: FightHost) -> Said:
     """
     state, notes = sync(state, host)
     roller, rest = who(state, word.line, list(word.args))
-    statement, said = roll_statement(host, word, roller, rest)
-    state, answer = roll(state, host, roller, statement)
+    built, said = roll_statement(host, word, roller, rest)
+    state, answer = roll(state, host, roller, built)
     state, answer, grit = as_enemy(state, host, roller, answer)
     state, helped = step(state, ledger.take_help(state.encounter, roller.name), host)
-    rolled = said_by(host, answer, roller.name, f"{roller.name}: {statement}")
+    rolled = said_by(host, answer, roller.name, f"{roller.name}: {built.text}")
     state, after = sync(state, host)
     return state, [*notes, *said, *helped, rolled, *grit, *after]
 
 
 def roll_statement(host: FightHost, word: FightWord, roller: ledger.Combatant,
-                   rest: list[Token]) -> tuple[str, list[str]]:
+                   rest: list[Token]) -> tuple[Built, list[str]]:
     """A test or save as `roller` rolls it in the fight: Help waiting, and an enemy's conditions (§10.3:
     Frightened "Bane on rolls while the source of fear is visible", Restrained "Banes on attacks and
     DEX saves"; a hero's come from their sheet)."""
-    statement = " ".join([word.head, *(w.text for w in rest)])
-    if roller.helped:
-        statement += " help" + (f" +{roller.helped - 1}b" if roller.helped > 1 else "")
     held = ledger.enemy_conditions(roller) if roller.side == "enemy" else ()
     said = []
     if "frightened" in held:
         said.append(f"{roller.name} is frightened: +1 Bane")
     if "restrained" in held and is_dex_save(word, rest):
         said.append(f"{roller.name} is restrained: +1 Bane on a DEX save")
-    if said:
-        statement += f" -{len(said)}B"
-    return statement, [host.palette.dim(s) for s in said]
+    built = test_or_save(word.head, [w.text for w in rest], roller, len(said))
+    return built, [host.palette.dim(s) for s in said]
 
 
 def is_dex_save(word: FightWord, rest: list[Token]) -> bool:
@@ -150,9 +147,9 @@ def is_dex_save(word: FightWord, rest: list[Token]) -> bool:
 def roll_odds(state: FightState, word: FightWord, host: FightHost, exact: bool) -> tuple[Any, list[str]]:
     """The odds of a test or save as `roll_as` would roll it, for the active combatant or the one named."""
     roller, rest = who(state, word.line, list(word.args))
-    statement, said = roll_statement(host, word, roller, rest)
+    built, said = roll_statement(host, word, roller, rest)
     runner = runner_of(state, host, roller.name) if roller.side == "hero" else host.fight_runner()
-    return runner.odds(statement, exact=exact), [*said, host.palette.dim(f"{roller.name}: {statement}")]
+    return runner.odds(built.text, exact=exact), [*said, host.palette.dim(f"{roller.name}: {built.text}")]
 
 
 def damage(state: FightState, word: FightWord, host: FightHost) -> Said:
