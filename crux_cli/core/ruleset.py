@@ -55,6 +55,8 @@ class FightRunner(Protocol):
     # answered as `answer(text)` answers the statement `text`, which it is shown and journaled as
     def answer_statement(self, statement: Any, text: str) -> Any: ...
 
+    def odds_statement(self, statement: Any, text: str, exact: bool = False) -> Any: ...  # its odds, nothing rolled
+
     def odds(self, text: str, at_least: int | None = None, exact: bool = False,
              cumulative: bool = False) -> Any: ...  # the exact odds of a statement, nothing rolled
 

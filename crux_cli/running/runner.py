@@ -349,6 +349,19 @@ class Runner:
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
 
+    def odds_statement(self, statement: Any, text: str, exact: bool = False) -> Answer:
+        """The exact odds of a statement of the active rule set built already (a fight's roll), as `odds(text)`
+        gives those of the statement `text`."""
+        rules = self.rules
+        if rules.odds is None:
+            raise CruxError(f"the {rules.name} rules offer no exact odds", text=text, position=0)
+        passed: list[str] = []
+        try:
+            odds = self.odds_of(rules.odds, statement, text, exact, passed)
+        except CruxError as error:
+            raise counted(error, passed).at(text) from None
+        return Answer(text, self.rules_name, odds, self.seed, odds=True)
+
     def comparison(self, text: str, parts: list[str], at_least: int | None, exact: bool,
                    cumulative: bool) -> Answer:
         """The odds of each statement of `A; B; C`, side by side. Each is held to the odds limit, and all of

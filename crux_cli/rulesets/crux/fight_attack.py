@@ -14,6 +14,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_rolls as rolls
 from crux_cli.rulesets.crux import fight_view as view
+from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.fight_line import is_count, take_name, unknown
 from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState
@@ -168,14 +169,13 @@ def attack_odds(state: FightState, word: FightWord, host: FightHost, exact: bool
     target = covered.encounter.find(hit)
     built, why, mine = attack_words(state, host, attacker, target, rest,
                                     ledger.Step(state.encounter, rushed=rushed, boons=attacker.helped), defended)
-    statement = built.text
     said = [*(host.palette.dim(e) for e in covered.events), *why, *mine,
-            host.palette.dim(f"{attacker.name} → {target.name}: {statement}")]
+            host.palette.dim(f"{attacker.name} → {target.name}: {built.text}")]
     runner = runner_of(state, host, attacker.name) if attacker.side == "hero" else host.fight_runner()
-    answer = runner.odds(statement, exact=exact)
+    answer = runner.odds_statement(built.statement, built.text, exact)
     if attacker.minions and not attacker.crits:  # §11 "usually do not crit": the max is a plain hit
         said.append(host.palette.dim(f"{attacker.name} are minions: their max is a plain hit"))
-        answer = answer.replace(result=without_crits(statement))
+        answer = answer.replace(result=without_crits(built))
     return answer, said
 
 
@@ -190,14 +190,10 @@ def attack_by(state: FightState, line: str, words: list[Token]) -> tuple[ledger.
     return attacker, words[:at] + words[at + 1 + (named[1] if named else 1):]
 
 
-def without_crits(statement: str) -> Any:
-    """The odds of an enemy's attack statement whose maximum is a plain hit (no sheet: enemies have none)."""
+def without_crits(built: Built) -> Any:
+    """The odds of an enemy's attack whose maximum is a plain hit (no sheet: enemies have none)."""
     from crux_cli.rulesets.crux.compiler import ATTACK
-    from crux_cli.rulesets.crux.grammar import parse
     from crux_cli.rulesets.crux.probability import request_odds
-    from crux_cli.rulesets.crux.syntax import Attack
 
-    node = parse(statement, "atk")
-    assert isinstance(node, Attack)  # the grammar's attack rule makes nothing else
-    request = ATTACK(node, None, statement)
-    return request_odds(request.replace(crits=False))
+    assert isinstance(built.statement, syntax.Attack)  # an attack's roll is built as one
+    return request_odds(ATTACK(built.statement, None, built.text).replace(crits=False))

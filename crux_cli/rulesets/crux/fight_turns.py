@@ -149,7 +149,8 @@ def roll_odds(state: FightState, word: FightWord, host: FightHost, exact: bool) 
     roller, rest = who(state, word.line, list(word.args))
     built, said = roll_statement(host, word, roller, rest)
     runner = runner_of(state, host, roller.name) if roller.side == "hero" else host.fight_runner()
-    return runner.odds(built.text, exact=exact), [*said, host.palette.dim(f"{roller.name}: {built.text}")]
+    shown = host.palette.dim(f"{roller.name}: {built.text}")
+    return runner.odds_statement(built.statement, built.text, exact), [*said, shown]
 
 
 def damage(state: FightState, word: FightWord, host: FightHost) -> Said:
