@@ -21,7 +21,7 @@ from crux_cli.rulesets.crux import fight_attack, fight_setup, fight_turns
 from crux_cli.rulesets.crux.fight_line import names_someone
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import held
-from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, FightWord, is_file
+from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, FightWord, is_file, read
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -84,8 +84,6 @@ def odds(text: str, state: FightState | None, host: FightHost,
     """
     if state is None or state.over or ";" in text:
         return None
-    from crux_cli.rulesets.crux.fight_words import read
-
     word = read(text, state)
     if word.word == "atk":
         return fight_attack.attack_odds(state, word, host, exact)

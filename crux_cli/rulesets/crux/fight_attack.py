@@ -15,6 +15,7 @@ from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_rolls as rolls
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux import syntax
+from crux_cli.rulesets.crux.compiler import ATTACK
 from crux_cli.rulesets.crux.fight_line import is_count, take_name, unknown
 from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState
@@ -192,8 +193,7 @@ def attack_by(state: FightState, line: str, words: list[Token]) -> tuple[ledger.
 
 def without_crits(built: Built) -> Any:
     """The odds of an enemy's attack whose maximum is a plain hit (no sheet: enemies have none)."""
-    from crux_cli.rulesets.crux.compiler import ATTACK
-    from crux_cli.rulesets.crux.probability import request_odds
+    from crux_cli.rulesets.crux.probability import request_odds  # the odds load when asked for (PERFORMANCE.md)
 
     assert isinstance(built.statement, syntax.Attack)  # an attack's roll is built as one
     return request_odds(ATTACK(built.statement, None, built.text).replace(crits=False))

@@ -16,7 +16,9 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux import grammar, sheet_grammar
 from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, FightWord, Token
+from crux_cli.rulesets.crux.hero import CONDITIONS
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.fight_state import FightState
@@ -40,9 +42,6 @@ def is_count(text: str) -> bool:
 @functools.cache
 def reserved() -> frozenset[str]:
     """Words no combatant may be named: they already mean something in a fight line."""
-    from crux_cli.rulesets.crux import grammar, sheet_grammar
-    from crux_cli.rulesets.crux.hero import CONDITIONS
-
     return frozenset(w.lower() for w in (
         *ALWAYS, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
         *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",

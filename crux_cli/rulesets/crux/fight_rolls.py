@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import check_input, typographic
 from crux_cli.core.record import Record
+from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import grammar, syntax
 from crux_cli.rulesets.crux.fight_line import POOL
 
@@ -101,8 +102,6 @@ def against_target(node: syntax.Attack, target: ledger.Combatant, typed: list[st
                    text: str) -> syntax.Attack:
     """The attack with the target's armour, resistance, vulnerability and minions, each refused beside the
     same typed (as the grammar refuses it said twice)."""
-    from crux_cli.core.vocabulary import ARMOUR_WORDS
-
     if "armour" in where:
         if any(w.lower() in ARMOUR_WORDS for w in typed[1:]):
             raise CruxError("a target wears one kind of armour", text=text, position=where["armour"])

@@ -17,8 +17,9 @@ from crux_cli.rulesets.crux.encounter import possessive as possessive_of
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_line import ARMOUR, check_name, is_count, shadowed
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
-from crux_cli.rulesets.crux.fight_step import Said, current, required, said_by, step, sync, turn_begins
+from crux_cli.rulesets.crux.fight_step import Said, current, held, required, said_by, step, sync, turn_begins
 from crux_cli.rulesets.crux.fight_words import FightWord, Token, is_file
+from crux_cli.rulesets.crux.hero import Hero
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -63,8 +64,6 @@ def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
 def add_hero(state: FightState, host: FightHost, what: str, line: str) -> Said:
     """A hero joins: from a sheet, or by name alone (their values held in the fight); in round 1 they
     roll initiative for their actions (§5: it sets the actions "in the first round"), later they have 3."""
-    from crux_cli.rulesets.crux.hero import Hero
-
     if is_file(what):
         path = os.path.expanduser(what)
         name = named(state, host.read_hero(path).name, line)
@@ -186,8 +185,6 @@ def end(state: FightState, word: FightWord, host: FightHost) -> tuple[None, list
 
 def save(state: FightState, word: FightWord, host: FightHost) -> Said:
     """`save FILE.toml`: the fight written whole (a name with spaces is one file: `save my fight.toml`)."""
-    from crux_cli.rulesets.crux.fight_step import held
-
     state, _ = sync(state, host)
     state = held(state)
     host.save_fight(os.path.expanduser(word.rest), state)

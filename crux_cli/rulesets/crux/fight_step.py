@@ -13,23 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import encounter as ledger
-from crux_cli.rulesets.crux.engine import GRIT_MAX
+from crux_cli.rulesets.crux.engine import GRIT_MAX, AttackResult, GritChange, without_crit
 from crux_cli.rulesets.crux.fight_line import take_name, unknown
 from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
 from crux_cli.rulesets.crux.fight_words import Token
+from crux_cli.rulesets.crux.hero import Hero
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
-    from crux_cli.rulesets.crux.hero import Hero
-
 Said = tuple[FightState, list[str]]  # the fight after a step, and what it says
 
 
 def runner_of(state: FightState, host: FightHost, name: str) -> FightRunner:
     """The runner that rolls for hero `name`: their sheet's, or one holding the values the fight keeps."""
-    from crux_cli.rulesets.crux.hero import Hero
-
     sheet = state.sheets.get(name)
     if sheet is not None:
         return host.fight_runner(sheet=os.path.expanduser(sheet))
@@ -57,15 +54,11 @@ def current(state: FightState, host: FightHost, name: str) -> Hero | None:
     if sheet is not None:
         hero: Hero = host.read_hero(os.path.expanduser(sheet))
         return hero
-    from crux_cli.rulesets.crux.hero import Hero
-
     return state.heroes.get(name) or Hero(name=name)
 
 
 def held(state: FightState) -> FightState:
     """The fight with a value for every hero held in memory, and none for anyone gone (as it is kept)."""
-    from crux_cli.rulesets.crux.hero import Hero
-
     heroes = {name: state.heroes.get(name) or Hero(name=name) for name in state.hero_names()
               if name not in state.sheets}
     sheets = {name: sheet for name, sheet in state.sheets.items() if name in state.hero_names()}
@@ -129,8 +122,6 @@ def as_enemy(state: FightState, host: FightHost, who: ledger.Combatant, answer: 
     """An enemy's roll as §11 has it: minions do not crit (unless `crits`), and no Grit without Grit."""
     if who.side != "enemy":
         return state, answer, []
-    from crux_cli.rulesets.crux.engine import AttackResult, GritChange, without_crit
-
     result, said = answer.result, []
     if isinstance(result, AttackResult) and who.minions and not who.crits and result.outcome == "crit":
         result = without_crit(result)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.fight_attack import opportunity
@@ -32,6 +33,7 @@ from crux_cli.rulesets.crux.fight_step import (
     who,
 )
 from crux_cli.rulesets.crux.fight_words import RENAMED, FightWord, Token
+from crux_cli.rulesets.crux.wounds import condition_name
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -139,8 +141,6 @@ def roll_statement(host: FightHost, word: FightWord, roller: ledger.Combatant,
 
 
 def is_dex_save(word: FightWord, rest: list[Token]) -> bool:
-    from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
-
     return word.head.lower() == "save" and any(ATTRIBUTE_NAMES.get(w.text.lower()) == "DEX" for w in rest[:1])
 
 
@@ -184,8 +184,6 @@ def enemy_sheet(state: FightState, host: FightHost, kind: str, enemy: ledger.Com
                 line: str) -> Said:
     """heal, wound, cond and rest for an enemy: its HP and conditions are the ledger's."""
     if kind == "cond":
-        from crux_cli.rulesets.crux.wounds import condition_name
-
         action = rest[0].text.lower() if rest else ""
         if action not in ("add", "remove", "rm", "del", "drop") or len(rest) < 2:
             raise CruxError("cond add|remove NAME CONDITION", text=line, position=len(line))

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from crux_cli.core.errors import CruxError
 from crux_cli.core.ruleset import FightLine
 from crux_cli.rulesets.crux import fight_words
 from crux_cli.rulesets.crux.fight_words import (
@@ -63,15 +64,13 @@ def claims(line: str, fight: FightValue | None) -> bool:
         return False
     if state.encounter.started:
         return True
-    from crux_cli.rulesets.crux.fight_line import names_someone
+    from crux_cli.rulesets.crux.fight_line import names_someone  # the names' rules load with a fight's first name
 
     return names_someone(read(line, state), state)
 
 
 def hero_of(state: FightState, host: FightHost) -> Callable[[str], Hero | None]:
     """A hero's values as they stand: held in the state, or read from their sheet (None when it does not read)."""
-    from crux_cli.core.errors import CruxError
-
     def of(name: str) -> Hero | None:
         if name in state.heroes:
             return state.heroes[name]
@@ -79,9 +78,10 @@ def hero_of(state: FightState, host: FightHost) -> Callable[[str], Hero | None]:
         if sheet is None:
             return None
         try:
-            return host.read_hero(os.path.expanduser(sheet))  # type: ignore[no-any-return]
+            hero: Hero = host.read_hero(os.path.expanduser(sheet))
         except CruxError:
             return None
+        return hero
 
     return of
 
