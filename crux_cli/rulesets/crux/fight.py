@@ -69,7 +69,7 @@ def found(word: FightWord, state: FightState) -> Word:
     function = WORDS.get(word.word)
     if function is None:
         raise CruxError(f"'{word.head}' is not a fight word here", text=word.line, position=0,
-                        hint="save FILE.toml saves the fight")
+                        hint="save FILE.toml saves the fight; save! FILE.toml replaces an earlier save")
     return function
 
 
