@@ -22,6 +22,7 @@ from crux_cli.rulesets.crux.hero import Hero
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRunner
+
 Said = tuple[FightState, list[str]]  # the fight after a step, and what it says
 
 

@@ -7,6 +7,7 @@ Functions over the fight's value, as every word is (`fight_step`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -62,7 +63,7 @@ def next_turn(state: FightState, word: FightWord, host: FightHost) -> Said:
     return state, notes + said
 
 
-def acting(kind: str) -> Any:
+def acting(kind: str) -> Callable[[FightState, FightWord, FightHost], Said]:
     """`cast [N]`, `move`, `assess`: the active combatant spends actions."""
 
     def act(state: FightState, word: FightWord, host: FightHost) -> Said:
