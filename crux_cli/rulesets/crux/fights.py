@@ -4,8 +4,8 @@
 The session asks `claims` of every line it reads and colours (the lexer asks while it is typed),
 so this module loads only the words (`fight_words`): a plain roll never waits for the fight itself
 (`fight`: the ledger, the hero, the fight's own parsing), which loads when a fight word first runs.
-The top of the fight's modules: fight_words → fight_line → fight_view → fight_step → fight_attack →
-fight_turns → fight_setup → fight → fights, each importing only those before it.
+The top of the fight's modules: fight_words → fight_line → fight_view → fight_rolls → fight_step →
+fight_attack → fight_turns → fight_setup → fight → fights, each importing only those before it.
 """
 
 from __future__ import annotations
