@@ -63,6 +63,12 @@ class FightRunner(Protocol[H_co]):
 
     def answer(self, text: str) -> Any: ...
 
+    # a statement value built already (a fight's roll: what was typed, read once, and what the fight adds),
+    # answered as `answer(text)` answers the statement `text`, which it is shown and journaled as
+    def answer_statement(self, statement: Any, text: str) -> Any: ...
+
+    def odds_statement(self, statement: Any, text: str, exact: bool = False) -> Any: ...  # its odds, nothing rolled
+
     def odds(self, text: str, at_least: int | None = None, exact: bool = False,
              cumulative: bool = False) -> Any: ...  # the exact odds of a statement, nothing rolled
 
@@ -112,6 +118,25 @@ class FightHost(Protocol[H]):
     def load_fight(self, path: str) -> FightValue: ...
 
 
+class FightLine(Record):
+    """A fight line as the rule set read it once (`FightRules.read`): what the session's guard asks before
+    it runs, and the fight file it saves or loads. A rule set's own reading may carry more (its words).
+
+    - `line`: what runs: the line, or the one that runs once `question` is answered yes (`save!` saves);
+    - `question`: asked before it runs ("": nothing to ask); a save asks it only when it would replace
+      an earlier save the session did not write;
+    - `file`: the fight file it saves or loads ("": none);
+    - `saves`: it writes `file` (never over a file that is not a fight);
+    - `forced`: it replaces an earlier save without asking (`save!`).
+    """
+
+    line: str
+    question: str = ""
+    file: str = ""
+    saves: bool = False
+    forced: bool = False
+
+
 class FightRules(Protocol):
     """A rule set's fights (`RuleSet.fights`): which lines are fight words, running them, and what the REPL
     shows of a fight. Every call takes the fight as a value and changes nothing but what it returns."""
@@ -122,21 +147,17 @@ class FightRules(Protocol):
 
     def claims(self, line: str, fight: FightValue | None) -> bool: ...  # a fight word now?
 
-    def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]: ...
+    # a fight word (the line, or its reading), on the fight as a value: the fight after it, and what to say
+    def run(self, line: str | FightLine, fight: FightValue | None,
+            host: FightHost) -> tuple[FightValue | None, list[str]]: ...
 
     # `odds …` in a fight: the odds of that roll as the fight would make it, and what the fight added;
     # None when the statement is no roll of the fight (its plain odds are given)
     def odds(self, text: str, fight: FightValue | None, host: FightHost,
              exact: bool) -> tuple[Any, list[str]] | None: ...
 
-    # before a word replaces a running fight: (the question, the line to run on yes)
-    def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None: ...
-
-    # a save of the fight to a file: (the file, the line that writes it, forced: replace without asking,
-    # the question before replacing an earlier save)
-    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None: ...
-
-    def fight_file(self, line: str) -> str | None: ...  # the fight file a line saves or loads
+    # a line read once (the session's guard asks its question, the runner runs it and notes its file)
+    def read(self, line: str, fight: FightValue | None) -> FightLine: ...
 
     def resume(self, path: str) -> str: ...  # the line that loads a fight left in `path`
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import FightRules, FightValue, SheetHero
+    from crux_cli.core.ruleset import FightLine, FightRules, FightValue, SheetHero
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
     from crux_cli.running.runner import Answer, Runner
@@ -29,6 +29,7 @@ class Fighting:
         self.state: FightValue | None = None  # the fight in progress: its words come first
         self.saved_to: set[str] = set()  # fight files this session wrote or loaded: replaced without asking
         self.began_in = ""  # the rule set the fight in progress began in
+        self.last_read: tuple[str, FightValue | None, FightLine] | None = None  # (line, fight, its reading)
 
     # -- the rule set's fights ------------------------------------------------------------------------
 
@@ -126,26 +127,33 @@ class Fighting:
         out: list[str] = []
         # its sheet writes are announced to the journal as they happen (Session.tracked): a kill mid-word
         # is settled at the next start, the ledger kept as it was before the word
+        read = self.read(rules, statement)
         with session.tracked(statement, out, undoable=undoable):
-            self.state, said = rules.run(statement, self.state, self)
+            self.state, said = rules.run(read, self.state, self)
             self.began_in = session.runner.rules_name if self.state is not None else ""
             out += said
-        path = rules.fight_file(statement)
-        if path is not None:
-            self.saved_to.add(os.path.realpath(os.path.expanduser(path)))
+        if read.file:
+            self.saved_to.add(os.path.realpath(os.path.expanduser(read.file)))
         return out
+
+    def read(self, rules: FightRules, statement: str) -> FightLine:
+        """The rule set's reading of a fight line, once: the guard's reading is the runner's, while the fight
+        it was read against is still the one held."""
+        last = self.last_read
+        if last is None or last[0] != statement or last[1] is not self.state:
+            last = self.last_read = (statement, self.state, rules.read(statement, self.state))
+        return last[2]
 
     def guard(self, statement: str) -> list[str] | None:
         """Ask before a fight word replaces a running fight or writes over a file (None: nothing to ask)."""
         rules = self.rules()
         if rules is None:
             return None
-        saving = rules.saves_to(statement, self.state)
-        if saving is not None:
-            return self.guard_save(*saving)
-        asked = rules.question(statement, self.state)
-        if asked is not None:
-            return self.ask(*asked)
+        read = self.read(rules, statement)
+        if read.saves:
+            return self.guard_save(read.file, read.line, read.forced, read.question)
+        if read.question:
+            return self.ask(read.question, read.line)
         return None
 
     def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:

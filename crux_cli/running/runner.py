@@ -173,6 +173,12 @@ class Runner:
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
 
+    def answer_statement(self, statement: Any, text: str) -> Answer:
+        """A statement of the active rule set built already (a fight makes its rolls as values), answered as
+        `answer(text)` answers it: rolled, its sheet written, journaled as `text`."""
+        rules = self.rules
+        return self.answered(rules, statement, self.roller(rules, statement), text, None, None)
+
     def answers(self, text: str, comment: str | None = None) -> list[Answer]:
         return list(self.each_answer(text, comment))
 
@@ -341,6 +347,19 @@ class Runner:
             raise counted(error, passed).at(text) from None
         name = "" if self.is_active(handler) else handler.name
         return Answer(text, self.rules_name, odds, self.seed, handler=name, odds=True)
+
+    def odds_statement(self, statement: Any, text: str, exact: bool = False) -> Answer:
+        """The exact odds of a statement of the active rule set built already (a fight's roll), as `odds(text)`
+        gives those of the statement `text`."""
+        rules = self.rules
+        if rules.odds is None:
+            raise CruxError(f"the {rules.name} rules offer no exact odds", text=text, position=0)
+        passed: list[str] = []
+        try:
+            odds = self.odds_of(rules.odds, statement, text, exact, passed)
+        except CruxError as error:
+            raise counted(error, passed).at(text) from None
+        return Answer(text, self.rules_name, odds, self.seed, odds=True)
 
     def comparison(self, text: str, parts: list[str], at_least: int | None, exact: bool,
                    cumulative: bool) -> Answer:

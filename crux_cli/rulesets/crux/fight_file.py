@@ -177,13 +177,30 @@ class _EncounterReader:
         for required in ("name", "side"):
             if required not in entry:
                 raise self.fail(f"a combatant has no `{required}`", self.line(index))
+        combatant = self.fields(index, entry)
+        name, side = combatant.name, combatant.side
+
         def at(key: str) -> int | None:  # a local shorthand: the line of this combatant's key
             return self.line(index, key)
 
-        name = self.text_field(entry, "name", at("name"), MAX_NAME)
+        if "sheet" in entry and side != "hero":
+            raise self.fail("only a hero has a sheet", at("sheet"))
+        sheet = self.text_field(entry, "sheet", at("sheet"), MAX_PATH) if "sheet" in entry else None
+        held = self.held(name, entry["held"], at("held")) if "held" in entry else None
+        if held is not None and (side != "hero" or sheet is not None):
+            raise self.fail("only a hero without a sheet has `held` values", at("held"),
+                            hint="a hero on a sheet keeps their values there")
+        return combatant, sheet, held
+
+    def fields(self, index: int, entry: dict[str, Any]) -> Combatant:
+        """A combatant's own fields, each checked at its line."""
+        def at(key: str) -> int | None:  # a local shorthand: the line of this combatant's key
+            return self.line(index, key)
+
+        name = self.text_field(entry, "name", at("name"), MAX_NAME)  # checked in the file's order of old
         side = self.choice(entry, "side", SIDES, at("side"))
         hp_max = self.integer(entry, "hp_max", 0, MAX_INTEGER, at("hp_max"))
-        combatant = Combatant(
+        return Combatant(
             name=name, side=side,
             hp=self.integer(entry, "hp", 0, hp_max, at("hp")), hp_max=hp_max,
             armour=self.choice(entry, "armour", ARMOURS, at("armour")),
@@ -206,14 +223,6 @@ class _EncounterReader:
             if entry.get("interposer", "") != "" else "",
             defended=self.integer(entry, "defended", 0, MAX_INTEGER, at("defended")),
         )
-        if "sheet" in entry and side != "hero":
-            raise self.fail("only a hero has a sheet", at("sheet"))
-        sheet = self.text_field(entry, "sheet", at("sheet"), MAX_PATH) if "sheet" in entry else None
-        held = self.held(name, entry["held"], at("held")) if "held" in entry else None
-        if held is not None and (side != "hero" or sheet is not None):
-            raise self.fail("only a hero without a sheet has `held` values", at("held"),
-                            hint="a hero on a sheet keeps their values there")
-        return combatant, sheet, held
 
     def held(self, name: str, table: Any, line: int | None) -> Hero:
         """A hero held in memory, from their values in the file (each checked as a sheet's would be)."""

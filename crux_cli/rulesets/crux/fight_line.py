@@ -10,27 +10,23 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
-from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING
+from crux_cli.rulesets.crux import grammar, sheet_grammar
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, FightWord, Token
+from crux_cli.rulesets.crux.hero import CONDITIONS
+
+if TYPE_CHECKING:
+    from crux_cli.rulesets.crux.fight_state import FightState
 
 NAMED = ("atk", "attack", "react", "damage", "dmg", "heal", "wound", "remove", "show", "save", "rest")  # a name next
 ARMOUR = ("medium", "heavy", "unarmoured", "unarmored")
 POOL = re.compile(r"\d*[dD](\d+|%|F)\S*")  # damage dice written in the attack itself
 NUMBER = re.compile(r"[+-]?\d+[bB]?")
-TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
-RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
-
-
-class Token(NamedTuple):
-    text: str
-    quoted: bool
-    at: int  # where it starts in the line, for the caret
-
 
 
 def is_count(text: str) -> bool:
@@ -42,26 +38,14 @@ def is_count(text: str) -> bool:
                          hint="numbers in a fight are counts of actions, HP or damage")
     return True
 
-def tokens(line: str) -> list[Token]:
-    """Words, with "quoted names" kept whole (a closing quote still being typed is not required)."""
-    out = []
-    for match in TOKEN.finditer(line):
-        quoted = match.group(3) is None
-        out.append(Token(match.group(1) if match.group(1) is not None else match.group(2) if quoted
-                         else match.group(3), quoted, match.start()))
-    return out
-
 
 @functools.cache
 def reserved() -> frozenset[str]:
     """Words no combatant may be named: they already mean something in a fight line."""
-    from crux_cli.rulesets.crux import grammar
-    from crux_cli.rulesets.crux.hero import CONDITIONS
-    from crux_cli.rulesets.crux.ruleset import KEYWORDS
-
     return frozenset(w.lower() for w in (
-        *ALWAYS, *DURING, *ACTING, *KEYWORDS, *ARMOUR, *ARMOUR_WORDS, *grammar.POSITIONS,
-        *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit", "critical", "crits",
+        *ALWAYS, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
+        *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",
+        "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
         "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by"))
 
@@ -142,3 +126,12 @@ def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
         return None
     found = resolve(encounter, words[start].text, line, words[start].at)
     return (found, 1) if found is not None else None
+
+
+def names_someone(word: FightWord, state: FightState) -> bool:
+    """Does a statement name a combatant (`save Bram STR`, `cond add goblin prone`), or try to?"""
+    at = 1 if word.word == "cond" else 0
+    try:
+        return take_name(state.encounter, list(word.args), word.line, at) is not None
+    except CruxError:
+        return True  # an ambiguous name: the fight says which ones it could be

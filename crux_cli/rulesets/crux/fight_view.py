@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli.core import columns
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import ATTRIBUTES
 from crux_cli.rulesets.crux import encounter as ledger
-from crux_cli.rulesets.crux.fight_line import NAMED, RENAMED, Token, name_matches, take_name, tokens
+from crux_cli.rulesets.crux.fight_line import NAMED, name_matches, take_name
+from crux_cli.rulesets.crux.fight_words import RENAMED, Token, tokens
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux.fight_state import FightState
@@ -134,8 +136,6 @@ def complete(text: str, state: FightState, hero_of: HeroOf) -> Completions | Non
     if word in NAMED and not after:
         return Completions(typed, name_candidates(state, hero_of, typed), paths=word == "save")
     if word == "save" and only_a_name(state, text, after):  # `save Bram ` → the attribute
-        from crux_cli.core.vocabulary import ATTRIBUTES
-
         return Completions(typed, tuple((a, "") for a in ATTRIBUTES if a.lower().startswith(typed.lower())))
     return None
 

@@ -90,5 +90,5 @@ RULESET = RuleSet(
     sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
                        suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json"),
                        file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")),
-    fights=lazy_value("crux_cli.rulesets.crux.fight_words", "FIGHTS"),
+    fights=lazy_value("crux_cli.rulesets.crux.fights", "FIGHTS"),
 )

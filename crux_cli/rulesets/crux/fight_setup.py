@@ -1,0 +1,216 @@
+"""The fight words that set a fight up and keep it: `fight`, `hero`, `enemy`, `minions`, `remove`,
+`status`, `end`, `save FILE` and `load FILE`.
+
+Each is a function from the fight's value and the line read once (`fight_words.FightWord`) to the
+fight after it and what to say (`fight_step.Said`); `fight.WORDS` finds them by their word.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.rulesets.crux import encounter as ledger
+from crux_cli.rulesets.crux import fight_view as view
+from crux_cli.rulesets.crux.encounter import possessive as possessive_of
+from crux_cli.rulesets.crux.engine import GRIT_MAX
+from crux_cli.rulesets.crux.fight_line import ARMOUR, check_name, is_count, shadowed
+from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
+from crux_cli.rulesets.crux.fight_step import Said, current, held, required, said_by, step, sync, turn_begins
+from crux_cli.rulesets.crux.fight_words import FightWord, Token, is_file
+from crux_cli.rulesets.crux.hero import Hero
+
+if TYPE_CHECKING:
+    from crux_cli.core.ruleset import FightHost
+
+BEGUN = ("a fight begins: add enemies (enemy NAME hp N), minions (minions NAME COUNT), more heroes "
+         "(hero FILE.toml), then roll init")
+
+
+def fight(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`fight`: a new fight, with the session's hero (if a sheet is loaded); `fight on` after a win."""
+    if word.args and word.args[0].text.lower() == "on":
+        return fight_on(state, word, host)
+    said = [BEGUN]
+    sheet = host.runner.sheet
+    if sheet is None:
+        return FightState(), said
+    state, joined = add_hero(FightState(), host, sheet, word.line)
+    return state, said + joined
+
+
+def fight_on(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`fight on`: a won fight goes on (more enemies join); the turn passes on from a fallen enemy's."""
+    if not state.over:
+        raise CruxError("the fight is still on", text=word.line, position=word.args[0].at)
+    state = state.replace(over=False)
+    said = ["the fight goes on: add enemies, or `next`"]
+    active = state.encounter.active()
+    if active is not None and active.down and any(not c.down for c in state.encounter.combatants):
+        state, turn = turn_begins(state, ledger.next_turn(state.encounter), host)
+        said += turn
+    return state, said
+
+
+def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`hero FILE.toml` or `hero NAME`: another hero joins."""
+    if not word.args:
+        raise CruxError("which hero? a sheet file or a name", text=word.line, position=len(word.line),
+                        hint="hero wren.toml, or hero \"Bram Ironfoot\"")
+    return add_hero(state, host, word.rest, word.line)
+
+
+def add_hero(state: FightState, host: FightHost, what: str, line: str) -> Said:
+    """A hero joins: from a sheet, or by name alone (their values held in the fight); in round 1 they
+    roll initiative for their actions (§5: it sets the actions "in the first round"), later they have 3."""
+    if is_file(what):
+        path = os.path.expanduser(what)
+        name = named(state, host.read_hero(path).name, line)
+        runner = host.fight_runner(sheet=path)
+        state = state.replace(sheets=frozen_map({**state.sheets, name: what}))
+    else:
+        name = named(state, what, line)
+        runner = host.fight_runner(hero=Hero(name=name))
+    out, opening = [], ledger.TURN_ACTIONS
+    if state.encounter.round == 1:  # from round 2 on there is no initiative to roll, so no Grit either
+        answer = runner.answer("init")
+        opening = answer.result.actions
+        out.append(said_by(host, answer, name))
+    if not is_file(what):  # their values are the fight's: initiative's Grit too
+        state = state.replace(heroes=frozen_map({**state.heroes, name: runner.current_hero()}))
+    state, joined = step(state, ledger.add_hero(state.encounter, name, opening=opening), host)
+    return state, out + joined
+
+
+def named(state: FightState, name: str, line: str) -> str:
+    """A newcomer's name: one a fight line can tell from its other words, hiding nobody already in."""
+    at = max(0, line.find(name.split()[0] if name.split() else name))
+    try:
+        name = check_name(name)
+    except CruxError as error:
+        raise error.at(line, at) from None
+    hidden = shadowed(state.encounter, name)
+    if hidden is not None:
+        raise CruxError(f"'{name}' begins {possessive_of(hidden.name)} name: `atk {name}` would reach the "
+                        f"newcomer, no longer {hidden.name}", text=line, position=at,
+                        hint=f"give it a name of its own (e.g. \"{name} 2\")")
+    return name
+
+
+def enemy(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]`."""
+    words, line = list(word.args), word.line
+    at = next((i for i, w in enumerate(words) if w.text.lower() == "hp" and not w.quoted), -1)
+    if at < 1 or at + 1 >= len(words) or not is_count(words[at + 1].text):
+        raise CruxError("an enemy is: enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]",
+                        text=line, position=min(len(line), len(line.split()[0]) + 1),
+                        hint="enemy goblin hp 7 heavy atk d6")
+    name = named(state, " ".join(w.text for w in words[:at]), line)
+    chosen = options(words[at + 2:], line)
+    chosen.pop("crits", None)
+    return step(state, ledger.add_enemy(state.encounter, name, int(words[at + 1].text), **chosen), host)
+
+
+def minions(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`minions NAME COUNT [medium|heavy] [atk DICE] [crits]`."""
+    words, line = list(word.args), word.line
+    at = next((i for i, w in enumerate(words) if i and is_count(w.text) and not w.quoted), -1)
+    if at < 1:
+        raise CruxError("a minion group is: minions NAME COUNT [medium|heavy] [atk DICE] [crits]", text=line,
+                        position=min(len(line), len(line.split()[0]) + 1), hint="minions rats 6 atk d4")
+    name = named(state, " ".join(w.text for w in words[:at]), line)
+    chosen = options(words[at + 1:], line)
+    for alone in ("resist", "vuln", "grit"):
+        chosen.pop(alone, None)
+    return step(state, ledger.add_minions(state.encounter, name, int(words[at].text), **chosen), host)
+
+
+def options(words: list[Token], line: str) -> dict[str, Any]:
+    """An enemy's or a group's options: armour, resist, vuln, crits, atk DICE, grit N."""
+    chosen: dict[str, Any] = {}
+    rest = iter(words)
+    for word in rest:
+        low = word.text.lower()
+        if low in ARMOUR:
+            chosen["armour"] = "unarmoured" if low.startswith("unarm") else low
+        elif low in ("resist", "vuln"):
+            chosen[low] = True
+        elif low in ("crits", "crit"):
+            chosen["crits"] = True
+        elif low in ("atk", "attack"):
+            chosen["attack"] = next(rest, Token("", False, 0)).text
+        elif low == "grit":
+            chosen["grit"] = grit(next(rest, Token("", False, len(line))).text, word, line)
+        else:
+            raise CruxError(f"'{word.text}' is not an armour, resist, vuln, atk DICE, grit N or crits",
+                            text=line, position=word.at)
+    return chosen
+
+
+def grit(count: str, word: Token, line: str) -> int:
+    if not is_count(count) or int(count) > GRIT_MAX:
+        raise CruxError("grit needs how much the elite holds: grit 0 to grit 5", text=line, position=word.at)
+    return int(count)
+
+
+def remove(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`remove NAME`: a combatant added by mistake leaves the fight (a hero's sheet with them)."""
+    combatant = required(state, word.line, list(word.args))
+    state = state.replace(sheets=frozen_map({n: s for n, s in state.sheets.items() if n != combatant.name}),
+                          heroes=frozen_map({n: h for n, h in state.heroes.items() if n != combatant.name}))
+    return step(state, ledger.remove(state.encounter, combatant.name), host)
+
+
+def status(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`status`: the round, whose turn, and a line for each combatant."""
+    state, notes = sync(state, host)
+    return state, [*notes, *view.status_lines(state, lambda name: current(state, host, name))]
+
+
+def summary_again(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`status` once the fight is won: the summary again, with where everyone stood."""
+    return state, [*ledger.summary(state.encounter, state.fallen),
+                   *view.status_lines(state, lambda name: current(state, host, name)),
+                   "`fight on` goes on with it (more enemies), `fight` starts another"]
+
+
+def end(state: FightState, word: FightWord, host: FightHost) -> tuple[None, list[str]]:
+    """`end`: the fight is over (the summary, once it had begun)."""
+    state, _ = sync(state, host)
+    if not state.encounter.started:
+        return None, ["the fight is over"]
+    return None, list(ledger.summary(state.encounter, state.fallen, won=state.over))
+
+
+def save(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`save FILE.toml`: the fight written whole (a name with spaces is one file: `save my fight.toml`)."""
+    state, _ = sync(state, host)
+    state = held(state)
+    host.save_fight(os.path.expanduser(word.rest), state)
+    return state, [f"fight saved to {word.rest}"]
+
+
+def load(state: FightState, word: FightWord, host: FightHost) -> Said:
+    """`load FILE.toml`: a saved fight in place of this one."""
+    path = word.rest
+    try:
+        loaded = host.load_fight(os.path.expanduser(path))
+    except CruxError:
+        not_a_sheet(host, path, word.line)
+        raise
+    if not isinstance(loaded, FightState):
+        raise CruxError(f"{path} is not a fight of the Crux rules", text=word.line, position=word.args[0].at)
+    state, said = status(loaded, word, host)
+    return state, [f"fight loaded from {path}", *said]
+
+
+def not_a_sheet(host: FightHost, path: str, line: str) -> None:
+    """A fight file that does not read: if it is a character sheet, say so and which words load one."""
+    try:
+        hero = host.read_hero(os.path.expanduser(path))
+    except (CruxError, OSError):
+        return
+    raise CruxError(f"{path} is a character sheet ({hero.name}), not a saved fight", text=line,
+                    position=line.find(path.split()[0]) if path.split() else 0,
+                    hint=f"`hero {path}` brings {hero.name} into the fight; `/load {path}` rolls as them")
