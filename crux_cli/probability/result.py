@@ -11,7 +11,7 @@ to write, and the text reads the weights.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from math import gcd, lcm
 from typing import ClassVar, TypeVar, overload
@@ -94,6 +94,21 @@ def names_and_ratios(rows: Rows) -> tuple[Sequence[str], list[tuple[int, int]]]:
     if isinstance(rows, WeightedRows):
         return rows.names, rows.ratios()
     return [name for name, _ in rows], [p.as_integer_ratio() for _, p in rows]
+
+
+# The worth of an outcome, by the colour its rule set paints it: `--cumulative` counts "at least" toward worth
+WORTH = {"bad": 0, "mixed": 1, "good": 2, "crit": 3}
+
+
+def best_first(names: Sequence[str], colours: Mapping[str, str]) -> bool:
+    """Are these rows listed best first? Numbers (a die, Grit earned) are worth their value; outcomes what their
+    rule set's colours say (bad < mixed < good < crit). Rows of no known worth are read as listed, worst first,
+    so `--cumulative`'s "at least" is the row and those after it."""
+    if all(name.lstrip("-").isdigit() for name in names):
+        values = [int(name) for name in names]
+    else:
+        values = [WORTH[colours[name]] for name in names if colours.get(name) in WORTH]
+    return len(set(values)) > 1 and values == sorted(values, reverse=True)
 
 
 class Distribution(Weighted[int]):

@@ -33,13 +33,14 @@ def odds_record(answer: Any) -> dict[str, Any]:
     if answer.comment:
         out["comment"] = answer.comment
     if answer.result.kind == "comparison":
-        from crux_cli.render.odds_compare import comparison_json
+        from crux_cli.render.odds_compare import comparison_colours, comparison_json
 
-        out.update(comparison_json(answer.result))
+        out.update(comparison_json(answer.result, comparison_colours(answer)))
         return out
     from crux_cli.render.odds_json import odds_to_json
 
-    out.update(odds_to_json(answer.result))
+    colours = rulesets.handler(answer).colours if answer.result.cumulative else {}  # what is worth more
+    out.update(odds_to_json(answer.result, colours))
     return out
 
 

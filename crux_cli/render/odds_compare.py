@@ -15,9 +15,18 @@ from itertools import accumulate
 from math import ceil
 from typing import Any
 
+from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import Palette
-from crux_cli.probability.result import Comparison, Distribution, Odds, deviation, distribution_of, names_and_ratios
-from crux_cli.render.odds_text import HISTOGRAM_ROWS, bulk, percent_of
+from crux_cli.probability.result import (
+    Comparison,
+    Distribution,
+    Odds,
+    best_first,
+    deviation,
+    distribution_of,
+    names_and_ratios,
+)
+from crux_cli.render.odds_text import HISTOGRAM_ROWS, at_least_and_most, bulk, percent_of
 from crux_cli.render.text import visible
 
 GAP = "  "
@@ -28,7 +37,7 @@ def comparison_lines(compared: Comparison, palette: Palette, colours: Mapping[st
     """The comparison as text, each line after `margin`."""
     headings = [visible(text) for text in compared.inputs]
     blocks: list[list[list[str]]] = []  # blocks of rows of cells; the first cell names the row
-    outcome_rows = _outcome_rows(compared.odds)
+    outcome_rows = _outcome_rows(compared.odds, colours)
     if outcome_rows:
         blocks.append(outcome_rows)
     dists = [distribution_of(o.distribution) if o.distribution is not None else None for o in compared.odds]
@@ -75,7 +84,7 @@ def _points(p: Fraction, first: Fraction) -> str:
     return f"{points:+.2f}" if abs(points) >= 0.005 else ("+" if points > 0 else "-") + "<0.01"
 
 
-def _outcome_rows(odds: Sequence[Odds]) -> list[list[str]]:
+def _outcome_rows(odds: Sequence[Odds], colours: Mapping[str, str]) -> list[list[str]]:
     tables = [dict(zip(*_ratios(o), strict=True)) for o in odds]
     names = list(dict.fromkeys(name for table in tables for name in table))
     rows = []
@@ -85,17 +94,17 @@ def _outcome_rows(odds: Sequence[Odds]) -> list[list[str]]:
         for index, table in enumerate(tables):
             p = table.get(name)
             row += [percent_of(*p.as_integer_ratio()) if p is not None else "—"]
-            if odds[index].cumulative:  # this row or a later one of the statement's own, or an earlier one
-                row += _row_cumulative(list(table.values()), list(table).index(name)) if p is not None else ["", ""]
+            if odds[index].cumulative:  # this row or a better one of the statement's own, or a worse one
+                row += _row_cumulative(list(table.values()), list(table).index(name),
+                                       best_first(list(table), colours)) if p is not None else ["", ""]
             if index:
                 row += [_points(p, first) if p is not None and first is not None else ""]
         rows.append(row)
     return rows
 
 
-def _row_cumulative(ps: list[Fraction], at: int) -> list[str]:
-    return [percent_of(*sum(ps[at:], Fraction(0)).as_integer_ratio()),
-            percent_of(*sum(ps[:at + 1], Fraction(0)).as_integer_ratio())]
+def _row_cumulative(ps: list[Fraction], at: int, best_on_top: bool) -> list[str]:
+    return [percent_of(*p.as_integer_ratio()) for p in at_least_and_most(ps, best_on_top)[at]]
 
 
 def _ratios(odds: Odds) -> tuple[Sequence[str], list[Fraction]]:
@@ -176,9 +185,19 @@ def _summary_rows(odds: Sequence[Odds]) -> list[list[str]]:
     return rows
 
 
+def comparison_colours(answer: Any) -> dict[str, str]:
+    """The colours of every answerer of a comparison: its rule set's, and generic dice's where they answered."""
+    from crux_cli import rulesets
+
+    colours: dict[str, str] = {}
+    for name in dict.fromkeys(answer.result.handlers):
+        colours.update(rulesets.dice_handler().colours if name == "dice" else rulesets.load(answer.rules).colours)
+    return colours
+
+
 # -- JSON ------------------------------------------------------------------------------------------
 
-def comparison_json(compared: Comparison) -> dict[str, Any]:
+def comparison_json(compared: Comparison, colours: Mapping[str, str] = EMPTY) -> dict[str, Any]:
     """`compared`: each statement's odds as `crux odds --json` gives them, with `difference` from the first
     (its outcomes and mean less the first's) after the first."""
     from crux_cli.render.odds_json import odds_to_json, probability
@@ -187,7 +206,7 @@ def comparison_json(compared: Comparison) -> dict[str, Any]:
     first_outcomes = dict(first.outcomes)
     out = []
     for index, (text, odds) in enumerate(zip(compared.inputs, compared.odds, strict=True)):
-        record: dict[str, Any] = {"input": text, "kind": odds.kind, **odds_to_json(odds)}
+        record: dict[str, Any] = {"input": text, "kind": odds.kind, **odds_to_json(odds, colours)}
         if index:
             difference: dict[str, Any] = {"outcomes": {name: probability(p - first_outcomes[name])
                                                        for name, p in odds.outcomes if name in first_outcomes}}

@@ -6,10 +6,20 @@ distribution are strings (JSON keys are), in ascending order of value.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from crux_cli.probability.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
+from crux_cli.core.ruleset import EMPTY
+from crux_cli.probability.result import (
+    Distribution,
+    Odds,
+    Rows,
+    best_first,
+    deviation,
+    distribution_of,
+    names_and_ratios,
+)
 
 APPROX_DIGITS = 4  # significant digits of "approx"; "p" is the exact value
 
@@ -74,17 +84,15 @@ def cumulative(rows: Distribution) -> dict[str, Any]:
     return out
 
 
-def outcomes_cumulative(rows: Rows) -> dict[str, Any]:
-    """`--cumulative`: each outcome's P(it or a later row) and P(it or an earlier row), in reading order."""
+def outcomes_cumulative(rows: Rows, colours: Mapping[str, str] = EMPTY) -> dict[str, Any]:
+    """`--cumulative`: each outcome's P(it or a better one) and P(it or a worse one), in reading order (the
+    rule set's colours say which is better: `best_first`)."""
+    from crux_cli.render.odds_text import at_least_and_most
+
     names, ratios = names_and_ratios(rows)
-    ps = [Fraction(top, bottom) for top, bottom in ratios]
-    total = sum(ps, Fraction(0))
-    out: dict[str, Any] = {}
-    below = Fraction(0)
-    for name, p in zip(names, ps, strict=True):
-        out[name] = {"at_least": probability(total - below), "at_most": probability(below + p)}
-        below += p
-    return out
+    pairs = at_least_and_most([Fraction(top, bottom) for top, bottom in ratios], best_first(names, colours))
+    return {name: {"at_least": probability(least), "at_most": probability(most)}
+            for name, (least, most) in zip(names, pairs, strict=True)}
 
 
 def table(rows: Rows) -> dict[str, Any]:
@@ -93,10 +101,10 @@ def table(rows: Rows) -> dict[str, Any]:
     return {name: probability_of(top, bottom) for name, (top, bottom) in zip(names, ratios, strict=True)}
 
 
-def odds_to_json(odds: Odds) -> dict[str, Any]:
+def odds_to_json(odds: Odds, colours: Mapping[str, str] = EMPTY) -> dict[str, Any]:
     data: dict[str, Any] = {"outcomes": table(odds.outcomes)}
     if odds.cumulative and odds.outcomes:
-        data["outcomes_cumulative"] = outcomes_cumulative(odds.outcomes)
+        data["outcomes_cumulative"] = outcomes_cumulative(odds.outcomes, colours)
     for side in odds.tables:
         data[side.key] = table(side.rows)
     if odds.distribution is not None:

@@ -20,7 +20,15 @@ from crux_cli.core.columns import ljust
 from crux_cli.core.columns import width as columns
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import PLAIN, Palette
-from crux_cli.probability.result import Distribution, Odds, Rows, deviation, distribution_of, names_and_ratios
+from crux_cli.probability.result import (
+    Distribution,
+    Odds,
+    Rows,
+    best_first,
+    deviation,
+    distribution_of,
+    names_and_ratios,
+)
 
 BAR_WIDTH = 30  # characters for probability 1 in outcome tables
 HISTOGRAM_WIDTH = 40  # characters for the tallest histogram row
@@ -129,16 +137,13 @@ def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
            heading: str | None, cells: dict[tuple[int, int], tuple[str, str, str]] | None = None,
            margin: str = "", cumulative: bool = False) -> list[str]:
     """One outcome table; `cells` keeps each probability's fraction, percentage and bar for the next table.
-    `cumulative` puts P(this row or a later one) and P(this row or an earlier one) before each bar."""
+    `cumulative` puts P(this row or a better one) and P(this row or a worse one) before each bar (`best_first`)."""
     if not rows:
         return []
     names, ratios = names_and_ratios(rows)
     if cumulative:
-        ratios_seen = [Fraction(*ratio) for ratio in ratios]
-        later = list(accumulate(reversed(ratios_seen)))[::-1]
-        earlier = list(accumulate(ratios_seen))
         extra = [f"≥ {percent(up).rjust(7)}  ≤ {percent(down).rjust(7)}  "
-                 for up, down in zip(later, earlier, strict=True)]
+                 for up, down in at_least_and_most([Fraction(*ratio) for ratio in ratios], best_first(names, colours))]
         cells = {}  # each row's cells are its own now
     else:
         extra = [""] * len(names)
@@ -164,6 +169,13 @@ def _table(rows: Rows, palette: Palette, colours: Mapping[str, str],
                  f"{more}{shaded}".rstrip()
                  for name, (exact, percentage, shaded), more in zip(names, shown, extra, strict=True)]
     return [f"{margin}{palette.bold(heading)}".rstrip(), *lines] if heading else lines
+
+
+def at_least_and_most(ps: list[Fraction], best_on_top: bool) -> list[tuple[Fraction, Fraction]]:
+    """Each row's P(it or better) and P(it or worse), for rows listed worst first, or best first."""
+    later = list(accumulate(reversed(ps)))[::-1]  # this row and those after it
+    earlier = list(accumulate(ps))  # this row and those before it
+    return list(zip(earlier, later, strict=True)) if best_on_top else list(zip(later, earlier, strict=True))
 
 
 def _cell(top: int, bottom: int) -> tuple[str, str, str]:

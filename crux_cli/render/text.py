@@ -31,13 +31,10 @@ def odds_answer_lines(answer: Any, palette: Palette) -> list[str]:
     """An odds answer (`crux odds`, or `odds …` in any line) as printed: a heading, then the table."""
     result = answer.result
     if result.kind == "comparison":
-        from crux_cli.render.odds_compare import comparison_lines
+        from crux_cli.render.odds_compare import comparison_colours, comparison_lines
 
-        colours: dict[str, str] = {}
-        for name in dict.fromkeys(result.handlers):  # each answerer's colours: the rule set's, generic dice's
-            colours.update(rulesets.dice_handler().colours if name == "dice" else rulesets.load(answer.rules).colours)
         lines = [f"{palette.bold(visible(answer.input))}: exact odds compared",
-                 *comparison_lines(result, palette, colours)]
+                 *comparison_lines(result, palette, comparison_colours(answer))]
     else:
         from crux_cli.render.odds_text import odds_text_lines
 
