@@ -15,7 +15,9 @@ from crux_cli.repl.session import Session
 from crux_cli.running.runner import Runner
 
 CRUX = Path(__file__).resolve().parent.parent / "crux_cli" / "rulesets" / "crux"
-FIGHT_MODULES = sorted(CRUX.glob("fight*.py"))
+FIGHT_MODULES = [CRUX / f"{name}.py" for name in (  # the fight's words, its line, its value and what it shows
+    "fight", "fight_attack", "fight_line", "fight_rolls", "fight_setup", "fight_state", "fight_step", "fight_turns",
+    "fight_view", "fight_words", "fights")]
 
 
 def session_with(*lines: str, faces: list[int] | None = None) -> Session:
