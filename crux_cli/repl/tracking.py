@@ -6,7 +6,7 @@ the session's own hero held in memory, the countdowns, and the values kept on ev
 sheet in play. The difference between the snapshots before and after is one journal
 entry and, when anything changed, one step that `undo` takes back: sheets and fight
 together, the sheets under their locks and only when they still hold what the step
-wrote (state.journal.restore_sheets).
+wrote (state.sheet_undo.restore_sheets).
 
 Kept apart from the fight words (the rule set's `fights`): this module sees a fight only as a
 `core.ruleset.FightValue`, so the words can change freely.

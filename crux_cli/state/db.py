@@ -124,7 +124,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
-        self.bulk = False  # a batch writing many rows (state.journal `write_held`): orjson for each (`dumps`)
+        self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
 
@@ -253,7 +253,7 @@ class Store:
     def add_rows(self, rows: list[tuple[str, Any]]) -> None:
         """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments), ("entry", an entry), or
         ("run", (`add_rolls`' arguments, the sheets its changes changed, how many, who)): the rolls of a run with
-        the changes a batch held among them, in its `items` (state.journal `held_change`). Such a row says who
+        the changes a batch held among them, in its `items` (state.held_journal `held_change`). Such a row says who
         (its rolls' rows do not), is found by its sheets (`sheet_entries`) and is never trimmed (its rolls are
         not counted in the retention's cap: changes are kept as long as undo may need them).
         Each kind is written by one `executemany`, each row given its number so that their order stays theirs."""

@@ -36,6 +36,12 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
     if count == 1 and "items" not in data:
         return [JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
                                         "who": who, "statement": statement, **data})]
+    return run_entries(ident, stamp, session, data, newest, changes)
+
+
+def run_entries(ident: str, stamp: str, session: str, data: dict[str, Any], newest: int | None,
+                changes: bool) -> list[JournalEntry]:
+    """The entries of a run's row (`entries_of`): its rolls, and the changes a batch held among them."""
     prefix, _, first = str(ident).rpartition("-")
     try:
         number = int(first)

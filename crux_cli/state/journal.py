@@ -220,19 +220,7 @@ class Journal(JournalStore):
         if update is None or update.before is update.after:  # the usual statement on a sheet: nothing changed
             self.roll(answer, answer_json)
             return
-        known, self.held_values = self.held_values, None
-        change: dict[str, Any] | None
-        if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
-            old, new = known[2], known[3]
-            changed = [name for name in old if old[name] != new[name]]
-            from crux_cli.state.sheet_undo import real_path
-
-            change = {"path": real_path(update.path), "who": update.after.name,
-                      "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
-        else:
-            from crux_cli.state.sheet_undo import sheet_change
-
-            change = sheet_change(update.path, update.before, update.after)
+        change = self.change_of(answer, update)
         if change is None:
             self.roll(answer, answer_json)
             return
@@ -251,6 +239,12 @@ class Journal(JournalStore):
         self.flush()
         if held:  # the held changes of the run before it, and their sheet's write, come first
             self.write_held()
+        self.write_change(store, answer, answer_json, update, change)
+
+    def write_change(self, store: Store, answer: Any, answer_json: str | None, update: Any,
+                     change: dict[str, Any]) -> None:
+        """The entry of a change on the command line: written now, finishing its write's intent, or (a batch's
+        held sheet) when the sheet is written, at the next sync."""
         entry = {"v": ENTRY_FORMAT, "id": self.next_id(), "time": now(), "session": self.session, "kind": "change",
                  "who": update.after.name, "statement": answer.input}
         intent, self.sheet_intent = self.sheet_intent, None
@@ -273,6 +267,21 @@ class Journal(JournalStore):
                     store.add_entry(entry)
         except (CruxError, sqlite3.Error) as error:
             self.failed(error)
+
+    def change_of(self, answer: Any, update: Any) -> dict[str, Any] | None:
+        """What the answer changed on its sheet (state.sheet_undo `sheet_change`), from the values its write
+        announced when it was held (`note_write`), else worked out from its heroes."""
+        known, self.held_values = self.held_values, None
+        if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
+            old, new = known[2], known[3]
+            changed = [name for name in old if old[name] != new[name]]
+            from crux_cli.state.sheet_undo import real_path
+
+            return {"path": real_path(update.path), "who": update.after.name,
+                    "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+        from crux_cli.state.sheet_undo import sheet_change
+
+        return sheet_change(update.path, update.before, update.after)
 
     def start_run(self, answer: Any) -> None:
         """The first item of a new run: its rule set and seed are the row's."""
