@@ -1,15 +1,17 @@
 """Adding a built-in rule set takes its folder, one registry line and its docs: nothing else.
 
 The test copies the repository to a temporary folder, adds a small rule set there (`omens`: `omen N`
-reads N d6) touching only
+reads N d6; a seer's sheet keeps their luck, which a cursed omen spends; a vigil is its fight) touching
+only
 - its folder, `crux_cli/rulesets/omens/`;
 - one line in `BUILT_IN` (`crux_cli/rulesets/__init__.py`);
 - its item in the RULE SETS list of `man/crux-notation.7`, and its section there;
 - its section in `grammar/rulesets.md`;
-and runs the fast tier's rule-set tests in the copy, which must pass: they read the rule sets from the
-registry and each rule set's own value, never from a list of names, and the completion scripts ask crux
-for the rule sets' words at Tab, so none has to be regenerated. CONTRIBUTING.md, "Adding a rule set",
-names these parts.
+and in the copy rolls on its sheet, saves and resumes its fight, runs mypy --strict (its sheet file and
+fights are held to the facets' protocols) and the fast tier's rule-set tests, which must pass: they read
+the rule sets from the registry and each rule set's own value, never from a list of names, and the
+completion scripts ask crux for the rule sets' words at Tab, so none has to be regenerated.
+CONTRIBUTING.md, "Adding a rule set", names these parts.
 """
 
 from __future__ import annotations
