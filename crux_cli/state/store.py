@@ -95,29 +95,17 @@ def article(what: str) -> str:
 def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
     """The hero a sheet describes, read by the sheet file of the rule set it names, or a `SheetError` naming the
     file, line and reason."""
-    from crux_cli.state.plain_toml import loads, read_toml
+    from crux_cli import rulesets
+    from crux_cli.state.plain_toml import loads, read_toml, top_key_line
 
     data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
     if data is None:
         data = read_toml(text, path)
     hero: SheetHero = file_for(data.get("rules")).read(data, text, path)
-    from crux_cli import rulesets
-
     if not rulesets.exists(hero.rules):  # a built-in name never scans the installed packages' entry points
         raise SheetError(f"unknown rule set `{hero.rules}`", path=path, line=top_key_line(text, "rules"),
                          hint="rule sets: " + ", ".join(rulesets.names()))
     return hero
-
-
-def top_key_line(text: str, key: str) -> int | None:
-    """The line where the TOML `text` gives `key` before its first table."""
-    for number, line in enumerate(text.splitlines(), 1):
-        words = line.split("=", 1)[0].strip().strip("\"'")
-        if line.lstrip().startswith("["):
-            return None
-        if words == key and "=" in line:
-            return number
-    return None
 
 
 def file_for(rules: object) -> SheetFile[Any]:
