@@ -18,7 +18,9 @@ What is here:
 - `RuleSet` (the rule set's core: `parse`, `run`, `describe`, `to_json`, `colours`, `odds`; its
   docstring says what each is) and its optional facets: `Vocabulary` (what the REPL completes, after a
   statement word by a `Following` table or by `Kinds`, colours and explains) and `SheetKeeping` (a
-  rule set whose rolls change the hero on a sheet); `lazy` (a function imported at its first call),
+  rule set whose rolls change the hero on a sheet; its `file`, a `SheetFile`, reads and writes the
+  sheet's hero, whose type gives at least a `SheetHero`'s name and rules); `lazy` (a function imported
+  at its first call),
   `Context` (what a statement runs with: `ctx.roller`, `ctx.hero`, `ctx.text`),
   `Roller` (`ctx.roller.die(6)`, `ctx.roller.dice(3, 6)`, within crux's dice limit), `Palette`
   (what `describe` is given: `palette.bold(text)`, `palette.outcome(text, colours, name)`);
@@ -32,11 +34,21 @@ from __future__ import annotations
 
 from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.rng import Roller
-from crux_cli.core.ruleset import Context, Following, Kinds, RuleSet, SheetKeeping, Vocabulary, lazy
+from crux_cli.core.ruleset import (
+    Context,
+    Following,
+    Kinds,
+    RuleSet,
+    SheetFile,
+    SheetHero,
+    SheetKeeping,
+    Vocabulary,
+    lazy,
+)
 from crux_cli.core.style import Palette
 from crux_cli.probability.dist import Dist
 from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, dice_odds
 
 __all__ = ["AtLeast", "Context", "CruxError", "Dist", "Distribution", "Following", "Kinds", "LimitError", "Odds",
-           "Palette", "Roller", "RuleSet", "SheetError", "SheetKeeping", "Table", "Vocabulary", "dice_odds",
-           "lazy"]
+           "Palette", "Roller", "RuleSet", "SheetError", "SheetFile", "SheetHero", "SheetKeeping", "Table",
+           "Vocabulary", "dice_odds", "lazy"]

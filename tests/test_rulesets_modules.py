@@ -34,6 +34,17 @@ def test_every_rule_set_is_registered_with_the_shared_shape() -> None:
         assert ruleset.keywords and ruleset.odds is not None
 
 
+def test_the_registry_names_the_sheet_file_each_built_in_rule_set_keeps() -> None:
+    """`SHEET_FILES` lets a sheet be read without loading its rules (optional, for speed): what it names is what the
+    rule set's facet gives, and a rule set it leaves out is asked."""
+    assert set(rulesets.SHEET_FILES) <= set(rulesets.BUILT_IN)
+    for name in rulesets.BUILT_IN:
+        keeping = rulesets.load(name).sheet
+        file = keeping.file() if keeping is not None and keeping.file is not None else None
+        assert rulesets.sheet_file(name) is file, name
+        assert name not in rulesets.SHEET_FILES or file is not None, name
+
+
 @pytest.mark.parametrize(("rules", "text", "faces", "line"), [
     ("stepdice", "save d8 vs d6 enhanced", (3, 9, 5), "win (9) · enhanced: d8 3, d12 9 keep higher vs d6 5"),
     ("stepdice", "save d8", (4,), "tie (4) · d8 4 vs 4"),

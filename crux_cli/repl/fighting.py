@@ -273,7 +273,7 @@ class Fighting:
         return load_hero(path)
 
     def save_fight(self, path: str, fight: FightValue) -> None:
-        """Write the fight to a file, as the active rule set's fights write it."""
+        """Write the fight to a file, as the fights of the rule set it began in write it."""
         from crux_cli.state.encounter import save_fight
 
         save_fight(path, fight, self.fights_to_file(self.began_in))

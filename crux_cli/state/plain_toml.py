@@ -190,3 +190,13 @@ def line_of_deep_nesting(text: str) -> int | None:
         if line.count("[") + line.count("{") >= 32:
             return number
     return None
+
+
+def top_key_line(text: str, key: str) -> int | None:
+    """The line where the TOML `text` gives `key` before its first table."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("["):
+            return None
+        if "=" in line and line.split("=", 1)[0].strip().strip("\"'") == key:
+            return number
+    return None

@@ -30,7 +30,6 @@ import contextlib
 import os
 import re
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -38,21 +37,25 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.core.record import Record
+
+# a file replaced all at once is state.files' to write; the store still gives what its callers import from it
+from crux_cli.state.files import ACL as ACL
 from crux_cli.state.files import (
     MAX_FILE_BYTES,
     NotAFile,
     TooLarge,
-    fchmod,
-    fsync_directory,
+    article,
+    existing_file,
     open_regular,
     read_regular,
 )
+from crux_cli.state.files import current_umask as current_umask
+from crux_cli.state.files import write_atomically as write_atomically
 from crux_cli.state.locking import acquire, unlock
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetFile, SheetHero
 
-ACL = "system.posix_acl_access"
 TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
 
 
@@ -85,39 +88,23 @@ def read_text(path: Path, shown: str, what: str = "sheet", *, follow: bool = Tru
         raise SheetError(f"the {what} is not UTF-8 text", path=shown, line=line) from None
 
 
-def article(what: str) -> str:
-    return ("an " if what[0] in "aeiou" else "a ") + what
-
-
 # -- a sheet's text and its hero: the rule set the sheet names reads it (core.ruleset `SheetFile`) ----------------
 
 
 def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
     """The hero a sheet describes, read by the sheet file of the rule set it names, or a `SheetError` naming the
     file, line and reason."""
-    from crux_cli.state.plain_toml import loads, read_toml
+    from crux_cli import rulesets
+    from crux_cli.state.plain_toml import loads, read_toml, top_key_line
 
     data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
     if data is None:
         data = read_toml(text, path)
     hero: SheetHero = file_for(data.get("rules")).read(data, text, path)
-    from crux_cli import rulesets
-
     if not rulesets.exists(hero.rules):  # a built-in name never scans the installed packages' entry points
         raise SheetError(f"unknown rule set `{hero.rules}`", path=path, line=top_key_line(text, "rules"),
                          hint="rule sets: " + ", ".join(rulesets.names()))
     return hero
-
-
-def top_key_line(text: str, key: str) -> int | None:
-    """The line where the TOML `text` gives `key` before its first table."""
-    for number, line in enumerate(text.splitlines(), 1):
-        words = line.split("=", 1)[0].strip().strip("\"'")
-        if line.lstrip().startswith("["):
-            return None
-        if words == key and "=" in line:
-            return number
-    return None
 
 
 def file_for(rules: object) -> SheetFile[Any]:
@@ -319,135 +306,6 @@ def locked(sheet: Path, shown: str, what: str = "sheet", *, wait: bool = True) -
 
 def lock_problem(error: OSError) -> str:
     return str(error.strerror) if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
-
-
-def warn(message: str) -> None:
-    """A problem after the change was made: said on the standard error, never as a failure."""
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"crux: warning: {message}\n")
-        sys.stderr.flush()
-
-
-def existing_file(target: Path, shown: str, what: str) -> os.stat_result | None:
-    """The status of the file a write would replace (None when there is none), or a refusal.
-
-    A rename would get past the file's own mode, split a file with several names
-    into two, and replace a device or a FIFO with a file: none of that is allowed.
-    """
-    try:
-        status = os.lstat(target)
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise SheetError(f"cannot write the {what}: {error.strerror}", path=shown) from None
-    if not stat.S_ISREG(status.st_mode):
-        raise SheetError(f"{NotAFile(status.st_mode).strerror}: crux will not replace it with {article(what)}",
-                         path=shown)
-    writable = os.access(target, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
-    if not writable or not status.st_mode & 0o222:  # a file nobody may write stays so, even for root
-        raise SheetError(f"the {what} is read-only: crux will not change it", path=shown,
-                         hint="make it writable for you (chmod), or roll without --sheet"
-                         if what == "sheet" else "make it writable for you (chmod)")
-    if status.st_nlink > 1:
-        raise SheetError(f"the {what} has {status.st_nlink} names (hard links): replacing it would split them",
-                         path=shown, hint=f"give the {what} a file of its own (cp), then use that")
-    return status
-
-
-def keep_owner(descriptor: int, status: os.stat_result, shown: str, what: str) -> None:
-    """Give the new file the old one's owner and group: a change by root leaves the owner's sheet theirs."""
-    mine = os.fstat(descriptor)
-    if (mine.st_uid, mine.st_gid) == (status.st_uid, status.st_gid):
-        return
-    try:
-        os.fchown(descriptor, status.st_uid, status.st_gid)
-    except PermissionError:
-        raise SheetError(f"crux cannot keep the {what}'s owner and group, so it will not replace it",
-                         path=shown, hint=f"a write replaces the {what} with a new file: let its owner "
-                         "roll on it, or copy it (cp) and use the copy") from None
-
-
-def keep_attributes(descriptor: int, target: Path, shown: str, what: str) -> None:
-    """Copy the old file's extended attributes, which a rename over it would drop: its access ACL (the
-    mode alone would lose it) and the user's own (`user.*`: a tag, a checksum, a sync tool's mark).
-    `security.*` and `trusted.*` are the system's to set. Where the platform has them (os.listxattr)."""
-    if not hasattr(os, "listxattr"):
-        return
-    try:
-        names = os.listxattr(target, follow_symlinks=False)
-    except OSError:  # a file system without them
-        return
-    lost = []
-    for name in names:
-        if name != ACL and not name.startswith("user."):
-            continue
-        try:
-            os.setxattr(descriptor, name, os.getxattr(target, name, follow_symlinks=False))
-        except OSError:
-            if name == ACL:
-                raise  # as ever: the ACL says who may read the sheet, and a copy without it is refused
-            lost.append(name)
-    if lost:
-        warn(f"{shown}: the {what} is written without its extended attributes {', '.join(lost)}: "
-             "the file system took them on the old file but not on the new")
-
-
-def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
-                     new_mode: int | None = None) -> os.stat_result:
-    """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
-
-    A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
-    its mode, owner, group, ACL and the user's extended attributes. Returns the status of the file
-    written, taken before its rename.
-    """
-    status = None if exclusive else existing_file(target, shown, what)
-    if status is not None:
-        mode = stat.S_IMODE(status.st_mode)
-    else:
-        mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
-    temporary = None
-    import tempfile  # here: a roll that changes no sheet never writes one (bench_startup.py, the sheet path)
-
-    try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            if status is not None:
-                keep_owner(file.fileno(), status, shown, what)
-            if fchmod is not None:  # Windows has no modes to set
-                fchmod(file.fileno(), mode)
-            if status is not None:
-                keep_attributes(file.fileno(), target, shown, what)
-            os.fsync(file.fileno())
-            written = os.fstat(file.fileno())
-        if exclusive:
-            os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
-        else:
-            os.replace(temporary, target)
-            temporary = None
-    except FileExistsError:
-        raise SheetError(f"the {what} already exists", path=shown,
-                         hint="choose another file name, or remove that one first") from None
-    except OSError as error:
-        raise SheetError(f"cannot write the {what}: {error.strerror}", path=shown,
-                         hint=f"crux writes a new copy beside the {what} and renames it: "
-                         "the folder must be writable and have room") from None
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-    try:
-        fsync_directory(target.parent)
-    except OSError as error:  # the rename is done: the change is made, and a retry would make it twice
-        warn(f"{shown}: the {what} was written, but its folder could not be synced to disk: {error.strerror}")
-    return written
-
-
-def current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 class SheetTransaction:
