@@ -246,3 +246,19 @@ def test_the_status_table_alone_gives_what_the_whole_sheet_would(text: str) -> N
     changed = ["grit", "hp", "conditions"]
     assert tomllib.loads(update_sheet_text(text, before, after)) == tomllib.loads(updated_document(text, after,
                                                                                                    changed))
+
+
+def test_a_sheet_is_read_by_the_sheet_file_of_the_rules_it_names_else_the_default_rules() -> None:
+    """A rule set without a sheet file of its own (stepdice) plays from a sheet the default rule set reads; the
+    sheet keeps the name of its rules, and the runner switches to them (state.store `file_for`)."""
+    from crux_cli import rulesets
+    from crux_cli.state.store import file_for
+
+    default = rulesets.sheet_file(rulesets.DEFAULT)
+    assert file_for(None) is file_for("crux") is file_for(" Crux ") is default
+    assert file_for("stepdice") is default and file_for("gurps") is default and file_for(3) is default
+    hero = Hero(name="Wren", rules="stepdice", grit=2)
+    assert parse_sheet(new_sheet_text(hero)) == hero
+    assert default is not None and default.kept(hero)["grit"] == 2
+    assert default.with_kept(hero, {"conditions": ["prone"]}).conditions == ("prone",)
+    assert default.load(default.dump(hero)) == hero
