@@ -274,6 +274,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
+from crux_cli.core.ruleset import FightLine
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost, FightRules, FightValue
@@ -320,8 +321,9 @@ class OmensFights:
         word = line.split()[0].lower() if line.split() else ""
         return word == "vigil" or (word == "watch" and fight is not None)
 
-    def run(self, line: str, fight: FightValue | None, host: FightHost) -> tuple[FightValue | None, list[str]]:
-        word, _, rest = line.strip().partition(" ")
+    def run(self, line: str | FightLine, fight: FightValue | None,
+            host: FightHost) -> tuple[FightValue | None, list[str]]:
+        word, _, rest = (line.line if isinstance(line, FightLine) else line).strip().partition(" ")
         if word.lower() == "vigil":
             if rest.strip():
                 loaded = host.load_fight(rest.strip())
@@ -340,15 +342,9 @@ class OmensFights:
              exact: bool) -> tuple[Any, list[str]] | None:
         return None
 
-    def question(self, line: str, fight: FightValue | None) -> tuple[str, str] | None:
-        return None
-
-    def saves_to(self, line: str, fight: FightValue | None) -> tuple[str, str, bool, str] | None:
-        return None
-
-    def fight_file(self, line: str) -> str | None:
+    def read(self, line: str, fight: FightValue | None) -> FightLine:
         word, _, rest = line.strip().partition(" ")
-        return rest.strip() or None if word.lower() == "vigil" else None
+        return FightLine(line, file=rest.strip() if word.lower() == "vigil" else "")
 
     def resume(self, path: str) -> str:
         return f"vigil {path}"
