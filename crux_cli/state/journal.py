@@ -28,6 +28,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self
 
 from crux_cli.core.errors import CruxError
@@ -36,6 +37,28 @@ from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
+
+
+_PARTS: dict[str, ModuleType] = {}  # the journal's parts a roll on a sheet needs (`sheet_undo`, `held_journal`)
+
+
+def sheet_undo() -> ModuleType:
+    """state.sheet_undo (the values kept on a sheet), imported at first use and kept: a batch on a sheet asks for
+    it at every change, where an `import` statement in the function cost more than the call (PERFORMANCE.md)."""
+    if "sheet_undo" not in _PARTS:
+        from crux_cli.state import sheet_undo as part
+
+        _PARTS["sheet_undo"] = part
+    return _PARTS["sheet_undo"]
+
+
+def held_journal() -> ModuleType:
+    """state.held_journal (a batch's held sheets), imported at first use and kept, as `sheet_undo`."""
+    if "held_journal" not in _PARTS:
+        from crux_cli.state import held_journal as part
+
+        _PARTS["held_journal"] = part
+    return _PARTS["held_journal"]
 
 
 def new_session_id(environ: Mapping[str, str] = os.environ) -> str:
@@ -231,9 +254,7 @@ class Journal(JournalStore):
             return
         if self.sheet_intent == HELD and self.mode == "on" and not self.warned:
             self.sheet_intent = None
-            from crux_cli.state.held_journal import held_change
-
-            held_change(self, answer, answer_json, update, change)
+            held_journal().held_change(self, answer, answer_json, update, change)
             return
         held = bool(self.run_held)
         self.flush()
@@ -275,13 +296,10 @@ class Journal(JournalStore):
         if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
             old, new = known[2], known[3]
             changed = [name for name in old if old[name] != new[name]]
-            from crux_cli.state.sheet_undo import real_path
-
-            return {"path": real_path(update.path), "who": update.after.name,
+            return {"path": sheet_undo().real_path(update.path), "who": update.after.name,
                     "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
-        from crux_cli.state.sheet_undo import sheet_change
-
-        return sheet_change(update.path, update.before, update.after)
+        change: dict[str, Any] | None = sheet_undo().sheet_change(update.path, update.before, update.after)
+        return change
 
     def start_run(self, answer: Any) -> None:
         """The first item of a new run: its rule set and seed are the row's."""
@@ -379,9 +397,7 @@ class Journal(JournalStore):
         if made is None or made[0] is not update.before or made[1]["path"] != update.path:
             if len(self.hero_made) >= 256:
                 self.hero_made.clear()
-            from crux_cli.state.sheet_undo import hero_json
-
-            made = (update.before, {"path": update.path, **hero_json(update.before)})
+            made = (update.before, {"path": update.path, **sheet_undo().hero_json(update.before)})
             self.hero_made[id(update.before)] = made
         return made[1]
 
@@ -444,15 +460,12 @@ class Journal(JournalStore):
         one write and one intent for all the changes since the last (state.held_journal `holding`)."""
         if not hold:  # the sheet store is not even imported (nor its TOML reader: bench_startup.py)
             return contextlib.nullcontext()
-        from crux_cli.state.held_journal import holding
-
-        return holding(self)
+        holding: contextlib.AbstractContextManager[None] = held_journal().holding(self)
+        return holding
 
     def write_held(self) -> None:
         """Write each held sheet and commit the rows waiting for it (state.held_journal `write_held`)."""
-        from crux_cli.state.held_journal import write_held
-
-        write_held(self)
+        held_journal().write_held(self)
 
     def take_sheet_failures(self) -> list[CruxError]:
         said, self.sheet_failures = self.sheet_failures, []
@@ -498,9 +511,7 @@ class Journal(JournalStore):
                 self.sheet_intent = HELD
                 self.held_values = (path, statement, before, after)  # its answer's change, without working it out again
                 return
-        from crux_cli.state.sheet_undo import real_path
-
-        real = real_path(path)
+        real = sheet_undo().real_path(path)
         try:
             if self.word is not None:
                 self.word["writes"].append([real, dict(before), dict(after)])
