@@ -28,8 +28,9 @@ def test_mypy_strict_is_clean():
 
 
 # A rule set's rows, each wired right or to another statement's function (`# wrong` marks the line mypy must
-# refuse: the wrong argument is on it). Every row is checked on its own (`core.ruleset.row`): its request is what `run` and `odds` take,
-# its result what `describe` and `to_json` take; and a table's keys are its rule set's statements.
+# refuse: the wrong argument is on it). Every row is checked on its own (`core.ruleset.row`): its request is
+# what `run` and `odds` take, its result what `describe` and `to_json` take; and a table's keys are its rule
+# set's statements.
 ROWS = """
 from __future__ import annotations
 
