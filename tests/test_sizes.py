@@ -18,7 +18,6 @@ KNOWN_OVERSIZE: set[str] = {
     "crux_cli/state/journal.py", "crux_cli/state/journal.py::Journal",  # the journal in parts
     "crux_cli/rulesets/crux/fight.py", "crux_cli/rulesets/crux/fight.py::Fight",  # the fight as functions
     "crux_cli/state/store.py",  # each facet owns the values it keeps
-    "crux_cli/probability/dist.py",
 }
 
 
