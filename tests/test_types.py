@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -71,3 +73,26 @@ def test_a_row_wired_to_another_statements_function_is_a_mypy_error(tmp_path: Pa
               if line.startswith(str(sample)) and ": error:" in line}
     wrong = {number for number, line in enumerate(ROWS.splitlines(), start=1) if line.endswith("# wrong")}
     assert errors == wrong, result.stdout + result.stderr
+
+
+def lowest_click() -> str:
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    found = next(re.match(r"click>=([0-9.]+)$", d) for d in dependencies if d.startswith("click"))
+    assert found is not None, "click's lowest version is named as click>=X.Y"
+    return found.group(1)
+
+
+@pytest.mark.slow  # fetches that click (a second) and runs mypy with a cold cache (10-30 s)
+def test_mypy_strict_is_clean_with_the_lowest_click_allowed(tmp_path: Path) -> None:
+    """The verdict does not depend on the installed click: clean with the lowest the package allows too
+    (test_mypy_strict_is_clean runs with the one installed, usually the newest)."""
+    version = lowest_click()
+    fetched = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+                              str(tmp_path / "click"), f"click=={version}"], capture_output=True, text=True)
+    if fetched.returncode != 0:
+        pytest.skip(f"click {version} could not be fetched: {fetched.stderr[-500:]}")
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path / "click")}  # mypy reads click from there first
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache")],
+                            cwd=ROOT, capture_output=True, text=True, env=environment)
+    assert result.returncode == 0, f"with click {version}:\n{result.stdout}{result.stderr}"
+    assert "no issues found" in result.stdout

@@ -68,7 +68,7 @@ def option_of(param: click.Option) -> Option:
     return Option(names, help_text, "none")
 
 
-def words_of_type(kind: click.ParamType[Any, Any]) -> tuple[str, ...] | None:
+def words_of_type(kind: click.ParamType[Any]) -> tuple[str, ...] | None:
     """The words a value of this type completes to, or None when it is not a set of words."""
     if isinstance(kind, click.Choice):
         return tuple(map(str, kind.choices))
