@@ -14,7 +14,7 @@ def test_every_first_word_starts_the_statement_that_declares_it() -> None:
     declared = [(word, statement.kind) for statement in grammar.STATEMENTS.values()
                 for word in (*statement.words, *statement.implied)]
     assert len(declared) == len(dict(declared)), "a word starts one statement"
-    assert grammar.KIND == dict(declared)
+    assert dict(declared) == grammar.KIND
     assert grammar.KEYWORDS == frozenset(grammar.KIND) >= frozenset(ATTRIBUTE_NAMES)
 
 

@@ -275,8 +275,6 @@ KNOWN_CYCLES: set[frozenset[str]] = {
     frozenset({"crux_cli.rulesets.crux.fight", "crux_cli.rulesets.crux.fight_line", "crux_cli.rulesets.crux.fight_view",
                "crux_cli.rulesets.crux.fight_words", "crux_cli.rulesets.crux.ruleset"}),  # the fight as functions
     frozenset({"crux_cli.state.db", "crux_cli.state.journal"}),  # the journal in parts
-    # the command and its completion scripts: the scripts walk the command, which prints them (not yet untied)
-    frozenset({"crux_cli.cli", "crux_cli.cli.completion", "crux_cli.cli.params", "crux_cli.cli.sheet"}),
 }
 
 

@@ -23,6 +23,9 @@ else:  # a click before 8.4 has no type parameters on ParamType
     WordParam = IntParam = click.ParamType
 
 
+STATEMENT_COMMAND = "_statement"  # the hidden command a statement goes to (crux_cli.cli), and the scripts' fallback
+COMPLETION_SHELLS = ("bash", "zsh", "fish")  # `crux --completion SHELL`
+
 class WordType(WordParam):
     """A value that is one of a set of words (read when completing, never at start-up)."""
 
@@ -107,9 +110,9 @@ class CruxUsage(click.BadParameter):
         self.hint = hint
 
 
-def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
+def usage_error(error: click.UsageError, argv: list[str], root: click.Group) -> CruxError:
     """A usage error click found (an unknown option, a missing or bad value), as crux says its own errors:
-    the command line with a caret under the word at fault, and a hint."""
+    the command line with a caret under the word at fault, and a hint (`root`: the `crux` command)."""
     from crux_cli.core.errors import CruxError
 
     text = " ".join(argv)
@@ -142,9 +145,7 @@ def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
         if error.ctx is not None:
             params = error.ctx.command.params
         else:  # click's parser raises it before there is a context: the group's options, then the commands'
-            from crux_cli.cli import crux
-
-            params = [*crux.params, *(p for c in crux.commands.values() for p in c.params)]
+            params = [*root.params, *(p for c in root.commands.values() for p in c.params)]
         option = next((p for p in params if error.option_name in p.opts), None)
         if option is not None and option.metavar:
             hint = f"write it as {error.option_name} {option.metavar}; {hint}"
