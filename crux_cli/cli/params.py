@@ -17,16 +17,12 @@ if TYPE_CHECKING:
 
     from crux_cli.core.errors import CruxError
 
-    WordParam = click.ParamType[str]
-    IntParam = click.ParamType[int]
-else:  # a click before 8.4 has no type parameters on ParamType
-    WordParam = IntParam = click.ParamType
-
 
 STATEMENT_COMMAND = "_statement"  # the hidden command a statement goes to (crux_cli.cli), and the scripts' fallback
 COMPLETION_SHELLS = ("bash", "zsh", "fish")  # `crux --completion SHELL`
 
-class WordType(WordParam):
+
+class WordType(click.ParamType[str]):  # click 8.4 on (pyproject.toml): ParamType takes its value type
     """A value that is one of a set of words (read when completing, never at start-up)."""
 
     def __init__(self, name: str, words: Callable[[], tuple[str, ...]]) -> None:
@@ -81,7 +77,7 @@ class SheetFile(click.Path):
         return value
 
 
-class Seed(IntParam):
+class Seed(click.ParamType[int]):
     """`--seed N`: a whole number, refused in the words the library uses (`core.rng.bad_seed`)."""
 
     name = "seed"
