@@ -48,7 +48,8 @@ def shell_path(name: str) -> str:
 
 @pytest.mark.parametrize("shell", completion.SHELLS)
 def test_committed_scripts_are_what_the_cli_generates(shell: str) -> None:
-    assert SCRIPTS[shell].read_text() == completion.script(shell), f"the CLI changed: run {completion.GENERATED_BY}"
+    generated = completion.script(shell, crux)
+    assert SCRIPTS[shell].read_text() == generated, f"the CLI changed: run {completion.GENERATED_BY}"
 
 
 def test_the_generator_reports_nothing_stale() -> None:
@@ -103,7 +104,7 @@ def test_click_completion_and_the_scripts_agree_on_rule_set_names() -> None:
     option = next(p for p in crux.params if p.name == "rules")
     ctx = click.Context(crux)
     offered = [item.value for item in option.type.shell_complete(ctx, option, "")]
-    script_words = next(o for o in completion.commands()[0].options if "--rules" in o.names)
+    script_words = next(o for o in completion.commands(crux)[0].options if "--rules" in o.names)
     assert offered == [*rules.names(), "list"]  # plug-ins included
     assert (script_words.values, script_words.choices) == ("asked", ("rules",))  # asked of crux at Tab
     assert list(completion.asked("rules")) == offered
@@ -131,7 +132,7 @@ def test_printing_a_script_imports_no_grammar_and_no_prompt_toolkit() -> None:
 
 
 def test_every_option_of_every_command_is_in_the_scripts() -> None:
-    for cmd in completion.commands():
+    for cmd in completion.commands(crux):
         for option in cmd.options:
             for name in option.names:
                 for shell, path in SCRIPTS.items():
@@ -224,20 +225,20 @@ def test_bash_completes_an_option_value_after_an_equals_sign(folder: Path) -> No
 
 
 def test_bash_offers_subcommands_by_their_first_letters(folder: Path) -> None:
-    for name in completion.commands()[0].subcommands:
+    for name in completion.commands(crux)[0].subcommands:
         assert name in bash_offers([name[:2]], folder)
 
 
 @pytest.mark.parametrize("rules_name", list(rules.BUILT_IN))
 def test_statement_words_follow_the_rule_set(rules_name: str, folder: Path) -> None:
     words = set(completion.statement_words()[rules_name])
-    subcommands = set(completion.commands()[0].subcommands)
+    subcommands = set(completion.commands(crux)[0].subcommands)
     assert set(bash_offers(["--rules", rules_name, ""], folder)) == words | subcommands
     assert set(bash_offers([""], folder, env={"CRUX_RULES": rules_name})) == words | subcommands
 
 
 def test_file_options_complete_file_names(folder: Path) -> None:
-    file_options = [(cmd, name) for cmd in completion.commands() for o in cmd.options if o.values == "files"
+    file_options = [(cmd, name) for cmd in completion.commands(crux) for o in cmd.options if o.values == "files"
                     for name in o.names if name.startswith("--")]
     for cmd, name in file_options:
         path = [] if cmd.path == ("crux",) else list(cmd.path[1:])

@@ -29,7 +29,7 @@ import pytest
 from helpers import crux_here, gen_completions
 
 from crux_cli import rulesets as rules
-from crux_cli.cli import completion
+from crux_cli.cli import completion, crux
 from crux_cli.core.errors import CruxError
 from crux_cli.core.ruleset import RuleSet
 from crux_cli.render.jsonl import record
@@ -109,7 +109,7 @@ def documented_options() -> set[str]:
     return found
 
 
-VISIBLE_COMMANDS = [cmd.path for cmd in completion.commands() if cmd.path[-1] != "_statement"]
+VISIBLE_COMMANDS = [cmd.path for cmd in completion.commands(crux) if cmd.path[-1] != "_statement"]
 
 
 @pytest.mark.parametrize("path", VISIBLE_COMMANDS, ids=" ".join)
@@ -121,7 +121,7 @@ def test_every_option_in_help_is_documented(path: tuple[str, ...]) -> None:
 def test_every_subcommand_is_documented() -> None:
     """`crux sheet new` needs an item headed `.It Cm sheet new`."""
     text = COMMAND_PAGE.read_text()
-    for cmd in completion.commands():
+    for cmd in completion.commands(crux):
         for name in cmd.subcommands:
             words = " ".join((*cmd.path[1:], name))
             assert re.search(rf"^\.It Cm {re.escape(words)}\b", text, re.M), f"crux.1 has no item for {words}"

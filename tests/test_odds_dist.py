@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.probability import cost
+from crux_cli.probability import cost, polynomial
 from crux_cli.probability import dist as D
 from crux_cli.probability.dist import Dist, constant, d66, default_depth, die, fudge, mix, percentile, pool
 
@@ -141,14 +141,15 @@ def test_three_ways_to_raise_a_polynomial_agree() -> None:
     """The uniform recurrence, Miller's general one and the packed pow give the same numbers."""
     for sides, count in [(2, 30), (6, 25), (7, 40), (20, 21)]:
         dense = [1] * sides
-        width = D._slot_bytes(sides ** count)
+        width = polynomial.slot_bytes(sides ** count)
         slots = count * (sides - 1) + 1
-        packed = D._unpack(D._pack(dense, width) ** count, width, slots)
-        assert D._uniform_power(sides - 1, count) == packed
-        assert D._power_by_recurrence(dense, count) == packed
+        packed = polynomial.unpack(polynomial.pack(dense, width) ** count, width, slots)
+        assert polynomial.uniform_power(sides - 1, count) == packed
+        assert polynomial.power_by_recurrence(dense, count) == packed
     lopsided = [3, 0, 1, 2]
-    width = D._slot_bytes(6 ** 23)
-    assert D._power_by_recurrence(lopsided, 23) == D._unpack(D._pack(lopsided, width) ** 23, width, 70)
+    width = polynomial.slot_bytes(6 ** 23)
+    packed = polynomial.unpack(polynomial.pack(lopsided, width) ** 23, width, 70)
+    assert polynomial.power_by_recurrence(lopsided, 23) == packed
 
 
 def test_many_copies_of_an_uneven_die_use_the_recurrence() -> None:
@@ -233,10 +234,10 @@ def test_every_keep_method_matches_enumeration(single: Dist, count: int, keep: i
         count = keep + 1
     expected = brute([single] * count, lambda *xs: sum(
         score(x) if score else x for x in sorted(xs, reverse=True)[:keep]))
-    methods = D._keep_methods(single, count, keep, score)
+    methods = polynomial.keep_methods(single, count, keep, score)
     assert len(methods) == (1 if score is None and cost.uniform_run(single) else 2)
     for _, method in methods:
-        result = method()
+        result = D._from_dense(*method())
         assert probabilities(result) == expected
         assert result.denominator == single.denominator ** count
 

@@ -43,9 +43,9 @@ def spaced(rng: random.Random, words: list[str]) -> str:
 
 
 def crux_words_by_grammar(kind: str, text: str) -> list | None:
-    grammar, _ = crux_grammar.STATEMENTS[kind]
+    grammar = crux_grammar.STATEMENTS[kind].parser()
     try:
-        return parse_with(grammar(), text, lambda s, loc: not_understood(s, loc, "it", None))
+        return parse_with(grammar, text, lambda s, loc: not_understood(s, loc, "it", None))
     except (CruxError, ValueError):
         return None
 

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))  # run from a checkout: the crux_cli next to this folder, installed or not
 
-from crux_cli.cli.completion import GENERATED_BY, SHELLS, script  # noqa: E402  (after the path is set)
+from crux_cli.cli import crux  # noqa: E402  (after the path is set)
+from crux_cli.cli.completion import GENERATED_BY, SHELLS, script  # noqa: E402
 
 # where each script is written, named as each shell looks it up
 SCRIPT_FILES = {"bash": "completions/bash/crux", "zsh": "completions/zsh/_crux", "fish": "completions/fish/crux.fish"}
@@ -33,7 +34,7 @@ def targets(root: Path = ROOT) -> dict[Path, str]:
 
 def stale(root: Path = ROOT) -> dict[Path, str]:
     """The files whose text differs from a fresh generation, with the text they should have."""
-    fresh = {shell: script(shell) for shell in SHELLS}
+    fresh = {shell: script(shell, crux) for shell in SHELLS}
     return {path: fresh[shell] for path, shell in targets(root).items()
             if not path.exists() or path.read_text() != fresh[shell]}
 
@@ -58,7 +59,7 @@ def main(argv: list[str]) -> int:
             print(f"stale: {path.relative_to(ROOT)} (run {GENERATED_BY})", file=sys.stderr)
         return 1 if behind else 0
     if len(argv) == 1 and argv[0] in SHELLS:
-        sys.stdout.write(script(argv[0]))
+        sys.stdout.write(script(argv[0], crux))
         return 0
     sys.stderr.write(f"usage: python tools/gen_completions.py {{{','.join(SHELLS)}}} | --update | --check\n")
     return 2

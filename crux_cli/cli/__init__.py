@@ -18,7 +18,7 @@ from typing import Any, TypeVar, cast, overload
 import click
 
 from crux_cli import __version__
-from crux_cli.cli.params import RuleSetName, Seed, SheetFile
+from crux_cli.cli.params import COMPLETION_SHELLS, STATEMENT_COMMAND, RuleSetName, Seed, SheetFile
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES
 from crux_cli.running.modes import run_batch, run_odds, run_one
@@ -52,7 +52,6 @@ Odds, sheets, other rule sets, scripts:
 Statements are described in man crux-notation(7); the command in man crux(1).
 Exit status: 0 when every statement was answered, 2 when any was refused."""
 
-STATEMENT_COMMAND = "_statement"
 RULE_SET_NAME, SHEET_FILE, SEED = RuleSetName(), SheetFile(), Seed()  # one of each for every command that takes them
 REPL = "crux.repl"  # ctx.meta key: the function that runs the interactive session, given by `main`
 ReplStarter = Callable[[Settings], int]
@@ -151,7 +150,7 @@ def print_completion(ctx: click.Context, param: click.Parameter, shell: str | No
         return
     from crux_cli.cli.completion import script
 
-    click.echo(script(shell), nl=False)
+    click.echo(script(shell, ctx.find_root().command), nl=False)
     ctx.exit(0)
 
 
@@ -164,8 +163,6 @@ def print_completion_words(ctx: click.Context, param: click.Parameter, what: str
     click.echo("".join(f"{word}\n" for word in asked(what)), nl=False)
     ctx.exit(0)
 
-
-COMPLETION_SHELLS = ("bash", "zsh", "fish")
 
 
 @click.group(cls=StatementGroup, invoke_without_command=True, epilog=EXAMPLES,
@@ -292,7 +289,7 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
             raise SystemExit(error.exit_code) from None
 
         words = sys.argv[1:] if argv is None else argv
-        code = refuse(usage_error(error, words), words)
+        code = refuse(usage_error(error, words, crux), words)
     except click.ClickException as error:
         error.show()
         code = error.exit_code

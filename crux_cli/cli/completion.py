@@ -18,8 +18,7 @@ from typing import Any
 
 import click
 
-from crux_cli.cli import COMPLETION_SHELLS
-from crux_cli.cli.params import RuleSetName, WordType
+from crux_cli.cli.params import COMPLETION_SHELLS, STATEMENT_COMMAND, RuleSetName, WordType
 
 SHELLS = COMPLETION_SHELLS
 STATEMENT_ARGUMENTS = ("statement", "statements", "expression", "expr")
@@ -68,7 +67,7 @@ def option_of(param: click.Option) -> Option:
     return Option(names, help_text, "none")
 
 
-def words_of_type(kind: click.ParamType[Any, Any]) -> tuple[str, ...] | None:
+def words_of_type(kind: click.ParamType[Any]) -> tuple[str, ...] | None:
     """The words a value of this type completes to, or None when it is not a set of words."""
     if isinstance(kind, click.Choice):
         return tuple(map(str, kind.choices))
@@ -101,8 +100,6 @@ def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | 
     fallback = ""
     found: list[Command] = []
     if isinstance(command, click.Group):
-        from crux_cli.cli import STATEMENT_COMMAND
-
         # list_commands/get_command, not .commands: they also see subcommands loaded lazily
         found_children = {name: command.get_command(ctx, name) for name in command.list_commands(ctx)}
         children = {name: sub for name, sub in found_children.items() if sub is not None}
@@ -114,10 +111,10 @@ def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | 
     return [Command(path, options, subcommands, argument, choices, fallback), *found]
 
 
-def commands() -> list[Command]:
-    from crux_cli.cli import crux
-
-    return walk(crux, ("crux",))
+def commands(root: click.Command) -> list[Command]:
+    """Every command of `root` (the `crux` command of crux_cli.cli, which prints the scripts: it hands itself
+    in, so this module never imports it)."""
+    return walk(root, ("crux",))
 
 
 def statement_words() -> dict[str, tuple[str, ...]]:
@@ -580,11 +577,11 @@ complete -c crux -f -a '(__crux_complete)'
 SCRIPT_MAKERS = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}
 
 
-def script(shell: str, cmds: list[Command] | None = None) -> str:
-    """The completion script for `shell`, generated now from the click command."""
+def script(shell: str, root: click.Command) -> str:
+    """The completion script for `shell`, generated now from the click command `root` (`crux`)."""
     if shell not in SCRIPT_MAKERS:
         raise ValueError(f"no completion script for {shell!r}; the shells are {', '.join(SHELLS)}")
-    text = SCRIPT_MAKERS[shell](commands() if cmds is None else cmds)
+    text = SCRIPT_MAKERS[shell](commands(root))
     return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 

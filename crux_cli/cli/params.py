@@ -17,13 +17,12 @@ if TYPE_CHECKING:
 
     from crux_cli.core.errors import CruxError
 
-    WordParam = click.ParamType[str]
-    IntParam = click.ParamType[int]
-else:  # a click before 8.4 has no type parameters on ParamType
-    WordParam = IntParam = click.ParamType
+
+STATEMENT_COMMAND = "_statement"  # the hidden command a statement goes to (crux_cli.cli), and the scripts' fallback
+COMPLETION_SHELLS = ("bash", "zsh", "fish")  # `crux --completion SHELL`
 
 
-class WordType(WordParam):
+class WordType(click.ParamType[str]):  # click 8.4 on (pyproject.toml): ParamType takes its value type
     """A value that is one of a set of words (read when completing, never at start-up)."""
 
     def __init__(self, name: str, words: Callable[[], tuple[str, ...]]) -> None:
@@ -78,7 +77,7 @@ class SheetFile(click.Path):
         return value
 
 
-class Seed(IntParam):
+class Seed(click.ParamType[int]):
     """`--seed N`: a whole number, refused in the words the library uses (`core.rng.bad_seed`)."""
 
     name = "seed"
@@ -107,9 +106,9 @@ class CruxUsage(click.BadParameter):
         self.hint = hint
 
 
-def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
+def usage_error(error: click.UsageError, argv: list[str], root: click.Group) -> CruxError:
     """A usage error click found (an unknown option, a missing or bad value), as crux says its own errors:
-    the command line with a caret under the word at fault, and a hint."""
+    the command line with a caret under the word at fault, and a hint (`root`: the `crux` command)."""
     from crux_cli.core.errors import CruxError
 
     text = " ".join(argv)
@@ -142,9 +141,7 @@ def usage_error(error: click.UsageError, argv: list[str]) -> CruxError:
         if error.ctx is not None:
             params = error.ctx.command.params
         else:  # click's parser raises it before there is a context: the group's options, then the commands'
-            from crux_cli.cli import crux
-
-            params = [*crux.params, *(p for c in crux.commands.values() for p in c.params)]
+            params = [*root.params, *(p for c in root.commands.values() for p in c.params)]
         option = next((p for p in params if error.option_name in p.opts), None)
         if option is not None and option.metavar:
             hint = f"write it as {error.option_name} {option.metavar}; {hint}"

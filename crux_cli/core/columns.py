@@ -13,6 +13,13 @@ from __future__ import annotations
 JOINERS = frozenset("\u200c\u200d")
 
 
+def visible(text: str) -> str:
+    """The input as it can be echoed safely: control and format characters shown as '?' (but joiners)."""
+    if text.isprintable():  # nearly always: one C-level check rather than a join per character
+        return text
+    return "".join(ch if ch.isprintable() or ch in JOINERS else "?" for ch in text)
+
+
 def width(text: str) -> int:
     """Terminal columns `text` takes, as a terminal draws it; a control character counts one (echoed as '?')."""
     if text.isascii():

@@ -23,18 +23,20 @@ if TYPE_CHECKING:
 
 
 # S: a rule set's statement (what `parse` gives, `run` and `odds` take); R: its result (what `run` gives,
-# `describe`, `to_json` and `apply` take); H: the hero a sheet-keeping rule set changes.
+# `describe`, `to_json` and `apply` take); H: the hero a sheet-keeping rule set changes; Q: the request a
+# row of a `StatementTable` makes of a statement (what its `run` and `odds` take).
 if TYPE_CHECKING:  # type parameters with defaults (PEP 696): a plain `RuleSet` is any rule set
     from typing_extensions import TypeVar
 
     S = TypeVar("S", default=Any)
     R = TypeVar("R", default=Any)
     H = TypeVar("H", default=Any)
+    Q = TypeVar("Q", default=Any)
     H_co = TypeVar("H_co", covariant=True, default=Any)  # a hero only given out (`FightRunner.current_hero`)
 else:  # typing's TypeVar takes no default before Python 3.13, and typing_extensions is not a dependency
     from typing import TypeVar
 
-    S, R, H = TypeVar("S"), TypeVar("R"), TypeVar("H")
+    S, R, H, Q = TypeVar("S"), TypeVar("R"), TypeVar("H"), TypeVar("Q")
     H_co = TypeVar("H_co", covariant=True)
 
 
@@ -176,12 +178,12 @@ class FightRules(Protocol):
     def load(self, text: str, path: str, folder: str) -> FightValue: ...
 
 
-class Handlers(Record):
-    """What a rule set does with one kind of statement: one row of its `StatementTable`.
+class Handlers(Record, Generic[S, Q, R]):
+    """What a rule set does with one kind of statement `S`: one row of its `StatementTable`.
 
-    - `result`: the type of the engine's result (what `describe`, `to_json` and `apply` are chosen by),
+    - `result`: the type of the engine's result `R` (what `describe`, `to_json` and `apply` are chosen by),
       or "module:Name" for a type of a module a plain roll does not load;
-    - the engine's request, from one of: `request(statement)`, the statement's fields alone, or
+    - the engine's request `Q`, from one of: `request(statement)`, the statement's fields alone, or
       `compile(statement, hero, text)`, when it needs the hero (ratings, conditions) or the text (the
       position of a refusal found after parsing);
     - `run(roller, request)`: roll it, giving a `result`;
@@ -189,54 +191,77 @@ class Handlers(Record):
     - `describe(result, palette)` / `to_json(result)`: the result as one line and as JSON fields;
     - `apply(result, hero)`: the hero after the result, in a rule set that keeps state on a sheet (None:
       the result changes nothing).
+
+    Build a row with `row(...)`, which mypy checks as one: the request is what `run` and `odds` take, the
+    result what `describe`, `to_json` and `apply` take (a `Handlers(...)` written inside the table's
+    mapping is read as `Handlers[Any, Any, Any]`, and is not checked).
     """
 
-    result: type | str
-    run: Callable[[Roller, Any], Any]
-    odds: Callable[[Any], Odds]
-    describe: Callable[[Any, Palette], str]
-    to_json: Callable[[Any], dict[str, Any]]
-    request: Callable[[Any], Any] | None = None
-    compile: Callable[[Any, Any, str], Any] | None = None
-    apply: Callable[[Any, Any], Any] | None = None
+    result: type[R] | str
+    run: Callable[[Roller, Q], R]
+    odds: Callable[[Q], Odds]
+    describe: Callable[[R, Palette], str]
+    to_json: Callable[[R], dict[str, Any]]
+    request: Callable[[S], Q] | None = None
+    compile: Callable[[S, Any, str], Q] | None = None
+    apply: Callable[[R, Any], Any] | None = None
 
 
-class StatementTable:
+def row(*, result: type[R] | str, run: Callable[[Roller, Q], R], odds: Callable[[Q], Odds],
+        describe: Callable[[R, Palette], str], to_json: Callable[[R], dict[str, Any]],
+        request: Callable[[S], Q] | None = None, compile: Callable[[S, Any, str], Q] | None = None,
+        apply: Callable[[R, Any], Any] | None = None) -> Handlers[Any, Any, Any]:
+    """One row of a `StatementTable`, its parts checked against each other (mypy infers `S`, `Q` and `R` from
+    this call alone: a row wired to another statement's engine function is an error here).
+
+    It returns the row as the table holds it, of any types, because a table's rows differ in their
+    types: a `Handlers[S, Q, R]` returned would take its types from the table's mapping instead (Any),
+    and nothing would be checked.
+    """
+    return Handlers(result=result, run=run, odds=odds, describe=describe, to_json=to_json, request=request,
+                    compile=compile, apply=apply)
+
+
+class StatementTable(Generic[S, R]):
     """A rule set's rows by statement type, and the same rows by result type; its methods are the
-    `run`, `odds`, `describe` and `to_json` of a `RuleSet` (and `apply`, of its `SheetKeeping`).
+    `run`, `odds`, `describe` and `to_json` of a `RuleSet[S, R]` (and `apply`, of its `SheetKeeping`).
 
     A new statement is one syntax node, one grammar rule and one row, all in the rule set's folder;
     nothing else dispatches on the statement's type. The odds and renderers of a row are usually
     `lazy` functions, so a roll never imports the odds and `crux odds` never imports the renderer.
     A statement type (or a row's result type) may be named "module:Name", for a module a plain roll
     does not load: it is imported when a value of no type known yet is met.
+
+    `S` and `R` are the rule set's statement and result types (unions), declared where the table is
+    made (`STATEMENTS: StatementTable[Statement, Result] = StatementTable(...)`): each key is checked to
+    be one of the statements, and the `RuleSet` made of its methods is a `RuleSet[S, R]`.
     """
 
     __slots__ = ("by_result", "by_statement", "later", "name")
 
-    def __init__(self, name: str, rows: Mapping[type | str, Handlers]) -> None:
+    def __init__(self, name: str, rows: Mapping[type[S] | str, Handlers[Any, Any, Any]]) -> None:
         self.name = name  # the rule set's, for the refusal of a value that is none of its statements
-        for row in rows.values():
-            if (row.request is None) == (row.compile is None):
-                raise TypeError(f"a {name} row needs one of request and compile: {row!r}")
-        self.by_statement: dict[type, Handlers] = {}
-        self.by_result: dict[type, Handlers] = {}
-        self.later: list[tuple[type | str, Handlers]] = list(rows.items())
+        for handlers in rows.values():
+            if (handlers.request is None) == (handlers.compile is None):
+                raise TypeError(f"a {name} row needs one of request and compile: {handlers!r}")
+        self.by_statement: dict[type, Handlers[Any, Any, Any]] = {}
+        self.by_result: dict[type, Handlers[Any, Any, Any]] = {}
+        self.later: list[tuple[type | str, Handlers[Any, Any, Any]]] = list(rows.items())
         self.resolve(named=False)
 
     def resolve(self, named: bool = True) -> None:
         """Index the rows by their types; with `named`, import the types named "module:Name" too."""
-        waiting: list[tuple[type | str, Handlers]] = []
-        for key, row in self.later:
-            statement, result = (named_type(key), named_type(row.result)) if named else (key, row.result)
+        waiting: list[tuple[type | str, Handlers[Any, Any, Any]]] = []
+        for key, handlers in self.later:
+            statement, result = (named_type(key), named_type(handlers.result)) if named else (key, handlers.result)
             if isinstance(statement, type) and isinstance(result, type):
-                self.by_statement[statement] = row
-                self.by_result[result] = row
+                self.by_statement[statement] = handlers
+                self.by_result[result] = handlers
             else:
-                waiting.append((key, row))
+                waiting.append((key, handlers))
         self.later = waiting
 
-    def row(self, statement: Any) -> Handlers:
+    def row(self, statement: Any) -> Handlers[Any, Any, Any]:
         found = self.by_statement.get(type(statement))
         if found is None and self.later:
             self.resolve()
@@ -245,7 +270,7 @@ class StatementTable:
             raise TypeError(f"not a {self.name} statement: {statement!r}")
         return found
 
-    def result_row(self, result: Any) -> Handlers:
+    def result_row(self, result: Any) -> Handlers[Any, Any, Any]:
         found = self.by_result.get(type(result))
         if found is None and self.later:
             self.resolve()
@@ -254,33 +279,34 @@ class StatementTable:
             raise TypeError(f"not a {self.name} result: {result!r}")
         return found
 
-    def request(self, statement: Any, hero: Any = None, text: str = "") -> Any:
+    def request(self, statement: S, hero: Any = None, text: str = "") -> Any:
         """The engine's request for a statement (what `run` and `odds` start from)."""
         return made(self.row(statement), statement, hero, text)
 
-    def run(self, statement: Any, ctx: Context) -> Any:
+    def run(self, statement: S, ctx: Context) -> R:
         row = self.by_statement.get(type(statement)) or self.row(statement)  # the first: a batch's every line
-        return row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))
+        result: R = row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))  # the row's own R (Any here)
+        return result
 
-    def odds(self, statement: Any, ctx: Context | None = None) -> Odds:
+    def odds(self, statement: S, ctx: Context | None = None) -> Odds:
         row = self.row(statement)
         if ctx is None:
             return row.odds(self.request(statement))
         return row.odds(self.request(statement, ctx.hero, ctx.text))
 
-    def describe(self, result: Any, palette: Palette) -> str:
+    def describe(self, result: R, palette: Palette) -> str:
         return (self.by_result.get(type(result)) or self.result_row(result)).describe(result, palette)
 
-    def to_json(self, result: Any) -> dict[str, Any]:
+    def to_json(self, result: R) -> dict[str, Any]:
         return self.result_row(result).to_json(result)
 
-    def apply(self, result: Any, hero: Any) -> Any:
+    def apply(self, result: R, hero: Any) -> Any:
         """The hero after `result` (the same hero when its row changes nothing)."""
         apply = (self.by_result.get(type(result)) or self.result_row(result)).apply  # the first: a batch's every line
         return hero if apply is None else apply(result, hero)
 
 
-def made(row: Handlers, statement: Any, hero: Any, text: str) -> Any:
+def made(row: Handlers[Any, Any, Any], statement: Any, hero: Any, text: str) -> Any:
     """The request of a row for a statement: compiled with the hero and the text, or from the statement."""
     compile_request, request = row.compile, row.request
     if compile_request is not None:
@@ -321,6 +347,30 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"{module}.{name}, imported at its first call."
     return call
+
+
+class LazyModule:
+    """The functions of a module, each `lazy`: `LazyModule(module).name` is `lazy(module, "name")`.
+
+    A rule set's `ruleset.py` names its odds and renderers through one, and gives mypy the module itself:
+
+        if TYPE_CHECKING:  # mypy checks every row against the real functions
+            from crux_cli.rulesets.omens import render
+        else:  # a roll imports them at their first call
+            render = LazyModule(RENDER)
+
+    so a row (`describe=render.omen_text`) is typed as the function is, and a roll still loads no renderer.
+    """
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("__"):  # copy, pickle and the like ask for these: the module is not loaded for them
+            raise AttributeError(name)
+        return lazy(self.module, name)
 
 
 def lazy_value(module: str, name: str) -> Callable[[], Any]:

@@ -5,7 +5,8 @@ labelled → atom, with a Forward only for parentheses) rather than with
 `pp.infix_notation`, which is slow and nests Python frames per operator. Parse
 actions build the frozen tree of `dice_ast` directly and refuse what breaks a
 limit (dice, sides, integers, sign runs) at the position of the offending word,
-before anything is rolled.
+before anything is rolled. The words and actions the scanner reads too (dice terms, their modifiers,
+sums and products, the statement) are scan.py's, which this module imports.
 """
 
 from __future__ import annotations
@@ -13,29 +14,30 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable
 from typing import Any, cast
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
-from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES, rolling
-from crux_cli.core.ruleset import lazy
+from crux_cli.core.limits import MAX_NESTING
 from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import syntax
+from crux_cli.dice.scan import (
+    BASE,
+    MODIFIER,
+    REPEAT,
+    Against,
+    _base_dice,
+    _chain,
+    _dice_term,
+    _modifier,
+    _repeat,
+    _statement,
+    scan,
+)
 
 HINT = ("dice look like 2d6+1, 4d6kh3, d20!, 3d6>=5 or (2d4+1)*3; "
         "statements start with a word such as DEX, save, init or atk")
-COMPARE = r"(?:>=|<=|>|<|=)"
-# the tokens scan.py shares with the grammar
-BASE = r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])"
-MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitively
-            rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
-            rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
-            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)"
-            r"|(?P<sort>s)")  # show the dice in order of face
-REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
 FAST_PATH = True  # plain statements are read by scan.py; tests turn it off to compare with the grammar
-_scan = lazy("crux_cli.dice.scan", "scan")  # imported at the first statement (scan.py imports this module)
 # pyparsing spends about 20 frames per level of parentheses: 32 levels take ~700 of Python's default
 # 1,000, too close once a REPL is already deep in the stack. The input check bounds the depth, so a
 # fixed ceiling during the parse is safe; a RecursionError is still caught below.
@@ -53,136 +55,7 @@ def positioned(action: Any) -> Any:
     return at_token
 
 
-# -- limits, checked where the number was written -------------------------------------------------
-
-def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
-    count = integer(value, text, loc) if value else 1
-    if count * per_die > MAX_DICE and rolling("dice"):
-        raise LimitError(f"{count:,} dice is more than {MAX_DICE:,}, the limit of dice rolled per statement",
-                         text=text, position=loc, hint="roll fewer dice, or split the roll into several statements")
-    return count
-
-
-def die_sides(value: str, text: str, loc: int) -> int:
-    sides = integer(value, text, loc)
-    if sides > MAX_SIDES and rolling("sides"):
-        raise LimitError(f"a d{sides:,} has more than {MAX_SIDES:,} sides, the limit for a die",
-                         text=text, position=loc)
-    if sides > MAX_SIDES:  # counted, not rolled (odds): held to what the odds may hold, before its faces are read
-        from crux_cli.probability.generic import check_table
-
-        try:
-            check_table(sides)
-        except CruxError as error:
-            raise error.at(text, loc) from None
-    if sides < 1:
-        raise CruxError("a die has at least one side", text=text, position=loc, hint="try d6, d20 or d100")
-    return sides
-
-
-def compare(op: str | None, value: str, text: str, loc: int) -> syntax.Compare:
-    return syntax.Compare(op or "=", integer(value, text, loc))
-
-
-# -- dice terms ------------------------------------------------------------------------------------
-
-def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> syntax.BaseDice:
-    sides, count = toks["sides"], toks.get("count", "")
-    if sides in ("f", "F"):
-        return syntax.Fudge(dice_count(count, 1, s, loc), loc)
-    if sides == "%":
-        return syntax.Dice(dice_count(count, 1, s, loc), 100, loc)
-    faces = die_sides(sides, s, loc + len(count or "") + 1)  # just past the d (BASE: digits, d, sides)
-    if faces == 66:  # d66 is tens and ones, however the 66 is written (d066 too)
-        return syntax.D66(dice_count(count, 2, s, loc), loc)
-    return syntax.Dice(dice_count(count, 1, s, loc), faces, loc)
-
-
-def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
-    """One modifier word as (stage, fields, loc); the term's action puts them in order."""
-    if toks.get("keep"):
-        word = toks["keep"].lower()
-        count = integer(toks["n"], s, loc) if toks.get("n") else 1
-        return ("keep", (word, count), loc)
-    if toks.get("reroll"):
-        return ("reroll", (toks["reroll"].lower() == "ro", compare(toks.get("rop"), toks["rv"], s, loc)), loc)
-    if toks.get("bang"):
-        when = compare(toks["eop"], toks["ev"], s, loc) if toks.get("ev") else None
-        return ("explode", (toks["bang"] == "!!", when), loc)
-    if toks.get("sort"):
-        return ("sort", None, loc)
-    return ("successes", compare(toks["sop"], toks["sv"], s, loc), loc)
-
-
-STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep": "keep or drop (kh, kl, dh, dl)",
-               "successes": "success target (>=T)", "sort": "sort (s)"}
-
-
-def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceTerm:
-    """Base dice and modifiers in any written order, nested in the one order they apply."""
-    base: syntax.BaseDice
-    base, *mods = toks
-    by_stage: dict[str, tuple[Any, int]] = {}
-    for stage, fields, where in mods:
-        if stage in by_stage:
-            raise CruxError(f"a roll takes one {STAGE_NAMES[stage]}", text=s, position=where,
-                            hint="split it into two terms, or use one modifier of each kind")
-        by_stage[stage] = (fields, where)
-    term: syntax.DiceTerm  # declared apart from its first value, so mypy narrows it stage by stage
-    term = base
-    if "reroll" in by_stage:
-        (once, when), where = by_stage["reroll"]
-        term = _reroll(base, when, once, s, where)
-    if "explode" in by_stage:
-        (compound, when), where = by_stage["explode"]
-        term = _explode(term, when, compound, s, where)
-    if "keep" in by_stage:
-        (word, count), where = by_stage["keep"]
-        highest = word in ("kh", "k", "dh")
-        kind = syntax.Keep if word.startswith("k") else syntax.Drop
-        term = kind(term, highest, count, where)
-    if "successes" in by_stage:
-        target, where = by_stage["successes"]
-        term = syntax.Successes(term, target, where)
-    if "sort" in by_stage:
-        term = syntax.Sorted(term, by_stage["sort"][1])
-    return term
-
-
-def _reroll(base: syntax.BaseDice, when: syntax.Compare, once: bool, s: str, where: int) -> syntax.Reroll:
-    """Refuse `rr` on every face: it could never stop (`ro` rerolls once, so it always does)."""
-    if not once and all(when.test(face) for face in base.faces()):
-        raise CruxError(f"'rr{when}' rerolls every face of {base}, so it would never stop", text=s,
-                        position=where, hint="reroll only some faces, or use 'ro' to reroll once")
-    return syntax.Reroll(base, when, once, where)
-
-
-def _explode(term: syntax.BaseDice | syntax.Reroll, when: syntax.Compare | None, compound: bool, s: str,
-             where: int) -> syntax.Explode:
-    """Refuse an explosion that every face the die can end on sets off: it could never stop."""
-    base = syntax.base_of(term)
-    faces = list(base.faces())
-    if isinstance(term, syntax.Reroll) and not term.once:  # faces `rr` takes away never stay
-        faces = [face for face in faces if not term.when.test(face)]
-    if all((when.test(face) if when else face == base.top) for face in faces):
-        raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
-                        position=where, hint="explode on the top face of a die of two or more sides, "
-                                             "or on a threshold some faces miss (!>=5)")
-    return syntax.Explode(term, when, compound, where)
-
-
 # -- arithmetic ------------------------------------------------------------------------------------
-
-def _chain(kind: type[syntax.Sum] | type[syntax.Product]) -> Callable[[str, int, pp.ParseResults], syntax.Expr]:
-    def fold(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
-        first: syntax.Expr
-        first, *rest = toks
-        if not rest:
-            return first
-        return kind(first, tuple(zip(rest[0::2], rest[1::2], strict=True)), loc)
-
-    return fold
-
 
 class PoolKeep:
     """The keep or drop written after a grouped roll's `}`, until the pool is built."""
@@ -242,44 +115,12 @@ def _labelled(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
     return syntax.Labelled(expr, " ".join(label[1:-1].split()), loc)
 
 
-def _repeat(s: str, loc: int, toks: pp.ParseResults) -> int:
-    times = integer(toks["times"], s, loc)
-    if times < 1:
-        raise CruxError("a roll is repeated at least once", text=s, position=loc, hint="try 6x 4d6kh3")
-    if times > MAX_REPEAT:
-        raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)", text=s, position=loc)
-    return times
-
-
 def _countdown(s: str, loc: int, toks: pp.ParseResults) -> syntax.Countdown:
     sides = integer(toks["sides"], s, loc)
     if sides not in COUNTDOWN_SIZES:
         raise CruxError(f"there is no countdown die Cd{sides}", text=s, position=loc,
                         hint=COUNTDOWN_HINT)
     return syntax.Countdown(sides, pos=loc)
-
-
-class Against:
-    """What follows `vs` (a target or the other side of an opposed roll), until the statement is built."""
-
-    __slots__ = ("expr",)
-
-    def __init__(self, expr: syntax.Expr) -> None:
-        self.expr = expr
-
-
-def _statement(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceStatement:
-    *prefix, body = toks
-    against = None
-    if isinstance(body, Against):
-        against = body
-        *prefix, body = prefix
-    repeat = prefix[0] if prefix else 1
-    if isinstance(body, syntax.Countdown):
-        return syntax.Countdown(body.sides, repeat, body.pos)
-    if against is not None:
-        return syntax.Versus(body, against.expr, repeat, loc)
-    return syntax.Roll(body, repeat, loc)
 
 
 @functools.cache
@@ -329,7 +170,7 @@ def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
     if not text.strip():
         raise CruxError("the dice expression is empty", text=text, position=0, hint=HINT)
     if FAST_PATH:
-        tree: syntax.DiceStatement | None = _scan(text)
+        tree: syntax.DiceStatement | None = scan(text)
         if tree is not None:
             return tree
     limit = sys.getrecursionlimit()

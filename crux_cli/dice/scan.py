@@ -1,32 +1,216 @@
-"""A fast path in front of the dice grammar for the plain shape most lines have: dice terms and
-numbers joined by + - * / and grouped in parentheses, after an optional `roll` and `Nx` (no signs,
-labels or countdown dice).
+"""The words of a dice statement and what each becomes, and a fast path in front of the dice grammar.
 
-The tokens are the grammar's own regular expressions, and each is handed to the grammar's own
-parse action (`_base_dice`, `_modifier`, `_dice_term`, `_chain`, `_statement`) with the position
-the grammar would give it, so the tree is the grammar's, node for node, positions included. A
-statement the scanner does not read, or one an action refuses, returns None and goes through the
-grammar, which words the error. tests/test_dice_scan.py checks the two against each other.
+The words (`BASE`, `MODIFIER`, `REPEAT`) and their parse actions (`_base_dice`, `_modifier`, `_dice_term`,
+`_chain`, `_repeat`, `_statement`) are the grammar's (grammar.py builds its pyparsing elements on them) and
+the scanner's alike; they live here, below the grammar, so that the grammar imports the scanner and the
+scanner never imports the grammar.
+
+The scanner reads the plain shape most lines have: dice terms and numbers joined by + - * / and grouped in
+parentheses, after an optional `roll` and `Nx` (no signs, labels or countdown dice). Each word is handed to
+its parse action with the position the grammar would give it, so the tree is the grammar's, node for node,
+positions included. A statement the scanner does not read, or one an action refuses, returns None and goes
+through the grammar, which words the error. tests/test_dice_scan.py checks the two against each other.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import integer
-from crux_cli.dice import grammar, syntax
+from crux_cli.core.errors import CruxError, LimitError
+from crux_cli.core.grammar import integer, pp
+from crux_cli.core.limits import MAX_DICE, MAX_REPEAT, MAX_SIDES, rolling
+from crux_cli.dice import syntax
 
-# The grammar's parse actions are typed for pyparsing's ParseResults; the scanner hands them a dict of the
-# same named groups or a list of the same tokens, which is all they read, so they are called untyped here.
-notation: Any = grammar
+COMPARE = r"(?:>=|<=|>|<|=)"
+BASE = r"(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+|%|[fF])"
+MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitively
+            rf"|(?P<reroll>rr|ro)(?P<rop>{COMPARE})?(?P<rv>[0-9]+)"
+            rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
+            rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)"
+            r"|(?P<sort>s)")  # show the dice in order of face
+REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
+
+
+# -- limits, checked where the number was written -------------------------------------------------
+
+def dice_count(value: str, per_die: int, text: str, loc: int) -> int:
+    count = integer(value, text, loc) if value else 1
+    if count * per_die > MAX_DICE and rolling("dice"):
+        raise LimitError(f"{count:,} dice is more than {MAX_DICE:,}, the limit of dice rolled per statement",
+                         text=text, position=loc, hint="roll fewer dice, or split the roll into several statements")
+    return count
+
+
+def die_sides(value: str, text: str, loc: int) -> int:
+    sides = integer(value, text, loc)
+    if sides > MAX_SIDES and rolling("sides"):
+        raise LimitError(f"a d{sides:,} has more than {MAX_SIDES:,} sides, the limit for a die",
+                         text=text, position=loc)
+    if sides > MAX_SIDES:  # counted, not rolled (odds): held to what the odds may hold, before its faces are read
+        from crux_cli.probability.generic import check_table
+
+        try:
+            check_table(sides)
+        except CruxError as error:
+            raise error.at(text, loc) from None
+    if sides < 1:
+        raise CruxError("a die has at least one side", text=text, position=loc, hint="try d6, d20 or d100")
+    return sides
+
+
+def compare(op: str | None, value: str, text: str, loc: int) -> syntax.Compare:
+    return syntax.Compare(op or "=", integer(value, text, loc))
+
+
+# -- dice terms ------------------------------------------------------------------------------------
+
+def _base_dice(s: str, loc: int, toks: pp.ParseResults) -> syntax.BaseDice:
+    sides, count = toks["sides"], toks.get("count", "")
+    if sides in ("f", "F"):
+        return syntax.Fudge(dice_count(count, 1, s, loc), loc)
+    if sides == "%":
+        return syntax.Dice(dice_count(count, 1, s, loc), 100, loc)
+    faces = die_sides(sides, s, loc + len(count or "") + 1)  # just past the d (BASE: digits, d, sides)
+    if faces == 66:  # d66 is tens and ones, however the 66 is written (d066 too)
+        return syntax.D66(dice_count(count, 2, s, loc), loc)
+    return syntax.Dice(dice_count(count, 1, s, loc), faces, loc)
+
+
+def _modifier(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, Any, int]:
+    """One modifier word as (stage, fields, loc); the term's action puts them in order."""
+    if toks.get("keep"):
+        word = toks["keep"].lower()
+        count = integer(toks["n"], s, loc) if toks.get("n") else 1
+        return ("keep", (word, count), loc)
+    if toks.get("reroll"):
+        return ("reroll", (toks["reroll"].lower() == "ro", compare(toks.get("rop"), toks["rv"], s, loc)), loc)
+    if toks.get("bang"):
+        when = compare(toks["eop"], toks["ev"], s, loc) if toks.get("ev") else None
+        return ("explode", (toks["bang"] == "!!", when), loc)
+    if toks.get("sort"):
+        return ("sort", None, loc)
+    return ("successes", compare(toks["sop"], toks["sv"], s, loc), loc)
+
+
+STAGE_NAMES = {"reroll": "reroll (ro/rr)", "explode": "explosion (!, !!)", "keep": "keep or drop (kh, kl, dh, dl)",
+               "successes": "success target (>=T)", "sort": "sort (s)"}
+
+
+def _dice_term(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceTerm:
+    """Base dice and modifiers in any written order, nested in the one order they apply."""
+    base: syntax.BaseDice
+    base, *mods = toks
+    by_stage: dict[str, tuple[Any, int]] = {}
+    for stage, fields, where in mods:
+        if stage in by_stage:
+            raise CruxError(f"a roll takes one {STAGE_NAMES[stage]}", text=s, position=where,
+                            hint="split it into two terms, or use one modifier of each kind")
+        by_stage[stage] = (fields, where)
+    term: syntax.DiceTerm  # declared apart from its first value, so mypy narrows it stage by stage
+    term = base
+    if "reroll" in by_stage:
+        (once, when), where = by_stage["reroll"]
+        term = _reroll(base, when, once, s, where)
+    if "explode" in by_stage:
+        (compound, when), where = by_stage["explode"]
+        term = _explode(term, when, compound, s, where)
+    if "keep" in by_stage:
+        (word, count), where = by_stage["keep"]
+        highest = word in ("kh", "k", "dh")
+        kind = syntax.Keep if word.startswith("k") else syntax.Drop
+        term = kind(term, highest, count, where)
+    if "successes" in by_stage:
+        target, where = by_stage["successes"]
+        term = syntax.Successes(term, target, where)
+    if "sort" in by_stage:
+        term = syntax.Sorted(term, by_stage["sort"][1])
+    return term
+
+
+def _reroll(base: syntax.BaseDice, when: syntax.Compare, once: bool, s: str, where: int) -> syntax.Reroll:
+    """Refuse `rr` on every face: it could never stop (`ro` rerolls once, so it always does)."""
+    if not once and all(when.test(face) for face in base.faces()):
+        raise CruxError(f"'rr{when}' rerolls every face of {base}, so it would never stop", text=s,
+                        position=where, hint="reroll only some faces, or use 'ro' to reroll once")
+    return syntax.Reroll(base, when, once, where)
+
+
+def _explode(term: syntax.BaseDice | syntax.Reroll, when: syntax.Compare | None, compound: bool, s: str,
+             where: int) -> syntax.Explode:
+    """Refuse an explosion that every face the die can end on sets off: it could never stop."""
+    base = syntax.base_of(term)
+    faces = list(base.faces())
+    if isinstance(term, syntax.Reroll) and not term.once:  # faces `rr` takes away never stay
+        faces = [face for face in faces if not term.when.test(face)]
+    if all((when.test(face) if when else face == base.top) for face in faces):
+        raise CruxError(f"{base} explodes on every face it can show, so it would never stop", text=s,
+                        position=where, hint="explode on the top face of a die of two or more sides, "
+                                             "or on a threshold some faces miss (!>=5)")
+    return syntax.Explode(term, when, compound, where)
+
+
+# -- arithmetic and the statement ---------------------------------------------------------------------
+
+def _chain(kind: type[syntax.Sum] | type[syntax.Product]) -> Callable[[str, int, pp.ParseResults], syntax.Expr]:
+    def fold(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
+        first: syntax.Expr
+        first, *rest = toks
+        if not rest:
+            return first
+        return kind(first, tuple(zip(rest[0::2], rest[1::2], strict=True)), loc)
+
+    return fold
+
+
+def _repeat(s: str, loc: int, toks: pp.ParseResults) -> int:
+    times = integer(toks["times"], s, loc)
+    if times < 1:
+        raise CruxError("a roll is repeated at least once", text=s, position=loc, hint="try 6x 4d6kh3")
+    if times > MAX_REPEAT:
+        raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)", text=s, position=loc)
+    return times
+
+
+class Against:
+    """What follows `vs` (a target or the other side of an opposed roll), until the statement is built."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: syntax.Expr) -> None:
+        self.expr = expr
+
+
+def _statement(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceStatement:
+    *prefix, body = toks
+    against = None
+    if isinstance(body, Against):
+        against = body
+        *prefix, body = prefix
+    repeat = prefix[0] if prefix else 1
+    if isinstance(body, syntax.Countdown):
+        return syntax.Countdown(body.sides, repeat, body.pos)
+    if against is not None:
+        return syntax.Versus(body, against.expr, repeat, loc)
+    return syntax.Roll(body, repeat, loc)
+
+
+# -- the fast path -----------------------------------------------------------------------------------
+
+# The parse actions are typed for pyparsing's ParseResults; the scanner hands them a dict of the same named
+# groups or a list of the same tokens, which is all they read, so it calls them through these untyped names.
+base_dice: Any = _base_dice
+modifier: Any = _modifier
+dice_term: Any = _dice_term
+repeat: Any = _repeat
+statement_of: Any = _statement
 
 GAP = re.compile(r"[ \t]*")
 ROLL = re.compile(r"(?i:roll)(?![A-Za-z0-9_$])")
-REPEAT = re.compile(notation.REPEAT)
-BASE = re.compile(notation.BASE)
-MODIFIER = re.compile(notation.MODIFIER, re.IGNORECASE)
+REPEAT_WORD = re.compile(REPEAT)
+BASE_WORD = re.compile(BASE)
+MODIFIER_WORD = re.compile(MODIFIER, re.IGNORECASE)
 NUMBER = re.compile(r"[0-9]+")
 OPERATOR = re.compile(r"[ \t]*([-+*/])[ \t]*")
 OPEN = re.compile(r"\([ \t]*")
@@ -51,23 +235,24 @@ def operand(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
         if found is None or (closed := CLOSE.match(text, found[1])) is None:
             return None
         return syntax.Group(found[0], loc), closed.end()
-    base = BASE.match(text, loc)
+    base = BASE_WORD.match(text, loc)
     if base is None:
         number = NUMBER.match(text, loc)
         if number is None:
             return None
         return syntax.Number(integer(number.group(), text, loc), loc), number.end()
-    tokens: list[Any] = [notation._base_dice(text, loc, base.groupdict())]
+    tokens: list[Any] = [base_dice(text, loc, base.groupdict())]
     end = base.end()
-    while (modifier := MODIFIER.match(text, end)) is not None and modifier.end() > end:
-        tokens.append(notation._modifier(text, end, modifier.groupdict()))
-        end = modifier.end()
+    while (modifier_word := MODIFIER_WORD.match(text, end)) is not None and modifier_word.end() > end:
+        tokens.append(modifier(text, end, modifier_word.groupdict()))
+        end = modifier_word.end()
     if len(tokens) == 1:  # plain dice: the term's action would give them back as they are
         return tokens[0], end
-    return notation._dice_term(text, loc, tokens), end
+    return dice_term(text, loc, tokens), end
 
 
-PRODUCT, SUM = notation._chain(syntax.Product), notation._chain(syntax.Sum)  # the grammar's folds, made once
+PRODUCT: Any = _chain(syntax.Product)  # the grammar's folds, made once
+SUM: Any = _chain(syntax.Sum)
 
 
 def expression(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
@@ -102,13 +287,13 @@ def scan(text: str) -> syntax.DiceStatement | None:
         prefix: list[Any] = []
         if text.startswith(("r", "R"), loc) and (roll := ROLL.match(text, loc)) is not None:
             loc = past_gap(text, roll.end())
-        if (repeat := REPEAT.match(text, loc)) is not None:
-            prefix.append(notation._repeat(text, loc, repeat.groupdict()))
-            loc = past_gap(text, repeat.end())
+        if (repeated := REPEAT_WORD.match(text, loc)) is not None:
+            prefix.append(repeat(text, loc, repeated.groupdict()))
+            loc = past_gap(text, repeated.end())
         found = expression(text, loc)
         if found is None or past_gap(text, found[1]) != len(text):
             return None
-        statement: syntax.DiceStatement = notation._statement(text, start, [*prefix, found[0]])
+        statement: syntax.DiceStatement = statement_of(text, start, [*prefix, found[0]])
         return statement
     except CruxError:
         return None

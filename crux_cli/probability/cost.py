@@ -30,8 +30,33 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crux_cli.core.errors import LimitError
 
+Predicate = Callable[[int], bool]
+Score = Callable[[int], int]  # what a kept face counts for, when not its own value
+
 if TYPE_CHECKING:
-    from crux_cli.probability.dist import Dist, Predicate, Score
+    from typing import Protocol
+
+    class Weighted(Protocol):
+        """A distribution as the cost model and the algorithms (`polynomial.py`) read it; a `dist.Dist` is
+        one: outcomes ascending, each with a positive weight, over a denominator at least their total."""
+
+        @property
+        def outcomes(self) -> tuple[int, ...]: ...
+
+        @property
+        def weights(self) -> tuple[int, ...]: ...
+
+        @property
+        def denominator(self) -> int: ...
+
+        @property
+        def total(self) -> int: ...
+
+        def __len__(self) -> int: ...
+
+        def map(self, function: Callable[[int], int]) -> Weighted: ...  # each outcome o as function(o)
+
+        def part(self, keep: Predicate) -> Weighted: ...  # the outcomes `keep` picks, same denominator
 
 # Of predicted work per answer, in reference seconds. The predictions run from about half to 1.6 times
 # what the work takes there, family by family (tools/calibrate_odds.py): 0.75 predicted is at most about
@@ -245,25 +270,25 @@ def _duration(seconds: float) -> str:
 
 # ----- what each step of `dist` costs, in seconds -------------------------------------------------
 
-def shape(dist: Dist) -> Shape:
+def shape(dist: Weighted) -> Shape:
     if not dist.outcomes:
         return Shape(0, 0, dist.denominator.bit_length())
     low = dist.outcomes[0]
     return Shape(len(dist), dist.outcomes[-1] - low, dist.denominator.bit_length(), low)
 
 
-def dense_enough(dist: Dist) -> bool:
+def dense_enough(dist: Weighted) -> bool:
     """Worth packing: few gaps between the lowest and highest outcome."""
     return dist.outcomes[-1] - dist.outcomes[0] < 4 * len(dist) + 16
 
 
-def uniform_run(dist: Dist) -> bool:
+def uniform_run(dist: Weighted) -> bool:
     """Equal weights on a run of consecutive integers: a fair die, maybe shifted or cut by a reroll."""
     return (dist.outcomes[-1] - dist.outcomes[0] + 1 == len(dist)
             and dist.weights.count(dist.weights[0]) == len(dist))
 
 
-def sum_cost(single: Dist, count: int) -> float:
+def sum_cost(single: Weighted, count: int) -> float:
     """`sum_of(count)`."""
     if count <= 1 or len(single) <= 1:
         return 0.0
@@ -310,13 +335,13 @@ def _pow_cost(slots: int, bits: int, count: int) -> float:
     return seconds
 
 
-def by_recurrence(single: Dist, count: int) -> bool:
+def by_recurrence(single: Weighted, count: int) -> bool:
     slots = count * (single.outcomes[-1] - single.outcomes[0]) + 1
     bits = count * single.total.bit_length()
     return _recurrence_cost(slots, len(single), bits) < _pow_cost(slots, bits, count)
 
 
-def highest_cost(single: Dist, count: int) -> float:
+def highest_cost(single: Weighted, count: int) -> float:
     """`highest(count)`: a power of each cumulative weight."""
     bits = count * single.total.bit_length()
     return len(single) * (0.7 * product(bits / 2, bits / 2) + items(2, bits))
@@ -337,14 +362,14 @@ def convolve_cost(a: Shape, b: Shape) -> float:
     return min(estimates)
 
 
-def convolve_estimate(a: Dist, b: Dist) -> float:
+def convolve_estimate(a: Weighted, b: Weighted) -> float:
     """Seconds `a + b` takes, by the way `_convolve` will pick."""
     if not a.outcomes or not b.outcomes:
         return 0.0
     return min(convolve_ways(a, b).values())
 
 
-def convolve_ways(a: Dist, b: Dist) -> dict[str, float]:
+def convolve_ways(a: Weighted, b: Weighted) -> dict[str, float]:
     """The ways to add two distributions that apply, each with its cost (`dist._convolve` takes the
     cheapest): a shift when one has a single value, a sliding window when one is a fair die ("slide a":
     `a` is), one scaled copy of the longer per value of the shorter, a packed product when both are
@@ -398,7 +423,7 @@ def combine_shape(a: Shape, b: Shape, operation: Callable[[int, int], int]) -> S
     return Shape(min(span + 1, a.outcomes * b.outcomes), span, a.bits + b.bits, min(ends))
 
 
-def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> float:
+def add_dice_estimate(dist: Weighted, count: int, single: Weighted, total: Weighted) -> float:
     """Seconds `add_dice(dist, count, single, total)` takes."""
     if count == 0:
         return 0.0
@@ -407,7 +432,7 @@ def add_dice_estimate(dist: Dist, count: int, single: Dist, total: Dist) -> floa
     return once if slides is None else min(slides, once)
 
 
-def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
+def slides_cost(base: Shape, count: int, single: Weighted) -> float | None:
     if not base.outcomes or len(single) == 1 or not uniform_run(single) or base.span + 1 > 4 * base.outcomes + 16:
         return None
     span, bits = single.outcomes[-1] - single.outcomes[0], single.denominator.bit_length()
@@ -415,7 +440,7 @@ def slides_cost(base: Shape, count: int, single: Dist) -> float | None:
     return sum(items(10 * (base.span + i * span + len(single)), base.bits + i * bits) for i in range(1, count + 1))
 
 
-def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -> float:
+def keep_cost(single: Weighted, count: int, keep: int, score: Score | None = None) -> float:
     """`keep_highest(count, keep, score)` (or any keep or drop that comes to it)."""
     keep = min(keep, count)
     if count == 0 or keep == 0 or len(single) == 1:
@@ -427,8 +452,8 @@ def keep_cost(single: Dist, count: int, keep: int, score: Score | None = None) -
     return min(keep_ways(single, count, keep, score).values())
 
 
-def keep_ways(single: Dist, count: int, keep: int, score: Score | None) -> dict[str, float]:
-    """The ways to work out a keep that apply here, each with its cost in seconds (`dist._keep_highest`
+def keep_ways(single: Weighted, count: int, keep: int, score: Score | None) -> dict[str, float]:
+    """The ways to work out a keep that apply here, each with its cost in seconds (`polynomial.keep_highest`
     takes the cheapest): "uniform" for a fair die's faces, else "placing" and "threshold".
 
     Every weight of the answer (and every partial sum) fits in about count * log2(total + 1) bits.
@@ -454,7 +479,7 @@ def keep_ways(single: Dist, count: int, keep: int, score: Score | None) -> dict[
     return {"placing": placing, "threshold": threshold}
 
 
-def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> float:
+def explode_cost(single: Weighted, depth: int, on: Predicate, truncate: bool) -> float:
     """`explode(depth, on=on)`: a layered chain is written out; any other is `depth` convolutions."""
     exploding = single.part(on)
     size = len(single) * (depth + 1)
@@ -469,7 +494,7 @@ def explode_cost(single: Dist, depth: int, on: Predicate, truncate: bool) -> flo
     return total
 
 
-def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, truncate: bool) -> float:
+def explode_sum_cost(single: Weighted, count: int, depth: int, on: Predicate, truncate: bool) -> float:
     """`explode_sum(count, depth, on=on)`."""
     exploding = single.part(on)
     stopping = single.part(lambda o: not on(o))
@@ -486,14 +511,14 @@ def explode_sum_cost(single: Dist, count: int, depth: int, on: Predicate, trunca
              + count * (depth + 1).bit_length() + rolls * exploding.total.bit_length() // max(1, count) + 8)
     out_bits = (rolls + count) * each.bit_length()
     residue = product(column * width, (rolls + 1) * width) + packed(column + 2 * rolls, width)
-    if exploding.weights[0] == 1:  # as `_exploding_total` picks: the cheaper of a product and prefix sums
+    if exploding.weights[0] == 1:  # as `polynomial.exploding_total` picks: the cheaper of a product and prefix sums
         residue = min(residue, window_cost(column, depth + 1, count, width))
     residue += calls(30)
     return (sum_cost(stopping, count) + min(face, stops) * residue
             + (stops + face * rolls) * product(width, out_bits / 2))
 
 
-def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
+def explode_sum_shape(single: Weighted, count: int, depth: int) -> Shape:
     span = count * (single.outcomes[-1] - single.outcomes[0]) * (depth + 1)
     bits = ceil(count * (depth + 1) * log2(single.denominator))  # of the denominator, each**(rolls + count)
     # a total's weight falls geometrically with the explosions it needs: over the long tail, a typical
@@ -502,13 +527,13 @@ def explode_sum_shape(single: Dist, count: int, depth: int) -> Shape:
 
 
 def window_cost(column: int, width: int, count: int, bits: float) -> float:
-    """Seconds `_times_window_power` takes on a column of this length and weights of `bits`."""
+    """Seconds `polynomial.times_window_power` takes on a column of this length and weights of `bits`."""
     length = column + (width - 1) * count
     return passes(count * length, bits) + items(2 * column * min(count + 1, length // width + 1), bits)
 
 
 def residue_cost(column: int, rolls: int, width: int) -> float:
-    """Seconds one residue's packed product takes in `_exploding_total` (slots of `width` bytes)."""
+    """Seconds one residue's packed product takes in `polynomial.exploding_total` (slots of `width` bytes)."""
     bits = 8 * width
     return product(column * bits, (rolls + 1) * bits) + packed(column + 2 * rolls, bits)
 

@@ -22,13 +22,23 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import accumulate
-from math import comb, gcd, lcm
+from math import gcd, lcm
 from operator import add, mul, sub
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import EXPLOSION_DEPTH
-from crux_cli.probability import cost
+from crux_cli.probability import cost, polynomial
 from crux_cli.probability.cost import STILL_ROLLS, dense_enough, shape
+from crux_cli.probability.cost import Predicate as Predicate  # a distribution's names, kept here too
+from crux_cli.probability.cost import Score as Score
+from crux_cli.probability.polynomial import (
+    dense_of,
+    pack,
+    power_by_recurrence,
+    slot_bytes,
+    uniform_power,
+    unpack,
+)
 
 # The odds size limit bounds time: each step below is refused before its work when the model of its cost
 # (crux_cli.probability.cost, where every prediction and its fitted constants live) passes the limit.
@@ -36,8 +46,6 @@ MAX_OUTCOMES = 300_000  # distinct values one distribution may have (a row each 
 NOTHING_LEFT = Fraction(0)  # the leftover of a distribution that counts every outcome
 LEFTOVER_TARGET = Fraction(1, 10**12)  # default explosion depth: leftover below this
 
-Predicate = Callable[[int], bool]
-Score = Callable[[int], int]  # what a kept face counts for, when not its own value
 
 
 class Dist:
@@ -230,17 +238,17 @@ class Dist:
                 check_outcomes(count * span + 1)
             cost.check(cost.sum_cost(self, count))
             slots = count * span + 1
-            dense = _dense(self)
+            dense = dense_of(self)
             if len(set(dense)) == 1:  # NdS: uniform over a run of integers
                 scale = dense[0] ** count
-                dense = _uniform_power(span, count)
+                dense = uniform_power(span, count)
                 if scale != 1:
                     dense = [c * scale for c in dense]
             elif cost.by_recurrence(self, count):
-                dense = _power_by_recurrence(dense, count)
+                dense = power_by_recurrence(dense, count)
             else:
-                width = _slot_bytes(self.total ** count)
-                dense = _unpack(_pack(dense, width) ** count, width, slots)
+                width = slot_bytes(self.total ** count)
+                dense = unpack(pack(dense, width) ** count, width, slots)
             return _from_dense(count * lo, dense, self.denominator ** count)
         result, square, n = constant(0), self, count
         while n:
@@ -279,7 +287,7 @@ class Dist:
             return (self.map(score) if score else self).sum_of(count)
         if keep == 1:
             return self.highest(count).map(score) if score else self.highest(count)
-        return _keep_highest(self, count, keep, score)
+        return _from_dense(*polynomial.keep_highest(self, count, keep, score))
 
     def keep_lowest(self, count: int, keep: int, score: Score | None = None) -> Dist:
         if score is None:
@@ -318,7 +326,7 @@ class Dist:
             depth = default_depth(Fraction(exploding.total, self.denominator), count)
         top, low, high = exploding.outcomes[0], stopping.outcomes[0], stopping.outcomes[-1]
         if len(exploding) == 1 and top > high and top + low > high:
-            return _layered_chain(stopping, exploding, depth, truncate)
+            return Dist(*polynomial.layered_chain(stopping, exploding, depth, truncate))
         chain = _sum_parts(stopping, exploding) if truncate else stopping
         for _ in range(depth):
             chain = _sum_parts(_scale(stopping, chain.denominator), _convolve(exploding, chain))
@@ -342,7 +350,9 @@ class Dist:
             return self.explode(depth, on=on, count=count, truncate=truncate).sum_of(count)
         if depth is None:
             depth = default_depth(Fraction(exploding.total, self.denominator), count)
-        return _exploding_total(stopping, exploding.outcomes[0], exploding.weights[0], count, depth)
+        face, up = exploding.outcomes[0], exploding.weights[0]
+        return _from_dense(*polynomial.exploding_total(stopping.sum_of(count), stopping.denominator, face, up,
+                                                       count, depth))
 
     def reroll_once(self, on: Predicate) -> Dist:
         """Roll again, once, when the die shows a face `on` picks; the second roll stands."""
@@ -498,74 +508,6 @@ def _from_dense(low: int, dense: list[int], denominator: int) -> Dist:
     return Dist(outcomes, tuple(filter(None, dense)), denominator)
 
 
-def _dense(dist: Dist) -> list[int]:
-    lo = dist.outcomes[0]
-    dense = [0] * (dist.outcomes[-1] - lo + 1)
-    for o, w in zip(dist.outcomes, dist.weights, strict=True):
-        dense[o - lo] = w
-    return dense
-
-
-def _slot_bytes(bound: int) -> int:
-    """Bytes per packed coefficient when no coefficient exceeds `bound`."""
-    return max(1, (bound.bit_length() + 7) // 8)
-
-
-def _pack(dense: list[int], width: int) -> int:
-    return int.from_bytes(b"".join(w.to_bytes(width, "little") for w in dense), "little")
-
-
-def _unpack(packed: int, width: int, slots: int) -> list[int]:
-    raw = packed.to_bytes(width * slots, "little")
-    return [int.from_bytes(raw[i:i + width], "little") for i in range(0, width * slots, width)]
-
-
-def _uniform_power(degree: int, count: int) -> list[int]:
-    """Coefficients of (1 + x + ... + x**degree)**count: the ways count dice of degree+1 faces sum.
-
-    Miller's recurrence (see `_power_by_recurrence`) with every coefficient of P
-    equal to 1 needs only two running window sums, so each coefficient costs O(1).
-    """
-    slots = count * degree + 1
-    upto = slots // 2 + 1  # palindromic: compute half, mirror the rest
-    coefficients = [1] + [0] * (upto - 1)
-    window = weighted = 1  # sum of a[k-i] and of i*a[k-i] for i = 1..degree, here for k = 1
-    scale = count + 1
-    for k in range(1, upto):
-        value = (scale * weighted - k * window) // k
-        coefficients[k] = value
-        old = coefficients[k - degree] if k >= degree else 0
-        weighted += window + value - (degree + 1) * old
-        window += value - old
-    return coefficients + coefficients[:slots - upto][::-1]
-
-
-def _power_by_recurrence(dense: list[int], count: int) -> list[int]:
-    """Coefficients of P(x)**count by J.C.P. Miller's recurrence, O(result x len(P)).
-
-    From A = P**n follows P*A' = n*P'*A, which gives each coefficient from the
-    previous len(P)-1 with one exact division. A palindromic P (a fair die) has a
-    palindromic power, so only half is computed.
-    """
-    degree = len(dense) - 1
-    slots = count * degree + 1
-    symmetric = dense == dense[::-1]
-    upto = slots // 2 + 1 if symmetric else slots
-    first = dense[0]
-    coefficients = [first ** count] + [0] * (upto - 1)
-    factors = list(enumerate(dense))[1:]
-    scale = count + 1
-    for k in range(1, upto):
-        total = 0
-        for i, p in factors[:k]:
-            if p:
-                total += (scale * i - k) * p * coefficients[k - i]
-        coefficients[k] = total // (k * first)
-    if symmetric:
-        coefficients += coefficients[:slots - upto][::-1]
-    return coefficients
-
-
 def _convolve(a: Dist, b: Dist) -> Dist:
     """The sum of two independent distributions, by the cheapest way that applies."""
     if not a.outcomes or not b.outcomes:  # an empty part (every event left over) stays empty
@@ -599,7 +541,7 @@ def _shift(a: Dist, b: Dist) -> Dist:
 
 def _scaled_copies(short: Dist, long: Dist) -> Dist:
     """`short + long` as one copy of `long`, shifted and scaled, per value of `short`."""
-    dense, low = _dense(long), short.outcomes[0]
+    dense, low = dense_of(long), short.outcomes[0]
     totals = [0] * (short.outcomes[-1] - low + len(dense))
     for value, weight in zip(short.outcomes, short.weights, strict=True):
         at = value - low
@@ -611,15 +553,15 @@ def _packed_sum(a: Dist, b: Dist) -> Dist:
     """`a + b` as one product of packed polynomials."""
     span = (a.outcomes[-1] - a.outcomes[0]) + (b.outcomes[-1] - b.outcomes[0]) + 1
     bound = min(a.total * b.total, max(a.weights) * max(b.weights) * min(len(a), len(b)))
-    width = _slot_bytes(bound)
-    packed = _pack(_dense(a), width) * _pack(_dense(b), width)
-    return _from_dense(a.outcomes[0] + b.outcomes[0], _unpack(packed, width, span), a.denominator * b.denominator)
+    width = slot_bytes(bound)
+    packed = pack(dense_of(a), width) * pack(dense_of(b), width)
+    return _from_dense(a.outcomes[0] + b.outcomes[0], unpack(packed, width, span), a.denominator * b.denominator)
 
 
 def _slide(other: Dist, run: Dist) -> Dist:
     """`other + run` where `run` has one weight on consecutive values (a fair die): each total is
     that weight times a window of `other`, a difference of two prefix sums."""
-    dense, width, weight = _dense(other), len(run), run.weights[0]
+    dense, width, weight = dense_of(other), len(run), run.weights[0]
     prefix = [0, *accumulate(dense)]
     upper = prefix[1:] + [prefix[-1]] * (width - 1)  # the sum up to each total's last die face
     lower = [0] * (width - 1) + prefix[:-1]  # less the sum before its first
@@ -653,229 +595,3 @@ def _sum_parts(a: Dist, b: Dist) -> Dist:
     return _from_map(table, a.denominator)
 
 
-def _exploding_total(stopping: Dist, face: int, up: int, count: int, depth: int) -> Dist:
-    """`explode_sum` with one exploding `face` of weight `up`: Q, the stopping faces' total of `count`
-    dice, shifted by face * k for k explosions, each weighted ways(k) * up**k * each**(rolls - k)
-    (rolls = count * depth, the most explosions counted).
-
-    Those weights span thousands of bits, nearly all of them the power of `each`. Write a total as
-    low + face * K + r (0 <= r < face): it is reached from Q[r + face * i] with k = K - i, so its
-    weight is each**(rolls - K) times the convolution, over i, of Q[r + face * i] * each**i with
-    ways(k) * up**k, whose terms are short. One packed product per residue r.
-    """
-    each, rolls = stopping.denominator, count * depth
-    stops = stopping.sum_of(count)
-    dense = _dense(stops)
-    power_up, scaled = 1, []  # ways(k) * up**k
-    for ways in _uniform_power(depth, count):
-        scaled.append(ways * power_up)
-        power_up *= up
-    each_powers = [1]
-    for _ in range(rolls + (len(dense) - 1) // face):
-        each_powers.append(each_powers[-1] * each)
-    totals = [0] * (len(dense) + face * rolls)
-    for r in range(min(face, len(dense))):
-        column = [q * each_powers[i] for i, q in enumerate(dense[r::face])]
-        if not any(column):
-            continue  # no stopping total in this residue
-        width = _slot_bytes(max(column) * max(scaled) * min(len(column), len(scaled)))
-        slots = len(column) + rolls
-        if up == 1 and (cost.window_cost(len(column), depth + 1, count, 8 * width)
-                        < cost.residue_cost(len(column), rolls, width)):
-            inner = _times_window_power(column, depth + 1, count)  # ways(k) are (1 + ... + z**depth)**count
-        else:
-            inner = _unpack(_pack(column, width) * _pack(scaled, width), width, slots)
-        # K <= rolls: times each**(rolls - K); beyond, every term holds each**(K - rolls): divide it out
-        totals[r::face] = [value * each_powers[rolls - k] if k <= rolls else value // each_powers[k - rolls]
-                           for k, value in enumerate(inner)]
-    return _from_dense(stops.outcomes[0], totals, each ** (rolls + count))
-
-
-def _times_window_power(column: list[int], width: int, count: int) -> list[int]:
-    """The coefficients of column(z) * (1 + z + ... + z**(width - 1))**count, without a big product:
-    that power is (1 - z**width)**count, sparse, over (1 - z)**count, which is `count` prefix sums."""
-    length = len(column) + (width - 1) * count
-    result = [0] * length
-    binomial = 1  # comb(count, j)
-    for j in range(count + 1):
-        at = j * width
-        if at >= length:
-            break  # past the product's degree: the prefix sums never carry a term downwards
-        part = column[:length - at]
-        result[at:at + len(part)] = map(add, result[at:at + len(part)],
-                                        map((-binomial if j & 1 else binomial).__mul__, part))
-        binomial = binomial * (count - j) // (j + 1)
-    for _ in range(count):
-        result = list(accumulate(result))
-    return result
-
-
-def _layered_chain(stopping: Dist, exploding: Dist, depth: int, truncate: bool) -> Dist:
-    """`explode` when one face explodes and chains of different lengths cannot meet (the usual
-    explode-on-the-highest-face): chain t is t exploding faces then a stopping one, written out.
-
-    Over the denominator each**(depth+1), chain t weighs up**t * w * each**(depth-t).
-    """
-    top, up, each = exploding.outcomes[0], exploding.weights[0], stopping.denominator
-    outcomes: list[int] = []
-    weights: list[int] = []
-    for t in range(depth + 1):
-        scale = up ** t * each ** (depth - t)
-        outcomes.extend(t * top + o for o in stopping.outcomes)
-        weights.extend(w * scale for w in stopping.weights)
-    if truncate:  # the last fresh roll stands even when it shows the exploding face
-        outcomes.append((depth + 1) * top)
-        weights.append(up ** (depth + 1))
-    return Dist(tuple(outcomes), tuple(weights), each ** (depth + 1))
-
-
-def _keep_methods(single: Dist, count: int, keep: int,
-                  score: Score | None) -> list[tuple[float, Callable[[], Dist]]]:
-    """The ways to work out a keep that apply here (`cost.keep_ways` says which), each with its cost."""
-    values = [score(o) for o in single.outcomes] if score else list(single.outcomes)
-    methods: dict[str, Callable[[], Dist]] = {
-        "uniform": lambda: _keep_uniform(single, count, keep),
-        "placing": lambda: _keep_by_placing(single, count, keep, values),
-        "threshold": lambda: _keep_by_threshold(single, count, keep, values),
-    }
-    return [(seconds, methods[way]) for way, seconds in cost.keep_ways(single, count, keep, score).items()]
-
-
-def _keep_highest(single: Dist, count: int, keep: int, score: Score | None = None) -> Dist:
-    """Sum of the `keep` highest of `count` copies (of their scores, if given), 1 < keep < count,
-    by the cheapest method that applies."""
-    estimate, method = min(_keep_methods(single, count, keep, score), key=lambda pair: pair[0])
-    cost.check(estimate)
-    return method()
-
-
-def _keep_uniform(single: Dist, count: int, keep: int) -> Dist:
-    """`_keep_highest` for a uniform run of faces 0..S-1 (shifted): O(keep**2 * S) integer operations.
-
-    Split by the face t of the keep-th highest die: a < keep dice above it, the rest at t or
-    below. The a dice above are a fair sample of faces t+1..S-1, whose generating function is
-    x**(t+1) * (1 - x**m) / (1 - x), m = S-1-t; the kept at t add (keep - a) * t. So the answer is
-
-        sum over a of M_a / (1 - x)**a,   M_a = sum over t of c(t, a) * x**(keep*t + a) * (1 - x**m)**a
-
-    where c(t, a) = comb(count, a) * (the ways for the other count-a dice to put at least keep-a
-    of them on t and the rest below). Each M_a is sparse; the divisions by (1 - x) are prefix
-    sums, done Horner-fashion: R = M_{k-1}; R = M_a + R / (1 - x) for a = k-2 .. 0.
-    """
-    faces, n, k = len(single), count, keep
-    ways = [_ways_from(t, n, k) for t in range(faces)]
-    choose_a = [comb(n, a) for a in range(k)]
-    signed = [1]  # the coefficients of (1 - x)**a, from a = k - 1 down
-    for i in range(k - 1):
-        signed.append(-signed[-1] * (k - 1 - i) // (i + 1))
-    result = [0] * (k * faces)  # above every exponent of M_a, and so of each R (the divisions are exact)
-    for a in range(k - 1, -1, -1):
-        if a < k - 1:
-            result = list(accumulate(result))  # divided by (1 - x)
-            signed = list(accumulate(signed))[:a + 1]  # (1 - x)**a: (1 - x)**(a + 1) divided by (1 - x)
-        for t in range(faces if a == 0 else faces - 1):  # nothing lies above the top face
-            m, coefficient = faces - 1 - t, choose_a[a] * ways[t][a]
-            if m == 0:
-                result[k * t] += coefficient
-                continue
-            at = slice(k * t + a, k * t + a + m * a + 1, m)  # M_a's terms for this t, dense in C loops
-            result[at] = map(add, result[at], map(coefficient.__mul__, signed))
-    scale = single.weights[0] ** n
-    return _from_dense(k * single.outcomes[0], [c * scale for c in result[:k * (faces - 1) + 1]],
-                       single.denominator ** n)
-
-
-def _ways_from(t: int, n: int, k: int) -> list[int]:
-    """For a = 0 .. k-1: the ways n - a dice (faces of weight 1) put at least k - a of them on
-    face t and the rest below, sum over e >= k - a of comb(n - a, e) * t**(n - a - e).
-
-    That is (t + 1)**(n - a) less P_a = sum over e < k - a, and along a the P_a follow
-    P_a = (t + 1) * P_(a+1) + comb(n - a - 1, k - a - 1) * t**(n - k + 1), from P_k = 0.
-    """
-    return _ways_over(1, t, n, k)
-
-
-def _ways_over(here: int, below: int, n: int, k: int) -> list[int]:
-    """`_ways_from` for a face of weight `here` with total weight `below` under it:
-    sum over e >= k - a of comb(n - a, e) * here**e * below**(n - a - e)."""
-    both = here + below
-    tail = below ** (n - k + 1)
-    partial, binomial, power_here = 0, 1, 1  # P_a, comb(n-a-1, k-a-1), here**(k-a-1)
-    everything = both ** (n - k + 1)  # both**(n - a)
-    ways = [0] * k
-    for a in range(k - 1, -1, -1):
-        partial = both * partial + binomial * power_here * tail
-        ways[a] = everything - partial
-        everything *= both
-        binomial = binomial * (n - a) // (k - a)  # comb(n-a, k-a) from comb(n-a-1, k-a-1)
-        power_here *= here
-    return ways
-
-
-def _keep_by_threshold(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
-    """`_keep_highest` for any die: split by the face t of the keep-th highest die, as
-    `_keep_uniform` does, with the dice above it as powers of a packed polynomial A_t, summed
-    Horner-fashion: sum over a of c(t, a) * A_t**a * x**((keep - a) * value_t), keep products
-    per face."""
-    lo = min(values)
-    span = max(values) - lo
-    slots = keep * span + 1
-    width = _slot_bytes((2 * single.total + 1) ** count)  # bounds every partial sum (see below)
-    bits = 8 * width
-    result = 0
-    above = 0  # A_t packed: the faces above t, by value
-    below = single.total
-    choose_a = [comb(count, a) for a in range(keep)]
-    for value, weight in zip(reversed(values), reversed(single.weights), strict=True):
-        below -= weight
-        step = bits * (value - lo)
-        ways = _ways_over(weight, below, count, keep)
-        # Horner over a: H = c_(k-1) X; H = H * A + c_a X**(k-a); each c(t, a) * A**a is at most
-        # comb(count, a) * total**count, so every H stays under (2 * total)**count.
-        horner = (choose_a[keep - 1] * ways[keep - 1]) << step
-        for a in range(keep - 2, -1, -1):
-            horner = horner * above + ((choose_a[a] * ways[a]) << (step * (keep - a)))
-        result += horner
-        above += weight << step
-    return _from_dense(keep * lo, _unpack(result, width, slots), single.denominator ** count)
-
-
-def _keep_by_placing(single: Dist, count: int, keep: int, values: list[int]) -> Dist:
-    """`_keep_highest` by placing dice on the faces from the highest down: cheap when few are kept.
-
-    Walk the outcomes from the highest down. `placed[c]` is the packed polynomial
-    (in the kept sum) of the ways `c < keep` dice have landed on the outcomes seen
-    so far. At each outcome, j more dice land there: while the kept count stays
-    below `keep` the state moves to c + j; once it reaches `keep`, the remaining
-    dice may take any lower outcome, so that branch is finished at once, all j
-    at the same shift.
-    """
-    lo = min(values)
-    span = max(values) - lo
-    slots = keep * span + 1
-    width = _slot_bytes((single.total + 1) ** count)  # bounds every partial count (binomial theorem)
-    bits = 8 * width
-    placed = [0] * keep
-    placed[0] = 1
-    finished = 0
-    below = single.total
-    for value, w in zip(reversed(values), reversed(single.weights), strict=True):
-        below -= w
-        step = bits * (value - lo)
-        moved = [0] * keep
-        for c, poly in enumerate(placed):
-            if not poly:
-                continue
-            left = count - c
-            need = keep - c  # dice that fill the kept set from here
-            ways_here = 1  # comb(left, j) * w**j: j of the `left` dice land on this outcome
-            short = 0  # ways that keep fewer than `need` here, the rest lower
-            for j in range(need if below else 0):  # at the lowest outcome every die must land
-                if j:
-                    ways_here = ways_here * w * (left - j + 1) // j
-                moved[c + j] += (poly << (step * j)) * ways_here
-                short += ways_here * below ** (left - j)
-            # every way for the other dice to land here or lower, less those that keep too few here
-            finished += (poly << (step * need)) * ((w + below) ** left - short)
-        placed = moved
-    return _from_dense(keep * lo, _unpack(finished, width, slots), single.denominator ** count)

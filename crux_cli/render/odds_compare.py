@@ -15,6 +15,7 @@ from itertools import accumulate
 from math import ceil
 from typing import Any
 
+from crux_cli.core.columns import visible
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import Palette
 from crux_cli.probability.result import (
@@ -27,7 +28,6 @@ from crux_cli.probability.result import (
     names_and_ratios,
 )
 from crux_cli.render.odds_text import HISTOGRAM_ROWS, at_least_and_most, bulk, percent_of
-from crux_cli.render.text import visible
 
 GAP = "  "
 

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from crux_cli import rulesets
-from crux_cli.core.columns import JOINERS, width
+from crux_cli.core.columns import visible, width
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import MAX_INPUT
 from crux_cli.core.style import Palette
@@ -55,13 +55,6 @@ def scrub(line: str) -> str:
     if line.isprintable():  # a plain one-line answer: one C-level check instead of a regex pass
         return line
     return UNSAFE.sub("?", line)
-
-
-def visible(text: str) -> str:
-    """The input as it can be echoed safely: control and format characters shown as '?' (but joiners)."""
-    if text.isprintable():  # nearly always: one C-level check rather than a join per character
-        return text
-    return "".join(ch if ch.isprintable() or ch in JOINERS else "?" for ch in text)
 
 
 ECHO_LIMIT = MAX_INPUT  # longer input is refused anyway: echo only the part around the caret

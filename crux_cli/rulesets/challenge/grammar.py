@@ -19,18 +19,10 @@ from crux_cli.core.grammar_parts import Word, count, flag, single, word_start
 from crux_cli.core.limits import MAX_DICE, rolling
 from crux_cli.core.record import Record, field
 from crux_cli.rulesets.challenge.engine import DEFAULT_RISK, RISKS
+from crux_cli.rulesets.challenge.words import ACTION_WORDS, FORTUNE_WORDS, HINTS, RESIST_WORDS
 
-ACTION_WORDS = ("action",)
-FORTUNE_WORDS = ("fortune",)
-RESIST_WORDS = ("resist", "resistance")
 FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(ACTION_WORDS + FORTUNE_WORDS + RESIST_WORDS)
-
-HINTS = {
-    "action": "an action takes a rating (dice), adv, dis and a risk: minor, moderate or major",
-    "fortune": "a fortune roll takes a rating (dice), then adv or dis for each major (dis)advantage",
-    "resist": "a resistance roll takes a rating: the dice of the attribute the GM chose",
-}
 
 
 class Action(Record):

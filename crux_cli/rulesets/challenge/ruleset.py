@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary, lazy
+from typing import TYPE_CHECKING, TypeAlias
+
+from crux_cli.core.ruleset import Following, LazyModule, RuleSet, StatementTable, Vocabulary, row
 from crux_cli.rulesets.challenge import engine, words
 from crux_cli.rulesets.challenge import grammar as notation
 
@@ -11,6 +13,13 @@ SUMMARY = "Challenge rolls: action, fortune and resistance pools of d6, highest 
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.challenge.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.challenge.render"
+
+if TYPE_CHECKING:  # mypy checks every row against the real odds and renderers
+    from crux_cli.rulesets.challenge import probability, render
+
+    Result: TypeAlias = engine.ActionResult | engine.FortuneResult | engine.ResistResult
+else:  # which a roll imports at their first call
+    probability, render = LazyModule(ODDS), LazyModule(RENDER)
 
 
 def parse(text: str, keyword: str) -> notation.ChallengeStatement:
@@ -30,16 +39,13 @@ def resist_request(statement: notation.Resist) -> engine.ResistRequest:
 
 
 # statement -> what challenge does with it: one row per statement
-STATEMENTS = StatementTable(NAME, {
-    notation.Action: Handlers(result=engine.ActionResult, request=action_request, run=engine.roll_action,
-                              odds=lazy(ODDS, "action_odds"), describe=lazy(RENDER, "action_text"),
-                              to_json=lazy(RENDER, "action_json")),
-    notation.Fortune: Handlers(result=engine.FortuneResult, request=fortune_request, run=engine.roll_fortune,
-                               odds=lazy(ODDS, "fortune_odds"), describe=lazy(RENDER, "fortune_text"),
-                               to_json=lazy(RENDER, "fortune_json")),
-    notation.Resist: Handlers(result=engine.ResistResult, request=resist_request, run=engine.roll_resist,
-                              odds=lazy(ODDS, "resist_odds"), describe=lazy(RENDER, "resist_text"),
-                              to_json=lazy(RENDER, "resist_json")),
+STATEMENTS: StatementTable[notation.ChallengeStatement, Result] = StatementTable(NAME, {
+    notation.Action: row(result=engine.ActionResult, request=action_request, run=engine.roll_action,
+                         odds=probability.action_odds, describe=render.action_text, to_json=render.action_json),
+    notation.Fortune: row(result=engine.FortuneResult, request=fortune_request, run=engine.roll_fortune,
+                          odds=probability.fortune_odds, describe=render.fortune_text, to_json=render.fortune_json),
+    notation.Resist: row(result=engine.ResistResult, request=resist_request, run=engine.roll_resist,
+                         odds=probability.resist_odds, describe=render.resist_text, to_json=render.resist_json),
 })
 
 

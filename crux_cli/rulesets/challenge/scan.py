@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from crux_cli.core.grammar_parts import Word, plain_number, plain_pieces
 from crux_cli.rulesets.challenge.engine import RISKS
-from crux_cli.rulesets.challenge.grammar import ACTION_WORDS, FORTUNE_WORDS, RESIST_WORDS
+from crux_cli.rulesets.challenge.words import ACTION_WORDS, FORTUNE_WORDS, RESIST_WORDS
 
 ADV_DIS = {"adv": ("adv", "adv"), "advantage": ("adv", "adv"), "dis": ("dis", "dis"), "disadvantage": ("dis", "dis")}
 RISK = {risk: ("risk", risk) for risk in RISKS}

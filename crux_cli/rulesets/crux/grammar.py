@@ -3,6 +3,10 @@
 Each statement's grammar yields a list of tagged words `(tag, value, loc)`;
 `fold_*` turns them into the immutable syntax tree, refusing contradictions
 (`grit grit`, `-2b`, two armour types) with the position of the offending word.
+
+A statement is declared once, in `STATEMENTS` at the end: its first words, grammar, fold, hint and
+name. The keywords, the choice of a statement by its first word and the words of a refusal are all
+read from there; a new statement is its grammar, its fold and one entry.
 """
 
 from __future__ import annotations
@@ -15,29 +19,17 @@ from typing import Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.grammar import integer, keyword, number, parse_and_fold, pp, tagged
 from crux_cli.core.grammar_parts import single
+from crux_cli.core.record import Record, field
 from crux_cli.core.vocabulary import ARMOUR_WORDS, ATTRIBUTE_HINT, ATTRIBUTE_NAMES
 from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.scan import scan
 
 FAST_PATH = True  # plain statements are split by scan.py's regular expressions; tests turn it off to compare
 
-TEST_WORDS = ("test",)
-SAVE_WORDS = ("save",)
-INIT_WORDS = ("init", "initiative")
-ATTACK_WORDS = ("atk", "attack")
-KEYWORDS = frozenset(TEST_WORDS + SAVE_WORDS + INIT_WORDS + ATTACK_WORDS) | frozenset(ATTRIBUTE_NAMES)
-
 POSITIONS = ("controlled", "risky", "desperate")
 EFFECTS = ("limited", "standard", "great")
 
 MODIFIERS = "+Nb (boons), -NB (banes), grit, help, and labels like risky or great"
-HINTS = {
-    "test": "a test takes an attribute and " + MODIFIERS,
-    "save": "a save takes an attribute, adv or dis, vs rushed, and " + MODIFIERS,
-    "init": "initiative takes ambush and " + MODIFIERS,
-    "atk": "an attack takes a pool (2d8), flat damage (+3, +STR), rushed [N], armour (medium, heavy), "
-           "resist, vuln, minion, ranged, and " + MODIFIERS,
-}
 
 
 def _attribute() -> pp.ParserElement:
@@ -154,8 +146,8 @@ def _split(words: list[Any], *tags: str) -> tuple[list[Any], list[Any]]:
 # -- statements ---------------------------------------------------------------------------------
 
 @functools.cache
-def _test_grammar() -> pp.ParserElement:
-    head = (keyword(*TEST_WORDS) + pp.Optional(tagged(_attribute(), "attribute"))) | tagged(_attribute(),
+def _test_grammar(words: tuple[str, ...]) -> pp.ParserElement:
+    head = (keyword(*words) + pp.Optional(tagged(_attribute(), "attribute"))) | tagged(_attribute(),
                                                                                            "attribute")
     return head + pp.ZeroOrMore(_modifier())
 
@@ -168,12 +160,12 @@ def fold_test(words: list[Any], text: str) -> syntax.Test:
 
 
 @functools.cache
-def _save_grammar() -> pp.ParserElement:
+def _save_grammar(words: tuple[str, ...]) -> pp.ParserElement:
     stance = tagged(keyword("adv", "advantaged", "advantage") | keyword("dis", "disadvantaged", "disadvantage"),
                     "stance")
     rushed = tagged(pp.Optional(pp.CaselessKeyword("vs")).suppress() + keyword("rushed"), "vs rushed")
     attribute = tagged(_attribute(), "attribute") | _unknown_attribute()
-    return keyword(*SAVE_WORDS).suppress() - attribute.set_name("attribute") + pp.ZeroOrMore(
+    return keyword(*words).suppress() - attribute.set_name("attribute") + pp.ZeroOrMore(
         stance | rushed | _modifier())
 
 
@@ -186,8 +178,8 @@ def fold_save(words: list[Any], text: str) -> syntax.Save:
 
 
 @functools.cache
-def _init_grammar() -> pp.ParserElement:
-    return keyword(*INIT_WORDS).suppress() + pp.ZeroOrMore(tagged(keyword("ambush"), "ambush") | _modifier())
+def _init_grammar(words: tuple[str, ...]) -> pp.ParserElement:
+    return keyword(*words).suppress() + pp.ZeroOrMore(tagged(keyword("ambush"), "ambush") | _modifier())
 
 
 def fold_init(words: list[Any], text: str) -> syntax.Initiative:
@@ -196,7 +188,7 @@ def fold_init(words: list[Any], text: str) -> syntax.Initiative:
 
 
 @functools.cache
-def _attack_grammar() -> pp.ParserElement:
+def _attack_grammar(words: tuple[str, ...]) -> pp.ParserElement:
     def pool(s: str, loc: int, t: pp.ParseResults) -> tuple[str, syntax.Pool, int]:
         count = integer(t["count"], s, loc) if t.get("count") else 1
         return ("pool", syntax.Pool(count, integer(t["sides"], s, loc), loc), loc)
@@ -217,7 +209,7 @@ def _attack_grammar() -> pp.ParserElement:
              | tagged(keyword("ranged"), "ranged")
              | tagged(keyword("melee"), "melee"))
     word = _modifier() | flat | bonus | rushed | armour | flags
-    return keyword(*ATTACK_WORDS).suppress() + pp.Optional(pool_token) + pp.ZeroOrMore(word)
+    return keyword(*words).suppress() + pp.Optional(pool_token) + pp.ZeroOrMore(word)
 
 
 def fold_attack(words: list[Any], text: str) -> syntax.Attack:
@@ -237,37 +229,54 @@ def fold_attack(words: list[Any], text: str) -> syntax.Attack:
                       flags["vuln"], flags["minion"], flags["ranged"])
 
 
-STATEMENTS: dict[str, tuple[Callable[[], pp.ParserElement], Callable[[list[Any], str], syntax.CruxStatement]]] = {
-    "test": (_test_grammar, fold_test),
-    "save": (_save_grammar, fold_save),
-    "init": (_init_grammar, fold_init),
-    "atk": (_attack_grammar, fold_attack),
-}
+# -- the statements, each declared once ----------------------------------------------------------
+
+class Statement(Record):
+    """One Crux statement: everything the grammar knows of it, in one entry of `STATEMENTS`.
+
+    - `kind`: its name in the grammar and the scanner (scan.py reads the same kinds);
+    - `words`: its statement words, lower case, which `grammar` is given;
+    - `grammar(words)`: its pyparsing grammar (built at first use, `parser()`), giving tagged words;
+    - `fold(words, text)`: the syntax tree of those words (or the scanner's), refusing contradictions;
+    - `hint`: what it takes, under a refusal; `name`: how a refusal names it ("a save");
+    - `implied`: other first words that start it, its statement word left out (a test's attributes).
+    """
+
+    kind: str
+    words: tuple[str, ...]
+    grammar: Callable[[tuple[str, ...]], pp.ParserElement] = field(compare=False)
+    fold: Callable[[list[Any], str], syntax.CruxStatement] = field(compare=False)
+    hint: str
+    name: str
+    implied: tuple[str, ...] = ()
+
+    def parser(self) -> pp.ParserElement:
+        return self.grammar(self.words)
 
 
-def statement_kind(first_word: str) -> str:
-    word = first_word.lower()
-    if word in ATTRIBUTE_NAMES or word in TEST_WORDS:
-        return "test"
-    if word in SAVE_WORDS:
-        return "save"
-    if word in INIT_WORDS:
-        return "init"
-    return "atk"
+STATEMENTS: dict[str, Statement] = {statement.kind: statement for statement in (
+    Statement("test", ("test",), _test_grammar, fold_test, "a test takes an attribute and " + MODIFIERS, "a test",
+              implied=tuple(ATTRIBUTE_NAMES)),  # DEX +1b
+    Statement("save", ("save",), _save_grammar, fold_save,
+              "a save takes an attribute, adv or dis, vs rushed, and " + MODIFIERS, "a save"),
+    Statement("init", ("init", "initiative"), _init_grammar, fold_init,
+              "initiative takes ambush and " + MODIFIERS, "initiative"),
+    Statement("atk", ("atk", "attack"), _attack_grammar, fold_attack,
+              "an attack takes a pool (2d8), flat damage (+3, +STR), rushed [N], armour (medium, heavy), "
+              "resist, vuln, minion, ranged, and " + MODIFIERS, "an attack"),
+)}
+KIND = {word: statement.kind for statement in STATEMENTS.values()  # first word -> the statement it starts
+        for word in (*statement.words, *statement.implied)}
+KEYWORDS = frozenset(KIND)
 
 
 def parse(text: str, first_word: str) -> syntax.CruxStatement:
     """Parse a Crux statement whose first word is `first_word` (one of KEYWORDS)."""
-    kind = statement_kind(first_word)
-    grammar, fold = STATEMENTS[kind]
-    words = scan(kind, text) if FAST_PATH else None
+    statement = STATEMENTS[KIND[first_word.lower()]]
+    words = scan(statement.kind, text) if FAST_PATH else None
     if words is None:
-        return parse_and_fold(text, grammar(), fold, _name(kind), HINTS[kind])
+        return parse_and_fold(text, statement.parser(), statement.fold, statement.name, statement.hint)
     try:
-        return fold(words, text)
+        return statement.fold(words, text)
     except CruxError as error:
         raise error.at(text) from None
-
-
-def _name(kind: str) -> str:
-    return {"test": "a test", "save": "a save", "init": "initiative", "atk": "an attack"}[kind]

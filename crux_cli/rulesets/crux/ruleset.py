@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-from crux_cli.core.ruleset import Handlers, Kinds, RuleSet, SheetKeeping, StatementTable, Vocabulary, lazy, lazy_value
+from crux_cli.core.ruleset import (
+    Handlers,
+    Kinds,
+    LazyModule,
+    RuleSet,
+    SheetKeeping,
+    StatementTable,
+    Vocabulary,
+    lazy_value,
+    row,
+)
 from crux_cli.rulesets.crux import compiler, engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
@@ -13,6 +23,7 @@ from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux import sheet_syntax
     from crux_cli.rulesets.crux.hero import Hero
+    from crux_cli.rulesets.crux.wounds import StateChange
 
 NAME = "crux"
 SUMMARY = "The Crux System (default): d6 pools, Boons/Banes, Grit, primary-die attacks"
@@ -24,8 +35,18 @@ SHEET_RENDER = "crux_cli.rulesets.crux.sheet_render"
 SHEET_SYNTAX = "crux_cli.rulesets.crux.sheet_syntax"
 STATE_CHANGE = "crux_cli.rulesets.crux.wounds:StateChange"
 
+if TYPE_CHECKING:  # mypy checks every row against the real odds, renderers and sheet statements
+    from crux_cli.rulesets.crux import probability, render, sheet_render, sheet_statements
 
-def parse(text: str, keyword: str) -> syntax.CruxStatement | sheet_syntax.SheetStatement:
+    Statement: TypeAlias = syntax.CruxStatement | sheet_syntax.SheetStatement
+    Result: TypeAlias = engine.PoolResult | engine.AttackResult | StateChange
+    Node = TypeVar("Node", bound=syntax.CruxStatement)  # the statement a pool row compiles
+else:  # which a roll imports at their first call
+    probability, render = LazyModule(ODDS), LazyModule(RENDER)
+    sheet_statements, sheet_render = LazyModule(SHEET), LazyModule(SHEET_RENDER)
+
+
+def parse(text: str, keyword: str) -> Statement:
     if keyword.lower() in sheet_notation.KEYWORDS:
         return sheet_notation.parse(text, keyword)
     return notation.parse(text, keyword)
@@ -47,28 +68,28 @@ def after_roll(result: engine.PoolResult | engine.AttackResult, hero: Hero) -> H
     return after
 
 
-def pool_row(compile_request: Callable[[Any, Hero | None, str], engine.PoolRequest]) -> Handlers:
+def pool_row(compile_request: Callable[[Node, Hero | None, str], engine.PoolRequest]) -> Handlers:
     """A test, a save or initiative: a pool of d6 (one result type, so one way to describe it)."""
-    return Handlers(result=engine.PoolResult, compile=compile_request, run=engine.roll_pool,
-                    odds=lazy(ODDS, "request_odds"), describe=lazy(RENDER, "describe_pool"),
-                    to_json=lazy(RENDER, "pool_json"), apply=after_roll)
+    return row(result=engine.PoolResult, compile=compile_request, run=engine.roll_pool,
+               odds=probability.request_odds, describe=render.describe_pool, to_json=render.pool_json,
+               apply=after_roll)
 
 
 def sheet_row() -> Handlers:
     """A statement that changes the sheet (damage, heal, rest…): run on the hero, no odds."""
-    return Handlers(result=STATE_CHANGE, compile=lazy(SHEET, "sheet_request"), run=lazy(SHEET, "run_request"),
-                    odds=lazy(SHEET, "no_odds"), describe=lazy(SHEET_RENDER, "describe"),
-                    to_json=lazy(SHEET_RENDER, "to_json"), apply=lazy(SHEET, "after"))
+    return row(result=STATE_CHANGE, compile=sheet_statements.sheet_request, run=sheet_statements.run_request,
+               odds=sheet_statements.no_odds, describe=sheet_render.describe, to_json=sheet_render.to_json,
+               apply=sheet_statements.after)
 
 
 # statement -> what Crux does with it: one row per statement (sheet statements named: their module loads later)
-STATEMENTS = StatementTable(NAME, {
+STATEMENTS: StatementTable[Statement, Result] = StatementTable(NAME, {
     syntax.Test: pool_row(compiler.TEST),
     syntax.Save: pool_row(compiler.SAVE),
     syntax.Initiative: pool_row(compiler.INITIATIVE),
-    syntax.Attack: Handlers(result=engine.AttackResult, compile=compiler.ATTACK, run=engine.roll_attack,
-                            odds=lazy(ODDS, "request_odds"), describe=lazy(RENDER, "describe_attack"),
-                            to_json=lazy(RENDER, "attack_json"), apply=after_roll),
+    syntax.Attack: row(result=engine.AttackResult, compile=compiler.ATTACK, run=engine.roll_attack,
+                       odds=probability.request_odds, describe=render.describe_attack, to_json=render.attack_json,
+                       apply=after_roll),
     **dict.fromkeys((f"{SHEET_SYNTAX}:{name}" for name in ("Damage", "Wound", "Heal", "Rest", "Condition", "Show")),
                     sheet_row()),
 })
@@ -87,8 +108,8 @@ RULESET = RuleSet(
     vocabulary=Vocabulary(words=words.statement_words(frozenset(KEYWORDS)),
                           after=Kinds(suggest=words.suggest, words_for=words.words_for),
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
-    sheet=SheetKeeping(apply=STATEMENTS.apply, status=lazy(SHEET_RENDER, "toolbar_status"),
-                       suffix=lazy(SHEET_RENDER, "sheet_suffix"), json=lazy(SHEET_RENDER, "sheet_json"),
+    sheet=SheetKeeping(apply=STATEMENTS.apply, status=sheet_render.toolbar_status,
+                       suffix=sheet_render.sheet_suffix, json=sheet_render.sheet_json,
                        file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")),
     fights=lazy_value("crux_cli.rulesets.crux.fights", "FIGHTS"),
 )

@@ -95,11 +95,12 @@ def suggest(before: Sequence[str], word: str) -> tuple[str, ...]:
         return ()
     if first in ATTRIBUTE_NAMES:
         return (MODIFIER,)
-    if first in grammar.TEST_WORDS:
+    kind = grammar.KIND.get(first)  # an attribute (a test with its word left out) is answered above
+    if kind == "test":
         return (ATTRIBUTE, MODIFIER) if count == 1 else (MODIFIER,)
-    if first in grammar.SAVE_WORDS:
+    if kind == "save":
         return (ATTRIBUTE,) if count == 1 else (SAVE, MODIFIER)
-    if first in grammar.INIT_WORDS:
+    if kind == "init":
         return (INIT, MODIFIER)
     if word[:1] in ("+", "-") and word[1:].isascii() and word[1:].isalpha():
         return (SIGNED_ATTRIBUTE,)  # +STR, -DEX: an attribute's modifier as damage

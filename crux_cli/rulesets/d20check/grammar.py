@@ -17,20 +17,11 @@ from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scan
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 from crux_cli.core.record import Record, field
+from crux_cli.rulesets.d20check.words import CHECK_WORDS, DAMAGE_WORDS, HINTS, STAT_NAMES
 
-CHECK_WORDS = ("check",)
-DAMAGE_WORDS = ("damage", "dmg")
 FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(CHECK_WORDS + DAMAGE_WORDS)
-
-STAT_NAMES = {"might": "Might", "mig": "Might", "dexterity": "Dexterity", "dex": "Dexterity",
-              "awareness": "Awareness", "awa": "Awareness", "reason": "Reason", "rea": "Reason",
-              "presence": "Presence", "pre": "Presence", "luck": "Luck"}
 STAT_MAX = 20  # a Stat above 20 would only make the Difficulty more negative
-HINTS = {
-    "check": "a check takes a Stat (a number, the seed's run 2 to 7), trained, favored, hindered",
-    "damage": "damage takes dice (2d6, d8+1), armor N, immune, weak",
-}
 
 
 class Check(Record):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary, lazy
+from typing import TYPE_CHECKING, TypeAlias
+
+from crux_cli.core.ruleset import Following, LazyModule, RuleSet, StatementTable, Vocabulary, row
 from crux_cli.rulesets.d20check import engine, words
 from crux_cli.rulesets.d20check import grammar as notation
 
@@ -11,6 +13,13 @@ SUMMARY = "d20 checks: d20 vs 20 − Stat (×2 trained), favored/hindered d6, ar
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.d20check.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.d20check.render"
+
+if TYPE_CHECKING:  # mypy checks every row against the real odds and renderers
+    from crux_cli.rulesets.d20check import probability, render
+
+    Result: TypeAlias = engine.CheckResult | engine.DamageResult
+else:  # which a roll imports at their first call
+    probability, render = LazyModule(ODDS), LazyModule(RENDER)
 
 
 def parse(text: str, keyword: str) -> notation.D20CheckStatement:
@@ -29,13 +38,11 @@ def damage_request(statement: notation.Damage) -> engine.DamageRequest:
 
 
 # statement -> what d20check does with it: one row per statement
-STATEMENTS = StatementTable(NAME, {
-    notation.Check: Handlers(result=engine.CheckResult, request=check_request, run=engine.roll_check,
-                             odds=lazy(ODDS, "check_odds"), describe=lazy(RENDER, "check_text"),
-                             to_json=lazy(RENDER, "check_json")),
-    notation.Damage: Handlers(result=engine.DamageResult, request=damage_request, run=engine.roll_damage,
-                              odds=lazy(ODDS, "damage_odds"), describe=lazy(RENDER, "damage_text"),
-                              to_json=lazy(RENDER, "damage_json")),
+STATEMENTS: StatementTable[notation.D20CheckStatement, Result] = StatementTable(NAME, {
+    notation.Check: row(result=engine.CheckResult, request=check_request, run=engine.roll_check,
+                        odds=probability.check_odds, describe=render.check_text, to_json=render.check_json),
+    notation.Damage: row(result=engine.DamageResult, request=damage_request, run=engine.roll_damage,
+                         odds=probability.damage_odds, describe=render.damage_text, to_json=render.damage_json),
 })
 
 

@@ -7,7 +7,7 @@ import re
 
 from crux_cli.core.grammar import integer
 from crux_cli.core.grammar_parts import Word, plain_number, plain_pieces, plain_pool
-from crux_cli.rulesets.d20check.grammar import CHECK_WORDS, DAMAGE_WORDS, STAT_NAMES
+from crux_cli.rulesets.d20check.words import CHECK_WORDS, DAMAGE_WORDS, STAT_NAMES
 
 CHECK_FLAGS = {spelling: tag for tag, spellings in (
     ("trained", ("trained",)), ("favored", ("favored", "favoured", "favor", "favour")),

@@ -23,24 +23,11 @@ from crux_cli.core.grammar_parts import Word, counted, flag, pool, said_once, si
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES, rolling
 from crux_cli.core.record import Record, field
 from crux_cli.rulesets.stepdice.engine import TRACK, die_name
+from crux_cli.rulesets.stepdice.words import ATTACK_WORDS, ATTRIBUTES, DEATH_WORDS, HINTS, SAVE_WORDS, STEP_WORDS
 
-SAVE_WORDS = ("save",)
-STEP_WORDS = ("step",)
-ATTACK_WORDS = ("attack", "atk")
-DEATH_WORDS = ("death",)
 FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
 KEYWORDS = frozenset(SAVE_WORDS + STEP_WORDS + ATTACK_WORDS + DEATH_WORDS)
-
-ATTRIBUTES = {"str": "STR", "strength": "STR", "dex": "DEX", "dexterity": "DEX", "wil": "WIL",
-              "will": "WIL", "willpower": "WIL"}
 TRACK_HINT = "the step-dice track is 0, d4, d6, d8, d10, d12"
-HINTS = {
-    "save": "a save takes a die (d4 … d12, or 0), then vs N or vs a die, enhanced, impaired",
-    "step": "write step d8 up, step d8 down 2",
-    "attack": "an attack takes dice (d6 d8 or 2d6), enhanced, impaired, armor A, grit G, str DIE "
-              "(or dex DIE, wil DIE: the attribute its Direct Damage goes to)",
-    "death": "write death, or death marked",
-}
 
 
 # -- the syntax tree ----------------------------------------------------------------------------

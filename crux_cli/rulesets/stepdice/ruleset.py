@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from crux_cli.core.ruleset import Following, Handlers, RuleSet, StatementTable, Vocabulary, lazy
+from typing import TYPE_CHECKING, TypeAlias
+
+from crux_cli.core.ruleset import Following, LazyModule, RuleSet, StatementTable, Vocabulary, row
 from crux_cli.rulesets.stepdice import engine, words
 from crux_cli.rulesets.stepdice import grammar as notation
 
@@ -11,6 +13,13 @@ SUMMARY = "Step dice: d4–d12 attribute dice, saves vs 4 or a die, attacks on a
 KEYWORDS = notation.KEYWORDS
 ODDS = "crux_cli.rulesets.stepdice.probability"  # odds are imported when asked for, never on a roll
 RENDER = "crux_cli.rulesets.stepdice.render"
+
+if TYPE_CHECKING:  # mypy checks every row against the real odds and renderers
+    from crux_cli.rulesets.stepdice import probability, render
+
+    Result: TypeAlias = engine.SaveResult | engine.StepResult | engine.AttackResult | engine.DeathResult
+else:  # which a roll imports at their first call
+    probability, render = LazyModule(ODDS), LazyModule(RENDER)
 
 
 def parse(text: str, keyword: str) -> notation.StepDiceStatement:
@@ -42,19 +51,15 @@ def death_request(statement: notation.Death) -> engine.DeathRequest:
 
 
 # statement -> what stepdice does with it: one row per statement
-STATEMENTS = StatementTable(NAME, {
-    notation.Save: Handlers(result=engine.SaveResult, request=save_request, run=engine.roll_save,
-                            odds=lazy(ODDS, "save_odds"), describe=lazy(RENDER, "save_text"),
-                            to_json=lazy(RENDER, "save_json")),
-    notation.Step: Handlers(result=engine.StepResult, request=step_request, run=step_run,
-                            odds=lazy(ODDS, "step_odds"), describe=lazy(RENDER, "step_text"),
-                            to_json=lazy(RENDER, "step_json")),
-    notation.Attack: Handlers(result=engine.AttackResult, request=attack_request, run=engine.roll_attack,
-                              odds=lazy(ODDS, "attack_odds"), describe=lazy(RENDER, "attack_text"),
-                              to_json=lazy(RENDER, "attack_json")),
-    notation.Death: Handlers(result=engine.DeathResult, request=death_request, run=engine.roll_death,
-                             odds=lazy(ODDS, "death_odds"), describe=lazy(RENDER, "death_text"),
-                             to_json=lazy(RENDER, "death_json")),
+STATEMENTS: StatementTable[notation.StepDiceStatement, Result] = StatementTable(NAME, {
+    notation.Save: row(result=engine.SaveResult, request=save_request, run=engine.roll_save,
+                       odds=probability.save_odds, describe=render.save_text, to_json=render.save_json),
+    notation.Step: row(result=engine.StepResult, request=step_request, run=step_run,
+                       odds=probability.step_odds, describe=render.step_text, to_json=render.step_json),
+    notation.Attack: row(result=engine.AttackResult, request=attack_request, run=engine.roll_attack,
+                         odds=probability.attack_odds, describe=render.attack_text, to_json=render.attack_json),
+    notation.Death: row(result=engine.DeathResult, request=death_request, run=engine.roll_death,
+                        odds=probability.death_odds, describe=render.death_text, to_json=render.death_json),
 })
 
 

@@ -8,7 +8,7 @@ import re
 from crux_cli.core.grammar import integer
 from crux_cli.core.grammar_parts import Word, plain_number, plain_pieces
 from crux_cli.rulesets.stepdice.engine import TRACK
-from crux_cli.rulesets.stepdice.grammar import ATTRIBUTES, SAVE_WORDS
+from crux_cli.rulesets.stepdice.words import ATTRIBUTES, SAVE_WORDS
 
 TRACK_DIE = re.compile(r"[dD]([0-9]+)|0")
 MODES = {"enhanced": "enhanced", "enh": "enhanced", "impaired": "impaired", "imp": "impaired"}
