@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
             raise SystemExit(error.exit_code) from None
 
         words = sys.argv[1:] if argv is None else argv
-        code = refuse(usage_error(error, words), words)
+        code = refuse(usage_error(error, words, crux), words)
     except click.ClickException as error:
         error.show()
         code = error.exit_code

@@ -153,6 +153,14 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
     show = Screen(say, terminal, lambda: session.paging)
     show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
           *warnings, *(session.resume_offer() if session.autosave is not None else [])])
+    take_turns(session, prompt, history, show, say)
+    close_session(session, palette, say)
+    return 0
+
+
+def take_turns(session: Session, prompt: PromptSession[str], history: History, show: Screen,
+               say: Callable[[str], Any]) -> None:
+    """Read a line and show its answers, until /quit or Ctrl-D."""
     while not session.done:
         try:
             line = prompt.prompt()
@@ -166,13 +174,16 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
             say("cancelled\n")
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
+
+
+def close_session(session: Session, palette: Palette, say: Callable[[str], Any]) -> None:
+    """Say where an unfinished fight is kept, and close the autosave and the journal."""
     if session.fight is not None and session.autosave is not None:
         say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
     if session.autosave is not None:
         session.autosave.close()
     if session.journal is not None:
         session.journal.close()
-    return 0
 
 
 class Screen:

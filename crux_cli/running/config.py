@@ -165,39 +165,7 @@ def key_line(text: str, key: str) -> int | None:
 
 def checked(data: dict[str, Any]) -> dict[str, Any]:
     """The file's values as `Config` fields; ConfigProblem names the first key that is wrong."""
-    from crux_cli.core.style import THEMES, TOKENS
-
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in ("rules", "sheet"):
-            out[key] = string(key, value)
-        elif key == "theme":
-            out["theme"] = one_of(key, string(key, value), tuple(THEMES))
-        elif key == "edit-mode":
-            out["edit_mode"] = one_of(key, string(key, value), EDIT_MODES)
-        elif key == "pager":
-            if not isinstance(value, bool | str):
-                raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
-            out["pager"] = value
-        elif key == "journal":
-            out["journal"] = one_of(key, string(key, value), ("on", "changes", "off"))
-        elif key == "journal-keep":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000_000:
-                raise ConfigProblem("journal-keep is a whole number of rolls from 0 to 100000000", key)
-            out["journal_keep"] = value
-        elif key == "toolbar":
-            if not isinstance(value, list):
-                raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
-            out["toolbar"] = tuple(one_of(key, string(key, part), TOOLBAR_PARTS) for part in value)
-        elif key == "colors":
-            out["colors"] = MappingProxyType({one_of(f"colors.{k}", k, TOKENS, "token"): style(f"colors.{k}", v)
-                                              for k, v in table(key, value).items()})
-        elif key == "aliases":
-            out["aliases"] = MappingProxyType({alias_name(k): string(f"aliases.{k}", v).strip()
-                                               for k, v in table(key, value).items()})
-        else:
-            raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
-                                                     "journal", "journal-keep", "colors", "aliases")), key)
+    out: dict[str, Any] = dict(field(key, value) for key, value in data.items())
     if "rules" in out:
         from crux_cli import rulesets
 
@@ -206,6 +174,40 @@ def checked(data: dict[str, Any]) -> dict[str, Any]:
     if "sheet" in out:
         out["sheet"] = os.path.expanduser(out["sheet"])
     return out
+
+
+def field(key: str, value: Any) -> tuple[str, Any]:
+    """One key of the file as a `Config` field and its value; ConfigProblem when the key or its value is wrong."""
+    from crux_cli.core.style import THEMES, TOKENS
+
+    if key in ("rules", "sheet"):
+        return key, string(key, value)
+    if key == "theme":
+        return "theme", one_of(key, string(key, value), tuple(THEMES))
+    if key == "edit-mode":
+        return "edit_mode", one_of(key, string(key, value), EDIT_MODES)
+    if key == "pager":
+        if not isinstance(value, bool | str):
+            raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
+        return "pager", value
+    if key == "journal":
+        return "journal", one_of(key, string(key, value), ("on", "changes", "off"))
+    if key == "journal-keep":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000_000:
+            raise ConfigProblem("journal-keep is a whole number of rolls from 0 to 100000000", key)
+        return "journal_keep", value
+    if key == "toolbar":
+        if not isinstance(value, list):
+            raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
+        return "toolbar", tuple(one_of(key, string(key, part), TOOLBAR_PARTS) for part in value)
+    if key == "colors":
+        return "colors", MappingProxyType({one_of(f"colors.{k}", k, TOKENS, "token"): style(f"colors.{k}", v)
+                                           for k, v in table(key, value).items()})
+    if key == "aliases":
+        return "aliases", MappingProxyType({alias_name(k): string(f"aliases.{k}", v).strip()
+                                            for k, v in table(key, value).items()})
+    raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
+                                             "journal", "journal-keep", "colors", "aliases")), key)
 
 
 def string(key: str, value: Any) -> str:
