@@ -18,7 +18,8 @@ from typing import Any
 
 import click
 
-from crux_cli.cli import COMPLETION_SHELLS
+from crux_cli import rulesets
+from crux_cli.cli import COMPLETION_SHELLS, STATEMENT_COMMAND, crux
 from crux_cli.cli.params import RuleSetName, WordType
 
 SHELLS = COMPLETION_SHELLS
@@ -101,8 +102,6 @@ def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | 
     fallback = ""
     found: list[Command] = []
     if isinstance(command, click.Group):
-        from crux_cli.cli import STATEMENT_COMMAND
-
         # list_commands/get_command, not .commands: they also see subcommands loaded lazily
         found_children = {name: command.get_command(ctx, name) for name in command.list_commands(ctx)}
         children = {name: sub for name, sub in found_children.items() if sub is not None}
@@ -115,21 +114,16 @@ def walk(command: click.Command, path: tuple[str, ...], parent: click.Context | 
 
 
 def commands() -> list[Command]:
-    from crux_cli.cli import crux
-
     return walk(crux, ("crux",))
 
 
 def statement_words() -> dict[str, tuple[str, ...]]:
     """The first words of every built-in rule set's statements, as a script is told them."""
-    from crux_cli import rulesets
-
     return {name: words_of(name) for name in rulesets.BUILT_IN}
 
 
 def words_of(name: str) -> tuple[str, ...]:
     """The first words of the statements of the rule set `name`: its own, generic dice's and tables'."""
-    from crux_cli import rulesets
     from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
     from crux_cli.dice import tables  # and random tables (`table loot`)
 
@@ -140,8 +134,6 @@ def words_of(name: str) -> tuple[str, ...]:
 def asked(what: str) -> tuple[str, ...]:
     """What a script asks crux at Tab (`crux --completion-words WHAT`): `rules`, every rule set's name and
     `list`; `statements:NAME`, the first words of that rule set's statements (none for a name not known)."""
-    from crux_cli import rulesets
-
     if what == "rules":
         return (*rulesets.names(), "list")
     kind, _, name = what.partition(":")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
@@ -43,14 +44,10 @@ class WordType(WordParam):
 
 
 def built_in_rule_sets() -> tuple[str, ...]:
-    from crux_cli import rulesets
-
     return (*rulesets.BUILT_IN, "list")
 
 
 def every_rule_set() -> tuple[str, ...]:
-    from crux_cli import rulesets
-
     return (*rulesets.names(), "list")
 
 

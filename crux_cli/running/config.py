@@ -11,13 +11,18 @@ commented defaults on first use (`write_defaults`), never over a file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import reprlib
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from crux_cli import rulesets
 from crux_cli.core.record import Record
+from crux_cli.core.style import THEMES, TOKENS, sgr
+from crux_cli.state.files import read_regular, user_folder
 
 EDIT_MODES = ("emacs", "vi")
 TOOLBAR_PARTS = ("rules", "hero", "seed", "fight", "countdowns", "help")
@@ -100,16 +105,12 @@ def config_path(environ: Mapping[str, str] = os.environ) -> str:
     A plain string: pathlib costs every command 6 ms to import, and this is read on every command."""
     if environ.get("CRUX_CONFIG"):
         return os.path.expanduser(environ["CRUX_CONFIG"])
-    from crux_cli.state.files import user_folder
-
     return os.path.join(user_folder("CONFIG", environ), "config.toml")
 
 
 def load_config(environ: Mapping[str, str] = os.environ) -> Config:
     """The user's config: the defaults when there is no file, or when it cannot be used (see `problem`)."""
     path = config_path(environ)
-    from crux_cli.state.files import read_regular  # as sheets are read: a regular file, up to 1 MB
-
     try:
         raw = read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -166,11 +167,8 @@ def key_line(text: str, key: str) -> int | None:
 def checked(data: dict[str, Any]) -> dict[str, Any]:
     """The file's values as `Config` fields; ConfigProblem names the first key that is wrong."""
     out: dict[str, Any] = dict(field(key, value) for key, value in data.items())
-    if "rules" in out:
-        from crux_cli import rulesets
-
-        if not rulesets.exists(out["rules"]):
-            raise ConfigProblem(unknown(out["rules"], "rule set", tuple(rulesets.names())), "rules")
+    if "rules" in out and not rulesets.exists(out["rules"]):
+        raise ConfigProblem(unknown(out["rules"], "rule set", tuple(rulesets.names())), "rules")
     if "sheet" in out:
         out["sheet"] = os.path.expanduser(out["sheet"])
     return out
@@ -178,8 +176,6 @@ def checked(data: dict[str, Any]) -> dict[str, Any]:
 
 def field(key: str, value: Any) -> tuple[str, Any]:
     """One key of the file as a `Config` field and its value; ConfigProblem when the key or its value is wrong."""
-    from crux_cli.core.style import THEMES, TOKENS
-
     if key in ("rules", "sheet"):
         return key, string(key, value)
     if key == "theme":
@@ -212,15 +208,11 @@ def field(key: str, value: Any) -> tuple[str, Any]:
 
 def string(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        import reprlib
-
         raise ConfigProblem(f"{key} must be a string in quotes, not {reprlib.repr(value)}", key)
     return value
 
 
 def style(key: str, value: Any) -> str:
-    from crux_cli.core.style import sgr
-
     text = string(key, value)
     try:
         sgr(text)
@@ -266,10 +258,6 @@ def alias_problem(config: Config, name: str, clash: str) -> str:
     with the file's path and the alias's line, as other config problems are reported."""
     line = None
     if config.path is not None:
-        import contextlib
-
-        from crux_cli.state.files import read_regular
-
         with contextlib.suppress(OSError):  # gone or changed since: the report goes without its line
             line = key_line(read_regular(config.path).decode("utf-8", "replace"), name)
     return (f"the config file's alias '{name}' is not used: {printable(config.path or '')}"

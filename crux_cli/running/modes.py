@@ -14,8 +14,11 @@ from itertools import islice
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
+from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
-from crux_cli.core.lines import is_blank
+from crux_cli.core.lines import ODDS, is_blank
+from crux_cli.rulesets import BUILT_IN
+from crux_cli.running.settings import make_runner
 
 if TYPE_CHECKING:
     from crux_cli.running.output import Output
@@ -26,8 +29,6 @@ if TYPE_CHECKING:
 
 def journaled_runner(settings: Settings) -> Runner:
     """The settings' runner, writing each answer to the user's journal before it is shown."""
-    from crux_cli.running.settings import make_runner
-
     runner = make_runner(settings)
     journal = runner.journal = settings.journal()
     runner.keep_faces = journal.mode == "on"
@@ -73,8 +74,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
         return 2
-    from crux_cli.running.settings import make_runner
-
     try:
         runner = make_runner(settings)
     except CruxError as error:
@@ -97,8 +96,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
 def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, AnswerLines | None, bool]:
     """The batch's remembered answer lines (text output), the same on a sheet (built-in rules only), and whether
     the rule set's answers are its faces' alone (PERFORMANCE.md, "A text batch remembers its answer lines")."""
-    from crux_cli.rulesets import BUILT_IN
-
     # the batch journals each answer itself, by its faces; text output remembers answer lines by them
     remembered = AnswerLines(output.batch_renderer()) if not output.json and REMEMBERED_LINES > 0 else None
     # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
@@ -113,7 +110,7 @@ def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, Ans
 # usual line takes the fewest steps (PERFORMANCE.md; tests/bench/bench_batch.py --instructions)
 def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, aliases: dict[str, str]) -> None:
     """Answer each line of `stream`, journaled, and show the answers once the journal holds them."""
-    from crux_cli.running.config import expand_aliases
+    from crux_cli.running.config import expand_aliases  # kept off the shells' Tab (PERFORMANCE.md)
 
     held_runs: dict[Any, Any] = {}  # the sheets held between statements (state.store `HeldRun`), when any
     if runner.sheet is not None:
@@ -311,8 +308,6 @@ def warn_about_journal(journal: Journal | None, output: Output) -> None:
 
 def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None,
              cumulative: bool = False) -> int:
-    from crux_cli.running.settings import make_runner
-
     try:
         runner = make_runner(settings)
         answer = runner.odds(with_aliases(settings, text, runner, output), at_least=at_least, exact=settings.json,
@@ -340,8 +335,6 @@ def usable_aliases(settings: Settings, runner: Runner, output: Output) -> dict[s
     aliases = settings.aliases
     if not aliases or settings.config is None:
         return aliases
-    from crux_cli import rulesets
-    from crux_cli.core.lines import ODDS
     from crux_cli.running.config import alias_problem, shadowing
 
     words = runner.rules.keywords | rulesets.dice_handler().keywords | {ODDS}

@@ -13,6 +13,9 @@ from typing import Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.render.jsonl import record
+from crux_cli.running.runner import Runner, SheetUpdate
+from crux_cli.state.journal import hero_of
 
 
 def with_answers(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -32,9 +35,6 @@ def answered(entry: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
 
 
 def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
-    from crux_cli.render.jsonl import record
-    from crux_cli.running.runner import Runner
-
     key = (kept["rules"], kept.get("seed"))
     runner = runners.get(key)
     if runner is None:
@@ -44,9 +44,6 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     hero = kept.get("hero")
     if hero is None:
         return record(runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index")))
-    from crux_cli.running.runner import SheetUpdate
-    from crux_cli.state.journal import hero_of
-
     runner.hero = before = hero_of(hero)  # the sheet as the statement found it
     try:
         answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))

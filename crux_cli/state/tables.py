@@ -21,14 +21,17 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_SIDES
-from crux_cli.dice import syntax
-from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table
+from crux_cli.dice import grammar, syntax
+from crux_cli.dice.probability import statement_odds
+from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table, TableStatement
+from crux_cli.probability.result import distribution_of
 from crux_cli.state.files import user_folder
 
 FOLDER = "tables"
@@ -77,8 +80,6 @@ def find(name: str, folders: list[Path]) -> Path | None:
 
 def read_statement(text: str, sheet: str | None = None) -> Any:
     """`table NAME` read: the statement, its table and the tables it rolls on read from their files."""
-    from crux_cli.dice.tables import TableStatement
-
     match = re.fullmatch(r"\s*table(?:\s+(\S*))?\s*", text, re.IGNORECASE)
     start = len(text) - len(text.lstrip())
     if match is None:
@@ -157,8 +158,6 @@ def read_text(path: Path) -> str:
 
 
 def parse_toml(raw: str, path: Path) -> dict[str, Any]:
-    import tomllib
-
     try:
         return tomllib.loads(raw)
     except tomllib.TOMLDecodeError as error:
@@ -295,8 +294,6 @@ def span_of(value: Any, fail: Any) -> tuple[int, int]:
 
 
 def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
-    from crux_cli.dice import grammar
-
     try:
         statement = grammar.parse(text)
     except CruxError as error:
@@ -308,9 +305,6 @@ def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
 
 def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool) -> None:
     """Every total the die can show is in exactly one row, and no row is out of its reach."""
-    from crux_cli.dice.probability import statement_odds
-    from crux_cli.probability.result import distribution_of
-
     try:
         found = statement_odds(die)
     except CruxError as error:
@@ -337,8 +331,6 @@ def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool)
 
 def inline_rolls(text: str, fail: Any) -> tuple[Inline, ...]:
     """`{2d6} goblins`: each braced dice expression of a row's text (braces inside it may nest: `{{1d6, 1d8}kh1}`)."""
-    from crux_cli.dice import grammar
-
     found: list[Inline] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):
