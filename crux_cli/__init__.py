@@ -15,6 +15,7 @@ line does not pay for them, and importing crux_cli never imports click or prompt
 # No `from __future__ import annotations` here: at run time it imports the __future__ module, read from disk
 # in an installed crux before the Ctrl-C handler below is set, and a Ctrl-C in that read came back as a
 # traceback in this file (tests/test_streams_and_echo.py). The annotations here need no postponing.
+import os
 import sys
 
 
@@ -23,8 +24,6 @@ def _interrupted(signum: int, frame: object) -> None:
     (status 130), not with a traceback of whichever import it fell in. At once: a SystemExit raised here
     can land in a callback of the import system, which ignores it. `crux_cli.__main__` hands Ctrl-C
     back to Python once the command line is imported, and the command line handles it from there."""
-    import os
-
     os._exit(130)
 
 

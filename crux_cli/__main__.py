@@ -7,8 +7,13 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 from __future__ import annotations
 
 import gc
+import signal
 import sys
 from typing import TYPE_CHECKING, Any
+
+# The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
+# without importing click, a third of a roll's start-up (running/quick.py; tests/bench/bench_startup.py).
+from crux_cli.running.quick import answer
 
 if TYPE_CHECKING:
     from crux_cli.running.settings import Settings
@@ -37,8 +42,6 @@ def command_line() -> Any:
 def hand_back_ctrl_c() -> None:
     """While crux was imported, Ctrl-C left at once (crux_cli._interrupted); from here on it is a
     KeyboardInterrupt again, which the command answers (status 130, no traceback)."""
-    import signal
-
     if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
@@ -50,10 +53,6 @@ def start_repl(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
-    # without importing click, a third of a roll's start-up (running/quick.py; tests/bench/bench_startup.py).
-    from crux_cli.running.quick import answer
-
     status = answer(sys.argv[1:] if argv is None else argv, ready=hand_back_ctrl_c)
     if status is not None:
         raise SystemExit(status)

@@ -10,6 +10,7 @@ given a function that starts one, by crux_cli/__main__.py, the console script.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -17,15 +18,15 @@ from typing import Any, TypeVar, cast, overload
 
 import click
 
-from crux_cli import __version__
-from crux_cli.cli.params import COMPLETION_SHELLS, STATEMENT_COMMAND, RuleSetName, Seed, SheetFile
+from crux_cli import __version__, rulesets
+from crux_cli.cli.params import COMPLETION_SHELLS, STATEMENT_COMMAND, RuleSetName, Seed, SheetFile, usage_error
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.quick import check_text, read_config, refuse
 from crux_cli.running.settings import Settings
-from crux_cli.running.streams import is_terminal
+from crux_cli.running.streams import guard_streams, is_terminal, output_failed
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -111,8 +112,6 @@ class StatementGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in LAZY_COMMANDS:  # imported only when asked for: a plain roll never pays for them
-            import importlib
-
             module, attribute = LAZY_COMMANDS[name]
             return cast("click.Command", getattr(importlib.import_module(module), attribute))
         return super().get_command(ctx, name)
@@ -136,8 +135,6 @@ def settings_of(ctx: click.Context, options: dict[str, Any]) -> Settings:
     if no_sheet:
         settings.forget_sheet()
     if settings.rules == "list":
-        from crux_cli import rulesets
-
         for name, summary in rulesets.summaries():
             click.echo(f"{name:10} {summary}")
         ctx.exit(0)
@@ -275,15 +272,11 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
 
     `repl` runs the interactive session (crux_cli/__main__.py gives it).
     """
-    from crux_cli.running.streams import guard_streams, output_failed
-
     guard_streams()
     try:
         check_text(sys.argv[1:] if argv is None else argv)
         code = crux.main(args=argv, prog_name="crux", standalone_mode=False, obj=repl)
     except click.UsageError as error:  # a usage error click found itself, said as crux says its own
-        from crux_cli.cli.params import usage_error
-
         if type(error).__name__ == "NoArgsIsHelpError":  # `crux sheet` alone: its help, as click shows it
             error.show()
             raise SystemExit(error.exit_code) from None

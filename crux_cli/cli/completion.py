@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from crux_cli import rulesets
 from crux_cli.cli.params import COMPLETION_SHELLS, STATEMENT_COMMAND, RuleSetName, WordType
 
 SHELLS = COMPLETION_SHELLS
@@ -119,14 +120,11 @@ def commands(root: click.Command) -> list[Command]:
 
 def statement_words() -> dict[str, tuple[str, ...]]:
     """The first words of every built-in rule set's statements, as a script is told them."""
-    from crux_cli import rulesets
-
     return {name: words_of(name) for name in rulesets.BUILT_IN}
 
 
 def words_of(name: str) -> tuple[str, ...]:
     """The first words of the statements of the rule set `name`: its own, generic dice's and tables'."""
-    from crux_cli import rulesets
     from crux_cli.dice import handler as dice  # generic dice (`roll 4d6kh3`) are answered in every rule set
     from crux_cli.dice import tables  # and random tables (`table loot`)
 
@@ -137,8 +135,6 @@ def words_of(name: str) -> tuple[str, ...]:
 def asked(what: str) -> tuple[str, ...]:
     """What a script asks crux at Tab (`crux --completion-words WHAT`): `rules`, every rule set's name and
     `list`; `statements:NAME`, the first words of that rule set's statements (none for a name not known)."""
-    from crux_cli import rulesets
-
     if what == "rules":
         return (*rulesets.names(), "list")
     kind, _, name = what.partition(":")

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from crux_cli.core.style import COLOR_CHOICES
+from crux_cli.core.errors import CruxError
+from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
+from crux_cli.render.log import log_lines
+from crux_cli.running.replay import with_answers
+from crux_cli.running.stats import report, tally, text_lines
+from crux_cli.state.history import iter_lines, plain_rolls, select_entries, since_stamp
+from crux_cli.state.recovery import open_store
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
@@ -32,33 +41,10 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     Each line: the time, who rolled, the statement and its answer; changes show what
     they did to a sheet. `crux sheet undo FILE` takes a sheet's last change back.
     """
-    import os
-    import sys
-
-    from crux_cli.core.style import Palette, wants_colour
-    from crux_cli.render.log import log_lines
-    from crux_cli.running.replay import with_answers
-    from crux_cli.state.history import iter_lines, select_entries, since_stamp
-    from crux_cli.state.recovery import open_store
-
     if stats:
         show_stats(as_json, since, sheet, fight, session, last)
         return
-    store = open_store()
-    if store is None:
-        chosen: list[JournalEntry] = []
-        empty = True
-    else:
-        try:
-            if session == "last":
-                session = store.last_session()
-            chosen = select_entries(store, session=session, since=since_stamp(since) if since else None,
-                                    sheet=os.path.expanduser(sheet) if sheet else None, fight=fight, last=last)
-            empty = not chosen and store.last_session() is None
-        finally:
-            store.close()
-        for warning in store.warnings:
-            click.echo(f"crux: warning: {warning}", err=True)
+    chosen, empty = chosen_entries(since, sheet, fight, session, last)
     chosen = with_answers(chosen)
     if as_json:
         for line in iter_lines(chosen):
@@ -70,16 +56,28 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
         click.echo(line, color=palette.enabled)  # click strips colour through a pipe unless told
 
 
+def chosen_entries(since: str | None, sheet: str | None, fight: bool, session: str | None,
+                   last: int | None) -> tuple[list[JournalEntry], bool]:
+    """The journal's entries the options choose, and whether the journal holds nothing at all."""
+    store = open_store()
+    if store is None:
+        return [], True
+    try:
+        if session == "last":
+            session = store.last_session()
+        chosen = select_entries(store, session=session, since=since_stamp(since) if since else None,
+                                sheet=os.path.expanduser(sheet) if sheet else None, fight=fight, last=last)
+        empty = not chosen and store.last_session() is None
+    finally:
+        store.close()
+    for warning in store.warnings:
+        click.echo(f"crux: warning: {warning}", err=True)
+    return chosen, empty
+
+
 def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
                last: int | None) -> None:
     """`crux log --stats`: faces against fair dice, outcomes against the exact odds (running.stats)."""
-    import json
-
-    from crux_cli.core.errors import CruxError
-    from crux_cli.running.stats import report, tally, text_lines
-    from crux_cli.state.history import plain_rolls, since_stamp
-    from crux_cli.state.recovery import open_store
-
     for given, name in ((sheet, "--sheet"), (fight or None, "--fight"), (last, "-n")):
         if given is not None:
             raise CruxError(f"--stats counts plain rolls: it does not take {name}",

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from crux_cli import rulesets
+from crux_cli.core.errors import CruxError
+
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
-
-    from crux_cli.core.errors import CruxError
 
 
 STATEMENT_COMMAND = "_statement"  # the hidden command a statement goes to (crux_cli.cli), and the scripts' fallback
@@ -42,14 +43,10 @@ class WordType(click.ParamType[str]):  # click 8.4 on (pyproject.toml): ParamTyp
 
 
 def built_in_rule_sets() -> tuple[str, ...]:
-    from crux_cli import rulesets
-
     return (*rulesets.BUILT_IN, "list")
 
 
 def every_rule_set() -> tuple[str, ...]:
-    from crux_cli import rulesets
-
     return (*rulesets.names(), "list")
 
 
@@ -106,27 +103,9 @@ class CruxUsage(click.BadParameter):
         self.hint = hint
 
 
-def usage_error(error: click.UsageError, argv: list[str], root: click.Group) -> CruxError:
+def usage_error(error: click.UsageError, argv: list[str], group: click.Group) -> CruxError:
     """A usage error click found (an unknown option, a missing or bad value), as crux says its own errors:
-    the command line with a caret under the word at fault, and a hint (`root`: the `crux` command)."""
-    from crux_cli.core.errors import CruxError
-
-    text = " ".join(argv)
-    starts = []
-    offset = 0
-    for word in argv:
-        starts.append(offset)
-        offset += len(word) + 1
-
-    def at_option(names: list[str], value: bool = False) -> int | None:
-        for index, word in enumerate(argv):
-            for name in names:
-                if word == name:
-                    return starts[index + 1] if value and index + 1 < len(argv) else starts[index]
-                if name.startswith("--") and word.startswith(name + "="):
-                    return starts[index] + (len(name) + 1 if value else 0)
-        return None
-
+    the command line with a caret under the word at fault, and a hint. `group` is crux's command group."""
     where = error.ctx.command_path if error.ctx is not None else "crux"
     where = "crux" if where.endswith(" _statement") else where  # a statement's options are crux's own
     hint: str | None = f"{where} --help lists the options"
@@ -135,34 +114,62 @@ def usage_error(error: click.UsageError, argv: list[str], root: click.Group) -> 
         message = f"no such option: {error.option_name}"
         if error.possibilities:
             hint = "did you mean " + " or ".join(sorted(error.possibilities)) + "?"
-        position = at_option([error.option_name])
+        position = option_at(argv, [error.option_name])
     elif isinstance(error, click.BadOptionUsage):
         message = f"{error.option_name} needs a value"
-        if error.ctx is not None:
-            params = error.ctx.command.params
-        else:  # click's parser raises it before there is a context: the group's options, then the commands'
-            params = [*root.params, *(p for c in root.commands.values() for p in c.params)]
-        option = next((p for p in params if error.option_name in p.opts), None)
-        if option is not None and option.metavar:
-            hint = f"write it as {error.option_name} {option.metavar}; {hint}"
-        position = at_option([error.option_name])
+        hint = needs_a_value_hint(error, group, hint)
+        position = option_at(argv, [error.option_name])
     elif isinstance(error, click.MissingParameter) and isinstance(error.param, click.Argument):
         message = f"{where} needs a {error.param.name or 'value'}"
         hint = f"for example: {where} 'DEX +2b'" if error.param.name == "statement" else hint
     elif isinstance(error, click.BadParameter) and error.param is not None:
         names = list(error.param.opts)
-        shown = max(names, key=len) if names else error.param.name or "the value"
-        if isinstance(error, CruxUsage):
-            message, hint = f"{shown}: {error.message}", error.hint
-        elif isinstance(error.param.type, click.IntRange) and error.param.type.min is not None:
-            low, high = error.param.type.min, error.param.type.max
-            message = f"{shown} takes a whole number from {low}" + (f" to {high:,}" if high is not None else " up")
-        else:
-            message = f"{shown}: {error.message[:1].lower()}{error.message[1:].rstrip('.')}"
-        position = at_option(names, value=True)
+        message, hint = bad_value(error, error.param, names, hint)
+        position = option_at(argv, names, value=True)
     else:
         message = error.format_message().rstrip(".")
         message = message[:1].lower() + message[1:]
         if message.startswith("no such command"):
             hint = f"{where} --help lists its commands"
+    text = " ".join(argv)
     return CruxError(message, text=text if position is not None else None, position=position, hint=hint)
+
+
+def option_at(argv: list[str], names: list[str], value: bool = False) -> int | None:
+    """Where in the command line (its words joined by spaces) the option of one of `names` is, or its value."""
+    starts = []
+    offset = 0
+    for word in argv:
+        starts.append(offset)
+        offset += len(word) + 1
+    for index, word in enumerate(argv):
+        for name in names:
+            if word == name:
+                return starts[index + 1] if value and index + 1 < len(argv) else starts[index]
+            if name.startswith("--") and word.startswith(name + "="):
+                return starts[index] + (len(name) + 1 if value else 0)
+    return None
+
+
+def needs_a_value_hint(error: click.BadOptionUsage, group: click.Group, hint: str | None) -> str | None:
+    """How to write the option that was given no value (its metavar), before `hint`."""
+    if error.ctx is not None:
+        params = error.ctx.command.params
+    else:  # click's parser raises it before there is a context: the group's options, then the commands'
+        params = [*group.params, *(p for c in group.commands.values() for p in c.params)]
+    option = next((p for p in params if error.option_name in p.opts), None)
+    if option is not None and option.metavar:
+        return f"write it as {error.option_name} {option.metavar}; {hint}"
+    return hint
+
+
+def bad_value(error: click.BadParameter, param: click.Parameter, names: list[str],
+              hint: str | None) -> tuple[str, str | None]:
+    """The message and hint for a value click's parser (or a crux type) refused."""
+    shown = max(names, key=len) if names else param.name or "the value"
+    if isinstance(error, CruxUsage):
+        return f"{shown}: {error.message}", error.hint
+    if isinstance(param.type, click.IntRange) and param.type.min is not None:
+        low, high = param.type.min, param.type.max
+        return f"{shown} takes a whole number from {low}" + (f" to {high:,}" if high is not None else " up"), hint
+    return f"{shown}: {error.message[:1].lower()}{error.message[1:].rstrip('.')}", hint

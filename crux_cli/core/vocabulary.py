@@ -8,6 +8,10 @@ sheet reader and `crux sheet new`). Import from here rather than copying a list.
 
 from __future__ import annotations
 
+import re
+
+from crux_cli.core.errors import CruxError
+
 ATTRIBUTES = ("STR", "DEX", "INT", "WIL")
 ATTRIBUTE_NAMES = {  # every spelling (lower case) -> the short name
     "str": "STR", "strength": "STR",
@@ -42,10 +46,6 @@ def canonical_attribute(name: str) -> str | None:
 def attribute_spec(spec: str) -> tuple[str, int, int]:
     """`STR=+2/1` → (STR, modifier +2, Boon/Bane rating +1) (`DEX=1` sets the modifier only), as `crux sheet new
     --attr` takes it; a CruxError says what is wrong."""
-    import re
-
-    from crux_cli.core.errors import CruxError
-
     match = re.fullmatch(r"\s*([A-Za-z]+)\s*=\s*([+-]?\d{1,9})\s*(?:/\s*([+-]?\d{1,9}))?\s*", spec)
     hint = "write ATTR=MODIFIER/RATING, like STR=+2/1 or DEX=-1/0"
     if not match:

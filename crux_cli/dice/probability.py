@@ -139,22 +139,32 @@ def _keep_highest_of(dists: list[Dist], kept: int, items: tuple[syntax.Expr, ...
     for dist in dists:
         denominator *= dist.denominator
     if kept == 1:
-        values = sorted({o for dist in dists for o in dist.outcomes})
-        weights: dict[int, int] = {}
-        previous = 0
-        cumulative = [0] * len(dists)
-        index = [0] * len(dists)
-        for value in values:
-            product = 1
-            for i, dist in enumerate(dists):
-                while index[i] < len(dist.outcomes) and dist.outcomes[index[i]] <= value:
-                    cumulative[i] += dist.weights[index[i]]
-                    index[i] += 1
-                product *= cumulative[i]
-            if product != previous:
-                weights[value] = product - previous
-            previous = product
-        return Dist.from_weights(weights, denominator)
+        return _highest_of(dists, denominator)
+    return _highest_kept_of(dists, kept, denominator)
+
+
+def _highest_of(dists: list[Dist], denominator: int) -> Dist:
+    """The highest value of independent `dists`: P(highest <= v) is the product of each one's P(<= v)."""
+    values = sorted({o for dist in dists for o in dist.outcomes})
+    weights: dict[int, int] = {}
+    previous = 0
+    cumulative = [0] * len(dists)
+    index = [0] * len(dists)
+    for value in values:
+        product = 1
+        for i, dist in enumerate(dists):
+            while index[i] < len(dist.outcomes) and dist.outcomes[index[i]] <= value:
+                cumulative[i] += dist.weights[index[i]]
+                index[i] += 1
+            product *= cumulative[i]
+        if product != previous:
+            weights[value] = product - previous
+        previous = product
+    return Dist.from_weights(weights, denominator)
+
+
+def _highest_kept_of(dists: list[Dist], kept: int, denominator: int) -> Dist:
+    """The sum of the `kept` highest values of independent `dists`, through the kept values after each one."""
     states: dict[tuple[int, ...], int] = {(): 1}
     work = 0
     for dist in dists:

@@ -17,6 +17,7 @@ from crux_cli.core.record import Record, field
 from crux_cli.core.ruleset import EMPTY, Context, RuleSet
 from crux_cli.core.style import Palette
 from crux_cli.dice import syntax
+from crux_cli.dice.handler import DICE
 
 NAME = "table"
 KEYWORDS = frozenset({NAME})
@@ -102,8 +103,6 @@ def run(statement: TableStatement, ctx: Context) -> TableResult:
 
 
 def roll_table(table: Table, ctx: Context, depth: int) -> TableResult:
-    from crux_cli.dice.handler import DICE
-
     if depth >= MAX_DEPTH:
         raise CruxError(f"tables nest more than {MAX_DEPTH} deep (the limit)", hint=f"check {table.path}")
     rolled = DICE.run(table.die, ctx)

@@ -144,59 +144,50 @@ def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
     of explosions, a keep within each group. Chains past `depth` are left over.
     """
     explodes_part = single.part(explodes)
-    stops_part = single.part(lambda face: not explodes(face))
     if not explodes_part.outcomes:
         return _kept_plan(single, count, keep, score)
+    exploding, stopping, upper_is_exploding = _exploding_and_stopping(single, explodes_part, explodes)
+    up, down, each = exploding.denominator, stopping.denominator, single.denominator
+    # explosions of one die: t with probability up**t * down / each**(t+1), t <= depth; the rest left over
+    per_die = Dist(tuple(range(depth + 1)),
+                   tuple(up ** t * down * each ** (depth - t) for t in range(depth + 1)), each ** (depth + 1))
+    keeps = _ExplodedKeeps(exploding, stopping, upper_is_exploding, count, keep, score)
+    explosions = range(count * depth + 1)
+    # each number of explosions is a keep to look up, a sum and a share of the mixture: refused at
+    # once when there are too many to go through even that quickly
+    seconds = cost.calls(EXPLOSION_CALLS * len(explosions)) + sum_cost(per_die, count)
+    cost.check(seconds)
+    sketches = [keeps.split(keeps.sketch, exploded) for exploded in explosions]
+    bits = count * (depth + 1) * each.bit_length()  # of the answer's denominator, and so of a part's weight
+    values, seconds = _checked_mixture(keeps, sketches, bits, seconds)
+    low = min(s.shape.low for s in sketches)
+    span = max(s.shape.high for s in sketches) - low
+    result = Shape(values, span, bits, low)
+    return Plan(result, seconds,
+                lambda: per_die.sum_of(count).bind(lambda exploded: keeps.split(keeps.keeper, exploded)))
+
+
+def _exploding_and_stopping(single: Dist, explodes_part: Dist, explodes: Predicate) -> tuple[Dist, Dist, bool]:
+    """A die's exploding faces and its stopping faces, each as a die of its own (given it exploded, given it
+    stopped), and whether the exploding ones are above the others; refused when one group is not all
+    above the other, or when every face explodes."""
+    stops_part = single.part(lambda face: not explodes(face))
     if not stops_part.outcomes:
         raise CruxError("every face of this die explodes, so the roll never ends",
                         hint="explode on fewer faces, e.g. only the highest")
     exploding = Dist(explodes_part.outcomes, explodes_part.weights, explodes_part.total)  # given it exploded
     stopping = Dist(stops_part.outcomes, stops_part.weights, stops_part.total)
     if exploding.outcomes[0] > stopping.outcomes[-1]:
-        upper_is_exploding = True
-    elif exploding.outcomes[-1] < stopping.outcomes[0]:
-        upper_is_exploding = False
-    else:
-        raise CruxError("exact odds are not available for keeping or counting dice that explode on "
-                        "faces between others", hint="explode on the top faces (!>=T) or the bottom ones (!<=T)")
-    up, down, each = explodes_part.total, stops_part.total, single.denominator
-    # explosions of one die: t with probability up**t * down / each**(t+1), t <= depth; the rest left over
-    per_die = Dist(tuple(range(depth + 1)),
-                   tuple(up ** t * down * each ** (depth - t) for t in range(depth + 1)), each ** (depth + 1))
-    groups = {True: exploding, False: stopping}
-    explosions = range(count * depth + 1)
+        return exploding, stopping, True
+    if exploding.outcomes[-1] < stopping.outcomes[0]:
+        return exploding, stopping, False
+    raise CruxError("exact odds are not available for keeping or counting dice that explode on "
+                    "faces between others", hint="explode on the top faces (!>=T) or the bottom ones (!<=T)")
 
-    def split(keeper: Keeper, exploded: int) -> Any:
-        if upper_is_exploding:
-            return _split_keep(keeper, True, exploded, False, count, keep)
-        return _split_keep(keeper, False, count, True, exploded, keep)
 
-    # Many numbers of explosions share a keep (the stopping dice are always `count`), so each
-    # distinct keep is computed once; they are sketched first, to refuse at once what would take too long.
-    needed: set[tuple[bool, int, str, int]] = set()
-    done: dict[tuple[bool, int, str, int], Dist] = {}
-
-    sketched: dict[tuple[bool, int, str, int], Sketch] = {}
-
-    def sketch(exploding_group: bool, dice: int, how: str, n: int) -> Sketch:
-        call = (exploding_group, dice, how, n)
-        needed.add(call)
-        if call not in sketched:  # one object per keep, as `keeper` gives: the mixture's runs are told by it
-            sketched[call] = Sketch(_keep_shape(groups[exploding_group], dice, how, n, score), 0.0)
-        return sketched[call]
-
-    def keeper(exploding_group: bool, dice: int, how: str, n: int) -> Dist:
-        call = (exploding_group, dice, how, n)
-        if call not in done:
-            done[call] = _keep_in(groups[exploding_group], dice, how, n, score)
-        return done[call]
-
-    # each number of explosions is a keep to look up, a sum and a share of the mixture: refused at
-    # once when there are too many to go through even that quickly
-    seconds = cost.calls(EXPLOSION_CALLS * len(explosions)) + sum_cost(per_die, count)
-    cost.check(seconds)
-    sketches = [split(sketch, exploded) for exploded in explosions]
-    bits = count * (depth + 1) * each.bit_length()  # of the answer's denominator, and so of a part's weight
+def _checked_mixture(keeps: _ExplodedKeeps, sketches: list[Sketch], bits: int,
+                     seconds: float) -> tuple[int, float]:
+    """The values of the mixture of `sketches` and the seconds of it all, refused as soon as it is over the limit."""
     runs = [s for i, s in enumerate(sketches) if i == 0 or s is not sketches[i - 1]]  # as `bind` goes through them
     seconds += sum(s.seconds for s in runs) + bind_cost([s.shape for s in runs], bits)
     cost.check(seconds)
@@ -204,13 +195,47 @@ def exploded_plan(count: int, single: Dist, explodes: Predicate, depth: int, *,
     check_outcomes(values)  # before the keeps are worked out: they can take long and much memory
     # the mixture's table (weights of `bits`) and the largest part it adds
     cost.check_held(cost.held(values, bits) + max(cost.held(s.shape.outcomes, s.shape.bits) for s in runs))
-    for flag, dice, how, n in needed:
-        seconds += _keep_cost(groups[flag], dice, how, n, score)
+    for flag, dice, how, n in keeps.needed:
+        seconds += _keep_cost(keeps.groups[flag], dice, how, n, keeps.score)
         cost.check(seconds)  # as soon as it is over: the keeps can be many
-    low = min(s.shape.low for s in sketches)
-    span = max(s.shape.high for s in sketches) - low
-    result = Shape(values, span, bits, low)
-    return Plan(result, seconds, lambda: per_die.sum_of(count).bind(lambda exploded: split(keeper, exploded)))
+    return values, seconds
+
+
+class _ExplodedKeeps:
+    """The keeps within the exploding and the stopping dice that `exploded_plan`'s mixture needs.
+
+    Many numbers of explosions share a keep (the stopping dice are always `count`), so each
+    distinct keep is computed once; they are sketched first, to refuse at once what would take too long.
+    """
+
+    def __init__(self, exploding: Dist, stopping: Dist, upper_is_exploding: bool, count: int,
+                 keep: tuple[str, int] | None, score: Score | None) -> None:
+        self.groups = {True: exploding, False: stopping}
+        self.upper_is_exploding = upper_is_exploding
+        self.count = count
+        self.keep = keep
+        self.score = score
+        self.needed: set[tuple[bool, int, str, int]] = set()
+        self.done: dict[tuple[bool, int, str, int], Dist] = {}
+        self.sketched: dict[tuple[bool, int, str, int], Sketch] = {}
+
+    def split(self, keeper: Keeper, exploded: int) -> Any:
+        if self.upper_is_exploding:
+            return _split_keep(keeper, True, exploded, False, self.count, self.keep)
+        return _split_keep(keeper, False, self.count, True, exploded, self.keep)
+
+    def sketch(self, exploding_group: bool, dice: int, how: str, n: int) -> Sketch:
+        call = (exploding_group, dice, how, n)
+        self.needed.add(call)
+        if call not in self.sketched:  # one object per keep, as `keeper` gives: the mixture's runs are told by it
+            self.sketched[call] = Sketch(_keep_shape(self.groups[exploding_group], dice, how, n, self.score), 0.0)
+        return self.sketched[call]
+
+    def keeper(self, exploding_group: bool, dice: int, how: str, n: int) -> Dist:
+        call = (exploding_group, dice, how, n)
+        if call not in self.done:
+            self.done[call] = _keep_in(self.groups[exploding_group], dice, how, n, self.score)
+        return self.done[call]
 
 
 def _covered(ranges: list[tuple[int, int]]) -> int:

@@ -18,6 +18,7 @@ from typing import ClassVar, TypeVar, overload
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record, field
+from crux_cli.probability import cost
 from crux_cli.probability.dist import Dist
 
 K = TypeVar("K")
@@ -210,8 +211,6 @@ def deviation(odds: Odds) -> float | None:
 
 def check_cumulative(rows: Distribution | Sequence[tuple[int, Fraction]]) -> None:
     """Refuse `--cumulative --json` when writing three exact fractions a value would pass the odds limit."""
-    from crux_cli.probability import cost
-
     dist = distribution_of(rows)
     if not dist.values:
         return

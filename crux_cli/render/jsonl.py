@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.encoder
 from collections.abc import Callable
 from typing import Any
 
@@ -58,16 +59,16 @@ def _one_shot() -> Callable[[Any, int], list[str]] | None:
     only when it is there, takes these arguments and writes a probe exactly as the json module documents
     it; otherwise (None) `dumps` uses the public `ENCODER.encode`, and tests/test_jsonl.py runs both.
     """
+    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    encode_basestring = getattr(json.encoder, "encode_basestring", None)
+    if c_make_encoder is None or encode_basestring is None:  # a Python built without the _json accelerator
+        return None
     try:
-        from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
-
-        if c_make_encoder is None:  # a Python built without the _json accelerator
-            return None
         encode: Callable[[Any, int], list[str]] = c_make_encoder(
             None, ENCODER.default, encode_basestring, None, ": ", ", ", False, False, True)
         if "".join(encode(PROBE, 0)) != PROBE_JSON:
             return None
-    except (ImportError, TypeError, ValueError, AttributeError):  # a Python whose private encoder changed
+    except (TypeError, ValueError, AttributeError):  # a Python whose private encoder changed
         return None
     return encode
 

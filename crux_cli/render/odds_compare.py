@@ -15,6 +15,7 @@ from itertools import accumulate
 from math import ceil
 from typing import Any
 
+from crux_cli import rulesets
 from crux_cli.core.columns import visible
 from crux_cli.core.ruleset import EMPTY
 from crux_cli.core.style import Palette
@@ -187,8 +188,6 @@ def _summary_rows(odds: Sequence[Odds]) -> list[list[str]]:
 
 def comparison_colours(answer: Any) -> dict[str, str]:
     """The colours of every answerer of a comparison: its rule set's, and generic dice's where they answered."""
-    from crux_cli import rulesets
-
     colours: dict[str, str] = {}
     for name in dict.fromkeys(answer.result.handlers):
         colours.update(rulesets.dice_handler().colours if name == "dice" else rulesets.load(answer.rules).colours)

@@ -6,7 +6,10 @@ drive the real loop through prompt-toolkit's pipe input.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import shutil
 import sys
 from collections import deque
 from collections.abc import Callable
@@ -25,16 +28,20 @@ from prompt_toolkit.output import ColorDepth, Output
 from crux_cli import __version__, rulesets
 from crux_cli.core.style import PLAIN, Palette, wants_colour
 from crux_cli.repl import words
+from crux_cli.repl.aliases import load_aliases
+from crux_cli.repl.commands import alias_clash
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import data_dir, open_history
 from crux_cli.repl.key_bindings import create_key_bindings
 from crux_cli.repl.lexer import CruxLexer, tokens
+from crux_cli.repl.pager import page, pager_command, wrap
 from crux_cli.repl.session import Session
 from crux_cli.repl.style import create_style
 from crux_cli.repl.toolbar import create_toolbar
 from crux_cli.rulesets import DEFAULT
-from crux_cli.running.config import Config, config_path, write_defaults
+from crux_cli.running.config import Config, alias_problem, config_path, write_defaults
 from crux_cli.running.settings import Settings, make_runner
+from crux_cli.state.autosave import Autosave
 
 
 class SuggestFromGoodLines(AutoSuggestFromHistory):
@@ -153,6 +160,14 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
     show = Screen(say, terminal, lambda: session.paging)
     show([palette.dim(f"crux {__version__} · {session.rules_name} rules · /help for help, Ctrl-D to leave"),
           *warnings, *(session.resume_offer() if session.autosave is not None else [])])
+    take_turns(session, prompt, history, show, say)
+    close_session(session, palette, say)
+    return 0
+
+
+def take_turns(session: Session, prompt: PromptSession[str], history: History, show: Screen,
+               say: Callable[[str], Any]) -> None:
+    """Read a line and show its answers, until /quit or Ctrl-D."""
     while not session.done:
         try:
             line = prompt.prompt()
@@ -166,13 +181,16 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
             say("cancelled\n")
         for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
             say(warning + "\n")
+
+
+def close_session(session: Session, palette: Palette, say: Callable[[str], Any]) -> None:
+    """Say where an unfinished fight is kept, and close the autosave and the journal."""
     if session.fight is not None and session.autosave is not None:
         say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
     if session.autosave is not None:
         session.autosave.close()
     if session.journal is not None:
         session.journal.close()
-    return 0
 
 
 class Screen:
@@ -184,10 +202,6 @@ class Screen:
         self.paging = paging  # the session's setting now (/pager switches it)
 
     def __call__(self, lines: list[str]) -> None:
-        import shutil
-
-        from crux_cli.repl.pager import page, pager_command, wrap
-
         if not lines:
             return
         columns, rows = shutil.get_terminal_size()
@@ -211,8 +225,6 @@ def first_use(config: Config) -> list[str]:
 
 def keep_journal(session: Session, settings: Settings) -> list[str]:
     """Journal this session's rolls and changes, and autosave its fights; a warning when it cannot."""
-    from crux_cli.state.autosave import Autosave
-
     session.journal = journal = settings.journal()
     if journal.mode == "off":
         return []
@@ -239,9 +251,6 @@ def new_session(settings: Settings, palette: Palette) -> Session:
 def usable_config_aliases(session: Session, config: Config, warnings: list[str]) -> dict[str, str]:
     """The config file's aliases that /alias would take: one named like a statement word, a fight word or a
     session command is left out, with a warning that names its line, as other config problems do."""
-    from crux_cli.repl.commands import alias_clash
-    from crux_cli.running.config import alias_problem
-
     usable = {}
     for name, body in config.aliases.items():
         clash = alias_clash(session, name)
@@ -254,8 +263,6 @@ def usable_config_aliases(session: Session, config: Config, warnings: list[str])
 
 def keep_aliases_in(session: Session, path: Path) -> list[str]:
     """Load the aliases kept in `path` and keep later ones there; a warning if the file cannot be read."""
-    from crux_cli.repl.aliases import load_aliases
-
     session.aliases_file = path  # even when unreadable now: each /alias tries it again, and says so when it fails
     try:
         session.aliases = {**session.aliases, **load_aliases(path)}
@@ -279,9 +286,6 @@ def warm_up_after_first_draw(prompt: PromptSession[str], session: Session) -> No
     wait until the user has had a moment; a prompt left before then (the app cancels its tasks
     on leaving) starts the wait again at the next, until they are built.
     """
-    import asyncio
-    import contextlib
-
     app = prompt.app
     running: list[asyncio.Task[None]] = []  # this prompt's warm-up, while it runs
     warm = [False]  # the grammars are built

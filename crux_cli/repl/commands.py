@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
+from crux_cli.core.rng import Roller, seeded
 from crux_cli.core.style import BAD, MIXED
 from crux_cli.repl.words import GLOBAL_STATEMENTS
 from crux_cli.running.runner import checked_text
@@ -194,8 +195,6 @@ def rules(session: "Session", call: Invocation) -> list[str]:
 @command("seed", "[N|off]")
 def seed(session: "Session", call: Invocation) -> list[str]:
     """Seed the dice so the rolls that follow repeat exactly; `off` goes back to fresh dice."""
-    from crux_cli.core.rng import seeded
-
     if not call.args:
         return [f"seed: {session.runner.seed}" if session.runner.seed is not None else "no seed: the dice are fresh"]
     if call.args.lower() == "off":
@@ -283,7 +282,6 @@ def countdown(session: "Session", call: Invocation) -> list[str]:
 
     A 1 shrinks the die a size (d8 → d6); a 1 on a Cd4 ends it.
     """
-    from crux_cli.core.rng import Roller
     from crux_cli.repl.countdown import Countdown, parse_die, tick
 
     action, _, rest = call.args.partition(" ")

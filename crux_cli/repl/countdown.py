@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.core.vocabulary import COUNTDOWN_HINT, COUNTDOWN_SIZES
+from crux_cli.dice.engine import roll_countdown
 
 if TYPE_CHECKING:
     from crux_cli.core.rng import Roller
@@ -46,8 +47,6 @@ def parse_die(word: str) -> int:
 
 
 def tick(countdown: Countdown, roller: "Roller") -> Tick:
-    from crux_cli.dice.engine import roll_countdown
-
     rolled = roll_countdown(roller, countdown.sides)
     after = None if rolled.next_sides is None else Countdown(rolled.next_sides, countdown.label)
     return Tick(countdown, rolled.face, after)

@@ -10,7 +10,9 @@ goes on without it.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
+import datetime
 import os
 from collections import deque
 from collections.abc import AsyncGenerator, Collection, Iterable, Mapping
@@ -231,8 +233,6 @@ class KeptHistory(FileHistory):
 
         A prompt left while this reads (its app cancels the task) goes on from where it stopped at the next.
         """
-        import asyncio
-
         if self._loaded:
             for string in self._loaded_strings:
                 yield string
@@ -267,8 +267,6 @@ class KeptHistory(FileHistory):
     def store_string(self, string: str) -> None:
         if self.broken:
             return
-        import datetime
-
         entry = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
         data = entry.encode("utf-8", errors="replace")
         try:

@@ -21,9 +21,11 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
 
+from crux_cli import rulesets
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.repl import words
+from crux_cli.running.read import parse_statement
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet
@@ -115,9 +117,6 @@ def error_span(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset())
 @functools.lru_cache(maxsize=512)
 def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[int, int] | None:
     """(start, end) of the word the parser refuses, or None. A word still being typed is never an error."""
-    from crux_cli import rulesets
-    from crux_cli.running.read import parse_statement
-
     rules = rulesets.load(rules_name)
     for start, statement in lines.spans(lines.code(text)):
         body = lines.odds_body(statement)

@@ -10,8 +10,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 from collections.abc import Mapping
+
+from crux_cli.core.columns import width
 
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -33,8 +36,6 @@ def page(text: str, command: list[str]) -> bool:
     Ctrl-C while it shows is the pager's (less quits on it, `K`): crux waits for it to end rather than
     stopping with it half-way, which would leave its screen painted and the terminal in its modes.
     """
-    import signal
-
     environ = {**os.environ, "LESS": os.environ.get("LESS", LESS)}
     try:
         before = signal.signal(signal.SIGINT, _wait)  # a Python handler: the pager starts with the default
@@ -55,8 +56,6 @@ def _wait(signum: int, frame: object) -> None:
 
 
 def visible_width(text: str) -> int:
-    from crux_cli.core.columns import width
-
     return width(ESCAPE.sub("", text))
 
 

@@ -11,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from prompt_toolkit.application import get_app
+from prompt_toolkit.enums import EditingMode
+from prompt_toolkit.key_binding.vi_state import InputMode
+
+from crux_cli.core.columns import width
 from crux_cli.repl.session import Session
 from crux_cli.running.config import TOOLBAR_PARTS
 
@@ -43,8 +48,6 @@ def fit(parts: list[Part], width: int | None) -> Fragments:
 
 def length(parts: list[Part]) -> int:
     """Terminal columns: a hero's name may be in any script (core.columns.width)."""
-    from crux_cli.core.columns import width
-
     return sum(width(text) for _, fragments in parts for _, text in fragments)
 
 
@@ -107,8 +110,6 @@ PARTS: dict[str, Callable[[Session], list[Part]]] = {
 
 def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Callable[[], StyleAndTextTuples]:
     def draw() -> StyleAndTextTuples:  # the list type bottom_toolbar takes
-        from prompt_toolkit.application import get_app
-
         app = get_app()
         return list(toolbar_fragments(session, app.output.get_size().columns, parts, vi_mode(app)))
 
@@ -117,9 +118,6 @@ def create_toolbar(session: Session, parts: Sequence[str] = TOOLBAR_PARTS) -> Ca
 
 def vi_mode(app: object) -> str | None:
     """With vi keys, the mode they are in (vi shows it; nothing else would): INSERT, NORMAL, REPLACE…"""
-    from prompt_toolkit.enums import EditingMode
-    from prompt_toolkit.key_binding.vi_state import InputMode
-
     if getattr(app, "editing_mode", None) != EditingMode.VI:
         return None
     names = {InputMode.INSERT: "INSERT", InputMode.NAVIGATION: "NORMAL", InputMode.REPLACE: "REPLACE",

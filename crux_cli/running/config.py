@@ -11,13 +11,18 @@ commented defaults on first use (`write_defaults`), never over a file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import reprlib
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from crux_cli import rulesets
 from crux_cli.core.record import Record
+from crux_cli.core.style import THEMES, TOKENS, sgr
+from crux_cli.state.files import read_regular, user_folder
 
 EDIT_MODES = ("emacs", "vi")
 TOOLBAR_PARTS = ("rules", "hero", "seed", "fight", "countdowns", "help")
@@ -100,16 +105,12 @@ def config_path(environ: Mapping[str, str] = os.environ) -> str:
     A plain string: pathlib costs every command 6 ms to import, and this is read on every command."""
     if environ.get("CRUX_CONFIG"):
         return os.path.expanduser(environ["CRUX_CONFIG"])
-    from crux_cli.state.files import user_folder
-
     return os.path.join(user_folder("CONFIG", environ), "config.toml")
 
 
 def load_config(environ: Mapping[str, str] = os.environ) -> Config:
     """The user's config: the defaults when there is no file, or when it cannot be used (see `problem`)."""
     path = config_path(environ)
-    from crux_cli.state.files import read_regular  # as sheets are read: a regular file, up to 1 MB
-
     try:
         raw = read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -165,60 +166,53 @@ def key_line(text: str, key: str) -> int | None:
 
 def checked(data: dict[str, Any]) -> dict[str, Any]:
     """The file's values as `Config` fields; ConfigProblem names the first key that is wrong."""
-    from crux_cli.core.style import THEMES, TOKENS
-
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in ("rules", "sheet"):
-            out[key] = string(key, value)
-        elif key == "theme":
-            out["theme"] = one_of(key, string(key, value), tuple(THEMES))
-        elif key == "edit-mode":
-            out["edit_mode"] = one_of(key, string(key, value), EDIT_MODES)
-        elif key == "pager":
-            if not isinstance(value, bool | str):
-                raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
-            out["pager"] = value
-        elif key == "journal":
-            out["journal"] = one_of(key, string(key, value), ("on", "changes", "off"))
-        elif key == "journal-keep":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000_000:
-                raise ConfigProblem("journal-keep is a whole number of rolls from 0 to 100000000", key)
-            out["journal_keep"] = value
-        elif key == "toolbar":
-            if not isinstance(value, list):
-                raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
-            out["toolbar"] = tuple(one_of(key, string(key, part), TOOLBAR_PARTS) for part in value)
-        elif key == "colors":
-            out["colors"] = MappingProxyType({one_of(f"colors.{k}", k, TOKENS, "token"): style(f"colors.{k}", v)
-                                              for k, v in table(key, value).items()})
-        elif key == "aliases":
-            out["aliases"] = MappingProxyType({alias_name(k): string(f"aliases.{k}", v).strip()
-                                               for k, v in table(key, value).items()})
-        else:
-            raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
-                                                     "journal", "journal-keep", "colors", "aliases")), key)
-    if "rules" in out:
-        from crux_cli import rulesets
-
-        if not rulesets.exists(out["rules"]):
-            raise ConfigProblem(unknown(out["rules"], "rule set", tuple(rulesets.names())), "rules")
+    out: dict[str, Any] = dict(field(key, value) for key, value in data.items())
+    if "rules" in out and not rulesets.exists(out["rules"]):
+        raise ConfigProblem(unknown(out["rules"], "rule set", tuple(rulesets.names())), "rules")
     if "sheet" in out:
         out["sheet"] = os.path.expanduser(out["sheet"])
     return out
 
 
+def field(key: str, value: Any) -> tuple[str, Any]:
+    """One key of the file as a `Config` field and its value; ConfigProblem when the key or its value is wrong."""
+    if key in ("rules", "sheet"):
+        return key, string(key, value)
+    if key == "theme":
+        return "theme", one_of(key, string(key, value), tuple(THEMES))
+    if key == "edit-mode":
+        return "edit_mode", one_of(key, string(key, value), EDIT_MODES)
+    if key == "pager":
+        if not isinstance(value, bool | str):
+            raise ConfigProblem("pager is true, false or a command such as \"less -R\"", key)
+        return "pager", value
+    if key == "journal":
+        return "journal", one_of(key, string(key, value), ("on", "changes", "off"))
+    if key == "journal-keep":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000_000:
+            raise ConfigProblem("journal-keep is a whole number of rolls from 0 to 100000000", key)
+        return "journal_keep", value
+    if key == "toolbar":
+        if not isinstance(value, list):
+            raise ConfigProblem("toolbar is a list such as [\"rules\", \"hero\"]", key)
+        return "toolbar", tuple(one_of(key, string(key, part), TOOLBAR_PARTS) for part in value)
+    if key == "colors":
+        return "colors", MappingProxyType({one_of(f"colors.{k}", k, TOKENS, "token"): style(f"colors.{k}", v)
+                                           for k, v in table(key, value).items()})
+    if key == "aliases":
+        return "aliases", MappingProxyType({alias_name(k): string(f"aliases.{k}", v).strip()
+                                            for k, v in table(key, value).items()})
+    raise ConfigProblem(unknown(key, "key", ("rules", "sheet", "theme", "edit-mode", "pager", "toolbar",
+                                             "journal", "journal-keep", "colors", "aliases")), key)
+
+
 def string(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        import reprlib
-
         raise ConfigProblem(f"{key} must be a string in quotes, not {reprlib.repr(value)}", key)
     return value
 
 
 def style(key: str, value: Any) -> str:
-    from crux_cli.core.style import sgr
-
     text = string(key, value)
     try:
         sgr(text)
@@ -264,10 +258,6 @@ def alias_problem(config: Config, name: str, clash: str) -> str:
     with the file's path and the alias's line, as other config problems are reported."""
     line = None
     if config.path is not None:
-        import contextlib
-
-        from crux_cli.state.files import read_regular
-
         with contextlib.suppress(OSError):  # gone or changed since: the report goes without its line
             line = key_line(read_regular(config.path).decode("utf-8", "replace"), name)
     return (f"the config file's alias '{name}' is not used: {printable(config.path or '')}"

@@ -14,8 +14,11 @@ from itertools import islice
 from time import monotonic
 from typing import TYPE_CHECKING, Any
 
+from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
-from crux_cli.core.lines import is_blank
+from crux_cli.core.lines import ODDS, is_blank
+from crux_cli.rulesets import BUILT_IN
+from crux_cli.running.settings import make_runner
 
 if TYPE_CHECKING:
     from crux_cli.running.output import Output
@@ -26,8 +29,6 @@ if TYPE_CHECKING:
 
 def journaled_runner(settings: Settings) -> Runner:
     """The settings' runner, writing each answer to the user's journal before it is shown."""
-    from crux_cli.running.settings import make_runner
-
     runner = make_runner(settings)
     journal = runner.journal = settings.journal()
     runner.keep_faces = journal.mode == "on"
@@ -73,10 +74,6 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
         output.error(CruxError("standard input is closed: there are no statements to read",
                                hint="give a statement as an argument, or pipe statements in: crux - < rolls.txt"))
         return 2
-    from crux_cli.rulesets import BUILT_IN
-    from crux_cli.running.config import expand_aliases
-    from crux_cli.running.settings import make_runner
-
     try:
         runner = make_runner(settings)
     except CruxError as error:
@@ -86,20 +83,42 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # built once for the journal and for `--json` output alike.
     journal = settings.journal()
     journal.defer_sync = True
-    held_runs: dict[Any, Any] = {}  # the sheets held between statements (state.store `HeldRun`), when any
     if runner.sheet is not None:
         journal.watch(runner)
-        from crux_cli.state.store import HELD_RUNS, HOLDING
+    aliases = usable_aliases(settings, runner, output)
+    with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
+        answer_lines(runner, journal, output, stream, aliases)
+    journal.close()
+    warn_about_journal(journal, output)
+    return 2 if output.failures else 0
 
-        held_runs = HELD_RUNS
+
+def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, AnswerLines | None, bool]:
+    """The batch's remembered answer lines (text output), the same on a sheet (built-in rules only), and whether
+    the rule set's answers are its faces' alone (PERFORMANCE.md, "A text batch remembers its answer lines")."""
     # the batch journals each answer itself, by its faces; text output remembers answer lines by them
     remembered = AnswerLines(output.batch_renderer()) if not output.json and REMEMBERED_LINES > 0 else None
-    runner.keep_faces = journal.mode == "on" or remembered is not None
     # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
     on_sheet = remembered if runner.sheet is not None and runner.rules_name in BUILT_IN else None
     # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
     # always), and built in (a rule set of a package may draw in ways its faces do not show)
     pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
+    return remembered, on_sheet, pure
+
+
+# long: the batch's loop, run for every line: what it calls is bound to locals once, before it, and the
+# usual line takes the fewest steps (PERFORMANCE.md; tests/bench/bench_batch.py --instructions)
+def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, aliases: dict[str, str]) -> None:
+    """Answer each line of `stream`, journaled, and show the answers once the journal holds them."""
+    from crux_cli.running.config import expand_aliases  # kept off the shells' Tab (PERFORMANCE.md)
+
+    held_runs: dict[Any, Any] = {}  # the sheets held between statements (state.store `HeldRun`), when any
+    if runner.sheet is not None:
+        from crux_cli.state.store import HELD_RUNS, HOLDING
+
+        held_runs = HELD_RUNS
+    remembered, on_sheet, pure = remembering(runner, output)
+    runner.keep_faces = journal.mode == "on" or remembered is not None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
     def show() -> None:  # the journal (and the sheet) is on disk before the answers it holds are shown
@@ -119,59 +138,54 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json, as_json = output.answer_json, output.json
     waiting = input_waits(stream)
-    aliases = usable_aliases(settings, runner, output)
-    with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
-        lines = number = 0
-        for block in blocks_of_lines(stream):
-            for raw in block:
-                number += 1
-                line = raw.rstrip("\r")
-                if number == 1:
-                    line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-                if is_blank(line):
-                    continue
-                lines += 1
-                try:
-                    # kept one by one: a later refusal keeps the earlier ones
-                    for answer in each(expand_aliases(line, aliases) if aliases else line):
-                        if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
-                            held.append(output.render(answer, number))
+    lines = number = 0
+    for block in blocks_of_lines(stream):
+        for raw in block:
+            number += 1
+            line = raw.rstrip("\r")
+            if number == 1:
+                line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
+            if is_blank(line):
+                continue
+            lines += 1
+            try:
+                # kept one by one: a later refusal keeps the earlier ones
+                for answer in each(expand_aliases(line, aliases) if aliases else line):
+                    if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
+                        held.append(output.render(answer, number))
+                        continue
+                    made = answer_json(answer) if as_json else None
+                    faces = answer.drawn
+                    if answer.sheet is not None:
+                        if usual_on_sheet is None or not usual_on_sheet(answer):
+                            answered(answer, made)
+                        if on_sheet is not None:
+                            held.append(on_sheet.on_sheet(answer, number, made))
                             continue
-                        made = answer_json(answer) if as_json else None
-                        faces = answer.drawn
-                        if answer.sheet is not None:
-                            if usual_on_sheet is None or not usual_on_sheet(answer):
-                                answered(answer, made)
-                            if on_sheet is not None:
-                                held.append(on_sheet.on_sheet(answer, number, made))
-                                continue
-                        elif faces is None or answer.comment is not None or answer.index is not None:
+                    elif faces is None or answer.comment is not None or answer.index is not None:
+                        roll(answer, made)
+                    else:  # the usual line: a roll, kept with its chunk by its statement and faces
+                        said = answer.input
+                        if usual is None or not usual(said, faces):
                             roll(answer, made)
-                        else:  # the usual line: a roll, kept with its chunk by its statement and faces
-                            said = answer.input
-                            if usual is None or not usual(said, faces):
-                                roll(answer, made)
-                            # its line is the same for the same statement and faces (PERFORMANCE.md)
-                            if remembered is not None and len(faces) <= REMEMBERED_FACES \
-                                    and (pure or answer.handler == "dice") and answer.handler != "table":
-                                held.append(remembered.line(answer, number, made))
-                                continue
-                        held.append(render(answer, number, made))
-                except CruxError as error:
-                    show()
-                    output.refused(error, number, line)
-                if lines >= CHUNK:
-                    show()
-                    lines = 0
-                elif held_runs and monotonic() > HOLDING.until:  # others may be waiting for the sheet's lock
-                    journal.sync()
-            if waiting():  # the next line is not there yet: show what is answered before waiting for it
+                        # its line is the same for the same statement and faces (PERFORMANCE.md)
+                        if remembered is not None and len(faces) <= REMEMBERED_FACES \
+                                and (pure or answer.handler == "dice") and answer.handler != "table":
+                            held.append(remembered.line(answer, number, made))
+                            continue
+                    held.append(render(answer, number, made))
+            except CruxError as error:
+                show()
+                output.refused(error, number, line)
+            if lines >= CHUNK:
                 show()
                 lines = 0
-        show()
-    journal.close()
-    warn_about_journal(journal, output)
-    return 2 if output.failures else 0
+            elif held_runs and monotonic() > HOLDING.until:  # others may be waiting for the sheet's lock
+                journal.sync()
+        if waiting():  # the next line is not there yet: show what is answered before waiting for it
+            show()
+            lines = 0
+    show()
 
 
 class AnswerLines:
@@ -294,8 +308,6 @@ def warn_about_journal(journal: Journal | None, output: Output) -> None:
 
 def run_odds(settings: Settings, text: str, output: Output, at_least: int | None = None,
              cumulative: bool = False) -> int:
-    from crux_cli.running.settings import make_runner
-
     try:
         runner = make_runner(settings)
         answer = runner.odds(with_aliases(settings, text, runner, output), at_least=at_least, exact=settings.json,
@@ -323,8 +335,6 @@ def usable_aliases(settings: Settings, runner: Runner, output: Output) -> dict[s
     aliases = settings.aliases
     if not aliases or settings.config is None:
         return aliases
-    from crux_cli import rulesets
-    from crux_cli.core.lines import ODDS
     from crux_cli.running.config import alias_problem, shadowing
 
     words = runner.rules.keywords | rulesets.dice_handler().keywords | {ODDS}

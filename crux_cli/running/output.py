@@ -6,7 +6,11 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
+
+from crux_cli.core.style import wants_colour
+from crux_cli.running.streams import write_whole
 
 if TYPE_CHECKING:
     import threading
@@ -24,8 +28,6 @@ class Output:
 
     def __init__(self, settings: Settings, stdout: TextIO | None = None, stderr: TextIO | None = None,
                  environ: Mapping[str, str] | None = None) -> None:
-        from crux_cli.core.style import wants_colour
-
         self.stdout = stdout if stdout is not None else sys.stdout
         self.stderr = stderr if stderr is not None else sys.stderr
         environ = environ if environ is not None else os.environ
@@ -67,8 +69,6 @@ class Output:
         """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
         output, so it is made once for both; otherwise compact, the quickest to make."""
         if self._json_of is None:
-            from functools import partial
-
             from crux_cli.core.compact_json import compact
             from crux_cli.render import jsonl
 
@@ -83,8 +83,6 @@ class Output:
 
     def _write(self, text: str) -> None:
         """To stdout: flushed at once, or left in the buffer for the batch's flusher (under its lock)."""
-        from crux_cli.running.streams import write_whole
-
         if self._lock is None:
             write_whole(self.stdout, text, flush=True)
             return

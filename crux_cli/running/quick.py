@@ -25,6 +25,12 @@ import sys
 from typing import Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.lines import undecodable
+from crux_cli.core.style import PLAIN
+from crux_cli.running.modes import run_odds, run_one
+from crux_cli.running.output import Output
+from crux_cli.running.settings import Settings
+from crux_cli.running.streams import guard_streams, output_failed
 
 FLAGS = {"--json": "json", "--no-journal": "no_journal"}
 VALUES = {"--seed": "seed", "--rules": "rules", "--sheet": "sheet"}
@@ -83,7 +89,7 @@ def seed_value(value: str) -> int | None:
 
 def read_config() -> Any:
     """The user's config file; one that cannot be used is reported (path, line, reason) and left aside."""
-    from crux_cli.running.config import load_config
+    from crux_cli.running.config import load_config  # kept off the shells' Tab (PERFORMANCE.md)
 
     config = load_config()
     if config.problem:
@@ -94,7 +100,6 @@ def read_config() -> Any:
 
 def refuse(error: CruxError, words: list[str]) -> int:
     """An error outside any statement, on stderr; with --json, as a JSON object on stdout too (as a batch does)."""
-    from crux_cli.core.style import PLAIN
     from crux_cli.render.text import error_lines
 
     sys.stderr.write("\n".join(error_lines(error, PLAIN)) + "\n")
@@ -113,8 +118,6 @@ def check_text(argv: list[str]) -> None:
     """Refuse, before anything is read or written, an argument or a variable of crux's holding a byte that
     is not UTF-8: a statement or comment in Latin-1 would reach the journal, which is UTF-8 text, after
     the sheet was written; a sheet's name would, on every roll."""
-    from crux_cli.core.lines import undecodable
-
     named: list[tuple[str, str | None]] = [(argument, None) for argument in argv]
     named += [(os.environ[name], name) for name in ENVIRONMENT if name in os.environ]
     for text, variable in named:
@@ -136,11 +139,6 @@ def answer(words: list[str], ready: Any = None) -> int | None:
     if read_here is None:
         return None
     options, odds, text = read_here
-    from crux_cli.running.modes import run_odds, run_one
-    from crux_cli.running.output import Output
-    from crux_cli.running.settings import Settings
-    from crux_cli.running.streams import guard_streams, output_failed
-
     guard_streams()
     if ready is not None:
         ready()

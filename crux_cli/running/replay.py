@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.core.rng import Roller, ScriptedSource
+from crux_cli.render.jsonl import record
+from crux_cli.running.runner import Runner, SheetUpdate
+from crux_cli.state.sheet_undo import hero_of
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
@@ -34,9 +37,6 @@ def answered(entry: JournalEntry, runners: dict[Any, Any]) -> JournalEntry:
 
 
 def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> dict[str, Any]:
-    from crux_cli.render.jsonl import record
-    from crux_cli.running.runner import Runner
-
     key = (kept["rules"], kept.get("seed"))
     runner = runners.get(key)
     if runner is None:
@@ -46,9 +46,6 @@ def replayed(statement: str, kept: dict[str, Any], runners: dict[Any, Any]) -> d
     hero = kept.get("hero")
     if hero is None:
         return record(runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index")))
-    from crux_cli.running.runner import SheetUpdate
-    from crux_cli.state.sheet_undo import hero_of
-
     runner.hero = before = hero_of(hero)  # the sheet as the statement found it
     try:
         answer = runner.answered(handler, tree, Roller(source), statement, kept.get("comment"), kept.get("index"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.record import Record
+from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
     from crux_cli.core.style import Palette
@@ -83,8 +84,6 @@ def make_runner(settings: Settings) -> Runner:
 def sheet_rules(sheet: str | None, default: str | None = None) -> str:
     """The rule set a sheet names (its `rules` key), used when no --rules is given; else the config's, else crux."""
     if sheet is None:
-        from crux_cli.rulesets import DEFAULT
-
         return default or DEFAULT
     from crux_cli.state.store import load_hero
 

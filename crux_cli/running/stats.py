@@ -14,6 +14,7 @@ statement with the same faces is rolled once, so a long history costs its distin
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.running.replay import replayed
+from crux_cli.running.runner import Runner
 
 MIN_EXPECTED = 5  # the chi-square test wants at least this many expected in each cell
 MOST_STATEMENTS = 40  # statements compared with their odds (the most rolled first)
@@ -136,8 +139,6 @@ class Tally:
             self.outcomes.setdefault((rules, statement), Counter())[outcome] += 1
 
     def outcome_of(self, rules: str, statement: str, groups: list[int], seed: Any) -> str | None:
-        from crux_cli.running.replay import replayed
-
         try:
             answer = replayed(statement, {"rules": rules, "faces": groups, "seed": seed}, self.runners)
         except (CruxError, AssertionError, KeyError, TypeError, ValueError, IndexError):
@@ -150,8 +151,6 @@ def tally(runs: Iterable[tuple[str, Any, list[str], list[Any]]]) -> Tally:
     """Count every run. The collector is paused meanwhile: a million rolls parsed are a million short-lived
     lists with no cycles, which reference counting frees, and collections over them cost a third of the
     time (PERFORMANCE.md)."""
-    import gc
-
     counted = Tally()
     paused = gc.isenabled()
     gc.disable()
@@ -174,8 +173,6 @@ def face_report(sides: int, counts: list[int]) -> dict[str, Any]:
 
 
 def outcome_report(rules: str, statement: str, counts: Counter[str]) -> dict[str, Any] | None:
-    from crux_cli.running.runner import Runner
-
     try:
         odds = Runner(rules=rules).odds(statement).result
     except CruxError:

@@ -9,7 +9,9 @@ instead of an internal error halfway through a batch.
 from __future__ import annotations
 
 import codecs
+import io
 import os
+import signal
 import sys
 from typing import IO, Any
 
@@ -59,8 +61,6 @@ def write_whole(stream: Any, text: str, flush: bool) -> None:
     a Ctrl-C while one of them waits for the reader raised KeyboardInterrupt in the middle, and the
     output ended halfway through a line (a JSON line no reader can parse). Held, it comes after the
     line: the output stops at the end of a line, whatever Python's handler of Ctrl-C is then."""
-    import signal
-
     caught: list[int] = []
     try:
         if signal.getsignal(signal.SIGINT) is None:  # a handler set outside Python: it cannot be put back
@@ -83,8 +83,6 @@ def _write(stream: Any, text: str, flush: bool) -> None:
     """`stream.write(text)`, all of it. Unbuffered (PYTHONUNBUFFERED, `python -u`), a text stream hands its
     bytes to one write(2), and a signal during a write to a full pipe makes that write partial: the text
     stream drops the rest without a word. Then the bytes are written here until all are out."""
-    import io
-
     target = stream.stream if isinstance(stream, AsciiOutput) else stream
     raw = getattr(target, "buffer", None)
     if not isinstance(raw, io.RawIOBase):  # buffered: the buffer writes on after a partial write itself

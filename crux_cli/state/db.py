@@ -143,14 +143,25 @@ class Store:
             raise StoreError(f"cannot make the state folder {folder}: {error.strerror}") from None
         path = store_path(folder)
         refuse_odd_file(path)
+        store, fresh = cls.connected(path, warnings)
+        if fresh and migrate:
+            from crux_cli.state.migrate import import_old_files
+
+            with contextlib.suppress(sqlite3.Error, OSError):
+                warnings += import_old_files(store, folder)
+        return store
+
+    @classmethod
+    def connected(cls, path: Path, warnings: list[str]) -> tuple[Store, bool]:
+        """The store at `path`, brought to the last step (and whether it was new), waiting while another crux
+        makes it; a damaged one is moved aside once and a new one made (said in `warnings`)."""
         deadline, attempt = time.monotonic() + WAIT, 1
         while True:
             connection = None
             try:
                 connection = connect(path)
                 store = cls(path, connection, warnings)
-                fresh = store.prepare()
-                break
+                return store, store.prepare()
             except sqlite3.DatabaseError as error:
                 if connection is not None:
                     connection.close()
@@ -166,12 +177,6 @@ class Store:
                 warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
                                 f"{move_aside(path).name} and a new one started")
                 attempt = 2
-        if fresh and migrate:
-            from crux_cli.state.migrate import import_old_files
-
-            with contextlib.suppress(sqlite3.Error, OSError):
-                warnings += import_old_files(store, folder)
-        return store
 
     def prepare(self) -> bool:
         """Bring the store to the last of `STEPS` (True when it was new: it had none)."""

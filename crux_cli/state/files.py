@@ -270,6 +270,31 @@ def keep_attributes(descriptor: int, target: Path, shown: str, what: str) -> Non
              "the file system took them on the old file but not on the new")
 
 
+def written_beside(target: Path, text: str, shown: str, what: str, status: os.stat_result | None,
+                   mode: int) -> tuple[str, os.stat_result]:
+    """`text` in a new temporary file beside `target`, with the mode, owner and attributes it is to keep,
+    synced to disk: its name and status (a failure removes it)."""
+    import tempfile  # here: a roll that changes no sheet never writes one (bench_startup.py, the sheet path)
+
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            if status is not None:
+                keep_owner(file.fileno(), status, shown, what)
+            if fchmod is not None:  # Windows has no modes to set
+                fchmod(file.fileno(), mode)
+            if status is not None:
+                keep_attributes(file.fileno(), target, shown, what)
+            os.fsync(file.fileno())
+            return temporary, os.fstat(file.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
 def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
                      new_mode: int | None = None) -> os.stat_result:
     """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
@@ -284,21 +309,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     else:
         mode = new_mode if new_mode is not None else 0o666 & ~current_umask()
     temporary = None
-    import tempfile  # here: a roll that changes no sheet never writes one (bench_startup.py, the sheet path)
-
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            if status is not None:
-                keep_owner(file.fileno(), status, shown, what)
-            if fchmod is not None:  # Windows has no modes to set
-                fchmod(file.fileno(), mode)
-            if status is not None:
-                keep_attributes(file.fileno(), target, shown, what)
-            os.fsync(file.fileno())
-            written = os.fstat(file.fileno())
+        temporary, written = written_beside(target, text, shown, what, status, mode)
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:

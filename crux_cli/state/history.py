@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -195,8 +196,6 @@ def iter_lines(entries: Iterable[JournalEntry]) -> Iterator[str]:
 
 def since_stamp(text: str, clock: float | None = None) -> str:
     """`--since`: '30m', '2h', '3d' ago, or a local 'YYYY-MM-DD[ HH:MM[:SS]]', as a journal time stamp."""
-    import re
-
     clock = time.time() if clock is None else clock
     text = text.strip()
     relative = re.fullmatch(r"(\d+)\s*([smhdw])", text, re.IGNORECASE)

@@ -8,12 +8,15 @@ the open descriptor: closing it (or the process ending, however it ends) release
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import time
 
 try:  # POSIX
     import fcntl as _fcntl
-except ImportError:  # Windows: no fcntl
+except ImportError:  # Windows: no fcntl, and msvcrt instead (a module only Windows has)
     _fcntl = None  # type: ignore[assignment]
+    import msvcrt  # type: ignore[import-not-found, unused-ignore]
 
 
 def acquire(descriptor: int, wait: bool = True) -> None:
@@ -26,10 +29,6 @@ def acquire(descriptor: int, wait: bool = True) -> None:
 
 def _windows_lock(descriptor: int, wait: bool) -> None:
     """msvcrt locks a byte range: byte 0 of the file, from its start (the file may be empty)."""
-    import errno
-    import msvcrt  # type: ignore[import-not-found, unused-ignore]
-    import time
-
     os.lseek(descriptor, 0, os.SEEK_SET)
     while True:
         try:
@@ -47,8 +46,6 @@ def unlock(descriptor: int) -> None:
     if _fcntl is not None:
         _fcntl.flock(descriptor, _fcntl.LOCK_UN)
         return
-    import msvcrt  # type: ignore[import-not-found, unused-ignore]
-
     os.lseek(descriptor, 0, os.SEEK_SET)
     msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined, unused-ignore]
 

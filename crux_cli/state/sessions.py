@@ -10,6 +10,7 @@ import contextlib
 import os
 from pathlib import Path
 
+from crux_cli.state.files import private_dir
 from crux_cli.state.locking import acquire, release
 
 
@@ -20,8 +21,6 @@ def alive_path(folder: Path, session: str) -> Path:
 
 def hold(path: Path, wait: bool = True) -> int:
     """An exclusive lock on `path` (made 0600), held until the descriptor is closed; OSError if taken."""
-    from crux_cli.state.files import private_dir
-
     private_dir(path.parent)
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:

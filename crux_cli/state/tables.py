@@ -21,13 +21,17 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_SIDES
-from crux_cli.dice import syntax
-from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table
+from crux_cli.dice import grammar, syntax
+from crux_cli.dice.probability import statement_odds
+from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table, TableStatement
+from crux_cli.probability.result import distribution_of
 from crux_cli.state.files import user_folder
 
 FOLDER = "tables"
@@ -76,8 +80,6 @@ def find(name: str, folders: list[Path]) -> Path | None:
 
 def read_statement(text: str, sheet: str | None = None) -> Any:
     """`table NAME` read: the statement, its table and the tables it rolls on read from their files."""
-    from crux_cli.dice.tables import TableStatement
-
     match = re.fullmatch(r"\s*table(?:\s+(\S*))?\s*", text, re.IGNORECASE)
     start = len(text) - len(text.lstrip())
     if match is None:
@@ -156,8 +158,6 @@ def read_text(path: Path) -> str:
 
 
 def parse_toml(raw: str, path: Path) -> dict[str, Any]:
-    import tomllib
-
     try:
         return tomllib.loads(raw)
     except tomllib.TOMLDecodeError as error:
@@ -188,6 +188,42 @@ def check(data: dict[str, Any], path: Path, name: str, lines: list[int], raw: st
     def fail(line: int, reason: str, hint: str | None = None) -> CruxError:
         return CruxError(f"{path}: line {line}: {reason}", hint=hint)
 
+    rows_data, die_text = check_top(data, lines, raw, fail)
+    rows: list[Row] = []
+    inline: list[tuple[Inline, ...]] = []
+    spans: list[tuple[int, int] | None] = []
+    weights: list[int] = []
+    for index, row in enumerate(rows_data):
+        line = lines[index] if index < len(lines) else 1
+        text, nested, span, weight = check_row(row, index, line, fail)
+        spans.append(span)
+        weights.append(weight)
+        rows.append(Row(0, 0, text, nested, line))
+        if text.count("{") + sum(len(rolls) for rolls in inline) > MAX_INLINE:
+            raise fail(line, f"the rows hold more than {MAX_INLINE:,} inline rolls (the limit)")
+        inline.append(inline_rolls(text, lambda reason, line=line, n=index + 1: fail(line, f"row {n}: {reason}")))
+    if None in spans and any(span is not None for span in spans):
+        first_weighted = spans.index(None)
+        raise fail(rows[first_weighted].line, f"row {first_weighted + 1} has a weight where the others have a roll",
+                   "give every row a roll range, or every row a weight")
+    if None in spans:
+        rows = weighted_rows(rows, weights, die_text, raw, fail)
+        die = die_of(f"1d{sum(weights)}", key_line(raw, "die"), fail)
+        return Table(name, str(path), die, tuple(rows), tuple(inline))
+    ranges = [s for s in spans if s is not None]
+    die = die_of(die_text if die_text is not None else f"1d{max(high for _, high in ranges)}",
+                 key_line(raw, "die"), fail)
+    for i, (low, high) in enumerate(ranges):
+        rows[i] = rows[i].replace(low=low, high=high)
+    check_cover(rows, die, fail, die_text is None)
+    return Table(name, str(path), die, tuple(rows), tuple(inline))
+
+
+Fail = Callable[..., CruxError]  # (line, reason, hint=None): an error naming the file and the line
+
+
+def check_top(data: dict[str, Any], lines: list[int], raw: str, fail: Fail) -> tuple[list[Any], str | None]:
+    """The file's rows and its die (None when it gives none), once its top-level keys are right."""
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
         raise fail(key_line(raw, unknown[0]), f"a table has no key '{unknown[0]}'",
@@ -201,67 +237,47 @@ def check(data: dict[str, Any], path: Path, name: str, lines: list[int], raw: st
     die_text = data.get("die")
     if die_text is not None and not isinstance(die_text, str):
         raise fail(key_line(raw, "die"), "die must be a dice expression in quotes, such as die = \"1d6\"")
-    ranged = weighted = 0
-    rows: list[Row] = []
-    inline: list[tuple[Inline, ...]] = []
-    spans: list[tuple[int, int] | None] = []
-    weights: list[int] = []
-    for index, row in enumerate(rows_data):
-        line = lines[index] if index < len(lines) else 1
-        if not isinstance(row, dict):
-            raise fail(line, f"row {index + 1} is not a table of keys")
-        extra = sorted(set(row) - ROW_KEYS)
-        if extra:
-            raise fail(line, f"row {index + 1} has no key '{extra[0]}'", "a row has roll or weight, and text or table")
-        text, nested = row.get("text", ""), row.get("table")
-        if not isinstance(text, str) or (nested is not None and not isinstance(nested, str)):
-            raise fail(line, f"row {index + 1}: text and table are written in quotes")
-        if not text and nested is None:
-            raise fail(line, f"row {index + 1} has neither text nor table", "give it text = \"...\" or table = \"...\"")
-        if nested is not None and not TABLE_NAME.fullmatch(nested):
-            raise fail(line, f"row {index + 1}: '{nested}' is not a table name",
-                       "a table's name is its file's name without .toml: letters, digits, - and _")
-        if "roll" in row and "weight" in row:
-            raise fail(line, f"row {index + 1} has both roll and weight", "give each row one of them")
-        if "roll" in row:
-            ranged += 1
-            spans.append(span_of(row["roll"], lambda reason, line=line, n=index + 1: fail(line, f"row {n}: {reason}")))
-            weights.append(0)
-        else:
-            weighted += 1
-            weight = row.get("weight", 1)
-            if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= MAX_WEIGHT:
-                raise fail(line, f"row {index + 1}: a weight is a whole number from 1 to {MAX_WEIGHT:,}")
-            spans.append(None)
-            weights.append(weight)
-        rows.append(Row(0, 0, text, nested, line))
-        if text.count("{") + sum(len(rolls) for rolls in inline) > MAX_INLINE:
-            raise fail(line, f"the rows hold more than {MAX_INLINE:,} inline rolls (the limit)")
-        inline.append(inline_rolls(text, lambda reason, line=line, n=index + 1: fail(line, f"row {n}: {reason}")))
-    if ranged and weighted:
-        first_weighted = next(i for i, s in enumerate(spans) if s is None)
-        raise fail(rows[first_weighted].line, f"row {first_weighted + 1} has a weight where the others have a roll",
-                   "give every row a roll range, or every row a weight")
-    if weighted:
-        if die_text is not None:
-            raise fail(key_line(raw, "die"), "a table of weights rolls one die over the weights: it takes no die",
-                       "remove die, or give each row a roll range instead of a weight")
-        total = sum(weights)
-        if total > MAX_WEIGHT:
-            raise fail(rows[0].line, f"the weights add up to {total:,}, more than {MAX_WEIGHT:,} (the limit)")
-        low = 1
-        for i, weight in enumerate(weights):
-            rows[i] = rows[i].replace(low=low, high=low + weight - 1)
-            low += weight
-        die = die_of(f"1d{total}", key_line(raw, "die"), fail)
-        return Table(name, str(path), die, tuple(rows), tuple(inline))
-    ranges = [s for s in spans if s is not None]
-    die = die_of(die_text if die_text is not None else f"1d{max(high for _, high in ranges)}",
-                 key_line(raw, "die"), fail)
-    for i, (low, high) in enumerate(ranges):
-        rows[i] = rows[i].replace(low=low, high=high)
-    check_cover(rows, die, fail, die_text is None)
-    return Table(name, str(path), die, tuple(rows), tuple(inline))
+    return rows_data, die_text
+
+
+def check_row(row: Any, index: int, line: int, fail: Fail) -> tuple[str, str | None, tuple[int, int] | None, int]:
+    """A row's text, the table it names, and its roll range (None) or its weight (0 with a range)."""
+    if not isinstance(row, dict):
+        raise fail(line, f"row {index + 1} is not a table of keys")
+    extra = sorted(set(row) - ROW_KEYS)
+    if extra:
+        raise fail(line, f"row {index + 1} has no key '{extra[0]}'", "a row has roll or weight, and text or table")
+    text, nested = row.get("text", ""), row.get("table")
+    if not isinstance(text, str) or (nested is not None and not isinstance(nested, str)):
+        raise fail(line, f"row {index + 1}: text and table are written in quotes")
+    if not text and nested is None:
+        raise fail(line, f"row {index + 1} has neither text nor table", "give it text = \"...\" or table = \"...\"")
+    if nested is not None and not TABLE_NAME.fullmatch(nested):
+        raise fail(line, f"row {index + 1}: '{nested}' is not a table name",
+                   "a table's name is its file's name without .toml: letters, digits, - and _")
+    if "roll" in row and "weight" in row:
+        raise fail(line, f"row {index + 1} has both roll and weight", "give each row one of them")
+    if "roll" in row:
+        return text, nested, span_of(row["roll"], lambda reason: fail(line, f"row {index + 1}: {reason}")), 0
+    weight = row.get("weight", 1)
+    if not isinstance(weight, int) or isinstance(weight, bool) or not 1 <= weight <= MAX_WEIGHT:
+        raise fail(line, f"row {index + 1}: a weight is a whole number from 1 to {MAX_WEIGHT:,}")
+    return text, nested, None, weight
+
+
+def weighted_rows(rows: list[Row], weights: list[int], die_text: str | None, raw: str, fail: Fail) -> list[Row]:
+    """The rows of a table of weights, each given its span of one die rolled over the weights' total."""
+    if die_text is not None:
+        raise fail(key_line(raw, "die"), "a table of weights rolls one die over the weights: it takes no die",
+                   "remove die, or give each row a roll range instead of a weight")
+    total = sum(weights)
+    if total > MAX_WEIGHT:
+        raise fail(rows[0].line, f"the weights add up to {total:,}, more than {MAX_WEIGHT:,} (the limit)")
+    low = 1
+    for i, weight in enumerate(weights):
+        rows[i] = rows[i].replace(low=low, high=low + weight - 1)
+        low += weight
+    return rows
 
 
 def span_of(value: Any, fail: Any) -> tuple[int, int]:
@@ -278,8 +294,6 @@ def span_of(value: Any, fail: Any) -> tuple[int, int]:
 
 
 def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
-    from crux_cli.dice import grammar
-
     try:
         statement = grammar.parse(text)
     except CruxError as error:
@@ -291,9 +305,6 @@ def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
 
 def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool) -> None:
     """Every total the die can show is in exactly one row, and no row is out of its reach."""
-    from crux_cli.dice.probability import statement_odds
-    from crux_cli.probability.result import distribution_of
-
     try:
         found = statement_odds(die)
     except CruxError as error:
@@ -320,8 +331,6 @@ def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool)
 
 def inline_rolls(text: str, fail: Any) -> tuple[Inline, ...]:
     """`{2d6} goblins`: each braced dice expression of a row's text (braces inside it may nest: `{{1d6, 1d8}kh1}`)."""
-    from crux_cli.dice import grammar
-
     found: list[Inline] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):

@@ -16,6 +16,7 @@ from fractions import Fraction
 from math import ceil, log2
 
 from crux_cli.core.limits import MAX_DICE
+from crux_cli.probability import cost
 from crux_cli.probability.result import Odds, Table, WeightedRows
 from crux_cli.rulesets.challenge import engine as rules
 
@@ -53,8 +54,6 @@ def check_pool(pool: int) -> None:
     fraction written out. Pools a roll takes are instant, and not predicted."""
     if pool <= MAX_DICE:
         return
-    from crux_cli.probability import cost
-
     bits = ceil(pool * log2(6))
     digits = bits * cost.LOG10_2
     # a power is squarings of growing halves: about two products of half its length in all

@@ -29,7 +29,7 @@ from crux_cli.probability.cost import (
 )
 from crux_cli.probability.dist import Dist, add_dice, constant, default_depth, die, mix
 from crux_cli.probability.generic import check_table
-from crux_cli.probability.result import AtLeast, Distribution, Odds, Table, WeightedRows, rows
+from crux_cli.probability.result import AtLeast, Distribution, Odds, Rows, Table, WeightedRows, rows
 from crux_cli.rulesets.crux.engine import (
     BANDS,
     INITIATIVE_ACTIONS,
@@ -139,9 +139,7 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     stops there as the engine's does, and nothing is left over.
     """
     sides = request.sides
-    if depth is None:
-        depth = default_depth(Fraction(1, sides)) + 1  # the first crit re-roll, then fresh rolls on a max
-    depth = min(max(depth, 0), EXPLOSION_DEPTH) if request.crits else 0  # no crit, no chain
+    depth = _crit_depth(request, depth)
     single, count = die(sides), request.count - 1
     parts = _plan_parts(request, depth)  # refused here when the odds would pass the odds limit
     primary = kept_die(sides, request.net)
@@ -160,7 +158,6 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     # with no re-roll counted (depth 0), every crit is left over
     crits = crit.part(lambda _: False) if chain is None else add_dice(chain, count, single, others).map(damage(True))
     damage_dist = mix(missed, hits, crits)
-
     outcomes = rows({
         "miss": primary.probability(lambda face: face == 1),
         "hit": primary.probability(lambda face: 1 < face < top),
@@ -168,16 +165,35 @@ def attack_odds(request: AttackRequest, at_least: int | None = None, depth: int 
     })
     tables = [_grit_table(primary, request.grit_before)]
     if request.minion:
-        killed = damage_dist.probability(lambda dealt: dealt > 0)
-        # a chain past the cap deals at least what its shortest one would (damage never falls as the
-        # dice total rises), so when that kills, every chain left over kills: no cap in the answer
-        shortest = sides * (depth + 1) + 1 + (request.count - 1)
-        if damage_dist.leftover and damage(True)(shortest) > 0:
-            killed += damage_dist.leftover
-        tables.append(Table("minion", "minion", rows({
-            "killed": killed,
-            "survives": damage_dist.probability(lambda dealt: dealt <= 0),
-        })))
+        tables.append(_minion_table(request, damage_dist, damage(True), depth))
+    return _damage_odds(request, depth, others, damage_dist, outcomes, tables, at_least)
+
+
+def _crit_depth(request: AttackRequest, depth: int | None) -> int:
+    """The re-rolls of a crit's chain counted: `depth` (the engine's cap at most), by default enough to leave
+    less than 1e-12 uncounted; none without crits."""
+    if depth is None:
+        depth = default_depth(Fraction(1, request.sides)) + 1  # the first crit re-roll, then fresh rolls on a max
+    return min(max(depth, 0), EXPLOSION_DEPTH) if request.crits else 0  # no crit, no chain
+
+
+def _minion_table(request: AttackRequest, damage_dist: Dist, crit_damage: Callable[[int], int], depth: int) -> Table:
+    """A minion attacked: killed (any damage) or survives."""
+    killed = damage_dist.probability(lambda dealt: dealt > 0)
+    # a chain past the cap deals at least what its shortest one would (damage never falls as the
+    # dice total rises), so when that kills, every chain left over kills: no cap in the answer
+    shortest = request.sides * (depth + 1) + 1 + (request.count - 1)
+    if damage_dist.leftover and crit_damage(shortest) > 0:
+        killed += damage_dist.leftover
+    return Table("minion", "minion", rows({
+        "killed": killed,
+        "survives": damage_dist.probability(lambda dealt: dealt <= 0),
+    }))
+
+
+def _damage_odds(request: AttackRequest, depth: int, others: Dist, damage_dist: Dist, outcomes: Rows,
+                 tables: list[Table], at_least: int | None) -> Odds:
+    """An attack's odds: its outcomes and tables, the damage, and the crit chains left over in closed form."""
     leftover = damage_dist.leftover
     tail = _Tail.of(request, depth, others, leftover) if leftover else None
     tail_mean = tail.mean() if tail is not None else None

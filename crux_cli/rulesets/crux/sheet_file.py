@@ -20,6 +20,7 @@ The sheet's shape (see `new_sheet_text` for the commented template):
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from operator import attrgetter
@@ -449,8 +450,6 @@ def parse_attribute_spec(spec: str) -> tuple[str, Attribute]:
 
 
 def _quoted(text: str | None) -> str:
-    import json
-
     return json.dumps(text or "", ensure_ascii=False)
 
 
@@ -472,6 +471,7 @@ def _commented(key: str, value: object, comment: str | None) -> str:
     return f"{line:<22}# {comment}" if comment else line
 
 
+# long: one template, read top to bottom as the file it writes
 def new_sheet_text(hero: Hero) -> str:
     """A commented sheet for `hero`, for `crux sheet new`; `parse_sheet` reads it back as `hero`."""
     attributes = "\n".join(

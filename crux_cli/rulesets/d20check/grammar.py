@@ -17,6 +17,7 @@ from crux_cli.core.grammar import integer, join_words, keyword, number, pp, scan
 from crux_cli.core.grammar_parts import Word, count, counted, flag, pool, said_once, single, word_start
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 from crux_cli.core.record import Record, field
+from crux_cli.rulesets.d20check.engine import DamageRequest
 from crux_cli.rulesets.d20check.words import CHECK_WORDS, DAMAGE_WORDS, HINTS, STAT_NAMES
 
 FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
@@ -89,7 +90,6 @@ def fold_damage(words: list[Word], text: str) -> Damage:
     armor = single(words, "armor", text, "a target has one Armor score")
     flags = said_once(words, ("immune", "weak"), text)
     if dice_count > MAX_DICE or sides > MAX_SIDES:  # only odds read it (they count it): the odds limit holds it
-        from crux_cli.rulesets.d20check.engine import DamageRequest
         from crux_cli.rulesets.d20check.probability import check_damage
 
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from fractions import Fraction
 
+from crux_cli.probability import cost
 from crux_cli.probability.dist import Dist, die
 from crux_cli.probability.outcomes import constant, die_weights, make_odds, ordered
 from crux_cli.probability.result import Distribution, Odds, WeightedRows
@@ -33,8 +34,6 @@ def check_damage(request: rules.DamageRequest) -> None:
     """Refuse, before any work (the die itself is not made: a d1000000000 would be a list of a billion
     faces), damage whose exact odds would pass the odds limit: the die, the sum of the dice (as
     `Dist.sum_of` works it out), a pass over its totals (their damage) and the answer shown."""
-    from crux_cli.probability import cost
-
     sides, count = request.sides, request.dice_count
     span = count * (sides - 1)
     shape = cost.Shape(span + 1, span, count * sides.bit_length(), count)

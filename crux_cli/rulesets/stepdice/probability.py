@@ -8,6 +8,7 @@ from fractions import Fraction
 from math import ceil, log2
 
 from crux_cli.core.errors import LimitError
+from crux_cli.probability import cost
 from crux_cli.probability.outcomes import Weights, constant, die_weights, highest_of_dice, make_odds, ordered
 from crux_cli.probability.result import Distribution, Odds, WeightedRows
 from crux_cli.rulesets.stepdice import engine as rules
@@ -110,8 +111,6 @@ def check_attack(counts: Mapping[int, int]) -> None:
     """Refuse, before any work, an attack whose exact odds would pass the odds limit (probability/cost.py):
     each face's ways (a power and a product of up to the denominator's length), the outcomes' sums, and
     the answer shown, a row per face. Within the roll's dice limits it is at most a few milliseconds."""
-    from crux_cli.probability import cost
-
     top = max(counts)
     bits = ceil(sum(count * log2(sides) for sides, count in counts.items())) + 1
     half = cost.product(bits / 2, bits / 2)
@@ -124,8 +123,6 @@ def check_dice(groups: Iterable[tuple[int, int]]) -> None:
     """Refuse, before the attack's dice are written out one by one (a statement holds them so: `dice`), an
     attack past the roll's dice limit whose odds would pass the odds limit, or whose dice alone would:
     `groups` are its (count, sides) as written."""
-    from crux_cli.probability import cost
-
     counts: Counter[int] = Counter()
     for count, sides in groups:
         counts[sides] += count
