@@ -23,6 +23,7 @@ Here in core, below render, so that the renderers (render.log) and every layer a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from crux_cli.core.record import Record
@@ -30,6 +31,11 @@ from crux_cli.core.record import Record
 FORMAT = 1  # the "v" of an entry
 HEAD = ("v", "id", "time", "session", "kind", "who", "statement")  # every entry's first keys, in this order
 NAMED = ("undoes", "answers", "replay", "sheets", "fight", "in_fight", "countdowns")  # then these, when present
+LISTS = ("answers", "sheets")  # named fields kept as tuples, lists in JSON
+_HEAD = frozenset(HEAD)
+_TYPES: dict[str, type] = {"undoes": str, "answers": list, "replay": dict, "sheets": list, "fight": dict,
+                           "countdowns": dict}  # what a named field's JSON is (`in_fight`: true)
+_named_values = attrgetter(*NAMED)  # the named fields' values, in one call (`keys`: a log reads thousands)
 
 
 class JournalEntry(Record):
@@ -58,21 +64,21 @@ class JournalEntry(Record):
         """The entry a JSON object of the journal holds (as `json()` gives it, or a row's body with its columns)."""
         named: dict[str, Any] = {}
         more: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in HEAD:
+        order = []
+        for key, value in data.items():  # one pass: a log reads thousands of entries
+            if key in _HEAD:
                 continue
-            if key in ("answers", "sheets") and isinstance(value, list):
-                named[key] = tuple(value)
+            order.append(key)
+            wanted = _TYPES.get(key)
+            if wanted is not None and isinstance(value, wanted):
+                named[key] = tuple(data[key]) if wanted is list else value
             elif key == "in_fight" and value is True:
                 named[key] = True
-            elif key in NAMED and key not in ("answers", "sheets", "in_fight") and _fits(key, value):
-                named[key] = value
-            else:
+            else:  # a key this crux does not name, or a value of a shape it does not write: kept as it was
                 more[key] = value
         return cls(kind=str(data.get("kind", "")), statement=data.get("statement"), who=data.get("who"),
                    id=data.get("id", ""), time=data.get("time", ""), session=data.get("session", ""),
-                   more=more or None, order=tuple(key for key in data if key not in HEAD),
-                   v=data.get("v", FORMAT), **named)
+                   more=more or None, order=tuple(order), v=data.get("v", FORMAT), **named)
 
     def json(self) -> dict[str, Any]:
         """The entry as `crux log --json` prints it (and the journal keeps it, `body` aside)."""
@@ -85,27 +91,31 @@ class JournalEntry(Record):
         """The keys after the head, in their order: what the store keeps beside its columns."""
         more = self.more or {}
         out: dict[str, Any] = {}
-        for key in self.order or (*(key for key in NAMED if self.has(key)), *more):
+        for key in self.order or self.keys():
             if key in more:
                 out[key] = more[key]
-            elif key in ("answers", "sheets"):
+            elif key in LISTS:
                 value = getattr(self, key)
                 out[key] = list(value) if value is not None else None
             elif key in NAMED:
                 out[key] = getattr(self, key)
         return out
 
+    def keys(self) -> tuple[str, ...]:
+        """The keys after the head in the entry's JSON, in their order."""
+        if self.order:
+            return self.order
+        present = tuple(key for key, value in zip(NAMED, _named_values(self), strict=True)
+                        if value is not None and value is not False)
+        return (*present, *self.more) if self.more else present
+
     def has(self, key: str) -> bool:
         """Is `key` in the entry's JSON?"""
-        if self.order:
-            return key in self.order
-        if key == "in_fight":
-            return self.in_fight
-        return getattr(self, key, None) is not None or key in (self.more or {})
+        return key in self.keys()
 
     def with_answers(self, answers: list[Any]) -> JournalEntry:
         """A replayed entry's answers, in place of its replay: they come last in its JSON, as they always did."""
-        order = (*(key for key in self.order or self.body() if key not in ("replay", "answers")), "answers")
+        order = (*(key for key in self.keys() if key != "replay" and key != "answers"), "answers")
         return self.replace(answers=tuple(answers), replay=None, order=order)
 
     def touches(self, sheet: str) -> bool:
@@ -120,10 +130,3 @@ class JournalEntry(Record):
     def of_a_fight(self) -> bool:
         """A fight's word or a roll in a fight (`crux log --fight`)."""
         return self.in_fight or self.has("fight") or bool((self.more or {}).get("in_fight"))
-
-
-def _fits(key: str, value: Any) -> bool:
-    """Does `value` read as the named field `key` holds? (Anything else stays in `more`, as it was.)"""
-    if key == "undoes":
-        return isinstance(value, str)
-    return isinstance(value, Mapping)
