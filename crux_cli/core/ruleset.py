@@ -117,6 +117,11 @@ class FightHost(Protocol[H]):
 
     def load_fight(self, path: str) -> FightValue: ...
 
+    # the heroes held by name (no sheet) that the session keeps across fights and in the store, by name: the
+    # party `hero NAME` brings back; the session adds each fight's held heroes to it after every word
+    @property
+    def party(self) -> Mapping[str, H]: ...
+
 
 class FightLine(Record):
     """A fight line as the rule set read it once (`FightRules.read`): what the session's guard asks before

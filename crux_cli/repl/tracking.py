@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -35,12 +36,14 @@ class Snapshot(Record):
     hero: SheetHero | None  # the session's hero held in memory (None with a sheet, or no hero)
     countdowns: tuple[Countdown, ...]
     sheets: dict[str, dict[str, Any]]  # sheet path -> the values crux keeps on it
+    party: Mapping[str, SheetHero] | None = None  # the heroes held by name across fights (None: not read yet)
 
 
 def take(session: Session) -> Snapshot:
     runner = session.runner
     hero = runner.hero if runner.sheet is None else None  # a sheet's values: below
-    return Snapshot(session.fight, hero, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)))
+    party = session.fighting.party if session.fight is not None else session.fighting.held
+    return Snapshot(session.fight, hero, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)), party)
 
 
 def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
@@ -79,6 +82,7 @@ def restore(session: Session, snapshot: Snapshot) -> None:
     if session.runner.sheet is None:
         session.runner.hero = snapshot.hero
     session.countdowns = list(snapshot.countdowns)
+    session.fighting.held = snapshot.party
 
 
 def ledger_json(snapshot: Snapshot) -> Any:
@@ -146,13 +150,36 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     countdowns_changed = before.countdowns != after.countdowns
     changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
     countdowns = {"before": [str(c) for c in before.countdowns], "after": [str(c) for c in after.countdowns]}
+    held = held_changes(session, before, after)  # in the journal's brackets too, but no sheet for undo
     entry = JournalEntry(kind="change" if changed else "roll", who=who(session, before, after, sheets, rolled_by or []),
                          statement=statement, answers=tuple(safe_record(record, a) for a in answers),
-                         sheets=tuple(sheets) or None,
+                         sheets=(*sheets, *held) or None,
                          fight=ledger_change(ledger_json(before), ledger_json(after)) if fight_changed else None,
                          in_fight=before.fight is not None or after.fight is not None,
                          countdowns=countdowns if countdowns_changed else None)
     return entry, sheets, changed
+
+
+def held_changes(session: Session, before: Snapshot, after: Snapshot) -> list[dict[str, Any]]:
+    """What a word changed of the heroes a fight holds by name (no sheet), as a sheet's change is written
+    (`path` None): the values their rule set's sheet file keeps, before and after."""
+    old: Mapping[str, SheetHero] = getattr(before.fight, "heroes", None) or {}
+    new: Mapping[str, SheetHero] = getattr(after.fight, "heroes", None) or {}
+    changed = [name for name in new if name in old and old[name] != new[name]]
+    if not changed:
+        return []
+    sheet = session.runner.rules.sheet
+    if sheet is None or sheet.file is None:
+        return []
+    file = sheet.file()
+    out = []
+    for name in changed:
+        was, now = file.kept(old[name]), file.kept(new[name])
+        moved = [key for key in now if was.get(key) != now[key]]
+        if moved:
+            out.append({"path": None, "who": name, "before": {k: was.get(k) for k in moved},
+                        "after": {k: now[k] for k in moved}})
+    return out
 
 
 def ledger_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:

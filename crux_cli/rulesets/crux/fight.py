@@ -21,7 +21,7 @@ from crux_cli.rulesets.crux import fight_attack, fight_setup, fight_turns
 from crux_cli.rulesets.crux.fight_line import names_someone
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import held
-from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, FightWord, is_file, read
+from crux_cli.rulesets.crux.fight_words import ALWAYS, ANYTIME, ROLLS, FightWord, is_file, read
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -45,6 +45,8 @@ WORDS: Mapping[str, Word] = MappingProxyType({
 def run(word: FightWord, state: FightState | None, host: FightHost) -> tuple[FightState | None, list[str]]:
     """Answer a fight line: the fight afterwards (None once it ends), and what to say."""
     said = word.head.lower()
+    if said in ANYTIME:  # `party`: with a fight or without, and it starts none
+        return state, fight_setup.party(state, word, host)
     if said == "load" and (state is None or state.over):  # resuming a saved fight
         state = FightState()
     elif said in ALWAYS:

@@ -17,7 +17,7 @@ from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import grammar, sheet_grammar
-from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, FightWord, Token
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, ANYTIME, DURING, FightWord, Token
 from crux_cli.rulesets.crux.hero import CONDITIONS
 
 if TYPE_CHECKING:
@@ -43,11 +43,12 @@ def is_count(text: str) -> bool:
 def reserved() -> frozenset[str]:
     """Words no combatant may be named: they already mean something in a fight line."""
     return frozenset(w.lower() for w in (
-        *ALWAYS, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
+        *ALWAYS, *ANYTIME, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
         *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",
         "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
-        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by"))
+        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by",
+        "wounds"))
 
 
 def plain_word(word: str) -> bool:

@@ -5,7 +5,10 @@ nothing of the fight (the facet, `fights`, asks it of every line it reads and co
 small and loads nothing else). Words (documented in /help fight):
 
     fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
-    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1)
+    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1);
+                                a name the party holds comes back as they were (HP, Wounds, Grit)
+    hero NAME [hp N[/M]] [wounds N] [grit N]   set a hero's numbers (a hero held by name)
+    party                       the heroes held by name, with their numbers (kept across fights)
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
     remove NAME                 take a combatant added by mistake out of the fight
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightValue
 
 ALWAYS = ("fight",)
+ANYTIME = ("party",)  # a word with or without a fight, which starts none
 DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
           "init", "initiative", "atk", "attack")
 NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
@@ -124,4 +128,4 @@ def file_of(rest: str) -> str:
 
 def words(fighting: bool) -> tuple[str, ...]:
     """The fight words to complete and colour: `fight`, and the rest while one is on."""
-    return (*ALWAYS, *(DURING if fighting else ()))
+    return (*ALWAYS, *ANYTIME, *(DURING if fighting else ()))

@@ -20,6 +20,7 @@ from crux_cli.rulesets.crux import fight_words
 from crux_cli.rulesets.crux.fight_words import (
     ACTING,
     ALWAYS,
+    ANYTIME,
     DURING,
     MORE_HELP,
     NO_FIGHT,
@@ -52,7 +53,7 @@ def claims(line: str, fight: FightValue | None) -> bool:
     """Is `line` a fight word now (with `fight` in progress, or None), rather than a rule-set statement?"""
     word, rest = first(line)
     state = own(fight)
-    if word in ALWAYS:
+    if word in ALWAYS or word in ANYTIME:
         return True
     if word == "save!":
         return state is not None
