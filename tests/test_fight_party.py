@@ -154,3 +154,58 @@ def test_pips_wounds_survive_end_fight_and_a_kill_9_at_a_real_terminal(environ: 
     say(again, "hero Pip Quickfingers hp 9", "HP 7 → 9")
     again.sendline("/quit")
     again.expect(pexpect.EOF)
+
+
+# -- every change shown ------------------------------------------------------------------------------
+
+
+def scripted(faces: list[int]) -> Session:
+    from crux_cli.core.rng import ScriptedSource
+
+    return Session(Runner(source=ScriptedSource(faces)))
+
+
+def test_a_held_heros_failed_dying_str_save_prints_its_wound_and_the_journal_brackets_it() -> None:
+    """../shared/seeds/001_…: "9.3 Dying … Strenuous actions may force a STR save; on failure you gain 1 extra
+    Wound." The same words as for a hero on a sheet (`sheet_suffix`)."""
+    from test_repl_fight import Entries
+
+    made = scripted([5, 1])  # initiative 5; the STR save 1: a failure
+    made.journal = journal = Entries()
+    for line in ("fight", "hero Zed", "enemy ogre hp 9", "init", "damage zed 10"):
+        said(made, line)
+    saved = said(made, "save zed STR")
+    assert "Zed: Grit 0 → 1 · failed STR save while Dying: Wounds 1 → 2" in saved
+    assert made.fight.heroes["Zed"].wounds == 2
+    assert journal.entries[-1].sheets == ({"path": None, "who": "Zed", "before": {"grit": 0, "wounds": 1},
+                                           "after": {"grit": 1, "wounds": 2}},)
+
+
+def test_an_elites_grit_says_what_is_left_and_a_miss_takes_no_0() -> None:
+    """../shared/seeds/001_…: "Elite monsters can be given Grit and heroic reactions to feel closer to PCs." (§11);
+    a held hero's roll says their Grit total, as a sheet hero's does."""
+    made = scripted([5, 4, 1, 1])  # init 5; the boss's Grit attack 4, 1; Zed's attack misses on 1
+    for line in ("fight", "hero Zed", "enemy boss hp 20 grit 2 atk d6", "init", "next"):
+        said(made, line)
+    attacked = said(made, "atk zed grit")
+    assert "Grit −1 spent" in attacked and "boss: Grit 2 → 1" in attacked
+    said(made, "next")
+    missed = said(made, "atk boss")
+    assert "miss" in missed and "Zed: Grit 0 → 1" in missed
+    assert "takes 0" not in missed and "boss takes" not in missed
+
+
+@pytest.mark.slow
+def test_a_held_heros_failed_dying_str_save_at_a_real_terminal(environ: dict[str, str]) -> None:
+    """../shared/seeds/001_…: "Strenuous actions may force a STR save; on failure you gain 1 extra Wound."
+    Seed 2 rolls a 1 on the save."""
+    child = start(environ, "repl", "--seed", "2")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Zed", "Zed joins the fight")
+    say(child, "enemy ogre hp 9", "ogre (9 HP")
+    say(child, "init", "round 1")
+    say(child, "damage zed 10", "Dying no → yes")
+    say(child, "save zed STR", "Zed: save STR: full effect (1)", "failed STR save while Dying: Wounds 1 → 2")
+    say(child, "party", "Zed: HP 0/10 · Wounds 2/6")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)

@@ -73,6 +73,8 @@ def strike(state: FightState, host: FightHost, attacker: ledger.Combatant, targe
     state, answer, said = as_enemy(state, host, attacker, answer)
     rolled = said_by(host, answer, attacker.name, f"{what}{attacker.name} → {target.name}: {built.text}")
     damage, crit = answer.result.damage, answer.result.outcome == "crit"
+    if answer.result.outcome == "miss" and damage <= 0:  # the answer says it missed: no `takes 0` after it
+        return state, [*guard, *why, *mine, rolled, *said, *action]
     state, dealt = deal(state, host, target.name, damage, crit, caught, by=attacker.name)
     return state, [*guard, *why, *mine, rolled, *said, *action, *dealt]
 
