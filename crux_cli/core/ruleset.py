@@ -132,7 +132,9 @@ class FightLine(Record):
       an earlier save the session did not write;
     - `file`: the fight file it saves or loads ("": none);
     - `saves`: it writes `file` (never over a file that is not a fight);
-    - `forced`: it replaces an earlier save without asking (`save!`).
+    - `forced`: it replaces an earlier save without asking (`save!`);
+    - `looks`: it only looks (`status`): what it refreshes from the sheets is no change of the fight, so it
+      is never a step `undo` takes back.
     """
 
     line: str
@@ -140,6 +142,7 @@ class FightLine(Record):
     file: str = ""
     saves: bool = False
     forced: bool = False
+    looks: bool = False
 
 
 class FightRules(Protocol):

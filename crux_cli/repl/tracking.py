@@ -127,6 +127,10 @@ class Steps(Record):
         steps = self.undone if redo else self.done
         return steps[-1] if steps else None
 
+    def skipped(self, redo: bool) -> Steps:
+        """The step `undo` (or `redo`) would take, left out: it cannot be taken (a sheet changed since)."""
+        return Steps(self.done, self.undone[:-1]) if redo else Steps(self.done[:-1], self.undone)
+
     def moved(self, redo: bool) -> Steps:
         """After `undo` (or `redo`) took its step: it moves to the other side."""
         if redo:

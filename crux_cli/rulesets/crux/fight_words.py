@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 ALWAYS = ("fight",)
 ANYTIME = ("party",)  # a word with or without a fight, which starts none
+LOOKS = ("status", "party")  # words that only look: never a step `undo` takes back
 DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
           "init", "initiative", "atk", "attack")
 NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
@@ -96,7 +97,7 @@ def read(line: str, fight: FightValue | None) -> FightWord:
     file = file_of(rest) if low in ("save", "save!", "load") and is_file(rest) else ""
     saves = low in ("save", "save!") and fight is not None and bool(file)
     words = tuple(tokens(line)[1:])
-    word = FightWord(line=line, file=file, saves=saves, forced=low == "save!",
+    word = FightWord(line=line, file=file, saves=saves, forced=low == "save!", looks=low in LOOKS,
                      word=RENAMED.get(head.lower(), head.lower()), head=head, args=words)
     if saves:
         return word.replace(line=f"save {rest}", question=f"{file} holds an earlier fight: replace it? "
