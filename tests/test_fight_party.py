@@ -209,3 +209,39 @@ def test_a_held_heros_failed_dying_str_save_at_a_real_terminal(environ: dict[str
     say(child, "party", "Zed: HP 0/10 · Wounds 2/6")
     child.sendline("/quit")
     child.expect(pexpect.EOF)
+
+
+# -- after a win --------------------------------------------------------------------------------------
+
+
+def test_after_a_win_the_party_is_patched_up_by_name_until_end() -> None:
+    """../shared/seeds/001_…: "Field Rest (short rest) ⛺ - Spend Hit Dice to restore HP." — after the fight, by
+    name, without `fight on`."""
+    made = scripted([6, 6, 4, 6])
+    for line in ("fight", "hero Pip", "hero Tom", "enemy ogre hp 2", "init", "damage pip 5", "damage tom 4"):
+        said(made, line)
+    assert "the fight is won" in said(made, "damage ogre 2")
+    assert "HP 5 → 8" in said(made, "heal pip 3")
+    assert "HP 6 → 10" in said(made, "rest tom field 1")
+    assert "prone" in said(made, "cond add pip prone")
+    assert "Wounds 0 → 1" in said(made, "wound pip 1")
+    assert "Pip" in said(made, "show pip")
+    assert "ogre is out of it" in refused(made, "heal ogre 2")
+    assert "`fight on` goes on with the last" in refused(made, "next")
+    said(made, "end")
+    assert "'heal' does not take 'pip' here" in refused(made, "heal pip 1")
+    assert "Pip: HP 8/10 · Wounds 1/6 · Grit 0 · Hit Dice 1/1 · prone" in said(made, "party")
+
+
+@pytest.mark.slow
+def test_heal_pip_after_a_win_at_a_real_terminal(environ: dict[str, str]) -> None:
+    child = start(environ, "repl", "--seed", "3")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Pip", "Pip joins the fight")
+    say(child, "enemy ogre hp 2", "ogre (2 HP")
+    say(child, "init", "round 1")
+    say(child, "damage pip 5", "HP 10 → 5")
+    say(child, "damage ogre 2", "the fight is won")
+    say(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)

@@ -22,7 +22,7 @@ small and loads nothing else). Words (documented in /help fight):
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
     save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
     odds atk TARGET [DICE] [mods] [by NAME] | odds [save] [NAME] ATTR   the odds of that roll in the fight
-    next | status | end
+    next | status | end         after a win, heal, rest, cond, show and wound by NAME work until `end`
     save FILE.toml | load FILE.toml
 """
 
@@ -45,6 +45,7 @@ NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "ca
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
 SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound", "rest")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
+AFTER_WIN = ("heal", "rest", "cond", "condition", "conditions", "show", "wound")  # by name, after a win
 RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
 TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
 MORE_HELP = (
