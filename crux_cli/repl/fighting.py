@@ -160,8 +160,18 @@ class Fighting:
         if read.saves:
             return self.guard_save(read.file, read.line, read.forced, read.question)
         if read.question:
+            if read.file and not self.is_fight_file(read.file):  # `load wren.toml`: a sheet, refused unasked
+                return self.word(statement)
             return self.ask(read.question, read.line)
         return None
+
+    def is_fight_file(self, path: str) -> bool:
+        """Does `path` hold a fight (so loading it would replace the one running)?"""
+        try:
+            self.load_fight(os.path.expanduser(path))
+        except (CruxError, OSError):
+            return False
+        return True
 
     def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:
         """A save never writes over what is not a fight file, nor over an older save without asking."""
@@ -301,7 +311,9 @@ class Fighting:
                         *session.handle(line)]
             out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
             if self.state is not None:
-                newest.forget()
+                newest.forget()  # the file it was read from goes: the fight is in the store, where it was kept
+                store = str(session.autosave.path) if session.autosave is not None else "the state store"
+                out = [said.replace(str(newest.path), f"{store} (the fight left running)") for said in out]
             return out
 
         session.pending = answer

@@ -155,7 +155,8 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
     countdowns = {"before": [str(c) for c in before.countdowns], "after": [str(c) for c in after.countdowns]}
     held = held_changes(session, before, after)  # in the journal's brackets too, but no sheet for undo
-    entry = JournalEntry(kind="change" if changed else "roll", who=who(session, before, after, sheets, rolled_by or []),
+    whose = who(session, before, after, sheets, rolled_by or [], statement)
+    entry = JournalEntry(kind="change" if changed else "roll", who=whose,
                          statement=statement, answers=tuple(safe_record(record, a) for a in answers),
                          sheets=(*sheets, *held) or None,
                          fight=ledger_change(ledger_json(before), ledger_json(after)) if fight_changed else None,
@@ -221,15 +222,27 @@ def safe_record(record: Any, answer: Any) -> Any:
         return {"input": getattr(answer, "input", "")}
 
 
+def named_first(changed: list[str], statement: str) -> list[str]:
+    """The combatants a word changed, the one its line names first leading (`react Bram help Wren`: Bram, the
+    reactor, though Wren comes first in the ledger); the order kept when it names none of them twice."""
+    words = [w.casefold().strip("\"'") for w in statement.split()[1:]]
+
+    def first(name: str) -> int:
+        parts = name.casefold().split()
+        return next((i for i, w in enumerate(words) if w and any(p.startswith(w) for p in parts)), len(words))
+
+    return sorted(changed, key=first) if len(changed) > 1 else changed
+
+
 def who(session: Session, before: Snapshot, after: Snapshot, sheets: list[dict[str, Any]],
-        rolled_by: list[str]) -> str | None:
+        rolled_by: list[str], statement: str = "") -> str | None:
     """Whose statement: who rolled first (a fight says), else the hero whose sheet changed, else the
     combatant the fight word changed, else the one whose turn it is, else the loaded hero."""
     if rolled_by:
         return rolled_by[0]
     if sheets:
         return str(sheets[0]["who"]) if sheets[0]["who"] is not None else None
-    changed = changed_combatants(before, after)
+    changed = named_first(changed_combatants(before, after), statement)
     if changed:
         return changed[0]
     active = active_name(after) or active_name(before)
