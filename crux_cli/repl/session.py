@@ -20,7 +20,7 @@ from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import PLAIN, Palette
 from crux_cli.repl.fighting import Fighting
-from crux_cli.repl.tracking import Steps
+from crux_cli.repl.tracking import Step, Steps
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
@@ -264,7 +264,7 @@ class Session:
             return self.offer_rest(step, redo, error)
         return self.took(step, redo, step.sheets)
 
-    def sheets_as_given(self, step: Any) -> dict[str, str]:
+    def sheets_as_given(self, step: Step) -> dict[str, str]:
         """Each sheet of a step (by its real path) as the user gave it (`wren.toml`), for what undo says."""
         given = {}
         for snapshot in (step.before, step.after):
@@ -274,7 +274,7 @@ class Session:
             given.setdefault(os.path.realpath(self._runner.sheet), self._runner.sheet)
         return given
 
-    def offer_rest(self, step: Any, redo: bool, error: CruxError) -> list[str]:  # a SheetError: its message names it
+    def offer_rest(self, step: Step, redo: bool, error: CruxError) -> list[str]:  # a SheetError: its message names it
         """A sheet refused `undo`: say what differs, and offer the rest of the step alone, or skipping it."""
         word = "redo" if redo else "undo"
         rest = step.before.fight != step.after.fight or step.before.hero != step.after.hero \
@@ -300,7 +300,7 @@ class Session:
         self.pending = answer
         return said
 
-    def took(self, step: Any, redo: bool, sheets: tuple[dict[str, Any], ...]) -> list[str]:
+    def took(self, step: Step, redo: bool, sheets: tuple[dict[str, Any], ...]) -> list[str]:
         """The step taken back (or made again): the fight, the hero and countdowns as it had them, and the
         `sheets` changes already set back on their sheets (none: the sheets stayed as they are)."""
         from crux_cli.core.journal_entry import JournalEntry
