@@ -415,9 +415,9 @@ def test_a_sheet_and_a_fight_file_each_say_what_they_are_and_which_word_loads_th
     for line in ("fight", "hero Bram", "enemy orc hp 4", "init", f"save {tmp_path / 'my fight.toml'}"):
         said(session, line)  # a file name with a space is one file
     assert (tmp_path / "my fight.toml").exists()
-    said(session, f"load {sheet}")  # the question before replacing the fight
-    out = "\n".join(session.handle("y"))
+    out = refused(session, f"load {sheet}")  # no question about replacing the fight first: it is no fight
     assert "is a character sheet (Wren), not a saved fight" in out and f"`hero {sheet}`" in out
+    assert session.pending is None
     out = refused(session, f"/load {tmp_path / 'my fight.toml'}")
     assert "is a saved fight, not a character sheet" in out and "(no slash) resumes the fight" in out
 

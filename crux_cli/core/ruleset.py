@@ -119,6 +119,11 @@ class FightHost(Protocol[H]):
 
     def load_fight(self, path: str) -> FightValue: ...
 
+    # the heroes held by name (no sheet) that the session keeps across fights and in the store, by name: the
+    # party `hero NAME` brings back; the session adds each fight's held heroes to it after every word
+    @property
+    def party(self) -> Mapping[str, H]: ...
+
 
 class FightLine(Record):
     """A fight line as the rule set read it once (`FightRules.read`): what the session's guard asks before
@@ -129,7 +134,9 @@ class FightLine(Record):
       an earlier save the session did not write;
     - `file`: the fight file it saves or loads ("": none);
     - `saves`: it writes `file` (never over a file that is not a fight);
-    - `forced`: it replaces an earlier save without asking (`save!`).
+    - `forced`: it replaces an earlier save without asking (`save!`);
+    - `looks`: it only looks (`status`): what it refreshes from the sheets is no change of the fight, so it
+      is never a step `undo` takes back.
     """
 
     line: str
@@ -137,6 +144,7 @@ class FightLine(Record):
     file: str = ""
     saves: bool = False
     forced: bool = False
+    looks: bool = False
 
 
 class FightRules(Protocol):

@@ -10,6 +10,8 @@ and the line that resumes a fight all come from the rule set.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from crux_cli.core.errors import CruxError
@@ -30,6 +32,9 @@ class Fighting:
         self.saved_to: set[str] = set()  # fight files this session wrote or loaded: replaced without asking
         self.began_in = ""  # the rule set the fight in progress began in
         self.last_read: tuple[str, FightValue | None, FightLine] | None = None  # (line, fight, its reading)
+        # heroes held by name, kept across fights (`party`): None until first asked (read from the store then)
+        self.held: Mapping[str, SheetHero] | None = None
+        self.held_saved: str | None = None  # the party as the store last had it (written only when it changes)
 
     # -- the rule set's fights ------------------------------------------------------------------------
 
@@ -128,9 +133,11 @@ class Fighting:
         # its sheet writes are announced to the journal as they happen (Session.tracked): a kill mid-word
         # is settled at the next start, the ledger kept as it was before the word
         read = self.read(rules, statement)
-        with session.tracked(statement, out, undoable=undoable):
+        # a word that only looks (`status`) may refresh the ledger from the sheets: no step undo takes back
+        with session.tracked(statement, out, undoable=undoable and not getattr(read, "looks", False)):
             self.state, said = rules.run(read, self.state, self)
             self.began_in = session.runner.rules_name if self.state is not None else ""
+            self.hold(self.state)
             out += said
         if read.file:
             self.saved_to.add(os.path.realpath(os.path.expanduser(read.file)))
@@ -153,8 +160,18 @@ class Fighting:
         if read.saves:
             return self.guard_save(read.file, read.line, read.forced, read.question)
         if read.question:
+            if read.file and not self.is_fight_file(read.file):  # `load wren.toml`: a sheet, refused unasked
+                return self.word(statement)
             return self.ask(read.question, read.line)
         return None
+
+    def is_fight_file(self, path: str) -> bool:
+        """Does `path` hold a fight (so loading it would replace the one running)?"""
+        try:
+            self.load_fight(os.path.expanduser(path))
+        except (CruxError, OSError):
+            return False
+        return True
 
     def guard_save(self, path: str, statement: str, forced: bool, question: str) -> list[str]:
         """A save never writes over what is not a fight file, nor over an older save without asking."""
@@ -184,6 +201,59 @@ class Fighting:
         self.session.pending = answer
         return [question]
 
+    # -- the party: heroes held by name, across fights -------------------------------------------------
+
+    @property
+    def party(self) -> Mapping[str, SheetHero]:
+        """The heroes held by name (no sheet), kept across `fight`, `fight new` and `end`, and in the store
+        (so a resume, `load` and a later session find them): their values as the last word left them."""
+        if self.held is None:
+            self.held = MappingProxyType(self.stored_party())
+        return self.held
+
+    def hold(self, fight: FightValue | None) -> None:
+        """After a fight word: the fight's held heroes (`heroes`, where a rule set's fight has them) join the
+        party as they stand now."""
+        heroes: Mapping[str, SheetHero] = getattr(fight, "heroes", None) or {}
+        if heroes and any(self.party.get(name) != hero for name, hero in heroes.items()):
+            self.held = MappingProxyType({**self.party, **heroes})
+
+    def party_rules(self) -> str:
+        return self.began_in or self.session.rules_name
+
+    def stored_party(self) -> dict[str, SheetHero]:
+        """The party the store keeps for the active rule set ({} without a store, or when it does not read)."""
+        autosave = self.session.autosave
+        sheet = self.session.runner.rules.sheet if autosave is not None else None
+        if autosave is None or sheet is None or sheet.file is None:
+            return {}
+        import json
+
+        text = autosave.party(self.party_rules())
+        if text is None:
+            return {}
+        self.held_saved = text
+        file = sheet.file()
+        try:
+            heroes = [file.load(data) for data in json.loads(text)]
+        except (CruxError, ValueError, TypeError, KeyError, AttributeError):
+            return {}  # a party that does not read is left for a newer crux: this session starts without it
+        return {hero.name: hero for hero in heroes}
+
+    def keep_party(self) -> None:
+        """Keep the party in the store when it changed (inside the word's transaction, beside the fight)."""
+        autosave = self.session.autosave
+        sheet = self.session.runner.rules.sheet if autosave is not None else None
+        if self.held is None or autosave is None or sheet is None or sheet.file is None:
+            return
+        import json
+
+        file = sheet.file()
+        text = json.dumps([file.dump(hero) for hero in self.held.values()], separators=(",", ":"))
+        if text != self.held_saved:
+            autosave.keep_party(self.party_rules(), text)
+            self.held_saved = text
+
     # -- the autosave ---------------------------------------------------------------------------------
 
     def keep(self) -> list[str]:
@@ -197,6 +267,7 @@ class Fighting:
                 autosave.clear()
             else:
                 autosave.save(self.state, self.fights_to_file(self.began_in))
+            self.keep_party()
         except (OSError, CruxError) as error:
             reason = error.strerror if isinstance(error, OSError) else error.message
             return [f"the fight is not autosaved: {autosave.path}: {reason}"]
@@ -240,7 +311,9 @@ class Fighting:
                         *session.handle(line)]
             out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
             if self.state is not None:
-                newest.forget()
+                newest.forget()  # the file it was read from goes: the fight is in the store, where it was kept
+                store = str(session.autosave.path) if session.autosave is not None else "the state store"
+                out = [said.replace(str(newest.path), f"{store} (the fight left running)") for said in out]
             return out
 
         session.pending = answer

@@ -57,8 +57,8 @@ def rules_part(session: Session) -> list[Part]:
 
 def hero_part(session: Session) -> list[Part]:
     """The hero's name, then what the rule set shows of them (`SheetKeeping.status`); in a fight, the fight's."""
-    if session.fight is not None:
-        return []  # the fight part shows the active combatant instead
+    if session.fight is not None and not session.fight.over:
+        return []  # the fight part shows the active combatant instead (after a win, nobody's turn: the hero)
     hero = session.hero
     if hero is None:
         return [(1, [("class:toolbar", "  no hero "), ("class:toolbar.hint", "(/load FILE)")])]

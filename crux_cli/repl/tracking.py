@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -35,12 +36,14 @@ class Snapshot(Record):
     hero: SheetHero | None  # the session's hero held in memory (None with a sheet, or no hero)
     countdowns: tuple[Countdown, ...]
     sheets: dict[str, dict[str, Any]]  # sheet path -> the values crux keeps on it
+    party: Mapping[str, SheetHero] | None = None  # the heroes held by name across fights (None: not read yet)
 
 
 def take(session: Session) -> Snapshot:
     runner = session.runner
     hero = runner.hero if runner.sheet is None else None  # a sheet's values: below
-    return Snapshot(session.fight, hero, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)))
+    party = session.fighting.party if session.fight is not None else session.fighting.held
+    return Snapshot(session.fight, hero, tuple(session.countdowns), sheet_snapshots(sheet_paths(session)), party)
 
 
 def sheet_snapshots(paths: list[str]) -> dict[str, dict[str, Any]]:
@@ -79,6 +82,7 @@ def restore(session: Session, snapshot: Snapshot) -> None:
     if session.runner.sheet is None:
         session.runner.hero = snapshot.hero
     session.countdowns = list(snapshot.countdowns)
+    session.fighting.held = snapshot.party
 
 
 def ledger_json(snapshot: Snapshot) -> Any:
@@ -123,6 +127,10 @@ class Steps(Record):
         steps = self.undone if redo else self.done
         return steps[-1] if steps else None
 
+    def skipped(self, redo: bool) -> Steps:
+        """The step `undo` (or `redo`) would take, left out: it cannot be taken (a sheet changed since)."""
+        return Steps(self.done, self.undone[:-1]) if redo else Steps(self.done[:-1], self.undone)
+
     def moved(self, redo: bool) -> Steps:
         """After `undo` (or `redo`) took its step: it moves to the other side."""
         if redo:
@@ -146,13 +154,37 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     countdowns_changed = before.countdowns != after.countdowns
     changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
     countdowns = {"before": [str(c) for c in before.countdowns], "after": [str(c) for c in after.countdowns]}
-    entry = JournalEntry(kind="change" if changed else "roll", who=who(session, before, after, sheets, rolled_by or []),
+    held = held_changes(session, before, after)  # in the journal's brackets too, but no sheet for undo
+    whose = who(session, before, after, sheets, rolled_by or [], statement)
+    entry = JournalEntry(kind="change" if changed else "roll", who=whose,
                          statement=statement, answers=tuple(safe_record(record, a) for a in answers),
-                         sheets=tuple(sheets) or None,
+                         sheets=(*sheets, *held) or None,
                          fight=ledger_change(ledger_json(before), ledger_json(after)) if fight_changed else None,
                          in_fight=before.fight is not None or after.fight is not None,
                          countdowns=countdowns if countdowns_changed else None)
     return entry, sheets, changed
+
+
+def held_changes(session: Session, before: Snapshot, after: Snapshot) -> list[dict[str, Any]]:
+    """What a word changed of the heroes a fight holds by name (no sheet), as a sheet's change is written
+    (`path` None): the values their rule set's sheet file keeps, before and after."""
+    old: Mapping[str, SheetHero] = getattr(before.fight, "heroes", None) or {}
+    new: Mapping[str, SheetHero] = getattr(after.fight, "heroes", None) or {}
+    changed = [name for name in new if name in old and old[name] != new[name]]
+    if not changed:
+        return []
+    sheet = session.runner.rules.sheet
+    if sheet is None or sheet.file is None:
+        return []
+    file = sheet.file()
+    out = []
+    for name in changed:
+        was, now = file.kept(old[name]), file.kept(new[name])
+        moved = [key for key in now if was.get(key) != now[key]]
+        if moved:
+            out.append({"path": None, "who": name, "before": {k: was.get(k) for k in moved},
+                        "after": {k: now[k] for k in moved}})
+    return out
 
 
 def ledger_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
@@ -190,15 +222,27 @@ def safe_record(record: Any, answer: Any) -> Any:
         return {"input": getattr(answer, "input", "")}
 
 
+def named_first(changed: list[str], statement: str) -> list[str]:
+    """The combatants a word changed, the one its line names first leading (`react Bram help Wren`: Bram, the
+    reactor, though Wren comes first in the ledger); the order kept when it names none of them twice."""
+    words = [w.casefold().strip("\"'") for w in statement.split()[1:]]
+
+    def first(name: str) -> int:
+        parts = name.casefold().split()
+        return next((i for i, w in enumerate(words) if w and any(p.startswith(w) for p in parts)), len(words))
+
+    return sorted(changed, key=first) if len(changed) > 1 else changed
+
+
 def who(session: Session, before: Snapshot, after: Snapshot, sheets: list[dict[str, Any]],
-        rolled_by: list[str]) -> str | None:
+        rolled_by: list[str], statement: str = "") -> str | None:
     """Whose statement: who rolled first (a fight says), else the hero whose sheet changed, else the
     combatant the fight word changed, else the one whose turn it is, else the loaded hero."""
     if rolled_by:
         return rolled_by[0]
     if sheets:
         return str(sheets[0]["who"]) if sheets[0]["who"] is not None else None
-    changed = changed_combatants(before, after)
+    changed = named_first(changed_combatants(before, after), statement)
     if changed:
         return changed[0]
     active = active_name(after) or active_name(before)

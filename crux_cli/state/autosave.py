@@ -59,6 +59,26 @@ class Autosave:
         except sqlite3.Error as error:
             raise CruxError(str(error)) from None
 
+    def party(self, rules: str) -> str | None:
+        """The heroes held by name in `rules`, as the session last kept them (any session: the store's)."""
+        store = self.journal.connected()
+        if store is None:
+            return None
+        try:
+            return store.party(rules)
+        except sqlite3.Error:
+            return None
+
+    def keep_party(self, rules: str, text: str) -> None:
+        """Keep the heroes held by name in `rules` (their rule set's JSON), for any later session."""
+        store = self.journal.connected()
+        if store is None:
+            raise CruxError(self.journal.warnings[-1] if self.journal.warnings else "the state store cannot be used")
+        try:
+            store.save_party(rules, text)
+        except sqlite3.Error as error:
+            raise CruxError(str(error)) from None
+
     def close(self) -> None:
         self.alive.end()
 

@@ -18,7 +18,8 @@ Tables:
 - `fights`: the running fight of each REPL session, as encounter-file text.
 - `intents`: a sheet write announced before it is made (see `Store.intend`), settled at the next
   start when its writer died before the journal had it.
-- `meta`: how many plain rolls are kept (for retention without a count over the table).
+- `meta`: how many plain rolls are kept (for retention without a count over the table), and the heroes
+  held by name in each rule set (`party:NAME`, the party a later session finds).
 
 The schema is made by numbered steps (`STEPS`), each run in a transaction of its own: step 1 makes the
 store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of
@@ -434,6 +435,18 @@ class Store:
         return [(str(s), str(ledger), str(saved)) for s, ledger, saved in
                 self.db.execute("SELECT session, ledger, saved FROM fights ORDER BY saved DESC")]
 
+    # -- the party: heroes held by name, kept across fights and sessions --------------------------------
+
+    def party(self, rules: str) -> str | None:
+        """The heroes held by name in `rules` (their rule set's JSON, as `save_party` kept it), or None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"party:{rules}",)).fetchone()
+        return str(row[0]) if row else None
+
+    def save_party(self, rules: str, text: str) -> None:
+        """Keep the heroes held by name in `rules` (a row of `meta`: no step of the schema needed)."""
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"party:{rules}", text))
+
     # -- intents --------------------------------------------------------------------------------------
 
     def intend(self, session: str, kind: str, body: dict[str, Any]) -> int:
@@ -468,7 +481,8 @@ class Store:
 
 def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
     """The sheets an entry changed (the `sheet_entries` index)."""
-    return {str(change.get("path")) for change in entry.get("sheets", ()) if isinstance(change, dict)}
+    return {str(change.get("path")) for change in entry.get("sheets", ())
+            if isinstance(change, dict) and change.get("path") is not None}  # None: a hero held by name
 
 
 def refuse_odd_file(path: Path) -> None:

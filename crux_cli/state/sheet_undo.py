@@ -152,11 +152,13 @@ def refuse_fight_word(store: Store, target: JournalEntry, path: str) -> None:
                              "crux sheet undo leaves it as it is")
 
 
-def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], statement: str = "") -> None:
+def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], statement: str = "",
+                   given: Mapping[str, str] | None = None) -> None:
     """Set each sheet's values from `expected` to `wanted`, all or none.
 
     Every sheet is locked (in one order, so two undos never wait on each other) and
-    checked before any is written: a sheet that no longer holds `expected` refuses the lot.
+    checked before any is written: a sheet that no longer holds `expected` refuses the lot, named as the
+    user gave it (`given`: a sheet's path -> as typed, `wren.toml`).
     """
     from crux_cli.state.sheet import parse_sheet, update_sheet_text, with_kept
     from crux_cli.state.store import locked, read_text, resolve, write_atomically
@@ -172,7 +174,7 @@ def restore_sheets(changes: list[tuple[str, dict[str, Any], dict[str, Any]]], st
             differs = describe_difference(sheet_values(hero), expected)
             if differs:
                 since = f" `{statement}`" if statement else ""
-                raise SheetError(f"changed since{since}: {differs}", path=shown,
+                raise SheetError(f"changed since{since}: {differs}", path=(given or {}).get(shown, shown),
                                  hint="another crux, or an edit, changed it after that; crux leaves it as it is")
             plans.append((real, shown, text, hero, with_kept(hero, hero_values(wanted))))
         for real, shown, text, hero, after in plans:

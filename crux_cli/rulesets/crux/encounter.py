@@ -22,7 +22,8 @@ Rulings where the seed is open (documented in grammar/encounters.md):
 - Help gives the ally +1 Boon on their next roll: a test, a save or an attack. An
   action that rolls nothing (move, cast, assess) leaves it waiting.
 - Dying (§9.3, "1 action per turn"): a hero who drops to Dying keeps at most 1 of the
-  actions they have left, at once, so a reaction is capped too.
+  actions they have left, at once, so a reaction is capped too. The cap follows the HP: healed
+  above 0 before their turn ends (or the round, for a reaction), they get back what it took.
 - Late joiners: a hero who joins in round 1 rolls initiative for their round-1
   actions; from round 2 on they roll nothing (initiative sets the actions "in the
   first round") and have 3; an enemy gets 3. The one acting keeps the turn.
@@ -72,6 +73,7 @@ class Combatant(Record):
     taken: int = 0
     interposer: str = ""  # who Interposes for them: takes the next attack against them this round
     defended: int = 0  # Banes from Defend on the next attack against them this round
+    capped: int = 0  # actions Dying's cap took this turn: given back if they stop Dying before it ends
 
 
 class Encounter(Record):
@@ -208,10 +210,12 @@ def _begin_turn(encounter: Encounter, events: tuple[str, ...] = ()) -> Step:
     elif active.dazed:
         actions = max(0, actions - 1)
         said.append(f"{active.name} is dazed: loses 1 action")
-    elif active.dying:
+    capped = 0
+    if active.dying and not active.dazed:
+        capped = actions - min(actions, 1)
         actions = min(actions, 1)
         said.append(f"{active.name} is dying: 1 action this turn")
-    active = active.replace(actions=actions, attacks=0, dazed=False)
+    active = active.replace(actions=actions, attacks=0, dazed=False, capped=capped)
     said.append(f"{possessive(active.name)} turn: {actions} action{'s' if actions != 1 else ''}")
     return Step(encounter.with_combatant(active), tuple(said))
 
@@ -429,8 +433,13 @@ def set_hero_state(encounter: Encounter, name: str, *, dying: bool, dead: bool, 
     A hero who drops to Dying keeps at most 1 action, at once (§9.3), reactions included.
     """
     hero = encounter.find(name)
-    actions = min(hero.actions, 1) if dying and not hero.dying else hero.actions
-    return encounter.with_combatant(hero.replace(dying=dying, down=dead, dazed=dazed, actions=actions))
+    actions, capped = hero.actions, hero.capped
+    if dying and not hero.dying:
+        actions, capped = min(hero.actions, 1), capped + hero.actions - min(hero.actions, 1)
+    elif hero.dying and not dying and not dead:  # healed above 0 HP: the cap follows, the actions come back
+        actions, capped = hero.actions + capped, 0
+    return encounter.with_combatant(hero.replace(dying=dying, down=dead, dazed=dazed, actions=actions,
+                                                 capped=capped))
 
 
 def won(encounter: Encounter) -> bool:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 from crux_cli.rulesets.crux import fight_attack, fight_setup, fight_turns
-from crux_cli.rulesets.crux.fight_line import names_someone
+from crux_cli.rulesets.crux.fight_line import names_someone, take_name
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import held
-from crux_cli.rulesets.crux.fight_words import ALWAYS, ROLLS, FightWord, is_file, read
+from crux_cli.rulesets.crux.fight_words import AFTER_WIN, ALWAYS, ANYTIME, ROLLS, FightWord, is_file, read
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -45,6 +45,8 @@ WORDS: Mapping[str, Word] = MappingProxyType({
 def run(word: FightWord, state: FightState | None, host: FightHost) -> tuple[FightState | None, list[str]]:
     """Answer a fight line: the fight afterwards (None once it ends), and what to say."""
     said = word.head.lower()
+    if said in ANYTIME:  # `party`: with a fight or without, and it starts none
+        return state, fight_setup.party(state, word, host)
     if said == "load" and (state is None or state.over):  # resuming a saved fight
         state = FightState()
     elif said in ALWAYS:
@@ -61,9 +63,15 @@ def found(word: FightWord, state: FightState) -> Word:
     said = word.head.lower()
     if state.over and said == "status":  # the summary again, with where everyone stood
         return fight_setup.summary_again
-    if state.over and said not in (*ALWAYS, "end"):
+    if state.over and said not in (*ALWAYS, "end") and not (said in AFTER_WIN and names_someone(word, state)):
         raise CruxError("no fight is running: the last one was won", text=word.line, position=0,
-                        hint="`fight` starts a new one; `fight on` goes on with the last")
+                        hint="`fight` starts a new one; `fight on` goes on with the last; heal, rest, cond, show "
+                        "and wound by NAME patch the party up until `end`")
+    if state.over and said in AFTER_WIN:  # after a win: the heroes by name, until `end`
+        taken = take_name(state.encounter, list(word.args), word.line, 1 if word.word == "cond" else 0)
+        if taken is not None and taken[0].side != "hero":
+            raise CruxError(f"the fight is won: {taken[0].name} is out of it", text=word.line, position=0,
+                            hint="`fight on` goes on with the fight (more enemies)")
     if word.word == "save" and word.args and is_file(word.rest):
         return fight_setup.save
     function = WORDS.get(word.word)

@@ -44,7 +44,7 @@ def atk(state: FightState, word: FightWord, host: FightHost) -> Said:
     attacker = state.encounter.active()
     if attacker is None:
         raise CruxError("the fight has not started", text=line, position=0, hint="roll initiative with `init`")
-    target, rest = attack_target(state, line, words)
+    target, rest = attack_target(state, line, words, attacker.name)
     caught, rest = area(line, rest)
     if target.down:
         raise CruxError(f"{target.name} is already down", text=line, position=line.find(words[0].text))
@@ -73,6 +73,8 @@ def strike(state: FightState, host: FightHost, attacker: ledger.Combatant, targe
     state, answer, said = as_enemy(state, host, attacker, answer)
     rolled = said_by(host, answer, attacker.name, f"{what}{attacker.name} → {target.name}: {built.text}")
     damage, crit = answer.result.damage, answer.result.outcome == "crit"
+    if answer.result.outcome == "miss" and damage <= 0:  # the answer says it missed: no `takes 0` after it
+        return state, [*guard, *why, *mine, rolled, *said, *action]
     state, dealt = deal(state, host, target.name, damage, crit, caught, by=attacker.name)
     return state, [*guard, *why, *mine, rolled, *said, *action, *dealt]
 
@@ -96,10 +98,12 @@ def opportunity(state: FightState, host: FightHost, line: str, reactor: ledger.C
     return state, [*spent, *said]
 
 
-def attack_target(state: FightState, line: str, words: list[Token]) -> tuple[ledger.Combatant, list[str]]:
-    """The one combatant named among the attack's words, and the words left (dice, modifiers)."""
+def attack_target(state: FightState, line: str, words: list[Token],
+                  attacker: str = "") -> tuple[ledger.Combatant, list[str]]:
+    """The one combatant named among the attack's words, and the words left (dice, modifiers); a beginning
+    that fits the attacker and others means the others (`atk ash` on Wren of Ash's turn is the ashling)."""
     for start in range(len(words)):
-        taken = take_name(state.encounter, words, line, start)
+        taken = take_name(state.encounter, words, line, start, attacker)
         if taken is not None:
             rest = words[:start] + words[start + taken[1]:]
             return taken[0], [w.text for w in rest]

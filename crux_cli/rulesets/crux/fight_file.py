@@ -54,8 +54,9 @@ MAX_PATH = 4096
 HELD = ("hp", "hp_max", "wounds", "wound_cap", "dying", "dead", "grit", "hit_dice", "hit_dice_max", "conditions")
 # Ledger fields only an enemy uses: left out of a hero's table while they hold their default.
 ENEMY_ONLY = ("hp", "hp_max", "armour", "resist", "vuln", "minions", "attack", "conditions", "crits", "grit")
-# Ledger fields left out of every table while they hold their default (Defend and Interpose waiting).
-WHILE_SET = ("interposer", "defended")
+# Ledger fields left out of every table while they hold their default (Defend and Interpose waiting, the
+# actions Dying's cap took this turn).
+WHILE_SET = ("interposer", "defended", "capped")
 
 
 def encounter_text(fight: Encounter | FightState, sheets: dict[str, str]) -> str:
@@ -222,6 +223,7 @@ class _EncounterReader:
             interposer=self.text_field(entry, "interposer", at("interposer"), MAX_NAME)
             if entry.get("interposer", "") != "" else "",
             defended=self.integer(entry, "defended", 0, MAX_INTEGER, at("defended")),
+            capped=self.integer(entry, "capped", 0, TURN_ACTIONS, at("capped")),
         )
 
     def held(self, name: str, table: Any, line: int | None) -> Hero:

@@ -17,7 +17,7 @@ from crux_cli.core.limits import MAX_INTEGER
 from crux_cli.core.vocabulary import ARMOUR_WORDS
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import grammar, sheet_grammar
-from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, DURING, FightWord, Token
+from crux_cli.rulesets.crux.fight_words import ACTING, ALWAYS, ANYTIME, DURING, FightWord, Token
 from crux_cli.rulesets.crux.hero import CONDITIONS
 
 if TYPE_CHECKING:
@@ -43,11 +43,12 @@ def is_count(text: str) -> bool:
 def reserved() -> frozenset[str]:
     """Words no combatant may be named: they already mean something in a fight line."""
     return frozenset(w.lower() for w in (
-        *ALWAYS, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
+        *ALWAYS, *ANYTIME, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
         *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",
         "critical", "crits",
         "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
-        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by"))
+        "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by",
+        "wounds"))
 
 
 def plain_word(word: str) -> bool:
@@ -93,9 +94,13 @@ def shadowed(encounter: ledger.Encounter, name: str) -> ledger.Combatant | None:
         folded(c.name).startswith(key) or any(w.startswith(key) for w in folded(c.name).split()))), None)
 
 
-def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0) -> ledger.Combatant | None:
-    """The one combatant `typed` names, None when none; an ambiguous name is refused with the candidates."""
+def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0,
+            besides: str = "") -> ledger.Combatant | None:
+    """The one combatant `typed` names, None when none; an ambiguous name is refused with the candidates.
+    `besides`: one who cannot be meant (an attack's attacker), left out when the name fits several."""
     found = name_matches(encounter, typed)
+    if len(found) > 1 and besides:
+        found = [c for c in found if c.name != besides]
     if len(found) > 1:
         raise CruxError(f"'{typed}' could be " + " or ".join(c.name for c in found), text=line or None,
                         position=at if line else None, hint="give more of the name, or quote it whole")
@@ -108,12 +113,13 @@ def unknown(encounter: ledger.Encounter, typed: str, line: str, at: int) -> Crux
 
 
 def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
-              start: int = 0) -> tuple[ledger.Combatant, int] | None:
-    """The combatant named from `words[start]` on, and how many words the name took (longest name first)."""
+              start: int = 0, besides: str = "") -> tuple[ledger.Combatant, int] | None:
+    """The combatant named from `words[start]` on, and how many words the name took (longest name first);
+    `besides`: one who cannot be meant, left out of a beginning that fits several."""
     if start >= len(words):
         return None
     if words[start].quoted:
-        found = resolve(encounter, words[start].text, line, words[start].at)
+        found = resolve(encounter, words[start].text, line, words[start].at, besides)
         if found is None:
             raise unknown(encounter, words[start].text, line, words[start].at)
         return found, 1
@@ -124,7 +130,7 @@ def take_name(encounter: ledger.Encounter, words: list[Token], line: str,
             return found_whole[0], end - start
     if plain_word(words[start].text):
         return None
-    found = resolve(encounter, words[start].text, line, words[start].at)
+    found = resolve(encounter, words[start].text, line, words[start].at, besides)
     return (found, 1) if found is not None else None
 
 

@@ -15,7 +15,7 @@ from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.encounter import possessive as possessive_of
 from crux_cli.rulesets.crux.engine import GRIT_MAX
-from crux_cli.rulesets.crux.fight_line import ARMOUR, check_name, is_count, shadowed
+from crux_cli.rulesets.crux.fight_line import ARMOUR, check_name, folded, is_count, reserved, resolve, shadowed
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
 from crux_cli.rulesets.crux.fight_step import Said, current, held, required, said_by, step, sync, turn_begins
 from crux_cli.rulesets.crux.fight_words import FightWord, Token, is_file
@@ -54,24 +54,134 @@ def fight_on(state: FightState, word: FightWord, host: FightHost) -> Said:
 
 
 def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
-    """`hero FILE.toml` or `hero NAME`: another hero joins."""
+    """`hero FILE.toml`, or `hero NAME [hp N[/M]] [wounds N] [grit N]`: another hero joins (one the party holds
+    comes back as they were); the numbers set a hero held by name, in the fight or joining it."""
     if not word.args:
         raise CruxError("which hero? a sheet file or a name", text=word.line, position=len(word.line),
                         hint="hero wren.toml, or hero \"Bram Ironfoot\"")
-    return add_hero(state, host, word.rest, word.line)
+    if is_file(word.rest):
+        return add_hero(state, host, word.rest, word.line)
+    words = list(word.args)
+    cut = next((i for i, w in enumerate(words) if i and not w.quoted and w.text.lower() in reserved()), len(words))
+    typed, numbers = " ".join(w.text for w in words[:cut]), words[cut:]
+    settings = hero_numbers(numbers, word.line)
+    present = next((c for c in state.encounter.combatants if folded(c.name) == folded(typed)), None)
+    if present is None and settings:  # numbers name someone in the fight by any beginning of their name too
+        present = resolve(state.encounter, typed, word.line, words[0].at)
+    if present is not None and present.side != "hero" and settings:
+        raise CruxError(f"{present.name} is not a hero", text=word.line, position=words[0].at,
+                        hint="an enemy's HP moves with damage NAME N and heal NAME N")
+    if present is not None and settings:  # `hero Pip hp 7` in the fight: Pip's numbers set
+        if present.name in state.sheets:
+            raise CruxError(f"{possessive_of(present.name)} numbers are on their sheet", text=word.line,
+                            position=numbers[0].at, hint=f"heal {present.name} N, wound {present.name} N, "
+                            "or edit the sheet")
+        before = state.heroes.get(present.name) or Hero(name=present.name)
+        after, changed = set_numbers(before, settings)
+        state = state.replace(heroes=frozen_map({**state.heroes, present.name: after}))
+        state, notes = sync(state, host)
+        return state, [numbers_said(after, changed, host), *notes]
+    kept = next((h for name, h in host.party.items() if folded(name) == folded(typed)), None)
+    if kept is not None and present is None:
+        after, changed = set_numbers(kept, settings)
+        state, said = add_hero(state, host, typed, word.line, after)
+        back = f"{after.name} is back as the party left them" + (", then set" if changed else "")
+        return state, [host.palette.dim(f"{back}: {numbers_text(after)}"), *said]
+    if settings:
+        after, changed = set_numbers(Hero(name=" ".join(typed.split())), settings)
+        state, said = add_hero(state, host, typed, word.line, after)
+        return state, [*said, numbers_said(state.heroes.get(after.name, after), changed, host)]
+    return add_hero(state, host, typed, word.line)
 
 
-def add_hero(state: FightState, host: FightHost, what: str, line: str) -> Said:
-    """A hero joins: from a sheet, or by name alone (their values held in the fight); in round 1 they
-    roll initiative for their actions (§5: it sets the actions "in the first round"), later they have 3."""
+NUMBERS = ("hp", "wounds", "grit")
+
+
+def hero_numbers(words: list[Token], line: str) -> dict[str, tuple[int, int | None, Token]]:
+    """`hp 7`, `hp 7/12`, `wounds 3`, `grit 2` after a hero's name: what to set (a word that is none of them is
+    refused: it is never taken into the name)."""
+    chosen: dict[str, tuple[int, int | None, Token]] = {}
+    rest = iter(words)
+    for word in rest:
+        low = word.text.lower()
+        if low not in NUMBERS:
+            raise CruxError(f"'{word.text}' is not a hero's number: hp N, wounds N or grit N", text=line,
+                            position=word.at, hint="quote a name with such a word in it: hero \"Pip the Grit\"")
+        value = next(rest, None)
+        if value is None:
+            raise CruxError(f"{low} needs a number", text=line, position=len(line), hint=f"e.g. {low} 2")
+        whole, _, most = value.text.partition("/")
+        if not is_count(whole) or (most and (low != "hp" or not is_count(most))):
+            raise CruxError(f"{low} needs a whole number" + (" (or N/MAX)" if low == "hp" else ""), text=line,
+                            position=value.at)
+        chosen[low] = (int(whole), int(most) if most else None, value)
+    return chosen
+
+
+def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) -> tuple[Hero, list[str]]:
+    """The hero with the numbers set (HP 0 is Dying, Wounds at the cap dead, §9), and what changed."""
+    from crux_cli.rulesets.crux.sheet_render import change_text
+
+    changes: dict[str, object] = {}
+    if "hp" in settings:
+        hp, most, _ = settings["hp"]
+        hp_max = most if most is not None else max(hero.hp_max, hp)
+        if hp > hp_max or hp_max < 1:
+            raise CruxError(f"HP {hp} is more than the most, {hp_max}", hint="hp N/MAX sets both")
+        changes.update(hp=hp, hp_max=hp_max, dying=hp == 0 and not hero.dead)
+    if "wounds" in settings:
+        wounds = settings["wounds"][0]
+        if wounds > hero.wound_cap:
+            raise CruxError(f"Wounds {wounds} is past the cap, {hero.wound_cap}")
+        changes.update(wounds=wounds, dead=wounds >= hero.wound_cap)
+    if "grit" in settings:
+        if settings["grit"][0] > GRIT_MAX:
+            raise CruxError(f"Grit holds 0 to {GRIT_MAX}", hint=f"grit {GRIT_MAX}")
+        changes["grit"] = settings["grit"][0]
+    after = hero.replace(**changes) if changes else hero
+    said = [change_text(name, getattr(hero, name), getattr(after, name))
+            for name in ("hp", "wounds", "grit", "dying", "dead") if getattr(hero, name) != getattr(after, name)]
+    return after, said
+
+
+def numbers_text(hero: Hero) -> str:
+    """`HP 7/10 · Wounds 3/6 · Grit 1`: the numbers a hero held by name carries between fights."""
+    parts = [f"HP {hero.hp}/{hero.hp_max}", f"Wounds {hero.wounds}/{hero.wound_cap}", f"Grit {hero.grit}",
+             f"Hit Dice {hero.hit_dice}/{hero.hit_dice_max}"]
+    parts += ["dead"] if hero.dead else ["Dying"] if hero.dying else []
+    return " · ".join([*parts, *hero.conditions])
+
+
+def numbers_said(hero: Hero, changed: list[str], host: FightHost) -> str:
+    return f"{hero.name}: " + " · ".join([*(changed or ["nothing changed"]), numbers_text(hero)])
+
+
+def party(state: FightState | None, word: FightWord, host: FightHost) -> list[str]:
+    """`party`: the heroes held by name, with their numbers (those in this fight as the fight has them)."""
+    if word.args:
+        raise CruxError("party takes nothing after it", text=word.line, position=word.args[0].at,
+                        hint="hero NAME hp N sets a hero's numbers in a fight")
+    heroes: dict[str, Hero] = {**host.party, **(state.heroes if state is not None else {})}
+    if not heroes:
+        return ["no hero is held by name: `hero NAME` in a fight adds one (a sheet keeps its own)"]
+    fighting = state.hero_names() if state is not None else ()
+    return ["the party (heroes held by name):",
+            *(f"  {name}: {numbers_text(hero)}" + (" · in the fight" if name in fighting else "")
+              for name, hero in heroes.items())]
+
+
+def add_hero(state: FightState, host: FightHost, what: str, line: str, kept: Hero | None = None) -> Said:
+    """A hero joins: from a sheet, or by name alone (their values held in the fight: `kept`, else a new
+    hero's); in round 1 they roll initiative for their actions (§5: it sets the actions "in the first
+    round"), later they have 3."""
     if is_file(what):
         path = os.path.expanduser(what)
         name = named(state, host.read_hero(path).name, line)
         runner = host.fight_runner(sheet=path)
         state = state.replace(sheets=frozen_map({**state.sheets, name: what}))
     else:
-        name = named(state, what, line)
-        runner = host.fight_runner(hero=Hero(name=name))
+        name = named(state, kept.name if kept is not None else what, line)
+        runner = host.fight_runner(hero=(kept or Hero(name=name)).replace(name=name))
     out, opening = [], ledger.TURN_ACTIONS
     if state.encounter.round == 1:  # from round 2 on there is no initiative to roll, so no Grit either
         answer = runner.answer("init")
@@ -79,7 +189,8 @@ def add_hero(state: FightState, host: FightHost, what: str, line: str) -> Said:
         out.append(said_by(host, answer, name))
     if not is_file(what):  # their values are the fight's: initiative's Grit too
         state = state.replace(heroes=frozen_map({**state.heroes, name: runner.current_hero()}))
-    state, joined = step(state, ledger.add_hero(state.encounter, name, opening=opening), host)
+    dying = kept is not None and kept.dying
+    state, joined = step(state, ledger.add_hero(state.encounter, name, dying=dying, opening=opening), host)
     return state, out + joined
 
 

@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.record import Record
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux.engine import GRIT_MAX, AttackResult, GritChange, without_crit
 from crux_cli.rulesets.crux.fight_line import take_name, unknown
@@ -34,16 +35,31 @@ def runner_of(state: FightState, host: FightHost, name: str) -> FightRunner:
     return host.fight_runner(hero=state.heroes.get(name) or Hero(name=name))
 
 
+class HeldUpdate(Record):
+    """A hero held by name around one roll that moved their Grit or Wounds, as a sheet's update is (the runner's
+    `SheetUpdate`): the answer says what changed (`Pip: Grit 1 → 2`, a failed STR save's Wound) as it does
+    for a sheet's hero (whose Grit every roll shows)."""
+
+    path: str  # "": no file keeps them
+    before: Hero
+    after: Hero
+
+
 def hero_answer(state: FightState, host: FightHost, name: str, statement: str | Built) -> tuple[FightState, Any]:
     """`statement` answered as hero `name` (typed, or a roll the fight built); what it changes of a hero held
-    in memory the fight keeps."""
+    in memory the fight keeps, and the answer carries (`HeldUpdate`), as a sheet's does."""
     runner = runner_of(state, host, name)
     if isinstance(statement, str):
         answer = runner.answer(statement)
     else:
         answer = runner.answer_statement(statement.statement, statement.text)
     if name not in state.sheets:
-        state = state.replace(heroes=frozen_map({**state.heroes, name: runner.current_hero()}))
+        before = state.heroes.get(name) or Hero(name=name)
+        after = runner.current_hero()
+        state = state.replace(heroes=frozen_map({**state.heroes, name: after}))
+        moved = after is not None and (after.grit, after.wounds) != (before.grit, before.wounds)
+        if getattr(answer, "sheet", None) is None and after is not None and moved:  # Grit moved, a Wound came
+            answer = answer.replace(sheet=HeldUpdate("", before, after))
     return state, answer
 
 
@@ -134,6 +150,9 @@ def as_enemy(state: FightState, host: FightHost, who: ledger.Combatant, answer: 
         result = result.replace(grit=GritChange(result.grit.spent, gained))
         state = state.replace(encounter=ledger.spend_enemy_grit(state.encounter, who.name, result.grit.spent,
                                                                 gained))
+        left = state.encounter.find(who.name).grit
+        if left != who.grit:  # the elite's Grit total, as a hero's answer says theirs
+            said.append(host.palette.dim(f"{who.name}: Grit {who.grit} → {left}"))
     return state, answer.replace(result=result), said
 
 

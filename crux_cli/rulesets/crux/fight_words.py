@@ -5,7 +5,10 @@ nothing of the fight (the facet, `fights`, asks it of every line it reads and co
 small and loads nothing else). Words (documented in /help fight):
 
     fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
-    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1)
+    hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1);
+                                a name the party holds comes back as they were (HP, Wounds, Grit)
+    hero NAME [hp N[/M]] [wounds N] [grit N]   set a hero's numbers (a hero held by name)
+    party                       the heroes held by name, with their numbers (kept across fights)
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
     remove NAME                 take a combatant added by mistake out of the fight
@@ -19,7 +22,7 @@ small and loads nothing else). Words (documented in /help fight):
     cond add|remove [NAME] CONDITION...   enemies carry conditions too
     save [NAME] ATTR ... | DEX [NAME] ... rolls as the active combatant, or as NAME
     odds atk TARGET [DICE] [mods] [by NAME] | odds [save] [NAME] ATTR   the odds of that roll in the fight
-    next | status | end
+    next | status | end         after a win, heal, rest, cond, show and wound by NAME work until `end`
     save FILE.toml | load FILE.toml
 """
 
@@ -34,12 +37,15 @@ if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightValue
 
 ALWAYS = ("fight",)
+ANYTIME = ("party",)  # a word with or without a fight, which starts none
+LOOKS = ("status", "party")  # words that only look: never a step `undo` takes back
 DURING = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end",
           "init", "initiative", "atk", "attack")
 NO_FIGHT = ("hero", "enemy", "minions", "remove", "next", "status", "react", "cast", "move", "assess", "end")
 ROLLS = ("save", "test", "str", "strength", "dex", "dexterity", "int", "intelligence", "wil", "will")
 SHEET = ("heal", "cond", "condition", "conditions", "show", "damage", "dmg", "wound", "rest")
 ACTING = ROLLS + SHEET  # rule-set statements a fight answers as the active combatant, or as NAME
+AFTER_WIN = ("heal", "rest", "cond", "condition", "conditions", "show", "wound")  # by name, after a win
 RENAMED = {"initiative": "init", "attack": "atk", "dmg": "damage", "condition": "cond", "conditions": "cond"}
 TOKEN = re.compile(r'"([^"]*)"?|\'([^\']*)\'?|(\S+)')
 MORE_HELP = (
@@ -92,7 +98,7 @@ def read(line: str, fight: FightValue | None) -> FightWord:
     file = file_of(rest) if low in ("save", "save!", "load") and is_file(rest) else ""
     saves = low in ("save", "save!") and fight is not None and bool(file)
     words = tuple(tokens(line)[1:])
-    word = FightWord(line=line, file=file, saves=saves, forced=low == "save!",
+    word = FightWord(line=line, file=file, saves=saves, forced=low == "save!", looks=low in LOOKS,
                      word=RENAMED.get(head.lower(), head.lower()), head=head, args=words)
     if saves:
         return word.replace(line=f"save {rest}", question=f"{file} holds an earlier fight: replace it? "
@@ -124,4 +130,4 @@ def file_of(rest: str) -> str:
 
 def words(fighting: bool) -> tuple[str, ...]:
     """The fight words to complete and colour: `fight`, and the rest while one is on."""
-    return (*ALWAYS, *(DURING if fighting else ()))
+    return (*ALWAYS, *ANYTIME, *(DURING if fighting else ()))

@@ -19,7 +19,9 @@ from crux_cli.core.ruleset import FightLine
 from crux_cli.rulesets.crux import fight_words
 from crux_cli.rulesets.crux.fight_words import (
     ACTING,
+    AFTER_WIN,
     ALWAYS,
+    ANYTIME,
     DURING,
     MORE_HELP,
     NO_FIGHT,
@@ -52,10 +54,14 @@ def claims(line: str, fight: FightValue | None) -> bool:
     """Is `line` a fight word now (with `fight` in progress, or None), rather than a rule-set statement?"""
     word, rest = first(line)
     state = own(fight)
-    if word in ALWAYS:
+    if word in ALWAYS or word in ANYTIME:
         return True
     if word == "save!":
         return state is not None
+    if state is not None and state.over and word in AFTER_WIN:  # patching the party up by name until `end`
+        from crux_cli.rulesets.crux.fight_line import names_someone
+
+        return names_someone(read(line, state), state)
     if state is None or state.over:
         return word in NO_FIGHT or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest)))
     if word in DURING or (word in ("save", "load") and bool(rest) and is_file(" ".join(rest))):

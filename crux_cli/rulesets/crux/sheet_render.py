@@ -52,8 +52,9 @@ def status_text(hero: Hero, palette: Palette) -> str:
 def headline(change: StateChange) -> str:
     if change.kind == "damage":
         return f"{change.amount} damage" + (" (crit)" if change.crit else "")
-    if change.kind == "heal":
-        return f"healed {change.hp_restored} HP"
+    if change.kind == "heal":  # at full HP, in the words a Field Rest at full HP is refused with
+        full = change.before.hp >= change.before.hp_max
+        return "at full HP: nothing to restore" if full else f"healed {change.hp_restored} HP"
     if change.kind == "rest field":
         return f"field rest: d{change.before.hit_die} [{', '.join(map(str, change.rolls))}]"
     if change.kind == "rest safe":

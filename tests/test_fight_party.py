@@ -1,0 +1,247 @@
+"""A party that lasts the evening (issue 36): heroes held by name (no sheet) keep their HP, Wounds and Grit
+across `end`, `fight new` and a later session, come back by name as they were, and have their numbers set
+by `hero NAME hp N`; `party` lists them. Wounds are long-term damage:
+
+    ../shared/seeds/001_…: "9.2 Wounds … When your HP drops to 0: … Gain 1 Wound" and "6 Wounds = death"
+    ../shared/seeds/001_…: "Safe Rest … Heal 1 Wound"
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pexpect
+import pytest
+from helpers.terminal import PROMPT, start
+
+from crux_cli.repl.session import Session
+from crux_cli.running.runner import Runner
+from crux_cli.state.autosave import Autosave
+from crux_cli.state.journal import Journal
+
+
+def session() -> Session:
+    """A session with the store, as `crux repl` has it (the journal and the autosave)."""
+    made = Session(Runner(seed=3))
+    made.journal = Journal.open()
+    made.autosave = Autosave.start(made.journal)
+    return made
+
+
+def close(made: Session) -> None:
+    assert made.autosave is not None and made.journal is not None
+    made.autosave.close()
+    made.journal.close()
+
+
+def said(made: Session, line: str) -> str:
+    out = made.handle(line)
+    assert not any(text.startswith("crux: error") for text in out), out
+    return "\n".join(out)
+
+
+def refused(made: Session, line: str) -> str:
+    out = made.handle(line)
+    assert out and out[0].startswith("crux: error"), out
+    return "\n".join(out)
+
+
+def pip_in_a_fight(made: Session) -> None:
+    said(made, "fight")
+    said(made, "hero Pip Quickfingers")
+    said(made, "enemy ogre hp 5")
+    said(made, "init")
+
+
+def test_a_held_hero_comes_back_as_they_were_after_end_and_in_a_later_session() -> None:
+    first = session()
+    pip_in_a_fight(first)
+    assert "Wounds 0 → 2" in said(first, "wound pip 2")
+    said(first, "end")
+    said(first, "fight new")
+    back = said(first, "hero Pip Quickfingers")
+    assert "Pip Quickfingers is back as the party left them: HP 10/10 · Wounds 2/6" in back
+    assert first.fight.heroes["Pip Quickfingers"].wounds == 2
+    close(first)
+
+    later = session()  # a later `crux repl`: the store keeps the party
+    said(later, "fight")
+    assert "back as the party left them: HP 10/10 · Wounds 2/6" in said(later, "hero pip quickfingers")
+    assert [c.name for c in later.fight.encounter.combatants] == ["Pip Quickfingers"]
+    close(later)
+
+
+def test_hero_name_hp_sets_the_number_and_never_takes_a_keyword_into_the_name() -> None:
+    made = session()
+    said(made, "fight")
+    joined = said(made, "hero Pip Quickfingers hp 7")
+    assert "Pip Quickfingers joins the fight" in joined and "HP 10 → 7" in joined
+    assert made.fight.heroes["Pip Quickfingers"].hp == 7
+    assert "Grit 0 → 2" in said(made, "hero pip grit 2")  # in the fight: any beginning of the name
+    assert "Wounds 0 → 3" in said(made, "hero Pip wounds 3 hp 9/12")
+    pip = made.fight.heroes["Pip Quickfingers"]
+    assert (pip.hp, pip.hp_max, pip.wounds, pip.grit) == (9, 12, 3, 2)
+    assert "'goblin' is not a hero's number" in refused(made, "hero Pip hp 7 goblin")
+    assert "grit holds 0 to 5" in refused(made, "hero Pip grit 6").lower()
+    said(made, "enemy ogre hp 5")
+    assert "ogre is not a hero" in refused(made, "hero ogre hp 3")
+    assert "HP 9 → 0" in said(made, "hero Pip hp 0")  # HP 0 is Dying (§9.2), the ledger says so
+    assert made.fight.encounter.find("Pip Quickfingers").dying
+    close(made)
+
+
+def test_party_lists_the_held_heroes_and_undo_takes_a_return_back() -> None:
+    made = session()
+    assert "no hero is held by name" in said(made, "party")
+    pip_in_a_fight(made)
+    said(made, "hero Bram hp 4")
+    listed = said(made, "party")
+    assert "Pip Quickfingers: HP 10/10 · Wounds 0/6 · Grit" in listed and "Bram: HP 4/10" in listed
+    assert "in the fight" in listed
+    said(made, "end")
+    assert "in the fight" not in said(made, "party")  # the party outlives the fight
+    said(made, "fight")
+    said(made, "hero Bram")
+    said(made, "hero Bram hp 9")
+    said(made, "undo")
+    said(made, "undo")
+    assert made.fight.names() == ()
+    assert "Bram: HP 4/10" in said(made, "party")  # the number set is taken back with its word
+    close(made)
+
+
+def test_a_held_hero_in_a_saved_fight_file_is_not_lost_with_the_party(tmp_path: Path) -> None:
+    made = session()
+    pip_in_a_fight(made)
+    said(made, "hero Pip hp 6")
+    said(made, f"save {tmp_path / 'f.toml'}")
+    said(made, "end")
+    said(made, f"load {tmp_path / 'f.toml'}")
+    assert made.fight.heroes["Pip Quickfingers"].hp == 6
+    close(made)
+
+
+def say(child: pexpect.spawn, line: str, *answers: str) -> None:
+    child.sendline(line)
+    for answer in answers:
+        child.expect_exact(answer)
+    child.expect_exact(PROMPT)
+
+
+@pytest.mark.slow
+def test_pips_wounds_survive_end_fight_and_a_kill_9_at_a_real_terminal(environ: dict[str, str]) -> None:
+    import os
+    import signal
+
+    child = start(environ, "repl", "--seed", "3")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Pip Quickfingers hp 7", "Pip Quickfingers joins the fight", "HP 10 → 7")
+    say(child, "enemy ogre hp 5", "ogre (5 HP")
+    say(child, "init", "round 1")
+    say(child, "wound pip 4", "Wounds 0 → 4")
+    say(child, "end", "the fight is over")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Pip Quickfingers", "Pip Quickfingers is back as the party left them: HP 7/10 · Wounds 4/6")
+    say(child, "end")
+    os.kill(child.pid, signal.SIGKILL)  # no goodbye between the fights
+    child.expect(pexpect.EOF)
+    child.close()
+
+    again = start(environ, "repl")
+    say(again, "party", "Pip Quickfingers: HP 7/10 · Wounds 4/6")
+    say(again, "fight", "a fight begins")
+    say(again, "hero Pip Quickfingers", "back as the party left them: HP 7/10 · Wounds 4/6")
+    say(again, "hero Pip Quickfingers hp 9", "HP 7 → 9")
+    again.sendline("/quit")
+    again.expect(pexpect.EOF)
+
+
+# -- every change shown ------------------------------------------------------------------------------
+
+
+def scripted(faces: list[int]) -> Session:
+    from crux_cli.core.rng import ScriptedSource
+
+    return Session(Runner(source=ScriptedSource(faces)))
+
+
+def test_a_held_heros_failed_dying_str_save_prints_its_wound_and_the_journal_brackets_it() -> None:
+    """../shared/seeds/001_…: "9.3 Dying … Strenuous actions may force a STR save; on failure you gain 1 extra
+    Wound." The same words as for a hero on a sheet (`sheet_suffix`)."""
+    from test_repl_fight import Entries
+
+    made = scripted([5, 1])  # initiative 5; the STR save 1: a failure
+    made.journal = journal = Entries()
+    for line in ("fight", "hero Zed", "enemy ogre hp 9", "init", "damage zed 10"):
+        said(made, line)
+    saved = said(made, "save zed STR")
+    assert "Zed: Grit 0 → 1 · failed STR save while Dying: Wounds 1 → 2" in saved
+    assert made.fight.heroes["Zed"].wounds == 2
+    assert journal.entries[-1].sheets == ({"path": None, "who": "Zed", "before": {"grit": 0, "wounds": 1},
+                                           "after": {"grit": 1, "wounds": 2}},)
+
+
+def test_an_elites_grit_says_what_is_left_and_a_miss_takes_no_0() -> None:
+    """../shared/seeds/001_…: "Elite monsters can be given Grit and heroic reactions to feel closer to PCs." (§11);
+    a held hero's roll says their Grit total, as a sheet hero's does."""
+    made = scripted([5, 4, 1, 1])  # init 5; the boss's Grit attack 4, 1; Zed's attack misses on 1
+    for line in ("fight", "hero Zed", "enemy boss hp 20 grit 2 atk d6", "init", "next"):
+        said(made, line)
+    attacked = said(made, "atk zed grit")
+    assert "Grit −1 spent" in attacked and "boss: Grit 2 → 1" in attacked
+    said(made, "next")
+    missed = said(made, "atk boss")
+    assert "miss" in missed and "Zed: Grit 0 → 1" in missed
+    assert "takes 0" not in missed and "boss takes" not in missed
+
+
+@pytest.mark.slow
+def test_a_held_heros_failed_dying_str_save_at_a_real_terminal(environ: dict[str, str]) -> None:
+    """../shared/seeds/001_…: "Strenuous actions may force a STR save; on failure you gain 1 extra Wound."
+    Seed 2 rolls a 1 on the save."""
+    child = start(environ, "repl", "--seed", "2")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Zed", "Zed joins the fight")
+    say(child, "enemy ogre hp 9", "ogre (9 HP")
+    say(child, "init", "round 1")
+    say(child, "damage zed 10", "Dying no → yes")
+    say(child, "save zed STR", "Zed: save STR: full effect (1)", "failed STR save while Dying: Wounds 1 → 2")
+    say(child, "party", "Zed: HP 0/10 · Wounds 2/6")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+
+
+# -- after a win --------------------------------------------------------------------------------------
+
+
+def test_after_a_win_the_party_is_patched_up_by_name_until_end() -> None:
+    """../shared/seeds/001_…: "Field Rest (short rest) ⛺ - Spend Hit Dice to restore HP." — after the fight, by
+    name, without `fight on`."""
+    made = scripted([6, 6, 4, 6])
+    for line in ("fight", "hero Pip", "hero Tom", "enemy ogre hp 2", "init", "damage pip 5", "damage tom 4"):
+        said(made, line)
+    assert "the fight is won" in said(made, "damage ogre 2")
+    assert "HP 5 → 8" in said(made, "heal pip 3")
+    assert "HP 6 → 10" in said(made, "rest tom field 1")
+    assert "prone" in said(made, "cond add pip prone")
+    assert "Wounds 0 → 1" in said(made, "wound pip 1")
+    assert "Pip" in said(made, "show pip")
+    assert "ogre is out of it" in refused(made, "heal ogre 2")
+    assert "`fight on` goes on with the last" in refused(made, "next")
+    said(made, "end")
+    assert "'heal' does not take 'pip' here" in refused(made, "heal pip 1")
+    assert "Pip: HP 8/10 · Wounds 1/6 · Grit 0 · Hit Dice 1/1 · prone" in said(made, "party")
+
+
+@pytest.mark.slow
+def test_heal_pip_after_a_win_at_a_real_terminal(environ: dict[str, str]) -> None:
+    child = start(environ, "repl", "--seed", "3")
+    say(child, "fight", "a fight begins")
+    say(child, "hero Pip", "Pip joins the fight")
+    say(child, "enemy ogre hp 2", "ogre (2 HP")
+    say(child, "init", "round 1")
+    say(child, "damage pip 5", "HP 10 → 5")
+    say(child, "damage ogre 2", "the fight is won")
+    say(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
