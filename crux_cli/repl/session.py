@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import PLAIN, Palette
+from crux_cli.repl import undoing
 from crux_cli.repl.fighting import Fighting
-from crux_cli.repl.tracking import Step, Steps
+from crux_cli.repl.tracking import Steps
 from crux_cli.rulesets import DEFAULT
 
 if TYPE_CHECKING:
@@ -244,89 +245,9 @@ class Session:
         return self.journal.together_or_warn()
 
     def undo(self, redo: bool = False) -> list[str]:
-        """Take back the last change (or make again the last one taken back): sheets and fight together.
-
-        A sheet that changed since (another crux, an edit) refuses the sheets' half: the session says what
-        differs, and offers the rest alone (the fight's ledger) or skipping the step, so undo is never stuck."""
-        from crux_cli.core.errors import SheetError
-        from crux_cli.state.sheet_undo import restore_sheets
-
-        step = self.steps.last(redo)
-        word = "redo" if redo else "undo"
-        if step is None:
-            return [f"nothing to {word}" + ("" if redo else " in this session")]
-        side = "after" if redo else "before"
-        other = "before" if redo else "after"
-        try:
-            restore_sheets([(change["path"], change[other], change[side]) for change in step.sheets], step.statement,
-                           self.sheets_as_given(step))
-        except SheetError as error:
-            return self.offer_rest(step, redo, error)
-        return self.took(step, redo, step.sheets)
-
-    def sheets_as_given(self, step: Step) -> dict[str, str]:
-        """Each sheet of a step (by its real path) as the user gave it (`wren.toml`), for what undo says."""
-        given = {}
-        for snapshot in (step.before, step.after):
-            for path in (snapshot.fight.sheets.values() if snapshot.fight is not None else ()):
-                given[os.path.realpath(os.path.expanduser(path))] = path
-        if self._runner is not None and self._runner.sheet is not None:
-            given.setdefault(os.path.realpath(self._runner.sheet), self._runner.sheet)
-        return given
-
-    def offer_rest(self, step: Step, redo: bool, error: CruxError) -> list[str]:  # a SheetError: its message names it
-        """A sheet refused `undo`: say what differs, and offer the rest of the step alone, or skipping it."""
-        word = "redo" if redo else "undo"
-        rest = step.before.fight != step.after.fight or step.before.hero != step.after.hero \
-            or step.before.countdowns != step.after.countdowns or step.before.party != step.after.party
-        said = [f"{error.message}: another crux, or an edit, changed the sheet since, so {word} leaves it as it is"]
-        if rest:
-            said.append(f"  y: {word} the fight alone, the sheet staying as it is · skip: leave this step out of "
-                        f"{word} (nothing changes) · anything else: leave it as it is")
-        else:
-            said.append(f"  skip: leave this step out of {word} (nothing changes) · anything else: leave it as it is")
-
-        def answer(line: str) -> list[str]:
-            reply = line.strip().lower()
-            if reply in ("y", "yes") and rest:
-                return self.took(step, redo, ())
-            if reply in ("s", "skip"):
-                self.steps = self.steps.skipped(redo)
-                return [f"left out of {word}: `{step.statement}` (the sheet and the fight stay as they are)"]
-            if reply in ("", "n", "no", "y", "yes"):
-                return ["left as it was"]
-            return ["left as it was (the question wanted y, skip or n)", *self.handle(line)]
-
-        self.pending = answer
-        return said
-
-    def took(self, step: Step, redo: bool, sheets: tuple[dict[str, Any], ...]) -> list[str]:
-        """The step taken back (or made again): the fight, the hero and countdowns as it had them, and the
-        `sheets` changes already set back on their sheets (none: the sheets stayed as they are)."""
-        from crux_cli.core.journal_entry import JournalEntry
-        from crux_cli.repl import tracking
-
-        word = "redo" if redo else "undo"
-        side = "after" if redo else "before"
-        other = "before" if redo else "after"
-        tracking.restore(self, step.after if redo else step.before)
-        self.steps = self.steps.moved(redo)
-        alone = " (the fight alone: the sheet stays as it is)" if step.sheets and not sheets else ""
-        out = [f"{'made again' if redo else 'took back'}: {step.statement}{alone}"]
-        with self.journal_transaction():
-            if self.journal is not None:
-                self.journal.append(JournalEntry(
-                    kind=word, statement=step.statement, undoes=step.entry_id, answers=(),
-                    sheets=tuple({**c, "before": c[other], "after": c[side]} for c in sheets)))
-            if step.before.fight != step.after.fight:
-                out += self.fighting.keep()
-        self.sheet_mtime = None
-        from crux_cli.render.log import change_summary
-
-        out += [self.palette.dim("  " + change_summary({**c, "before": c[other], "after": c[side]}))
-                for c in sheets]
-        out += self.journal.take_warnings() if self.journal is not None else []
-        return out
+        """Take back the last change (or make again the last one taken back): sheets and fight together
+        (repl/undoing.py)."""
+        return undoing.undo(self, redo)
 
     def answered(self, line: str, run: Callable[[], list[str]]) -> list[str]:
         """The lines of `run()`, its error shown in their place: for answers to a question."""

@@ -20,6 +20,7 @@ from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
 from crux_cli.rulesets.crux.fight_step import Said, current, held, required, said_by, step, sync, turn_begins
 from crux_cli.rulesets.crux.fight_words import FightWord, Token, is_file
 from crux_cli.rulesets.crux.hero import Hero
+from crux_cli.rulesets.crux.sheet_render import change_text
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightHost
@@ -120,8 +121,6 @@ def hero_numbers(words: list[Token], line: str) -> dict[str, tuple[int, int | No
 
 def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) -> tuple[Hero, list[str]]:
     """The hero with the numbers set (HP 0 is Dying, Wounds at the cap dead, §9), and what changed."""
-    from crux_cli.rulesets.crux.sheet_render import change_text
-
     changes: dict[str, object] = {}
     if "hp" in settings:
         hp, most, _ = settings["hp"]
