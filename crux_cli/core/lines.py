@@ -8,6 +8,8 @@ the runner, the REPL session, its lexer and its suggester all split here, so the
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 SEPARATOR = ";"
 COMMENT = "#"
 ODDS = "odds"
@@ -69,6 +71,90 @@ def odds_body(statement: str) -> str | None:
     if head.lower() != ODDS or (rest and not rest[0].isspace()):
         return None
     return rest
+
+
+QUOTES = "'\""
+ODDS_OPTIONS = ("--cumulative", "--at-least")
+
+
+class OddsAsked(NamedTuple):
+    """What `odds …` asks for, wherever a line is read: the statement (its quotes taken off), and the options
+    `crux odds` takes, `--at-least K` and `--cumulative`. `start` is where the statement begins in the body."""
+
+    statement: str
+    at_least: int | None = None
+    cumulative: bool = False
+    start: int = 0
+
+
+def odds_asked(body: str) -> OddsAsked:
+    """`odds`'s body read as the command line reads `crux odds`'s arguments.
+
+    `--cumulative` and `--at-least K` (or `--at-least=K`) come before the statement, or after it; the
+    statement may be quoted whole, as it is on a command line (`odds --cumulative '1d20+5 vs 15; d20 vs 15'`):
+    the quotes are the shell's, not the statement's. A name quoted inside the statement keeps its quotes.
+    """
+    text = body.rstrip()
+    at_least: int | None = None
+    cumulative = False
+    start = len(text) - len(text.lstrip())
+
+    def option(at: int, backwards: bool = False) -> tuple[int, int] | None:
+        """The span of the option at `at` (its value included), None when the word there is none."""
+        nonlocal at_least, cumulative
+        end = at
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        word = text[at:end]
+        name, equals, value = word.partition("=")
+        if not word.startswith("--"):
+            return None
+        if name == "--cumulative" and not equals:
+            cumulative = True
+            return at, end
+        if name != "--at-least":
+            from crux_cli.core.errors import CruxError
+
+            raise CruxError(f"odds does not take {word}", text=body, position=at,
+                            hint="odds takes --cumulative and --at-least K, before or after the statement")
+        if not equals:  # the value is the next word
+            after = end
+            while after < len(text) and text[after].isspace():
+                after += 1
+            value_end = after
+            while value_end < len(text) and not text[value_end].isspace():
+                value_end += 1
+            value, end = text[after:value_end], value_end
+        if not value.lstrip("-").isdigit() or not value.isascii():
+            from crux_cli.core.errors import CruxError
+
+            raise CruxError("--at-least needs a whole number: --at-least 10", text=body, position=at,
+                            hint="odds --at-least 10 'atk 2d8+3'")
+        at_least = int(value)
+        return at, end
+
+    while (taken := option(start)) is not None:  # leading options
+        start = len(text) - len(text[taken[1]:].lstrip())
+    end = len(text)
+    while True:  # trailing options: the last words that start with --
+        words = text[start:end].split()
+        if len(words) < 2:
+            break
+        last = text.rfind(words[-1], start, end)
+        before = text.rfind(words[-2], start, last)
+        if words[-2] == "--at-least" and words[-1].lstrip("-").isdigit():
+            if option(before) is None:
+                break
+            end = len(text[:before].rstrip())
+            continue
+        if not words[-1].startswith("--") or option(last) is None:
+            break
+        end = len(text[:last].rstrip())
+    statement = text[start:end]
+    if len(statement) >= 2 and statement[0] in QUOTES and statement[-1] == statement[0] \
+            and statement[0] not in statement[1:-1]:
+        statement, start = statement[1:-1], start + 1
+    return OddsAsked(statement.strip(), at_least, cumulative, start + len(statement) - len(statement.lstrip()))
 
 
 def undecodable(text: str) -> int | None:
