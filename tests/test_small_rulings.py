@@ -1,0 +1,48 @@
+"""Small things seen at the table (issue 36), each with its ruling: hints that say what to write instead,
+help and prompts that read as the rest, and limits that depend on the statement alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from crux_cli.core.errors import CruxError
+from crux_cli.running.runner import Runner
+
+
+def refusal(statement: str, rules: str = "crux") -> CruxError:
+    with pytest.raises(CruxError) as refused:
+        Runner(rules=rules).answer(statement)
+    return refused.value
+
+
+@pytest.mark.parametrize(("statement", "written"), [
+    ("1d20+3 adv vs 15", "2d20kh1+3 vs 15"),
+    ("d20 + 5 advantage", "2d20kh1 + 5"),
+    ("1d20+2 dis", "2d20kl1+2"),
+])
+def test_adv_after_dice_is_refused_with_the_dice_advantage_rolls(statement: str, written: str) -> None:
+    refused = refusal(statement)
+    assert "does not take" in refused.message
+    assert refused.hint is not None and refused.hint.endswith(written), refused.hint
+    assert Runner().answer(written).result is not None  # the hint's statement reads
+
+
+def test_adv_with_no_single_d20_still_says_how_to_write_it() -> None:
+    assert "2d20kh1+3 vs 15" in (refusal("2d20 adv").hint or "")
+
+
+@pytest.mark.parametrize(("statement", "written"), [
+    ("DEX + 1d20", "1d20 + DEX"), ("str+2d6+1", "2d6+1 + str"), ("WIL - 1d4", "-1d4 + WIL")])
+def test_an_attribute_before_dice_is_refused_with_the_dice_first(statement: str, written: str) -> None:
+    refused = refusal(statement)
+    assert refused.message.startswith("a test does not take")
+    assert "write the dice first" in (refused.hint or "") and (refused.hint or "").endswith(written), refused.hint
+
+
+def test_dice_first_reads_with_a_sheets_value() -> None:
+    refused = refusal("1d20 + DEX")  # no sheet: the value is asked for, the order is right
+    assert "no sheet is loaded" in refused.message
+
+
+def test_a_test_with_a_plain_number_keeps_its_own_hint() -> None:
+    assert "dice first" not in (refusal("DEX + 3").hint or "")
