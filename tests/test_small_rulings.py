@@ -46,3 +46,22 @@ def test_dice_first_reads_with_a_sheets_value() -> None:
 
 def test_a_test_with_a_plain_number_keeps_its_own_hint() -> None:
     assert "dice first" not in (refusal("DEX + 3").hint or "")
+
+
+def test_help_summaries_wrap_under_their_own_column() -> None:
+    """`/help` in a narrow terminal: a summary's continuation lines hang under the summary, not at column 4."""
+    from crux_cli.core.columns import width
+    from crux_cli.repl.pager import wrap
+    from crux_cli.repl.session import Session
+
+    lines = Session(Runner()).handle("/help")
+    load = next(line for line in lines if line.startswith("  /load FILE"))
+    column = load.index("Load")
+    wrapped = wrap(load, 60)
+    assert len(wrapped) > 1 and all(width(line) <= 60 for line in wrapped)
+    assert all(line[:column].isspace() and not line[column].isspace() for line in wrapped[1:]), wrapped
+    long_usage = lines.index("  /countdown [add Cd8 [LABEL] | clear [LABEL]]") + 1  # its summary on the next line
+    wrapped = wrap(lines[long_usage], 70)
+    summary_at = len(lines[long_usage]) - len(lines[long_usage].lstrip())
+    assert len(wrapped) > 1 and all(len(line) - len(line.lstrip()) == summary_at for line in wrapped), wrapped
+    assert wrap("  hint: " + "word " * 20, 40)[1].startswith("    word")  # a plain line: 2 past its indent
