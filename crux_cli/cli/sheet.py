@@ -94,8 +94,15 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
 
 
 def attribute_value(attribute: str, text: str) -> tuple[int, int]:
-    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be: (modifier, rating)."""
-    return attribute_value_of(f"{attribute}={text}")[1]
+    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be: (modifier, rating);
+    refused in the words of the question (`+2/1`), not of the flag (`STR=+2/1`)."""
+    try:
+        return attribute_value_of(f"{attribute}={text}")[1]
+    except CruxError as error:
+        hint = "write MODIFIER/RATING, like +2/1, -1/0 or +2"
+        if error.message.startswith("cannot read the attribute"):
+            raise CruxError(f"cannot read {text.strip()!r} as {attribute}'s modifier/rating", hint=hint) from None
+        raise error.with_hint(hint) from None
 
 
 def attribute_value_of(spec: str) -> tuple[str, tuple[int, int]]:
