@@ -65,3 +65,23 @@ def test_help_summaries_wrap_under_their_own_column() -> None:
     summary_at = len(lines[long_usage]) - len(lines[long_usage].lstrip())
     assert len(wrapped) > 1 and all(len(line) - len(line.lstrip()) == summary_at for line in wrapped), wrapped
     assert wrap("  hint: " + "word " * 20, 40)[1].startswith("    word")  # a plain line: 2 past its indent
+
+
+def test_wound_cap_is_refused_past_6_where_it_is_given_and_its_help_says_so(tmp_path) -> None:
+    """Seed §9.2: "6 Wounds = death (or a lower cap for a grittier game)": the flag took 1-100, then the sheet
+    it had just written was refused on reading."""
+    from helpers import crux_here
+
+    refused = crux_here("sheet", "new", str(tmp_path / "w.toml"), "--wound-cap", "7", "--name", "W", stdin="")
+    assert refused.returncode == 2 and "--wound-cap takes a whole number from 1 to 6" in refused.stderr
+    assert not (tmp_path / "w.toml").exists()
+    assert "[1<=x<=6]" in crux_here("sheet", "new", "--help").stdout
+    assert crux_here("sheet", "new", str(tmp_path / "g.toml"), "--wound-cap", "4", "--name", "G",
+                     stdin="").returncode == 0
+
+
+def test_crux_1_says_once_that_resuming_is_no_step_of_undo() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "man" / "crux.1").read_text()
+    assert page.count("Resuming is not a step") == 1
