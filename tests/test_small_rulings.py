@@ -85,3 +85,15 @@ def test_crux_1_says_once_that_resuming_is_no_step_of_undo() -> None:
 
     page = (Path(__file__).resolve().parent.parent / "man" / "crux.1").read_text()
     assert page.count("Resuming is not a step") == 1
+
+
+def test_the_limits_table_of_grammar_dice_md_is_one_table() -> None:
+    """A paragraph cut it in two: the rows after it were no table in a Markdown reader."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "grammar" / "dice.md").read_text()
+    section = text.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    blocks = [block for block in section.split("\n\n") if block.strip()]
+    tables = [block for block in blocks if block.lstrip().startswith("|")]
+    assert len(tables) == 1 and all(line.startswith("|") for line in tables[0].strip().splitlines())
+    assert "| 100 `;`-separated statements" in tables[0] and "| 1,000 dice per statement" in tables[0]
