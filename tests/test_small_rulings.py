@@ -97,3 +97,17 @@ def test_the_limits_table_of_grammar_dice_md_is_one_table() -> None:
     tables = [block for block in blocks if block.lstrip().startswith("|")]
     assert len(tables) == 1 and all(line.startswith("|") for line in tables[0].strip().splitlines())
     assert "| 100 `;`-separated statements" in tables[0] and "| 1,000 dice per statement" in tables[0]
+
+
+def test_crux_log_gives_a_run_of_one_shots_one_header() -> None:
+    from helpers import crux_here
+
+    for _ in range(4):
+        crux_here("d6")
+    crux_here("DEX; d8")
+    crux_here("d20")
+    lines = crux_here("log", "-n", "15").stdout.splitlines()
+    headers = [line for line in lines if line.startswith("--")]
+    assert len(lines) == 7 + 3 and len(headers) == 3, lines
+    assert headers[0].startswith("-- 4 sessions of one entry each (") and lines[5].startswith("-- session ")
+    assert lines[8].startswith("-- session ")  # a lone one-shot: its own header, as a session
