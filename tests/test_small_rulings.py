@@ -111,3 +111,17 @@ def test_crux_log_gives_a_run_of_one_shots_one_header() -> None:
     assert len(lines) == 7 + 3 and len(headers) == 3, lines
     assert headers[0].startswith("-- 4 sessions of one entry each (") and lines[5].startswith("-- session ")
     assert lines[8].startswith("-- session ")  # a lone one-shot: its own header, as a session
+
+
+def test_an_attacks_dice_limit_depends_on_the_statement_never_on_a_crit() -> None:
+    """`atk 1000d2` was answered on seed 1 and refused on seed 5 (a crit's re-rolls passed 1,000 dice)."""
+    from crux_cli.core.errors import LimitError
+
+    crits = 0
+    for seed in range(40):
+        answer = Runner(seed=seed).answer("atk 1000d2")
+        crits += answer.result.outcome == "crit"
+        with pytest.raises(LimitError):
+            Runner(seed=seed).answer("atk 1000d2 +1b")  # 1,001 dice written: always refused
+    assert crits > 5  # crits were rolled, with their re-rolls, and answered
+    assert Runner(seed=5).answer("atk 1000d2").result.explosions  # the seed that was refused
