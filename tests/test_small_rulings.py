@@ -125,3 +125,17 @@ def test_an_attacks_dice_limit_depends_on_the_statement_never_on_a_crit() -> Non
             Runner(seed=seed).answer("atk 1000d2 +1b")  # 1,001 dice written: always refused
     assert crits > 5  # crits were rolled, with their re-rolls, and answered
     assert Runner(seed=5).answer("atk 1000d2").result.explosions  # the seed that was refused
+
+
+@pytest.mark.parametrize(("statement", "depth"), [("d6!", 15), ("d20!", 9), ("3d6!", 16)])
+def test_generic_explosions_say_what_their_odds_leave_out(statement: str, depth: int) -> None:
+    """The cut varies by statement (the fewest re-rolls leaving under 1e-12 out, crux(1) `depth`), and the mean
+    is that of the counted rows: the note says both, beside the leftover."""
+    from crux_cli.core.style import PLAIN
+    from crux_cli.running.output import odds_lines
+
+    answer = Runner().odds(statement)
+    assert answer.result.depth == depth and 0 < answer.result.leftover < 1e-12
+    text = "\n".join(odds_lines(answer, PLAIN, False))
+    assert (f"exploding chains longer than {depth} re-rolls (rolls go on to 100) are not in the table, mean or sd"
+            in text)
