@@ -139,3 +139,22 @@ def test_generic_explosions_say_what_their_odds_leave_out(statement: str, depth:
     text = "\n".join(odds_lines(answer, PLAIN, False))
     assert (f"exploding chains longer than {depth} re-rolls (rolls go on to 100) are not in the table, mean or sd"
             in text)
+
+
+def test_three_rulings_are_stated_and_kept() -> None:
+    """`NdS!khM` keeps among the explosion dice as dice of their own, `/` rounds toward minus infinity, equal
+    totals of `EXPR vs EXPR` tie: each said in crux-notation(7) and grammar/dice.md, and so rolled."""
+    from pathlib import Path
+
+    from crux_cli.core.rng import ScriptedSource
+
+    root = Path(__file__).resolve().parent.parent
+    page, notes = (root / "man" / "crux-notation.7").read_text(), (root / "grammar" / "dice.md").read_text()
+    assert "may keep a 6 and the die it added" in page and "may keep a 6 and the die it added" in notes
+    assert "rounds toward minus infinity" in page and "floors toward minus infinity" in notes
+    assert ".Cm tie ,\nwhich neither side wins" in page and "**equal totals are a tie**" in notes
+    kept = Runner(source=ScriptedSource([6, 2, 1, 5])).answer("3d6!kh2").result
+    assert kept.total == 11  # the 6 and the 5 it added, kept over the first dice's 2
+    assert Runner().answer("-7/2").result.total == -4 and Runner().answer("7/-2").result.total == -4
+    tie = Runner(source=ScriptedSource([1, 1])).answer("1d1+4 vs 1d1+4").result
+    assert tie.outcome == "tie"
