@@ -134,3 +134,7 @@ def test_the_line_is_judged_and_completed_after_odds_options_and_quotes() -> Non
     assert error_span("odds --at-least ", rules) is None  # an option still being typed
     assert suggest("odds --cumulative ", rules).kinds == (STATEMENT,)
     assert suggest("odds --cumulative save ", rules).kinds == (crux.ATTRIBUTE,)
+
+
+def test_help_notation_names_the_odds_options() -> None:
+    assert "odds --cumulative or --at-least K" in said(Session(Runner()), "/help notation")
