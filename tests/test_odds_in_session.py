@@ -138,3 +138,12 @@ def test_the_line_is_judged_and_completed_after_odds_options_and_quotes() -> Non
 
 def test_help_notation_names_the_odds_options() -> None:
     assert "odds --cumulative or --at-least K" in said(Session(Runner()), "/help notation")
+
+
+def test_odds_of_a_fight_roll_is_a_fight_line_to_the_lexer() -> None:
+    """`odds --cumulative atk ogre d8` is not marked as an attack refusing 'ogre' while it is typed in a fight."""
+    session = Session(Runner())
+    assert not session.claims("odds --cumulative atk ogre d8")  # no fight: the rule set's statement
+    session = fighting([5], "hero Wren", "enemy ogre hp 30", "init")
+    assert session.claims("odds --cumulative atk ogre d8") and session.claims("odds atk og")
+    assert not session.claims("odds 2d6")

@@ -291,6 +291,12 @@ class Session:
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         statement = lines.last_part(lines.code(line)).strip()
+        body = lines.odds_body(statement)
+        if body is not None and self.fight is not None:  # `odds atk ogre`: the fight's odds read its line
+            try:
+                statement = lines.odds_asked(body).statement
+            except CruxError:
+                return False
         word = statement.split(" ", 1)[0].lower()
         if word in ("undo", "redo"):
             return True  # the session's own words, read before the rule set's
