@@ -8,7 +8,10 @@ the runner, the REPL session, its lexer and its suggester all split here, so the
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
+
+from crux_cli.core.errors import CruxError
 
 SEPARATOR = ";"
 COMMENT = "#"
@@ -74,7 +77,7 @@ def odds_body(statement: str) -> str | None:
 
 
 QUOTES = "'\""
-ODDS_OPTIONS = ("--cumulative", "--at-least")
+WORDS = re.compile(r"\S+")
 
 
 class OddsAsked(NamedTuple):
@@ -95,66 +98,51 @@ def odds_asked(body: str) -> OddsAsked:
     the quotes are the shell's, not the statement's. A name quoted inside the statement keeps its quotes.
     """
     text = body.rstrip()
-    at_least: int | None = None
-    cumulative = False
-    start = len(text) - len(text.lstrip())
-
-    def option(at: int, backwards: bool = False) -> tuple[int, int] | None:
-        """The span of the option at `at` (its value included), None when the word there is none."""
-        nonlocal at_least, cumulative
-        end = at
-        while end < len(text) and not text[end].isspace():
-            end += 1
-        word = text[at:end]
-        name, equals, value = word.partition("=")
-        if not word.startswith("--"):
-            return None
-        if name == "--cumulative" and not equals:
-            cumulative = True
-            return at, end
-        if name != "--at-least":
-            from crux_cli.core.errors import CruxError
-
-            raise CruxError(f"odds does not take {word}", text=body, position=at,
-                            hint="odds takes --cumulative and --at-least K, before or after the statement")
-        if not equals:  # the value is the next word
-            after = end
-            while after < len(text) and text[after].isspace():
-                after += 1
-            value_end = after
-            while value_end < len(text) and not text[value_end].isspace():
-                value_end += 1
-            value, end = text[after:value_end], value_end
-        if not value.lstrip("-").isdigit() or not value.isascii():
-            from crux_cli.core.errors import CruxError
-
-            raise CruxError("--at-least needs a whole number: --at-least 10", text=body, position=at,
-                            hint="odds --at-least 10 'atk 2d8+3'")
-        at_least = int(value)
-        return at, end
-
-    while (taken := option(start)) is not None:  # leading options
-        start = len(text) - len(text[taken[1]:].lstrip())
-    end = len(text)
-    while True:  # trailing options: the last words that start with --
-        words = text[start:end].split()
-        if len(words) < 2:
-            break
-        last = text.rfind(words[-1], start, end)
-        before = text.rfind(words[-2], start, last)
-        if words[-2] == "--at-least" and words[-1].lstrip("-").isdigit():
-            if option(before) is None:
-                break
-            end = len(text[:before].rstrip())
-            continue
-        if not words[-1].startswith("--") or option(last) is None:
-            break
-        end = len(text[:last].rstrip())
-    statement = text[start:end]
+    words = [(found.start(), found.group()) for found in WORDS.finditer(text)]
+    asked: dict[str, int | bool] = {}
+    first, last = 0, len(words)
+    while first < last and (taken := _option(words, first, body, asked)):
+        first += taken
+    while last - first > 1 and (taken := _trailing(words, first, last, body, asked)):
+        last -= taken
+    start = words[first][0] if first < last else len(text)
+    statement = text[start:words[last - 1][0] + len(words[last - 1][1])] if first < last else ""
     if len(statement) >= 2 and statement[0] in QUOTES and statement[-1] == statement[0] \
             and statement[0] not in statement[1:-1]:
         statement, start = statement[1:-1], start + 1
-    return OddsAsked(statement.strip(), at_least, cumulative, start + len(statement) - len(statement.lstrip()))
+    at_least = asked.get("at_least")
+    return OddsAsked(statement.strip(), None if at_least is None else int(at_least), bool(asked.get("cumulative")),
+                     start + len(statement) - len(statement.lstrip()))
+
+
+def _option(words: list[tuple[int, str]], at: int, body: str, asked: dict[str, int | bool]) -> int:
+    """How many words the option at `words[at]` takes (0: it is none), noted in `asked`; one odds does not
+    take is refused, naming those it does."""
+    where, word = words[at]
+    name, equals, value = word.partition("=")
+    if not word.startswith("--"):
+        return 0
+    if name == "--cumulative" and not equals:
+        asked["cumulative"] = True
+        return 1
+    if name != "--at-least":
+        raise CruxError(f"odds does not take {word}", text=body, position=where,
+                        hint="odds takes --cumulative and --at-least K, before or after the statement")
+    taken = 1
+    if not equals:  # the value is the next word
+        value, taken = (words[at + 1][1], 2) if at + 1 < len(words) else ("", 1)
+    if not value.lstrip("-").isdigit() or not value.isascii():
+        raise CruxError("--at-least needs a whole number: --at-least 10", text=body, position=where,
+                        hint="odds --at-least 10 'atk 2d8+3'")
+    asked["at_least"] = int(value)
+    return taken
+
+
+def _trailing(words: list[tuple[int, str]], first: int, last: int, body: str, asked: dict[str, int | bool]) -> int:
+    """How many of the words before `words[last]` are an option written after the statement (0: none)."""
+    if last - first >= 3 and words[last - 2][1] == "--at-least":
+        return _option(words[:last], last - 2, body, asked)
+    return _option(words[:last], last - 1, body, asked)
 
 
 def undecodable(text: str) -> int | None:

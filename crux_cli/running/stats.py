@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -122,8 +123,6 @@ def answer_dice(answer: dict[str, Any]) -> list[tuple[int, list[int]]] | None:
         groups = [(answer.get("sides"), [*(primary.get("dice") or []), *(answer.get("dice") or []),  # type: ignore[list-item]
                                          *(answer.get("explosions") or [])])] if isinstance(primary, dict) else []
     elif kind == "dice" and isinstance(answer.get("terms"), list):
-        import re
-
         for term in answer["terms"]:
             if not isinstance(term, dict) or not isinstance(term.get("dice"), list):
                 continue
@@ -154,11 +153,8 @@ class Tally:
         self.pending: Counter[str] = Counter()  # rows of rolls kept whole not read yet: their body, how many times
         self.pending_size = 0  # their characters
 
-    def add_run(self, rules: str, seed: Any, statements: list[str] | None, items: Any) -> None:
+    def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
         """One row's rolls: a tight loop, since a long history holds a million of them."""
-        if statements is None:  # rolls kept whole: their answers' dice
-            self.add_whole(items)
-            return
         faces, counted, plain = self.faces, 0, 0
         outcomes_left = OUTCOMES_FROM - self.plain
         for item in items:
@@ -256,7 +252,10 @@ def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]]) -> Tally:
     gc.disable()
     try:
         for rules, seed, statements, items in runs:
-            counted.add_run(rules, seed, statements, items)
+            if statements is None:  # rolls kept whole: their answers' dice
+                counted.add_whole(items)
+            else:
+                counted.add_run(rules, seed, statements, items)
         counted.settle()
     finally:
         if paused:
