@@ -21,7 +21,9 @@ def test_a_bad_answer_is_asked_again_with_the_reason(tmp_path: Path) -> None:
     answers = "Ash\nx/1\n1/0\n2/9\n2/1\n0/0\n-1/-1\nDEX\ndex\nWIL\nd1\n2d6\nSTR\nlots\n15\n3\nd12\n"
     done = sheet_new(path, answers)
     assert done.returncode == 0, done.stderr
-    assert "cannot read the attribute" in done.stdout + done.stderr
+    # asked again in the question's words (issue 36), not the flag's (`STR=x/1`, `write ATTR=MODIFIER/RATING`)
+    assert "cannot read 'x/1' as STR's modifier/rating (write MODIFIER/RATING, like +2/1" in done.stdout + done.stderr
+    assert "ATTR=" not in done.stdout + done.stderr and "STR=" not in done.stdout + done.stderr
     assert "DEX is already the advantaged save" in done.stdout + done.stderr  # caught at the question
     assert "'d1' is not a die" in done.stdout + done.stderr
     assert "'lots' is not a whole number from 1 to 100000" in done.stdout + done.stderr

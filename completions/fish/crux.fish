@@ -33,7 +33,7 @@ function __crux_command --argument-names path
             set -g __crux_fallback ''
         case 'crux log'
             set -g __crux_options --json --since --sheet --fight --session -n --last --stats --color --no-color -h --help
-            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each statement\'s outcomes against its odds.' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each plain statement\'s outcomes against its odds.' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --since --sheet --session -n --last --color
             set -g __crux_subcommands
             set -g __crux_argument ''
@@ -73,7 +73,7 @@ function __crux_command --argument-names path
             set -g __crux_fallback ''
         case 'crux sheet new'
             set -g __crux_options --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap --ask --no-ask -h --help
-            set -g __crux_helps 'The hero\'s name (default: asked, or the file\'s name).' 'ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)' 'The advantaged save type (+1 Boon).' 'The disadvantaged save type (+1 Bane).' 'The attack die, e.g. d8 or 2d6 (default d6).' 'The attribute added to damage.' 'Maximum HP (default 10).' 'Hit Dice (default 1).' 'The Hit Die, e.g. d8 (default d8).' 'Wounds that mean death (default 6).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_helps 'The hero\'s name (default: asked, or the file\'s name).' 'ATTR=MOD/RATING, e.g. STR=+2/1: modifier +2, Boon/Bane rating +1 (repeatable)' 'The advantaged save type (+1 Boon).' 'The disadvantaged save type (+1 Bane).' 'The attack die, e.g. d8 or 2d6 (default d6).' 'The attribute added to damage.' 'Maximum HP (default 10).' 'Hit Dice (default 1).' 'The Hit Die, e.g. d8 (default d8).' 'Wounds that mean death (default 6; lower for a grittier game).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Ask for what the flags leave out (default: on a terminal when no --name is given).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --name --attr --adv --dis --attack --attack-attr --hp --hit-dice --hit-die --wound-cap
             set -g __crux_subcommands
             set -g __crux_argument files

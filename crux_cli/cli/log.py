@@ -14,7 +14,7 @@ from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import log_lines
 from crux_cli.running.replay import with_answers
 from crux_cli.running.stats import report, tally, text_lines
-from crux_cli.state.history import iter_lines, plain_rolls, select_entries, since_stamp
+from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp
 from crux_cli.state.recovery import open_store
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 @click.option("--session", metavar="ID", help="Only one session ('last' for the latest).")
 @click.option("-n", "--last", "last", type=click.IntRange(1), metavar="N", help="Only the last N entries.")
 @click.option("--stats", is_flag=True,
-              help="Count the faces rolled against fair dice and each statement's outcomes against its odds.")
+              help="Count the faces rolled against fair dice and each plain statement's outcomes against its odds.")
 @click.option("--color", "color", type=click.Choice(COLOR_CHOICES), default="auto", metavar="WHEN",
               help="Colour: auto (on a terminal), always (through a pipe too), never.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal (--color=never).")
@@ -80,15 +80,14 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
     """`crux log --stats`: faces against fair dice, outcomes against the exact odds (running.stats)."""
     for given, name in ((sheet, "--sheet"), (fight or None, "--fight"), (last, "-n")):
         if given is not None:
-            raise CruxError(f"--stats counts plain rolls: it does not take {name}",
-                            hint="rolls made with a sheet or in a fight are kept whole, not as faces; "
-                                 "--stats takes --since and --session")
+            raise CruxError(f"--stats counts every roll kept: it does not take {name}",
+                            hint="--stats takes --since and --session")
     store = open_store()
     if store is not None:
         try:
             if session == "last":
                 session = store.last_session()
-            counted = tally(plain_rolls(store, session=session, since=since_stamp(since) if since else None))
+            counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
         finally:
             store.close()
     else:

@@ -19,7 +19,7 @@ import click
 
 from crux_cli.cli.params import WordType
 from crux_cli.core.errors import CruxError
-from crux_cli.core.vocabulary import MAX_HP
+from crux_cli.core.vocabulary import MAX_HP, MAX_WOUND_CAP
 
 
 def attribute_names() -> tuple[str, ...]:
@@ -53,7 +53,8 @@ def sheet_group() -> None:
 @click.option("--hp", type=click.IntRange(1, MAX_HP), help="Maximum HP (default 10).")
 @click.option("--hit-dice", type=click.IntRange(0, 100), help="Hit Dice (default 1).")
 @click.option("--hit-die", metavar="DIE", help="The Hit Die, e.g. d8 (default d8).")
-@click.option("--wound-cap", type=click.IntRange(1, 100), help="Wounds that mean death (default 6).")
+@click.option("--wound-cap", type=click.IntRange(1, MAX_WOUND_CAP),
+              help="Wounds that mean death (default 6; lower for a grittier game).")
 @click.option("--ask/--no-ask", default=None, help="Ask for what the flags leave out (default: on a terminal "
                                                      "when no --name is given).")
 def new_command(file: str, name: str | None, attributes: tuple[str, ...], advantaged: str | None,
@@ -94,8 +95,15 @@ def new_command(file: str, name: str | None, attributes: tuple[str, ...], advant
 
 
 def attribute_value(attribute: str, text: str) -> tuple[int, int]:
-    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be: (modifier, rating)."""
-    return attribute_value_of(f"{attribute}={text}")[1]
+    """An answer to an attribute's question, read as `--attr ATTR=MOD/RATING` would be: (modifier, rating);
+    refused in the words of the question (`+2/1`), not of the flag (`STR=+2/1`)."""
+    try:
+        return attribute_value_of(f"{attribute}={text}")[1]
+    except CruxError as error:
+        hint = "write MODIFIER/RATING, like +2/1, -1/0 or +2"
+        if error.message.startswith("cannot read the attribute"):
+            raise CruxError(f"cannot read {text.strip()!r} as {attribute}'s modifier/rating", hint=hint) from None
+        raise error.with_hint(hint) from None
 
 
 def attribute_value_of(spec: str) -> tuple[str, tuple[int, int]]:

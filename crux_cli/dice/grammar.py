@@ -123,6 +123,27 @@ def _countdown(s: str, loc: int, toks: pp.ParseResults) -> syntax.Countdown:
     return syntax.Countdown(sides, pos=loc)
 
 
+STANCES = {"adv": "kh1", "advantage": "kh1", "dis": "kl1", "disadvantage": "kl1"}
+
+
+def advantage_hint(text: str, position: int | None) -> str | None:
+    """`1d20+3 adv vs 15`: dice take no adv or dis word (a Crux save does); advantage is written as the dice it
+    rolls, two d20 keeping the higher: the statement as it would read so, when it has one d20 to double."""
+    if position is None:
+        return None
+    word = re.match(r"[A-Za-z]+", text[position:])
+    keep = STANCES.get(word.group(0).lower()) if word else None
+    if word is None or keep is None:
+        return None
+    rest = (text[:position].rstrip() + " " + text[position + word.end():].lstrip()).strip()
+    d20 = list(re.finditer(r"(?<![0-9A-Za-z])1?[dD]20(?![0-9A-Za-z!])", rest))
+    if len(d20) != 1:
+        return f"dice take no {word.group(0)}: roll two dice and keep one, e.g. 2d20{keep}+3 vs 15"
+    written = rest[:d20[0].start()] + f"2d20{keep}" + rest[d20[0].end():]
+    return f"dice take no {word.group(0)}: {'advantage' if keep == 'kh1' else 'disadvantage'} is two d20 " \
+           f"keeping the {'higher' if keep == 'kh1' else 'lower'}: {written}"
+
+
 @functools.cache
 def grammar() -> pp.ParserElement:
     number = pp.Regex(r"[0-9]+").set_name("number").set_parse_action(positioned(
@@ -182,7 +203,8 @@ def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
             tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
         return cast(syntax.DiceStatement, tree)
     except pp.ParseBaseException as failure:
-        raise not_understood(text, failure.loc, "a dice expression", HINT) from None
+        refusal = not_understood(text, failure.loc, "a dice expression", HINT)
+        raise refusal.with_hint(advantage_hint(text, refusal.position) or HINT) from None
     except RecursionError:
         raise LimitError("the expression nests too deeply to read", text=text,
                          hint=f"use at most {MAX_NESTING} levels of parentheses") from None

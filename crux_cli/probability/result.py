@@ -222,6 +222,18 @@ def check_cumulative(rows: Distribution | Sequence[tuple[int, Fraction]]) -> Non
                               "the distribution") from None
 
 
+def as_asked(odds: Odds, at_least: int | None, cumulative: bool, exact: bool) -> Odds:
+    """The odds with what `crux odds` (or `odds …` in a line) asked for beside them: P(value >= at_least),
+    and with `cumulative`, P(at least) and P(at most) of each value (held to the odds limit in JSON, `exact`)."""
+    if at_least is not None:
+        odds = with_at_least(odds, at_least)
+    if cumulative:
+        odds = odds.replace(cumulative=True)
+        if exact and odds.distribution is not None:  # JSON: two more exact fractions a value
+            check_cumulative(odds.distribution)
+    return odds
+
+
 def with_at_least(odds: Odds, k: int) -> Odds:
     """The same odds with P(value >= k) of its distribution (`crux odds --at-least K`)."""
     if odds.distribution is None:

@@ -25,13 +25,31 @@ def local_time(stamp: str) -> str:
 
 
 def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list[str]:
-    lines = []
-    session = None
-    for entry in entries:
-        if entry.session != session:
-            session = entry.session
-            lines.append(palette.dim(f"-- session {session}"))
-        lines.append(entry_line(entry, palette))
+    """A header line for each session, then its entries. Consecutive sessions of one entry each (one-shot
+    commands: each `crux d6` is a session of its own) share one header, naming the first and the last:
+    `-- 4 sessions of one entry each (1dba6170 … 342a10e3)`, so the log is not half headers."""
+    listed = list(entries)
+    runs: list[list[JournalEntry]] = []
+    for entry in listed:
+        if runs and runs[-1][0].session == entry.session:
+            runs[-1].append(entry)
+        else:
+            runs.append([entry])
+    lines: list[str] = []
+    at = 0
+    while at < len(runs):
+        single = at
+        while single < len(runs) and len(runs[single]) == 1:
+            single += 1
+        if single - at > 1:  # a run of one-entry sessions: one header
+            first, last = runs[at][0].session, runs[single - 1][0].session
+            lines.append(palette.dim(f"-- {single - at} sessions of one entry each ({first} … {last})"))
+            lines += [entry_line(run[0], palette) for run in runs[at:single]]
+            at = single
+            continue
+        lines.append(palette.dim(f"-- session {runs[at][0].session}"))
+        lines += [entry_line(entry, palette) for entry in runs[at]]
+        at += 1
     return lines
 
 

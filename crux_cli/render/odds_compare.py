@@ -68,7 +68,7 @@ def comparison_lines(compared: Comparison, palette: Palette, colours: Mapping[st
     notes = ["vs 1st: the difference from the first statement (probabilities in percentage points)"]
     leftover = [o.leftover for o in compared.odds if o.leftover]
     if leftover:
-        notes.append(f"leftover up to {float(max(leftover)):.2g}: exploding chains past the cap are not counted")
+        notes.append(f"leftover up to {float(max(leftover)):.2g}: exploding chains past the cap are left out")
     out += [""] + [margin + (palette.dim(note) if palette.enabled else note) for note in notes]
     return out
 

@@ -286,8 +286,10 @@ def _notes(odds: Odds, palette: Palette, margin: str = "") -> list[str]:
         if odds.exact_at_least is not None:  # the rule set counted them in the mean and P(at least)
             lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not in the "
                          "table (the mean and P(≥) count them)")
-        else:
-            lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer} are not counted")
+        else:  # the depth is the fewest re-rolls leaving under 1e-12 out (dist.default_depth): it varies by statement
+            rolled = " (rolls go on to 100)" if odds.depth is not None else ""
+            lines.append(f"leftover {float(odds.leftover):.2g}: exploding chains{longer}{rolled} are not in the "
+                         f"table{', mean or sd' if odds.mean is not None else ''}")
     if palette.enabled:
         return [f"{margin}{palette.dim(line)}" for line in lines]
     return [f"{margin}{line}" for line in lines] if margin else lines

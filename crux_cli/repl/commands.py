@@ -146,7 +146,7 @@ def notation_help(session: "Session") -> list[str]:
 EVERY_RULE_SET = (  # what every rule set answers besides its own statements (crux-notation(7))
     "in every rule set: generic dice (2d6+3, 4d6kh3, 3d6!, d%, roll 2d6), 1d20+5 vs 15 (a target),",
     "  1d20+3 vs 1d20+5 (opposed), {1d8, 1d10}kh1, max(1d20, 1d20), 4d6s, 1d20 + DEX (the sheet's modifier),",
-    "  table NAME (tables/NAME.toml), odds A; B (side by side)",
+    "  table NAME (tables/NAME.toml), odds A; B (side by side), odds --cumulative or --at-least K before A",
 )
 
 

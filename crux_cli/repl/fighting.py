@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
+    from crux_cli.core.lines import OddsAsked
     from crux_cli.core.ruleset import FightLine, FightRules, FightValue, SheetHero
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
@@ -96,21 +97,48 @@ class Fighting:
             return []
         return rules.toolbar(self.state, self)
 
-    def odds(self, statement: str, exact: bool) -> list[str] | None:
-        """`odds …` in a fight: the fight's odds of that roll (None: not a roll of the fight, plain odds)."""
+    def odds(self, asked: OddsAsked, exact: bool) -> list[str] | None:
+        """`odds …` in a fight: the fight's odds of that roll (None: not a roll of the fight, plain odds), with
+        `--at-least K` and `--cumulative` as `crux odds` gives them."""
         rules = self.rules()
         if self.state is None or rules is None:
             return None
-        asked = getattr(rules, "odds", None)  # a rule set's fights written before `odds` have none: plain odds
-        found = asked(statement, self.state, self, exact) if asked is not None else None
+        fights_odds = getattr(rules, "odds", None)  # a rule set's fights written before `odds` have none: plain odds
+        found = fights_odds(asked.statement, self.state, self, exact) if fights_odds is not None else None
         if found is None:
             return None
         from crux_cli.running.output import odds_lines
 
         answer, said = found
+        if asked.at_least is not None or asked.cumulative:
+            from crux_cli.probability.result import as_asked
+
+            try:
+                answer = answer.replace(result=as_asked(answer.result, asked.at_least, asked.cumulative, exact))
+            except CruxError as error:
+                raise error.at(asked.statement) from None
         if self.session.json:  # one JSON record a line: the statement the odds are of is its `input`
             return odds_lines(answer, self.session.palette, True)
         return [*said, *odds_lines(answer, self.session.palette, False)]
+
+    def ambiguous(self, error: CruxError, statement: str) -> CruxError:
+        """The refusal of `odds STATEMENT` in a fight, naming the combatants when the word it refused begins
+        more than one name (or a word of it), as the fight's own words do: `odds atk gob` → goblin or gobbo."""
+        if self.state is None or error.text != statement or error.position is None:
+            return error
+        word = (statement[error.position:].split() or [""])[0].strip("'\"")
+        key = folded(word)
+        if not key:
+            return error
+        names = self.state.names()
+        if any(folded(name) == key for name in names):
+            return error
+        found = [name for name in names
+                 if folded(name).startswith(key) or any(part.startswith(key) for part in folded(name).split())]
+        if len(found) < 2:
+            return error
+        return CruxError(f"'{word}' could be " + " or ".join(found), text=statement, position=error.position,
+                         hint="give more of the name, or quote it whole")
 
     def help(self) -> list[str]:
         rules = self.rules()
@@ -367,3 +395,10 @@ class Fighting:
             raise CruxError(f"the {name} rules have no fights to save or load")
         return rules
 
+
+def folded(text: str) -> str:
+    """A name as typing compares it: any case, accents left out, spaces single (as the fights fold names)."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(ch for ch in plain if not unicodedata.combining(ch)).split())

@@ -118,11 +118,20 @@ def error_span(text: str, rules: RuleSet, aliases: frozenset[str] = frozenset())
 def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[int, int] | None:
     """(start, end) of the word the parser refuses, or None. A word still being typed is never an error."""
     rules = rulesets.load(rules_name)
+    quoted = ""  # the quote `odds '…; …'` opened around its statements, until it closes
     for start, statement in lines.spans(lines.code(text)):
         body = lines.odds_body(statement)
         if body is not None:
-            start += len(statement) - len(body.lstrip())
-            statement = body.strip()
+            try:
+                asked = lines.odds_asked(body)  # its options and quotes are not the statement's
+            except CruxError:
+                continue  # an option still being typed (`odds --at-least `)
+            start += len(statement) - len(body) + asked.start
+            statement = asked.statement
+            if statement[:1] in lines.QUOTES and statement.count(statement[0]) % 2:
+                quoted, statement, start = statement[0], statement[1:], start + 1
+        elif quoted and quoted in statement:  # the last statement of the quoted comparison
+            statement, quoted = statement[:statement.rindex(quoted)].rstrip(), ""
         if not statement or statement.split()[0].lower() in aliases:
             continue
         try:

@@ -60,7 +60,8 @@ def visible_width(text: str) -> int:
 
 
 def wrap(line: str, columns: int) -> list[str]:
-    """`line` broken at spaces to fit `columns` (colour codes take no room); continuations indented by 2 more.
+    """`line` broken at spaces to fit `columns` (colour codes take no room); continuations indented by 2 more,
+    or, in a line of two columns (`/help`'s usage and summary), under the second column (`hanging`).
 
     A line holding newlines (`show`, a table) is wrapped line by line, and the spaces between words are
     kept as they were (columns of `/help`, a status line's padding): only a break replaces a gap.
@@ -70,15 +71,30 @@ def wrap(line: str, columns: int) -> list[str]:
     if columns < 20 or visible_width(line) <= columns:
         return [line]
     lead = line[: len(line) - len(line.lstrip(" "))]
+    hang = hanging(line, lead, columns)
     out, current = [], lead
     for gap, word in WORD.findall(line[len(lead):]):
         candidate = current + (gap if current.strip() else "") + word
         if current.strip() and visible_width(candidate) > columns:
             out.append(current)
-            current = lead + "  " + word
+            current = hang + word
         else:
             current = candidate
     return [*out, current]
 
 
+def hanging(line: str, lead: str, columns: int) -> str:
+    """Where a wrapped line's continuations start: under its second column when it has one (words, then two
+    spaces or more: `  /load FILE   Load a character sheet…`), under the text of a summary set on a line of
+    its own, deep in (a long usage's), else 2 past the line's own indent, within the left half of the width."""
+    second = COLUMNS.match(line)
+    if second is not None and visible_width(second.group(0)) <= columns // 2:
+        return " " * visible_width(second.group(0))
+    if DEEP <= len(lead) <= columns // 2:
+        return lead
+    return lead + "  "
+
+
 WORD = re.compile(r"(\s*)(\S+)")
+COLUMNS = re.compile(r" *\S+(?: \S+)* {2,}(?=\S)")  # a first column and the gap after it
+DEEP = 8  # a lead this deep is a column of its own

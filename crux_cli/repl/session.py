@@ -163,13 +163,7 @@ class Session:
             statement = self.expand_statement(part)
             body = lines.odds_body(statement)
             if body is not None:
-                from crux_cli.running.output import odds_lines
-
-                fought = self.fighting.odds(body.strip(), exact=self.json)
-                if fought is not None:
-                    out += fought
-                    continue
-                out += odds_lines(self.runner.odds(body.strip(), exact=self.json), self.palette, self.json)
+                out += self.odds(lines.odds_asked(body))
                 continue
             head, _, rest = statement.partition(" ")
             if head.lower() in ("undo", "redo") and not rest.strip():
@@ -188,6 +182,19 @@ class Session:
                         out.append(self.render(answer))
                 except CruxError as error:
                     raise self.in_fight(error, statement) from None
+
+    def odds(self, asked: lines.OddsAsked) -> list[str]:
+        """`odds [--cumulative] [--at-least K] STATEMENT`: the fight's odds of that roll, else the plain odds."""
+        from crux_cli.running.output import odds_lines
+
+        fought = self.fighting.odds(asked, exact=self.json)
+        if fought is not None:
+            return fought
+        try:
+            answer = self.runner.odds(asked.statement, asked.at_least, exact=self.json, cumulative=asked.cumulative)
+        except CruxError as error:
+            raise self.fighting.ambiguous(error, asked.statement) from None
+        return odds_lines(answer, self.palette, self.json)
 
     def in_fight(self, error: CruxError, statement: str) -> CruxError:
         """An unknown first word during a fight: the hint counts the fight's words (`next`, `status`…) too."""
@@ -259,6 +266,12 @@ class Session:
     def claims(self, line: str) -> bool:
         """Is `line` a fight word now, rather than a statement of the rule set?"""
         statement = lines.last_part(lines.code(line)).strip()
+        body = lines.odds_body(statement)
+        if body is not None and self.fight is not None:  # `odds atk ogre`: the fight's odds read its line
+            try:
+                statement = lines.odds_asked(body).statement
+            except CruxError:
+                return False
         word = statement.split(" ", 1)[0].lower()
         if word in ("undo", "redo"):
             return True  # the session's own words, read before the rule set's
@@ -337,8 +350,13 @@ class Session:
 
     def expand_statement(self, text: str) -> str:
         odds = lines.odds_body(text)
-        if odds is not None:
-            return f"{lines.ODDS} {self.expand_statement(odds.lstrip())}"
+        if odds is not None:  # the statement after `odds` and its options, as typed
+            try:
+                asked = lines.odds_asked(odds)
+            except CruxError:  # refused when answered
+                return f"{lines.ODDS} {self.expand_statement(odds.lstrip())}"
+            end = asked.start + len(asked.statement)
+            return f"{lines.ODDS} {odds[:asked.start].lstrip()}{self.expand_statement(asked.statement)}{odds[end:]}"
         head, _, rest = text.partition(" ")
         body = self.aliases.get(head.lower())
         return text if body is None else f"{body} {rest}".strip()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from crux_cli.core import lines
+from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
 from crux_cli.repl import words
 
@@ -55,11 +56,23 @@ def split_word(text: str) -> tuple[list[str], str]:
     return words[:-1], words[-1]
 
 
+def odds_statement(statement: str) -> str:
+    """The statement being typed, after `odds` and its options (`odds --cumulative atk og`) when there."""
+    body = lines.odds_body(statement)
+    if body is None:
+        return statement
+    try:
+        asked = lines.odds_asked(body)
+    except CruxError:
+        return body  # an option still being typed
+    return body[asked.start:] if body.rstrip().endswith(asked.statement) else body
+
+
 def _in_statement(text: str, rules: RuleSet) -> Suggestion:
     if lines.has_comment(text):
         return NOTHING  # a comment: free text
     statement = lines.last_part(text)
-    before, word = split_word(lines.odds_body(statement) or statement)
+    before, word = split_word(odds_statement(statement))
     if not before:
         return Suggestion((STATEMENT,), word)
     first = before[0].lower()

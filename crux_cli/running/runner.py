@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
-from crux_cli.core.lines import SEPARATOR, odds_body, split_comment, split_statements, undecodable
+from crux_cli.core.lines import SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -190,7 +190,9 @@ class Runner:
         printing a million dice.
         """
         if text[:1] in ODDS_INITIALS and (body := odds_body(text)) is not None:  # `odds STATEMENT`, as at the prompt
-            return iter((self.odds(body.strip(), exact=self.exact_odds).replace(comment=comment),))
+            asked = odds_asked(body)  # `crux odds`'s options, and its argument quoted as a shell quotes it
+            return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
+                                   asked.cumulative).replace(comment=comment),))
         handler, statement = self.read(text)
         times = getattr(statement, "repeat", 1) * self.repeat
         if times > MAX_REPEAT:
@@ -333,16 +335,10 @@ class Runner:
             raise CruxError(f"the {handler.name} rules offer no exact odds", text=text, position=0)
         try:
             odds = self.odds_of(handler.odds, statement, text, exact, passed)
-            if at_least is not None:
-                from crux_cli.probability.result import with_at_least
+            if at_least is not None or cumulative:
+                from crux_cli.probability.result import as_asked
 
-                odds = with_at_least(odds, at_least)
-            if cumulative:
-                odds = odds.replace(cumulative=True)
-                if exact and odds.distribution is not None:  # JSON: two more exact fractions a value
-                    from crux_cli.probability.result import check_cumulative
-
-                    check_cumulative(odds.distribution)
+                odds = as_asked(odds, at_least, cumulative, exact)
         except CruxError as error:
             raise counted(error, passed).at(text) from None
         name = "" if self.is_active(handler) else handler.name

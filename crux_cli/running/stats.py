@@ -1,12 +1,19 @@
 """`crux log --stats`: are my dice fair, and how often did each statement come out as it should?
 
-Reads the journal's plain rolls (those kept as statement and faces: every roll made with no sheet
-or hero, most of a batch or a one-shot session) through the store's indexes, straight from its rows:
+Reads every roll the journal keeps through the store's indexes, straight from its rows (state.history
+`kept_rolls`): the plain rolls kept as statement and faces (a batch, a one-shot), and the rolls kept whole
+(made with a sheet or a hero, or in a fight), whose answers hold their dice.
 
 - faces: for each die size, how often each face came up, against fair dice, with Pearson's
-  chi-square and its p-value (a p-value under 0.01 says: these dice do not look fair);
+  chi-square and its p-value: of every roll whose dice the journal holds;
 - outcomes: for each statement rolled often enough, how often each outcome (hit, crit, success…)
-  came up, against the statement's exact odds (`crux odds`), with the same test.
+  came up, against the statement's exact odds (`crux odds`), with the same test: of the plain rolls,
+  since a hero's ratings and a fight's additions change the odds a statement's text alone gives.
+
+A test is made only with enough rolls: every cell (a face, an outcome, or the rare outcomes pooled) expected
+at least MIN_EXPECTED times; with fewer, "too few to tell". All the tests of one report are corrected for
+being made at once (Holm's method): a p-value is flagged when its Holm-adjusted value is under FLAG_BELOW,
+so a fair evening is flagged somewhere with a chance under FLAG_BELOW, however many dice and statements.
 
 An outcome comes from rolling the statement again with the kept faces (running.replay); the same
 statement with the same faces is rolled once, so a long history costs its distinct rolls.
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -30,8 +38,9 @@ MOST_STATEMENTS = 40  # statements compared with their odds (the most rolled fir
 FLAG_BELOW = 0.01  # a p-value under this is said to look unfair
 
 
-def chi_square(observed: list[int], expected: list[float]) -> tuple[float, int, float]:
-    """Pearson's statistic, its degrees of freedom and the p-value (cells expected below 5 pooled)."""
+def chi_square(observed: list[int], expected: list[float]) -> tuple[float, int, float | None]:
+    """Pearson's statistic, its degrees of freedom and the p-value (cells expected below 5 pooled); the
+    p-value is None when there are too few to tell: fewer than two cells, or the pool expected below 5."""
     cells: list[tuple[float, float]] = []
     pool_o = pool_e = 0.0
     for o, e in sorted(zip(observed, expected, strict=True), key=lambda pair: pair[1]):
@@ -42,11 +51,23 @@ def chi_square(observed: list[int], expected: list[float]) -> tuple[float, int, 
     if pool_e:
         cells.append((pool_o, pool_e))
     cells = [(o, e) for o, e in cells if e > 0]
-    if len(cells) < 2:
-        return 0.0, 0, 1.0
+    if len(cells) < 2 or any(e < MIN_EXPECTED for _, e in cells):
+        return 0.0, 0, None
     statistic = sum((o - e) ** 2 / e for o, e in cells)
     df = len(cells) - 1
     return statistic, df, upper_gamma_regularized(df / 2, statistic / 2)
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's adjusted p-values, in the order given: the smallest times the number of tests, the next times
+    one fewer, …, each at least the one before it (Holm 1979; controls the chance of any false flag)."""
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 def upper_gamma_regularized(a: float, x: float) -> float:
@@ -84,31 +105,67 @@ def upper_gamma_regularized(a: float, x: float) -> float:
 
 
 OUTCOMES_FROM = 50_000  # the newest rolls whose outcomes are counted (each distinct one rolled again)
+PENDING_CHARS = 4_000_000  # rows kept whole held before they are read (the same one read once among them)
+
+
+def answer_dice(answer: dict[str, Any]) -> list[tuple[int, list[int]]] | None:
+    """The dice an answer kept whole shows, as (sides, faces) groups: [] when it rolled none (a damage, a
+    condition), None when the journal does not say which dice it rolled (their sides, or a rule set's answer
+    crux does not read here). The faces of the Crux rules' tests and attacks, and of dice expressions."""
+    kind, rules = answer.get("kind"), answer.get("rules")
+    if "dice" not in answer and kind not in ("attack", "dice"):
+        return []
+    groups: list[tuple[int, list[int]]] = []
+    if rules == "crux" and kind in ("test", "save", "initiative"):
+        groups = [(6, answer.get("dice"))]  # type: ignore[list-item]
+    elif rules == "crux" and kind == "attack":
+        primary = answer.get("primary")
+        groups = [(answer.get("sides"), [*(primary.get("dice") or []), *(answer.get("dice") or []),  # type: ignore[list-item]
+                                         *(answer.get("explosions") or [])])] if isinstance(primary, dict) else []
+    elif kind == "dice" and isinstance(answer.get("terms"), list):
+        for term in answer["terms"]:
+            if not isinstance(term, dict) or not isinstance(term.get("dice"), list):
+                continue
+            sides = re.match(r"\d*d(\d+)", str(term.get("notation", "")))
+            if sides is None:
+                return None  # fudge dice, percentiles written d%, …: not read here
+            faces = [part for die in term["dice"] if isinstance(die, dict)
+                     for part in (die.get("parts") or [die.get("value")])]
+            groups.append((int(sides.group(1)), faces))
+    else:
+        return None
+    good = all(isinstance(sides, int) and sides > 1 and isinstance(faces, list)
+               and all(isinstance(f, int) and 1 <= f <= sides for f in faces) for sides, faces in groups)
+    return groups if good and groups else None
 
 
 class Tally:
-    """What the rolls read so far add up to: faces of all of them, outcomes of the newest."""
+    """What the rolls read so far add up to: faces of all of them, outcomes of the newest plain ones."""
 
     def __init__(self) -> None:
         self.faces: dict[int, list[int]] = {}  # sides -> count of each face (index 0 unused)
         self.outcomes: dict[tuple[str, str], Counter[str]] = {}
-        self.rolls = 0
+        self.rolls = 0  # rolls whose faces are counted
+        self.plain = 0  # of them, plain rolls (statement and faces): their outcomes count too
+        self.left_out: Counter[str] = Counter()  # rolls whose dice the journal does not hold, by kind
         self.memo: dict[tuple[str, str, str], str | None] = {}
         self.runners: dict[Any, Any] = {}
+        self.pending: Counter[str] = Counter()  # rows of rolls kept whole not read yet: their body, how many times
+        self.pending_size = 0  # their characters
 
     def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
         """One row's rolls: a tight loop, since a long history holds a million of them."""
-        faces, counted = self.faces, 0
-        outcomes_left = OUTCOMES_FROM - self.rolls
+        faces, counted, plain = self.faces, 0, 0
+        outcomes_left = OUTCOMES_FROM - self.plain
         for item in items:
             try:
-                which, kept = item
-            except (TypeError, ValueError):
+                which, kept = item[0], item[1]
+            except (TypeError, IndexError, KeyError):
                 continue
             item_rules, item_seed = rules, seed
+            heroless = len(item) == 2  # [number, faces, hero's number]: made with a hero
             if kept.__class__ is dict:
-                if "hero" in kept:  # a roll on a sheet: counted with the heroless rolls it is not
-                    continue
+                heroless = heroless and "hero" not in kept
                 item_rules, item_seed, kept = str(kept.get("rules", rules)), kept.get("seed"), kept.get("faces")
             if kept.__class__ is not list:
                 continue
@@ -125,10 +182,49 @@ class Tally:
                     at += 2 + count
             except (TypeError, IndexError):
                 continue  # not faces crux wrote
+            if not heroless:  # its outcome is of the hero's odds, not of the statement's text
+                continue
+            plain += 1
             if outcomes_left > 0 and which.__class__ is int and 0 <= which < len(statements):
                 outcomes_left -= 1
                 self.count_outcome(item_rules, statements[which], kept, item_seed)
         self.rolls += counted
+        self.plain += plain
+
+    def add_whole(self, bodies: list[str]) -> None:
+        """Rolls kept whole: their rows' bodies, counted now and read with the others like them (`settle`), so
+        the same body (a roll with the same dice, hero and answer) is parsed once, with a bounded memory."""
+        self.pending.update(bodies)  # counted in C
+        self.pending_size += sum(map(len, bodies))
+        if self.pending_size > PENDING_CHARS:
+            self.settle()
+
+    def settle(self) -> None:
+        """Count the dice of the bodies held, each parsed once however many times it came."""
+        from orjson import loads
+
+        faces, left_out = self.faces, self.left_out
+        for body, times in self.pending.items():
+            try:
+                data = loads(body)
+            except ValueError:
+                continue
+            answers = data.get("answers") if isinstance(data, dict) else None
+            for answer in answers if isinstance(answers, list) else ():
+                dice = answer_dice(answer) if isinstance(answer, dict) else None
+                if dice is None:
+                    left_out[str(answer.get("kind")) if isinstance(answer, dict) else "?"] += times
+                    continue
+                if dice:
+                    self.rolls += times
+                for sides, rolled in dice:
+                    tally = faces.get(sides)
+                    if tally is None:
+                        tally = faces[sides] = [0] * (sides + 1)
+                    for face in rolled:
+                        tally[face] += times
+        self.pending.clear()
+        self.pending_size = 0
 
     def count_outcome(self, rules: str, statement: str, groups: list[int], seed: Any) -> None:
         key = (rules, statement, repr(groups))
@@ -147,7 +243,7 @@ class Tally:
         return str(outcome) if isinstance(outcome, str) else None
 
 
-def tally(runs: Iterable[tuple[str, Any, list[str], list[Any]]]) -> Tally:
+def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]]) -> Tally:
     """Count every run. The collector is paused meanwhile: a million rolls parsed are a million short-lived
     lists with no cycles, which reference counting frees, and collections over them cost a third of the
     time (PERFORMANCE.md)."""
@@ -156,7 +252,11 @@ def tally(runs: Iterable[tuple[str, Any, list[str], list[Any]]]) -> Tally:
     gc.disable()
     try:
         for rules, seed, statements, items in runs:
-            counted.add_run(rules, seed, statements, items)
+            if statements is None:  # rolls kept whole: their answers' dice
+                counted.add_whole(items)
+            else:
+                counted.add_run(rules, seed, statements, items)
+        counted.settle()
     finally:
         if paused:
             gc.enable()
@@ -168,8 +268,7 @@ def face_report(sides: int, counts: list[int]) -> dict[str, Any]:
     rolled = sum(observed)
     statistic, df, p = chi_square(observed, [rolled / sides] * sides)
     return {"die": f"d{sides}", "rolled": rolled, "counts": {str(f): counts[f] for f in range(1, sides + 1)},
-            "expected": rolled / sides, "chi_square": round(statistic, 4), "df": df, "p": p,
-            "fair": p >= FLAG_BELOW}
+            "expected": rolled / sides, "chi_square": round(statistic, 4), "df": df, "p": p}
 
 
 def outcome_report(rules: str, statement: str, counts: Counter[str]) -> dict[str, Any] | None:
@@ -188,35 +287,82 @@ def outcome_report(rules: str, statement: str, counts: Counter[str]) -> dict[str
     return {"statement": statement, "rules": rules, "rolled": rolled,
             "counts": {name: counts.get(name, 0) for name in names},
             "expected": {name: round(e, 2) for name, e in zip(names, expected, strict=True)},
-            "chi_square": round(statistic, 4), "df": df, "p": p, "as_expected": p >= FLAG_BELOW}
+            "chi_square": round(statistic, 4), "df": df, "p": p}
+
+
+def judged(rows: list[dict[str, Any]], verdict: str) -> None:
+    """Each row's Holm-adjusted p-value (`p_holm`, over every test of the report) and its verdict: `verdict`
+    true or false, or None (and `too_few` true) when there were too few rolls to test."""
+    tested = [row for row in rows if row["p"] is not None]
+    for row, adjusted in zip(tested, holm([row["p"] for row in tested]), strict=True):
+        row["p_holm"], row[verdict], row["too_few"] = adjusted, adjusted >= FLAG_BELOW, False
+    for row in rows:
+        if row["p"] is None:
+            row["p_holm"], row[verdict], row["too_few"] = None, None, True
 
 
 def report(counted: Tally) -> dict[str, Any]:
     faces = [face_report(sides, counts) for sides, counts in sorted(counted.faces.items()) if sides > 1]
     common = sorted(counted.outcomes.items(), key=lambda item: -sum(item[1].values()))[:MOST_STATEMENTS]
     outcomes = [r for (rules, statement), counts in common if (r := outcome_report(rules, statement, counts))]
-    return {"kind": "stats", "rolls": counted.rolls, "outcomes_of": min(counted.rolls, OUTCOMES_FROM),
+    rows = [*faces, *outcomes]
+    judged(rows, "fair")  # one family: the faces and the outcomes together
+    for row in outcomes:
+        row["as_expected"] = row.pop("fair")
+    return {"kind": "stats", "rolls": counted.rolls, "plain": counted.plain,
+            "kept_whole": counted.rolls - counted.plain, "left_out": dict(sorted(counted.left_out.items())),
+            "outcomes_of": min(counted.plain, OUTCOMES_FROM), "tests": sum(row["p"] is not None for row in rows),
             "faces": faces, "outcomes": outcomes}
+
+
+def head_lines(stats: dict[str, Any]) -> Iterator[str]:
+    """What was counted, and what was not."""
+    whole = stats["kept_whole"]
+    parts = [f"{stats['plain']:,} plain"] + ([f"{whole:,} with a sheet or a hero or in a fight"] if whole else [])
+    yield f"{stats['rolls']:,} rolls counted ({', '.join(parts)})"
+    left = stats["left_out"]
+    if left:
+        kinds = ", ".join(f"{kind} {count:,}" for kind, count in left.items())
+        yield f"  left out: {plural(sum(left.values()))} whose dice the journal does not show ({kinds})"
+    if whole:
+        yield "  the faces of every roll counted; the outcomes of plain rolls only (a hero or a fight changes the odds)"
 
 
 def text_lines(stats: dict[str, Any]) -> Iterator[str]:
     if not stats["rolls"]:
-        yield "no plain rolls to count (rolls made with a sheet or a hero are not counted)"
+        left = stats.get("left_out")
+        yield "no rolls to count" + (f" (left out: {plural(sum(left.values()))} whose dice the journal does not "
+                                     "show)" if left else "")
         return
-    yield f"{stats['rolls']:,} rolls counted"
-    yield "faces, against fair dice:"
+    yield from head_lines(stats)
+    if stats["tests"] > 1:
+        yield (f"  {stats['tests']} tests at once: each p-value adjusted for them (Holm); "
+               f"flagged when the adjusted one is under {FLAG_BELOW:g}")
+    yield f"faces, against fair dice (too few to tell under {MIN_EXPECTED} of each face expected):"
     for face in stats["faces"]:
-        verdict = "fair" if face["fair"] else "NOT what fair dice give"
+        verdict = "too few to tell" if face["too_few"] else "fair" if face["fair"] else "NOT what fair dice give"
         counts = " ".join(f"{k}:{v}" for k, v in face["counts"].items()) if len(face["counts"]) <= 12 else \
             f"{len(face['counts'])} faces"
-        yield (f"  {face['die']:>6}  {face['rolled']:>9,} rolled  χ² {face['chi_square']:.2f} (df {face['df']})  "
-               f"p {face['p']:.3g}  {verdict}  [{counts}]")
+        yield (f"  {face['die']:>6}  {face['rolled']:>9,} rolled  {tested(face)}  {verdict}  [{counts}]")
     if stats["outcomes"]:
-        newest = "" if stats["outcomes_of"] == stats["rolls"] else f" (the newest {stats['outcomes_of']:,} rolls)"
+        newest = "" if stats["outcomes_of"] == stats["plain"] else f" (the newest {stats['outcomes_of']:,} rolls)"
         yield f"outcomes, against the exact odds{newest}:"
     for row in stats["outcomes"]:
-        verdict = "as expected" if row["as_expected"] else "NOT as the odds say"
+        verdict = "too few to tell" if row["too_few"] else "as expected" if row["as_expected"] else \
+            "NOT as the odds say"
         shown = ", ".join(f"{name} {count} (expected {row['expected'][name]:g})"
                           for name, count in row["counts"].items())
-        yield f"  {row['statement']}  [{row['rules']}]  {row['rolled']:,} rolled  p {row['p']:.3g}  {verdict}"
+        yield f"  {row['statement']}  [{row['rules']}]  {row['rolled']:,} rolled  {tested(row)}  {verdict}"
         yield f"    {shown}"
+
+
+def tested(row: dict[str, Any]) -> str:
+    """The test's figures: χ², its degrees of freedom, the p-value and Holm's (nothing when too few)."""
+    if row["p"] is None:
+        return "χ² —"
+    adjusted = "" if row["p_holm"] == row["p"] else f" (Holm {row['p_holm']:.3g})"
+    return f"χ² {row['chi_square']:.2f} (df {row['df']})  p {row['p']:.3g}{adjusted}"
+
+
+def plural(count: int) -> str:
+    return f"{count:,} roll" + ("" if count == 1 else "s")

@@ -383,10 +383,11 @@ class Store:
         row = self.db.execute("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1", (since,)).fetchone()
         return None if row is None else int(row[0])
 
-    def roll_rows(self, session: str | None = None, since: str | None = None) -> Iterator[tuple[int, str]]:
+    def roll_rows(self, session: str | None = None, since: str | None = None,
+                  changes: bool = False) -> Iterator[tuple[int, str]]:
         """(count, body) of every row of rolls, newest first: of one `session`, reaching `since` (state.history
-        `plain_rolls`)."""
-        clauses, params = ["kind = 'roll'"], []
+        `kept_rolls`); with `changes`, the changes' rows too (a fight's attack, a roll that spent Grit)."""
+        clauses, params = ["kind IN ('roll', 'change')" if changes else "kind = 'roll'"], []
         if session is not None:
             clauses.append("session = ?")
             params.append(session)

@@ -3,7 +3,7 @@ store's readers").
 
 A row holds one entry, or a run of a batch's plain rolls (and the changes it held among them): `entries_of`
 expands a row into its entries, only as many of its newest as a reader needs. `select_entries` serves
-`crux log` and `/log`, `plain_rolls` `crux log --stats` (no entry built per roll). The SQL is the store's
+`crux log` and `/log`, `kept_rolls` `crux log --stats` (no entry built per roll). The SQL is the store's
 (state.db); a reader opens the store with state.recovery `open_store`, which settles what a kill cut short first.
 """
 
@@ -149,21 +149,39 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
     return found[-last:] if last else found
 
 
-def plain_rolls(store: Store, *, session: str | None = None,
-                since: str | None = None) -> Iterator[tuple[str, Any, list[str], list[Any]]]:
-    """The runs of rolls kept as their faces, newest first, as (rule set, seed, statements, items): each
-    item [statement's number, [sides, count, face…, …]] or [number, {"rules", "faces", …}]. Read from the
-    rows without building an entry for each (`crux log --stats` counts a million)."""
+def kept_rolls(store: Store, *, session: str | None = None,
+               since: str | None = None) -> Iterator[tuple[str, Any, list[str] | None, Any]]:
+    """Every roll the journal keeps, newest first, read from the rows without building an entry for each
+    (`crux log --stats` counts a million):
+
+    - a run of rolls kept as their faces, as (rule set, seed, statements, items): each item
+      [statement's number, [sides, count, face…, …]] (and the hero's number, when made with one) or
+      [number, {"rules", "faces", …}];
+    - rolls kept whole (made with a hero, in a fight, or changing a sheet), a few thousand at a time, as
+      ("", None, None, their rows' bodies): their answers, as `crux --json` prints them, hold their dice
+      (running.stats reads them).
+    """
     from orjson import loads  # several times quicker than json at a million rolls
-    for count, body in store.roll_rows(session, since):
+    whole: list[str] = []
+    for count, body in store.roll_rows(session, since, changes=True):
         if count == 1 and '"items"' not in body:
-            continue  # a roll kept whole (made with a hero): no faces
+            if '"answers":[{' in body or '"answers": [{' in body:
+                whole.append(body)
+                if len(whole) == WHOLE_AT_ONCE:
+                    yield "", None, None, whole
+                    whole = []
+            continue
         try:
             data = loads(body)
         except ValueError:
             continue
         if isinstance(data, dict) and isinstance(data.get("items"), list):
             yield str(data.get("rules")), data.get("seed"), list(data.get("statements") or []), data["items"]
+    if whole:
+        yield "", None, None, whole
+
+
+WHOLE_AT_ONCE = 4096  # rows of rolls kept whole handed on together (a million are counted in C, not one by one)
 
 
 def newest_changes(store: Store, real: str, reach: int) -> list[JournalEntry]:

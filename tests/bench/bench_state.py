@@ -116,8 +116,8 @@ elif what == "resume":
         fight.release()
 elif what == "stats":
     from crux_cli.running.stats import report, tally
-    from crux_cli.state.history import plain_rolls
-    report(tally(plain_rolls(open_store())))
+    from crux_cli.state.history import kept_rolls
+    report(tally(kept_rolls(open_store())))
 elif what == "undo":
     journal = Journal.open()
     undo_sheet(journal, arg)

@@ -137,12 +137,22 @@ def roll_pool(roller: Roller, request: PoolRequest) -> PoolResult:
 
 
 def explode(roller: Roller, sides: int) -> tuple[int, ...]:
-    """Crit: roll the primary die again, and again while it shows its maximum."""
+    """Crit: roll the primary die again, and again while it shows its maximum (at most EXPLOSION_DEPTH times).
+
+    The re-rolls are outside the statement's dice limit (crux-notation(7) LIMITS): the attack's pool is held to
+    it before anything is rolled, so whether an attack is refused is a matter of what was written, never of a
+    crit (`atk 1000d2` was refused on a crit only). The chain is bounded by EXPLOSION_DEPTH on its own.
+    """
     rolls: list[int] = []
-    while len(rolls) < EXPLOSION_DEPTH:
-        rolls.append(roller.die(sides))
-        if rolls[-1] != sides:
-            break
+    counted = roller.rolled
+    roller.rolled = 0  # not counted: a chain of at most EXPLOSION_DEPTH dice, below any dice limit
+    try:
+        while len(rolls) < EXPLOSION_DEPTH:
+            rolls.append(roller.die(sides))
+            if rolls[-1] != sides:
+                break
+    finally:
+        roller.rolled = counted
     return tuple(rolls)
 
 

@@ -275,8 +275,23 @@ def parse(text: str, first_word: str) -> syntax.CruxStatement:
     statement = STATEMENTS[KIND[first_word.lower()]]
     words = scan(statement.kind, text) if FAST_PATH else None
     if words is None:
-        return parse_and_fold(text, statement.parser(), statement.fold, statement.name, statement.hint)
+        try:
+            return parse_and_fold(text, statement.parser(), statement.fold, statement.name, statement.hint)
+        except CruxError as error:
+            raise dice_first(error, text) if statement.kind == "test" else error from None
     try:
         return statement.fold(words, text)
     except CruxError as error:
         raise error.at(text) from None
+
+
+def dice_first(error: CruxError, text: str) -> CruxError:
+    """`DEX + 1d20` is refused (a test takes boons and banes, not dice), with the dice expression it may mean:
+    dice first, then the sheet's value, `1d20 + DEX` (a statement's first word says what it is)."""
+    written = re.fullmatch(r"\s*([A-Za-z]+)\s*([+-])\s*([0-9]*[dD][0-9%].*?)\s*", text)
+    if written is None or error.position != text.index(written.group(2), len(written.group(1))):
+        return error
+    attribute, sign, dice = written.groups()
+    return error.with_hint(f"to add {attribute} to dice, write the dice first: "
+                           f"{'' if sign == '+' else '-'}{dice} + {attribute}")
+
