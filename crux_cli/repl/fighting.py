@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
     from crux_cli.running.runner import Answer, Runner
+    from crux_cli.state.autosave import Left
 
 
 class Fighting:
@@ -328,25 +329,28 @@ class Fighting:
         except CruxError:
             return [*said, f"a fight was left that does not read: kept as {newest.set_aside()}"]
 
-        def answer(line: str) -> list[str]:
-            reply = line.strip().lower()
-            if reply in ("n", "no"):
-                kept = newest.set_aside()
-                return [f"the fight is kept in {kept}: `{rules.resume(str(kept))}` resumes it"]
-            if reply not in ("", "y", "yes"):  # a statement typed instead: answered, and the fight waits
-                newest.release()
-                return ["not resumed: the fight left running is offered again at the next start",
-                        *session.handle(line)]
-            out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
-            if self.state is not None:
-                newest.forget()  # the file it was read from goes: the fight is in the store, where it was kept
-                store = str(session.autosave.path) if session.autosave is not None else "the state store"
-                out = [said.replace(str(newest.path), f"{store} (the fight left running)") for said in out]
-            return out
-
-        session.pending = answer
+        session.pending = lambda line: self.resume_answer(line, newest, rules)
         return [*said, f"a fight was left running ({fight.summary()}): resume it? (Y/n; "
                 "n keeps it as a file to load later)"]
+
+    def resume_answer(self, line: str, newest: Left, rules: FightRules) -> list[str]:
+        """The answer to the resume offer: resumed (Enter, y), kept as a file (n), or a statement answered instead
+        (the fight left running waits for the next start). `newest` is the fight left (state.autosave)."""
+        session = self.session
+        reply = line.strip().lower()
+        if reply in ("n", "no"):
+            kept = newest.set_aside()
+            return [f"the fight is kept in {kept}: `{rules.resume(str(kept))}` resumes it"]
+        if reply not in ("", "y", "yes"):  # a statement typed instead: answered, and the fight waits
+            newest.release()
+            return ["not resumed: the fight left running is offered again at the next start",
+                    *session.handle(line)]
+        out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
+        if self.state is not None:
+            newest.forget()  # the file it was read from goes: the fight is in the store, where it was kept
+            store = str(session.autosave.path) if session.autosave is not None else "the state store"
+            out = [said.replace(str(newest.path), f"{store} (the fight left running)") for said in out]
+        return out
 
     # -- what the fight's words ask of the session (core.ruleset.FightHost) ----------------------------
 
