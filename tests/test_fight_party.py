@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from helpers.terminal import PROMPT, start
+from helpers import refused, said
+from helpers.terminal import answered, start
 
 from crux_cli.repl.session import Session
 from crux_cli.running.runner import Runner
@@ -32,18 +33,6 @@ def close(made: Session) -> None:
     assert made.autosave is not None and made.journal is not None
     made.autosave.close()
     made.journal.close()
-
-
-def said(made: Session, line: str) -> str:
-    out = made.handle(line)
-    assert not any(text.startswith("crux: error") for text in out), out
-    return "\n".join(out)
-
-
-def refused(made: Session, line: str) -> str:
-    out = made.handle(line)
-    assert out and out[0].startswith("crux: error"), out
-    return "\n".join(out)
 
 
 def pip_in_a_fight(made: Session) -> None:
@@ -121,37 +110,30 @@ def test_a_held_hero_in_a_saved_fight_file_is_not_lost_with_the_party(tmp_path: 
     close(made)
 
 
-def say(child: pexpect.spawn, line: str, *answers: str) -> None:
-    child.sendline(line)
-    for answer in answers:
-        child.expect_exact(answer)
-    child.expect_exact(PROMPT)
-
-
 @pytest.mark.slow
 def test_pips_wounds_survive_end_fight_and_a_kill_9_at_a_real_terminal(environ: dict[str, str]) -> None:
     import os
     import signal
 
     child = start(environ, "repl", "--seed", "3")
-    say(child, "fight", "a fight begins")
-    say(child, "hero Pip Quickfingers hp 7", "Pip Quickfingers joins the fight", "HP 10 → 7")
-    say(child, "enemy ogre hp 5", "ogre (5 HP")
-    say(child, "init", "round 1")
-    say(child, "wound pip 4", "Wounds 0 → 4")
-    say(child, "end", "the fight is over")
-    say(child, "fight", "a fight begins")
-    say(child, "hero Pip Quickfingers", "Pip Quickfingers is back as the party left them: HP 7/10 · Wounds 4/6")
-    say(child, "end")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Pip Quickfingers hp 7", "Pip Quickfingers joins the fight", "HP 10 → 7")
+    answered(child, "enemy ogre hp 5", "ogre (5 HP")
+    answered(child, "init", "round 1")
+    answered(child, "wound pip 4", "Wounds 0 → 4")
+    answered(child, "end", "the fight is over")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Pip Quickfingers", "Pip Quickfingers is back as the party left them: HP 7/10 · Wounds 4/6")
+    answered(child, "end")
     os.kill(child.pid, signal.SIGKILL)  # no goodbye between the fights
     child.expect(pexpect.EOF)
     child.close()
 
     again = start(environ, "repl")
-    say(again, "party", "Pip Quickfingers: HP 7/10 · Wounds 4/6")
-    say(again, "fight", "a fight begins")
-    say(again, "hero Pip Quickfingers", "back as the party left them: HP 7/10 · Wounds 4/6")
-    say(again, "hero Pip Quickfingers hp 9", "HP 7 → 9")
+    answered(again, "party", "Pip Quickfingers: HP 7/10 · Wounds 4/6")
+    answered(again, "fight", "a fight begins")
+    answered(again, "hero Pip Quickfingers", "back as the party left them: HP 7/10 · Wounds 4/6")
+    answered(again, "hero Pip Quickfingers hp 9", "HP 7 → 9")
     again.sendline("/quit")
     again.expect(pexpect.EOF)
 
@@ -200,13 +182,13 @@ def test_a_held_heros_failed_dying_str_save_at_a_real_terminal(environ: dict[str
     """../shared/seeds/001_…: "Strenuous actions may force a STR save; on failure you gain 1 extra Wound."
     Seed 2 rolls a 1 on the save."""
     child = start(environ, "repl", "--seed", "2")
-    say(child, "fight", "a fight begins")
-    say(child, "hero Zed", "Zed joins the fight")
-    say(child, "enemy ogre hp 9", "ogre (9 HP")
-    say(child, "init", "round 1")
-    say(child, "damage zed 10", "Dying no → yes")
-    say(child, "save zed STR", "Zed: save STR: full effect (1)", "failed STR save while Dying: Wounds 1 → 2")
-    say(child, "party", "Zed: HP 0/10 · Wounds 2/6")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Zed", "Zed joins the fight")
+    answered(child, "enemy ogre hp 9", "ogre (9 HP")
+    answered(child, "init", "round 1")
+    answered(child, "damage zed 10", "Dying no → yes")
+    answered(child, "save zed STR", "Zed: save STR: full effect (1)", "failed STR save while Dying: Wounds 1 → 2")
+    answered(child, "party", "Zed: HP 0/10 · Wounds 2/6")
     child.sendline("/quit")
     child.expect(pexpect.EOF)
 
@@ -236,12 +218,12 @@ def test_after_a_win_the_party_is_patched_up_by_name_until_end() -> None:
 @pytest.mark.slow
 def test_heal_pip_after_a_win_at_a_real_terminal(environ: dict[str, str]) -> None:
     child = start(environ, "repl", "--seed", "3")
-    say(child, "fight", "a fight begins")
-    say(child, "hero Pip", "Pip joins the fight")
-    say(child, "enemy ogre hp 2", "ogre (2 HP")
-    say(child, "init", "round 1")
-    say(child, "damage pip 5", "HP 10 → 5")
-    say(child, "damage ogre 2", "the fight is won")
-    say(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Pip", "Pip joins the fight")
+    answered(child, "enemy ogre hp 2", "ogre (2 HP")
+    answered(child, "init", "round 1")
+    answered(child, "damage pip 5", "HP 10 → 5")
+    answered(child, "damage ogre 2", "the fight is won")
+    answered(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
     child.sendline("/quit")
     child.expect(pexpect.EOF)

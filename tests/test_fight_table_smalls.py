@@ -6,24 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import refused, said
 from test_repl_fight import Entries, make_sheet
 
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.session import Session
 from crux_cli.repl.toolbar import toolbar_fragments
 from crux_cli.running.runner import Runner
-
-
-def said(made: Session, line: str) -> str:
-    out = made.handle(line)
-    assert not any(text.startswith("crux: error") for text in out), out
-    return "\n".join(out)
-
-
-def refused(made: Session, line: str) -> str:
-    out = made.handle(line)
-    assert out and out[0].startswith("crux: error"), out
-    return "\n".join(out)
 
 
 def test_atk_by_a_beginning_never_offers_the_attacker() -> None:

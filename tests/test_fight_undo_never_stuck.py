@@ -14,18 +14,13 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from helpers.terminal import PROMPT, start
+from helpers import said
+from helpers.terminal import answered, start
 from test_repl_fight import make_sheet
 
 from crux_cli.core.rng import ScriptedSource
 from crux_cli.repl.session import Session
 from crux_cli.running.runner import Runner
-
-
-def said(made: Session, line: str) -> str:
-    out = made.handle(line)
-    assert not any(text.startswith("crux: error") for text in out), out
-    return "\n".join(out)
 
 
 def second_shell(*args: str, cwd: Path) -> None:
@@ -88,30 +83,23 @@ def test_dyings_action_cap_follows_the_hp(tmp_path: Path) -> None:
     assert made.fight.encounter.find("Zed").actions == 2
 
 
-def say(child: pexpect.spawn, line: str, *answers: str) -> None:
-    child.sendline(line)
-    for answer in answers:
-        child.expect_exact(answer)
-    child.expect_exact(PROMPT)
-
-
 @pytest.mark.slow
 def test_a_second_shells_heal_never_leaves_undo_stuck_at_a_real_terminal(environ: dict[str, str],
                                                                          tmp_path: Path) -> None:
     make_sheet(tmp_path)
     child = start(environ, "repl", "--seed", "3", cwd=tmp_path)
-    say(child, "fight", "a fight begins")
-    say(child, "hero wren.toml", "Wren joins the fight")
-    say(child, "enemy ogre hp 9", "ogre (9 HP")
-    say(child, "init", "round 1")
-    say(child, "damage wren 12", "Dying no → yes")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero wren.toml", "Wren joins the fight")
+    answered(child, "enemy ogre hp 9", "ogre (9 HP")
+    answered(child, "init", "round 1")
+    answered(child, "damage wren 12", "Dying no → yes")
     other = subprocess.run([sys.executable, "-m", "crux_cli", "--sheet", "wren.toml", "heal 2"], cwd=tmp_path,
                            env=environ, capture_output=True, text=True)
     assert other.returncode == 0, other.stderr
-    say(child, "status", "HP 2/10")
-    say(child, "undo", "wren.toml: changed since `damage wren 12`: HP is 2, not 0", "y: undo the fight alone")
-    say(child, "y", "took back: damage wren 12 (the fight alone")
-    say(child, "undo", "took back: init")
-    say(child, "undo", "took back: enemy ogre hp 9")
+    answered(child, "status", "HP 2/10")
+    answered(child, "undo", "wren.toml: changed since `damage wren 12`: HP is 2, not 0", "y: undo the fight alone")
+    answered(child, "y", "took back: damage wren 12 (the fight alone")
+    answered(child, "undo", "took back: init")
+    answered(child, "undo", "took back: enemy ogre hp 9")
     child.sendline("/quit")
     child.expect(pexpect.EOF)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import refused, said
 
 from crux_cli.core.journal_entry import JournalEntry
 from crux_cli.core.rng import ScriptedSource
@@ -27,18 +28,6 @@ def make_sheet(folder: Path, name: str = "Wren", **changes) -> Path:
 
 def ledger(session: Session) -> dict[str, tuple[int, int, tuple[str, ...]]]:
     return {c.name: (c.actions, c.attacks, c.reactions) for c in session.fight.encounter.combatants}
-
-
-def said(session: Session, line: str) -> str:
-    out = session.handle(line)
-    assert not any(text.startswith("crux: error") for text in out), out
-    return "\n".join(out)
-
-
-def refused(session: Session, line: str) -> str:
-    out = session.handle(line)
-    assert out and out[0].startswith("crux: error"), out
-    return "\n".join(out)
 
 
 def test_a_three_round_fight(tmp_path: Path):

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from crux_cli.core.rng import Roller, ScriptedSource
 from crux_cli.rulesets.crux.hero import Hero
@@ -109,3 +110,17 @@ def gen_completions() -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
     spec.loader.exec_module(module)
     return module
+
+
+def said(session: Any, line: str) -> str:
+    """What a REPL session (`repl.session.Session`) answers to `line`, which must not be refused."""
+    out = session.handle(line)
+    assert not any(text.startswith("crux: error") for text in out), out
+    return "\n".join(out)
+
+
+def refused(session: Any, line: str) -> str:
+    """What a REPL session answers to `line`, which must be refused."""
+    out = session.handle(line)
+    assert out and out[0].startswith("crux: error"), out
+    return "\n".join(out)

@@ -96,6 +96,14 @@ def say(child: pexpect.spawn, line: str, *expected: str) -> None:
         child.expect_exact(text)
 
 
+def answered(child: pexpect.spawn, line: str, *expected: str) -> None:
+    """Type `line`, wait for each expected text in turn, then for the next prompt (`say` waits for it first)."""
+    child.sendline(line)
+    for text in expected:
+        child.expect_exact(text)
+    child.expect_exact(PROMPT)
+
+
 def leave(child: pexpect.spawn) -> int | None:
     """Ctrl-D at the next prompt (between prompts the terminal is cooked, and would eat a ^D itself)."""
     child.expect_exact(PROMPT)
