@@ -7,12 +7,17 @@ exactly; a scripted source lets tests decide every face.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Iterable
 from typing import Protocol
 
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
+
+try:  # the C module alone: hashlib would load OpenSSL, 5 ms of every one-shot run's start
+    from _sha256 import sha256 as _sha256
+except ImportError:  # a Python built without it
+    from hashlib import sha256 as _sha256
 
 
 class RandomSource(Protocol):
@@ -21,11 +26,131 @@ class RandomSource(Protocol):
         ...
 
 
-def seeded(seed: int | None = None) -> RandomSource:
-    """A source that repeats exactly for the same seed (fresh entropy when None)."""
-    import random  # here rather than at the top: `crux odds` rolls nothing and never makes one
+def seeded(seed: int | None = None) -> DiceStream:
+    """A source that repeats exactly for the same seed (32 fresh random bytes when None): crux-dice-1."""
+    return DiceStream(seed_bytes(seed))
 
-    return random.Random(seed)
+
+def seed_bytes(seed: int | None) -> bytes:
+    """The seed material of `--seed N`: N in decimal ASCII ("42", "-7"); None: 32 bytes from the OS."""
+    return os.urandom(32) if seed is None else str(int(seed)).encode("ascii")
+
+
+def sha256(data: bytes) -> bytes:
+    return _sha256(data).digest()
+
+
+GENERATOR = "crux-dice-1"  # the name of the generator below, as records and crux-verify(7) give it
+
+
+class DiceStream:
+    """crux-dice-1, the documented generator every roll draws from (crux-verify(7) specifies it for outsiders).
+
+    key = SHA-256("crux-dice-1" 0x00 seed); a player's salt makes key = SHA-256(key "salt" salt). Each statement
+    that draws dice takes the next stream number n (1, 2, …: `begin` marks a statement, the first draw after it
+    takes the number, so a statement that rolls nothing takes none); stream n is the bytes SHA-256(key n j) for
+    j = 0, 1, … (n and j as 8-byte big-endian), one after another. A die of s sides reads w bytes (the fewest with
+    256^w ≥ s) as a big-endian v and answers 1 + v mod s when v < 256^w − 256^w mod s, else reads again: no face
+    is likelier than another. Bytes are hashed a block of 32 at a time, never a hash a die.
+    """
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self.key = sha256(b"crux-dice-1\x00" + seed)
+        self.number = 0  # the stream of the statement drawing now (0: none yet)
+        self.fresh = True  # the next draw begins the next stream
+        self.buffer = b""
+        self.at = 0
+        self.block = 0
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the seed, in hex: shown before the rolls, checked against the seed revealed after."""
+        return sha256(self.seed).hex()
+
+    def begin(self) -> None:
+        """A new statement: its first draw takes the next stream."""
+        self.fresh = True
+
+    def rewind(self) -> None:
+        """The statement failed (no answer, no record): the next one draws the stream it took, afresh."""
+        if not self.fresh:
+            self.number -= 1
+            self.fresh = True
+
+    def salt(self, salt: bytes) -> None:
+        """Mix a player's salt into the key, from the next statement on."""
+        self.key = sha256(self.key + b"salt" + salt)
+        self.fresh = True
+
+    def start(self) -> None:
+        self.fresh = False
+        self.number += 1
+        self.block = 1
+        self.at = 0
+        self.buffer = _sha256(self.key + self.number.to_bytes(8, "big") + b"\x00" * 8).digest()
+
+    def more(self, wanted: int) -> None:
+        """At least `wanted` bytes unread in the buffer: the stream's next blocks joined on."""
+        parts = [self.buffer[self.at:]]
+        have = len(parts[0])
+        prefix = self.key + self.number.to_bytes(8, "big")
+        while have < wanted:
+            parts.append(_sha256(prefix + self.block.to_bytes(8, "big")).digest())
+            self.block += 1
+            have += 32
+        self.buffer, self.at = b"".join(parts), 0
+
+    def below(self, sides: int) -> int:
+        """A uniform integer in [0, sides), by rejection (see the class)."""
+        if self.fresh:
+            self.start()
+        if sides <= 256:
+            limit = 256 - 256 % sides
+            while True:
+                if self.at >= len(self.buffer):
+                    self.more(1)
+                byte = self.buffer[self.at]
+                self.at += 1
+                if byte < limit:
+                    return byte % sides
+        width = max(1, ((sides - 1).bit_length() + 7) // 8)  # the fewest bytes with 256^width ≥ sides
+        span = 1 << (8 * width)
+        limit = span - span % sides
+        while True:
+            if self.at + width > len(self.buffer):
+                self.more(width)
+            value = int.from_bytes(self.buffer[self.at:self.at + width], "big")
+            self.at += width
+            if value < limit:
+                return value % sides
+
+    def faces(self, count: int, sides: int) -> list[int]:
+        """`count` dice of `sides` (≤ 256) faces, 1..sides: the bytes of a whole roll read at once when none is
+        rejected (a d4, d8 or d16 never is), else die by die as `below` reads them."""
+        if self.fresh:
+            self.start()
+        if self.at + count > len(self.buffer):
+            self.more(count)
+        chunk = self.buffer[self.at:self.at + count]
+        if max(chunk, default=0) < 256 - 256 % sides:
+            self.at += count
+            return [byte % sides + 1 for byte in chunk]
+        return [self.below(sides) + 1 for _ in range(count)]
+
+    def aside(self) -> DiceStream:
+        """A generator of its own beside this one, keyed SHA-256(key "aside"), for dice no statement's record keeps
+        (a REPL's countdowns): they take no stream of the statements'. Made once, so it goes on where it was."""
+        made: DiceStream | None = getattr(self, "_aside", None)
+        if made is None:
+            made = self._aside = DiceStream(b"")
+            made.key = sha256(self.key + b"aside")
+        return made
+
+    def randint(self, low: int, high: int) -> int:
+        if high < low:
+            raise ValueError(f"empty range for randint({low}, {high})")
+        return low + self.below(high - low + 1)
 
 
 class ScriptedSource:
@@ -60,15 +185,16 @@ class Roller:
     # journal holds by the thousand is nothing the garbage collector walks): the journal keeps what replays
     # a roll, and counts faces by die size from it (crux log --stats) without rolling again.
     drawn: list[int] | None = None
+    apart = False  # the answer is kept as its JSON, its faces (`drawn`) beside it (running.runner `roller`)
 
     def __init__(self, source: RandomSource, limit: int = MAX_DICE) -> None:
         self.source = source
         self.limit = limit
         self.rolled = 0
-        # A plain seeded Random draws `randint(1, n)` as `1 + _randbelow(n)`: calling that directly gives the
-        # same faces in the same order and skips two layers of argument checks, a few percent of a batch.
-        self.below: Callable[[int], int] | None = (
-            source._randbelow if type(source) is _plain_random() else None)  # type: ignore[attr-defined]
+        # crux's own generator: its faces drawn straight, skipping randint's argument checks (a few percent of a batch)
+        self.stream = source if type(source) is DiceStream else None
+        if self.stream is not None:
+            self.stream.fresh = True  # a new statement begins a new stream (`DiceStream.begin`)
 
     def reserve(self, count: int) -> None:
         """Refuse up front when `count` more dice would pass the limit."""
@@ -85,28 +211,22 @@ class Roller:
         if self.rolled >= self.limit:
             self.reserve(1)
         self.rolled += 1
-        face = self.below(sides) + 1 if self.below is not None and sides > 0 else self.source.randint(1, sides)
+        face = self.stream.below(sides) + 1 if self.stream is not None and sides > 0 else self.source.randint(1, sides)
         if self.drawn is not None:
             self.drawn += (sides, 1, face)
         return face
 
     def dice(self, count: int, sides: int) -> list[int]:
         self.reserve(count)
-        below = self.below
-        if below is None or not 0 < sides <= MAX_SIDES:
+        stream = self.stream
+        if stream is None or not 0 < sides <= 256:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
-        faces = [below(sides) + 1 for _ in range(count)]
+        faces = stream.faces(count, sides)
         if self.drawn is not None:
             self.drawn += (sides, count)
             self.drawn += faces
         return faces
-
-
-def _plain_random() -> type | None:
-    """random.Random, when the random module is loaded: until it is, no source can be one."""
-    module = sys.modules.get("random")
-    return module.Random if module is not None else None
 
 
 def bad_seed(shown: str) -> CruxError:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.record import Record
-from crux_cli.core.rng import Roller, seeded
+from crux_cli.core.rng import DiceStream, Roller, seeded
 from crux_cli.core.style import BAD, MIXED
 from crux_cli.repl.words import GLOBAL_STATEMENTS
 from crux_cli.running.runner import checked_text
@@ -304,7 +304,8 @@ def countdown(session: "Session", call: Invocation) -> list[str]:
                          f"{PREFIX}countdown add Cd8 torch, {PREFIX}countdown clear, or {PREFIX}countdown alone")
     if not session.countdowns:
         return [f"no countdowns: {PREFIX}countdown add Cd8 torch"]
-    roller = Roller(session.runner.source)
+    source = session.runner.source  # countdowns draw beside the statements' streams: no record keeps their dice
+    roller = Roller(source.aside() if isinstance(source, DiceStream) else source)
     ticks = [tick(c, roller) for c in session.countdowns]
     session.countdowns = [t.after for t in ticks if t.after is not None]
     return [session.palette.paint(str(t), BAD if t.after is None else "dim" if t.face != 1 else MIXED)

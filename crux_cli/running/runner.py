@@ -16,7 +16,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
-from crux_cli.core.rng import RandomSource, Roller, seeded
+from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
 from crux_cli.running import read as reading
 from crux_cli.running.read import read
@@ -50,6 +50,9 @@ class Answer(Record):
     handler: str = ""  # 'dice' when generic dice answered rather than the rule set itself
     index: int | None = None  # 1, 2, … when the statement was repeated (`6x 4d6kh3`, --repeat)
     drawn: tuple[int, ...] | None = field(default=None, compare=False)  # sides, count, faces… rolled (core.rng)
+    # the faces of an answer the journal keeps as its JSON (it needs more than its faces to be given back): the
+    # record a verifier re-derives from the seed (crux-verify(7))
+    dice: tuple[int, ...] | None = field(default=None, compare=False)
     odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
@@ -66,6 +69,8 @@ class Runner:
         self.sheet = sheet  # a sheet file: each statement reads and writes it under its lock
         self.repeat = repeat  # --repeat N: each statement answered N times
         self.journal: Any = None  # given, each answer is written to it (state.journal) before it is shown
+        self.keyed: Callable[[DiceStream], None] | None = None  # told each new generator (the journal's `keyed`)
+        self.salted: Callable[[bytes, str], None] | None = None  # told each salt (the journal's `salted`)
         self.keep_faces = False  # each answer keeps the faces rolled (`drawn`): the journal keeps a roll by them
         # given, called under a sheet's lock before each write (path, values before, values after, statement,
         # who): the journal announces the write, so a kill between the write and its entry is settled
@@ -79,11 +84,32 @@ class Runner:
         """The random source every roll of this runner draws from (seeded with `seed`, or fresh entropy)."""
         if self._source is None:
             self._source = seeded(self.seed)
+            if self.keyed is not None:  # its commitment is kept before its first roll (state.dice_keys)
+                self.keyed(self._source)
         return self._source
 
     @source.setter
     def source(self, source: RandomSource) -> None:
         self._source = source
+        if self.keyed is not None and isinstance(source, DiceStream):  # `/seed N`: a new generator from here on
+            self.keyed(source)
+
+    def commitment(self) -> str:
+        """SHA-256 of the secret seed the dice are drawn from, in hex: shown before the rolls (crux-verify(7))."""
+        source = self.source
+        return source.commitment if isinstance(source, DiceStream) else ""
+
+    def add_salt(self, salt: bytes, who: str) -> str:
+        """Mix a player's salt into the dice from the next statement on (a shared table's player, as they join),
+        kept in the session's record; the commitment, which does not change, is given back to show."""
+        if len(salt) > 64:
+            raise CruxError("a salt is at most 64 bytes", hint="send 16 random bytes")
+        source = self.source
+        if isinstance(source, DiceStream):
+            source.salt(salt)
+            if self.salted is not None:
+                self.salted(salt, who)
+        return self.commitment()
 
     @property
     def rules(self) -> RuleSet:
@@ -209,20 +235,24 @@ class Runner:
         roller = Roller(self.source)
         if not self.keep_faces:
             return roller
+        roller.drawn = []  # every roll keeps its faces: what a verifier re-derives from the seed (crux-verify(7))
         if self.hero is None and self.sheet is None:
-            roller.drawn = []
-        elif handler is not None and self.sheet is not None:
+            return roller
+        if handler is not None and self.sheet is not None:
             if handler is not self.loaded:
                 if not getattr(statement, "reads_sheet", True):
-                    roller.drawn = []
+                    return roller
             elif handler.sheet is not None:  # the active rule set (`handler is self.loaded`) keeps state
-                roller.drawn = []
+                return roller
+        roller.apart = True  # the faces alone do not give the answer back: its JSON is kept, the faces beside it
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
                     times: int) -> Iterator[Answer]:
         roller = self.roller(handler, statement)
         for number in range(1, times + 1):
+            if roller.stream is not None:
+                roller.stream.begin()  # each repetition is a statement of its own: its own stream, its own entry
             yield self.answered(handler, statement, roller, text, comment, number)
 
     def answered(self, handler: RuleSet, statement: Any, roller: Roller, text: str, comment: str | None,
@@ -232,9 +262,18 @@ class Runner:
         drawn = roller.drawn
         if drawn:  # repetitions share a roller: each answer keeps its own faces
             roller.drawn = drawn = []
-        result, sheet = self.roll(handler, statement, roller, text)
-        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
-                        None if drawn is None else tuple(drawn))
+        try:
+            result, sheet = self.roll(handler, statement, roller, text)
+        except CruxError:
+            if roller.stream is not None:
+                roller.stream.rewind()  # no answer, no record: the next statement draws that stream afresh
+            raise
+        if roller.apart:
+            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
+                            dice=None if drawn is None else tuple(drawn))
+        else:
+            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
+                            None if drawn is None else tuple(drawn))
         if self.journal is not None:
             self.journal.answered(answer)
         return answer
