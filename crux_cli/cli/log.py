@@ -30,11 +30,16 @@ if TYPE_CHECKING:
 @click.option("-n", "--last", "last", type=click.IntRange(1), metavar="N", help="Only the last N entries.")
 @click.option("--stats", is_flag=True,
               help="Count the faces rolled against fair dice and each plain statement's outcomes against its odds.")
+@click.option("--export", "export", is_flag=True,
+              help="The session's verifiable record (--session, else the last): commitment, entries, reveal.")
+@click.option("--verify", "verify_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Check a record made by --export: its chain, its seeds and every die (crux-verify(7)).")
 @click.option("--color", "color", type=click.Choice(COLOR_CHOICES), default="auto", metavar="WHEN",
               help="Colour: auto (on a terminal), always (through a pipe too), never.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal (--color=never).")
 def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
-                last: int | None, stats: bool, color: str, no_color: bool) -> None:
+                last: int | None, stats: bool, export: bool, verify_file: str | None, color: str,
+                no_color: bool) -> None:
     """Show the rolls and changes of every session (the journal, in $XDG_STATE_HOME/crux/crux.db).
 
     \b
@@ -43,6 +48,11 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     """
     if stats:
         show_stats(as_json, since, sheet, fight, session, last)
+        return
+    if verify_file is not None:
+        sys.exit(check_record(verify_file))
+    if export:
+        export_record(session)
         return
     chosen, empty = chosen_entries(since, sheet, fight, session, last)
     chosen = with_answers(chosen)
@@ -98,3 +108,51 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
         return
     for line in text_lines(stats):
         click.echo(line)
+
+
+def export_record(session: str | None) -> None:
+    """`crux log --export`: the session's record as JSON Lines (running.verify), its seeds revealed once ended."""
+    from crux_cli.running.verify import chained, record_lines
+    from crux_cli.state.dice_keys import epochs
+    from crux_cli.state.sessions import is_alive
+
+    store = open_store()
+    if store is None:
+        raise CruxError("the journal holds nothing yet", hint="roll something first")
+    try:
+        if session is None or session == "last":
+            session = store.last_session()
+        if session is None:
+            raise CruxError("the journal holds nothing yet", hint="roll something first")
+        kept = epochs(store, session)
+        if not kept:
+            raise CruxError(f"session {session} kept no commitment of its dice: it cannot be verified",
+                            hint="sessions rolled by this crux with the journal on keep one")
+        chosen = select_entries(store, session=session)
+        running = is_alive(store.path.parent, session)
+    finally:
+        store.close()
+    for line in chained(record_lines(session, chosen, with_answers(chosen), kept, running)):
+        click.echo(line)
+
+
+def check_record(path: str) -> int:
+    """`crux log --verify FILE`: 0 and the counts when the record holds, else 1 and the first failing line."""
+    from crux_cli.running.verify import verify
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise CruxError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    checked = verify(line for line in text.splitlines() if line.strip())
+    first = checked.first
+    if first is not None:
+        click.echo(f"crux: {path}: line {first[0]}: {first[1]}", err=True)
+        return 1
+    click.echo(f"verified: {checked.rolls} roll{'s' if checked.rolls != 1 else ''}, "
+               f"{checked.changes} change{'s' if checked.changes != 1 else ''}")
+    return 0

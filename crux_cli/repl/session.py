@@ -82,6 +82,8 @@ class Session:
         """The runner, announcing each sheet write to the journal (so a statement cut short is settled)."""
         if self.journal is not None:
             self.journal.watch(runner)
+            self.journal.keys(runner)  # the dice's commitment, kept before the first roll (crux-verify(7))
+            runner.keep_faces = self.journal.mode == "on"
         return runner
 
     @property

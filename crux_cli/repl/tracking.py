@@ -162,6 +162,9 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
                          fight=ledger_change(ledger_json(before), ledger_json(after)) if fight_changed else None,
                          in_fight=before.fight is not None or after.fight is not None,
                          countdowns=countdowns if countdowns_changed else None)
+    dice = [list(a.drawn or a.dice) for a in answers if getattr(a, "drawn", None) or getattr(a, "dice", None)]
+    if dice:  # each answer's faces, what a verifier re-derives from the seed (crux-verify(7))
+        entry = entry.replace(more={"dice": dice}, order=(*entry.keys(), "dice"))
     return entry, sheets, changed
 
 

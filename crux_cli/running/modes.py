@@ -32,6 +32,7 @@ def journaled_runner(settings: Settings) -> Runner:
     runner = make_runner(settings)
     journal = runner.journal = settings.journal()
     runner.keep_faces = journal.mode == "on"
+    journal.keys(runner)
     if runner.sheet is not None:
         journal.watch(runner)
     return runner
@@ -83,6 +84,7 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     # built once for the journal and for `--json` output alike.
     journal = settings.journal()
     journal.defer_sync = True
+    journal.keys(runner)
     if runner.sheet is not None:
         journal.watch(runner)
     aliases = usable_aliases(settings, runner, output)

@@ -87,7 +87,7 @@ def roll_entry(ident: str, stamp: str, session: str, statement: str, kept: Any, 
         replay = {**usual, **kept}
     elif isinstance(kept, dict) and "answer" in kept:
         return JournalEntry(kind="roll", statement=statement, id=ident, time=stamp, session=session,
-                            answers=(kept["answer"],))
+                            answers=(kept["answer"],), more={"dice": kept["dice"]} if "dice" in kept else None)
     elif isinstance(kept, dict) and isinstance(kept.get("hero"), int) and 0 <= kept["hero"] < len(heroes):
         replay = {**kept, "hero": heroes[kept["hero"]]}  # a roll on a sheet, with its hero
     else:

@@ -280,6 +280,8 @@ class Journal(JournalStore):
             self.pending.append(("entry", entry))
             return
         entry["answers"], entry["sheets"] = [record_of(answer)], [change]
+        if answer.drawn or answer.dice:  # the faces a verifier re-derives (crux-verify(7))
+            entry["dice"] = [list(answer.drawn or answer.dice)]
         try:
             # With an intent on disk, the entry need not wait for the disk: lost to a power cut, the
             # intent is still there and the next start journals the change (`settle`).
@@ -408,8 +410,12 @@ class Journal(JournalStore):
             if answer_json is None:  # the record itself: no text made to be read back at once
                 from crux_cli.render.jsonl import record
 
-                return {"answer": record(answer)}
-            return {"answer": json.loads(answer_json)}
+                whole: dict[str, Any] = {"answer": record(answer)}
+            else:
+                whole = {"answer": json.loads(answer_json)}
+            if answer.dice:  # its faces beside it: what a verifier re-derives (crux-verify(7))
+                whole["dice"] = [list(answer.dice)]
+            return whole
         kept: dict[str, Any] = {"rules": answer.rules, "faces": answer.drawn}
         for name in ("seed", "comment", "index"):
             if getattr(answer, name) is not None:
@@ -475,6 +481,9 @@ class Journal(JournalStore):
         self.flush()
         if self.pending:
             self.write_held()
+        if self.store is not None and self.dice is not None:  # the run is over: its seed may be shown
+            with contextlib.suppress(CruxError, sqlite3.Error):
+                dice_keys().end_epochs(self.store, self.session)
         if self.store is not None and self.written:
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.trim(self.keep)
@@ -544,6 +553,48 @@ class Journal(JournalStore):
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.finish_intent(self.word["seq"])
         self.word = None
+
+    # -- the dice's keys: the commitment before the first roll, the seed kept for its reveal (crux-verify(7)) -----
+
+    dice: Any = None  # the generator (core.rng DiceStream) this session rolls with now, once its epoch is kept
+
+    def keys(self, runner: Any) -> None:
+        """Keep the commitment of each generator `runner` makes, and each salt it is given (journal on only: a
+        session that keeps no rolls has nothing to verify)."""
+        if self.mode == "on":
+            runner.keyed, runner.salted = self.keyed, self.salted
+
+    def keyed(self, stream: Any) -> None:
+        """A new generator, before its first roll: its commitment (and secret seed) kept from the next entry on."""
+        store = self.connected()
+        if store is None:
+            return
+        self.flush()  # the rolls before it are of the generator before it
+        try:
+            dice_keys().begin_epoch(store, self.session, self.count + 1, stream.seed, stream.commitment)
+            self.dice = stream
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+    def salted(self, salt: bytes, who: str) -> None:
+        """A player's salt, mixed into the dice from the next entry on."""
+        store = self.connected()
+        if store is None or self.dice is None:
+            return
+        self.flush()
+        try:
+            dice_keys().add_salt(store, self.session, self.count + 1, salt, who)
+        except (CruxError, sqlite3.Error) as error:
+            self.failed(error)
+
+
+def dice_keys() -> ModuleType:
+    """state.dice_keys, imported at first use (a session's first roll) and kept, as `sheet_undo`."""
+    if "dice_keys" not in _PARTS:
+        from crux_cli.state import dice_keys as part
+
+        _PARTS["dice_keys"] = part
+    return _PARTS["dice_keys"]
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
