@@ -153,6 +153,5 @@ def check_record(path: str) -> int:
     if first is not None:
         click.echo(f"crux: {path}: line {first[0]}: {first[1]}", err=True)
         return 1
-    click.echo(f"verified: {checked.rolls} roll{'s' if checked.rolls != 1 else ''}, "
-               f"{checked.changes} change{'s' if checked.changes != 1 else ''}")
+    click.echo(f"verified: {checked.rolls} rolls, {checked.changes} changes")
     return 0

@@ -15,7 +15,7 @@ from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_DICE, MAX_SIDES
 
 try:  # the C module alone: hashlib would load OpenSSL, 5 ms of every one-shot run's start
-    from _sha256 import sha256 as _sha256
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
 except ImportError:  # a Python built without it
     from hashlib import sha256 as _sha256
 
@@ -37,7 +37,8 @@ def seed_bytes(seed: int | None) -> bytes:
 
 
 def sha256(data: bytes) -> bytes:
-    return _sha256(data).digest()
+    digest: bytes = _sha256(data).digest()
+    return digest
 
 
 GENERATOR = "crux-dice-1"  # the name of the generator below, as records and crux-verify(7) give it

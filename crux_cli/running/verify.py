@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from crux_cli.core.rng import GENERATOR, DiceStream, sha256
 from crux_cli.core.journal_entry import JournalEntry
+from crux_cli.core.rng import GENERATOR, DiceStream, sha256
 
 ZERO = "0" * 64
 CHANGES = ("change", "undo", "redo")
@@ -126,7 +126,7 @@ def verify(text: Iterable[str]) -> Checked:
         body = {key: value for key, value in line.items() if key != "chain"}
         if line.get("chain") != sha256(canonical(body)).hex():
             checked.fail(number, "its chain is not the hash of its content: the line was changed")
-        prev = line.get("chain")
+        prev = str(line.get("chain"))
         epoch = step(checked, number, line, epoch)
     if number == 0:
         checked.fail(1, "the record is empty")
