@@ -206,3 +206,39 @@ def test_the_man_page_is_installed_and_clean():
 
 def test_canonical_json_is_sorted_and_compact():
     assert canonical({"b": 1, "a": "é"}) == '{"a":"é","b":1}'.encode()
+
+
+@pytest.mark.slow
+def test_an_exported_repl_evening_verifies(tmp_path: Path):
+    """A REPL evening through a real terminal: rolls, a sheet's changes, `/seed N` (a second seed), Ctrl-D."""
+    from helpers.terminal import answered, environ, leave_now, start
+
+    env = environ(tmp_path)
+    made = subprocess.run([sys.executable, "-m", "crux_cli", "sheet", "new", "wren.toml", "--name", "Wren"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    child = start(env, "repl", "--sheet", "wren.toml", cwd=tmp_path, timeout=30)
+    answered(child, "4d6kh3", "4d6kh3:")
+    answered(child, "DEX +1b; 2x d20", "DEX +1b:", "2x d20 #2:")
+    answered(child, "damage 2", "HP 10 → 8")
+    answered(child, "/seed 9", "seed: 9")
+    answered(child, "rest field 1", "rest field 1:")
+    answered(child, "1d20 + DEX", "1d20 + DEX:")
+    assert leave_now(child) == 0
+    state = {"XDG_STATE_HOME": env["XDG_STATE_HOME"]}
+    result = subprocess.run([sys.executable, "-m", "crux_cli", "log", "--export"], env={**env, **state},
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    kinds = [json.loads(line)["type"] for line in lines]
+    assert kinds == ["commit", *["entry"] * 4, "reveal", "commit", "entry", "entry", "reveal"], kinds
+    assert [len(json.loads(line)["dice"]) for line in lines[1:5]] == [1, 1, 2, 0]  # `2x d20`: one entry, 2 streams
+    assert json.loads(lines[-1])["seed"] == b"9".hex()
+    ours, alone = both(tmp_path, lines)
+    assert (ours.returncode, ours.stdout) == (0, "verified: 5 rolls, 1 changes\n"), ours.stderr
+    assert alone.stdout == ours.stdout
+    face = [json.loads(line) for line in lines]
+    face[3]["dice"][1][0][1] = face[3]["dice"][1][0][1] % 20 + 1  # the second d20 of `2x d20`
+    ours, alone = both(tmp_path, rechained(face))
+    assert ours.returncode == 1 and "line 4:" in ours.stderr
+    assert alone.stderr.startswith("line 4:")

@@ -106,7 +106,7 @@ class Checked:
 
     @property
     def first(self) -> tuple[int, str] | None:
-        return min(self.failures) if self.failures else None
+        return min(self.failures, key=lambda failure: failure[0]) if self.failures else None  # the first found there
 
 
 def verify(text: Iterable[str]) -> Checked:
