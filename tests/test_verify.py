@@ -45,7 +45,8 @@ def rechained(lines: list[dict]) -> list[str]:
 
 @pytest.fixture
 def batch(tmp_path: Path) -> list[str]:
-    statements = "1d20+5\n3x d6\nDEX +2b\natk 2d8+3 heavy\nodds 1d6\n4d6kh3\n1d100\n2d10000\n"
+    # the first entries roll several dice each, so a tampered copy never matches the seed by chance
+    statements = "4d6kh3\n2d10000\n3d20\n3x 2d12\nDEX +2b\natk 2d8+3 heavy\nodds 1d6\n1d100\n"
     result = crux(tmp_path, "-", stdin=statements)
     assert result.returncode == 0, result.stderr
     return exported(tmp_path)

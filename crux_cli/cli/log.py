@@ -14,8 +14,11 @@ from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import log_lines
 from crux_cli.running.replay import with_answers
 from crux_cli.running.stats import report, tally, text_lines
+from crux_cli.running.verify import chained, record_lines, verify
+from crux_cli.state.dice_keys import epochs
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp
 from crux_cli.state.recovery import open_store
+from crux_cli.state.sessions import is_alive
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
@@ -112,10 +115,6 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
 
 def export_record(session: str | None) -> None:
     """`crux log --export`: the session's record as JSON Lines (running.verify), its seeds revealed once ended."""
-    from crux_cli.running.verify import chained, record_lines
-    from crux_cli.state.dice_keys import epochs
-    from crux_cli.state.sessions import is_alive
-
     store = open_store()
     if store is None:
         raise CruxError("the journal holds nothing yet", hint="roll something first")
@@ -138,8 +137,6 @@ def export_record(session: str | None) -> None:
 
 def check_record(path: str) -> int:
     """`crux log --verify FILE`: 0 and the counts when the record holds, else 1 and the first failing line."""
-    from crux_cli.running.verify import verify
-
     try:
         if path == "-":
             text = sys.stdin.read()

@@ -81,6 +81,8 @@ class DiceStream:
 
     def salt(self, salt: bytes) -> None:
         """Mix a player's salt into the key, from the next statement on."""
+        if len(salt) > 64:
+            raise CruxError("a salt is at most 64 bytes", hint="send 16 random bytes")
         self.key = sha256(self.key + b"salt" + salt)
         self.fresh = True
 

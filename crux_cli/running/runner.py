@@ -96,17 +96,13 @@ class Runner:
 
     def commitment(self) -> str:
         """SHA-256 of the secret seed the dice are drawn from, in hex: shown before the rolls (crux-verify(7))."""
-        source = self.source
-        return source.commitment if isinstance(source, DiceStream) else ""
+        return str(getattr(self.source, "commitment", ""))
 
     def add_salt(self, salt: bytes, who: str) -> str:
-        """Mix a player's salt into the dice from the next statement on (a shared table's player, as they join),
-        kept in the session's record; the commitment, which does not change, is given back to show."""
-        if len(salt) > 64:
-            raise CruxError("a salt is at most 64 bytes", hint="send 16 random bytes")
-        source = self.source
-        if isinstance(source, DiceStream):
-            source.salt(salt)
+        """Mix a player's salt (≤ 64 bytes) into the dice from the next statement on, kept in the session's record
+        (a shared table's player, as they join); gives back the commitment to show, which does not change."""
+        if isinstance(self.source, DiceStream):
+            self.source.salt(salt)
             if self.salted is not None:
                 self.salted(salt, who)
         return self.commitment()
@@ -235,16 +231,12 @@ class Runner:
         roller = Roller(self.source)
         if not self.keep_faces:
             return roller
-        roller.drawn = []  # every roll keeps its faces: what a verifier re-derives from the seed (crux-verify(7))
-        if self.hero is None and self.sheet is None:
-            return roller
-        if handler is not None and self.sheet is not None:
-            if handler is not self.loaded:
-                if not getattr(statement, "reads_sheet", True):
-                    return roller
-            elif handler.sheet is not None:  # the active rule set (`handler is self.loaded`) keeps state
-                return roller
-        roller.apart = True  # the faces alone do not give the answer back: its JSON is kept, the faces beside it
+        roller.drawn = []  # every roll keeps its faces, which a verifier re-derives from the seed (crux-verify(7))
+        # the faces alone give the answer back with no hero, for generic dice that read no sheet value, or for the
+        # active rule set keeping state on the sheet; else the answer's JSON is kept, its faces beside it (`apart`)
+        roller.apart = (self.hero is not None or self.sheet is not None) and not (
+            handler is not None and self.sheet is not None and (
+                handler.sheet is not None if handler is self.loaded else not getattr(statement, "reads_sheet", True)))
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
@@ -268,12 +260,9 @@ class Runner:
             if roller.stream is not None:
                 roller.stream.rewind()  # no answer, no record: the next statement draws that stream afresh
             raise
-        if roller.apart:
-            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
-                            dice=None if drawn is None else tuple(drawn))
-        else:
-            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
-                            None if drawn is None else tuple(drawn))
+        faces = None if drawn is None else tuple(drawn)
+        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
+                        None if roller.apart else faces, dice=faces if roller.apart else None)
         if self.journal is not None:
             self.journal.answered(answer)
         return answer

@@ -13,9 +13,14 @@ entry numbered `at`. The seed stays in the store, unshown, until the epoch has e
 from __future__ import annotations
 
 import json
-from typing import Any
+import sqlite3
+from typing import TYPE_CHECKING, Any
 
+from crux_cli.core.errors import CruxError
 from crux_cli.state.db import Store
+
+if TYPE_CHECKING:
+    from crux_cli.state.journal import Journal
 
 
 def key_of(session: str) -> str:
@@ -66,3 +71,28 @@ def end_epochs(store: Store, session: str) -> None:
             for epoch in kept:
                 epoch["ended"] = True
             save_epochs(store, session, kept)
+
+
+def keyed(journal: Journal, stream: Any) -> None:
+    """A new generator, before its first roll: its commitment (and secret seed) kept from the journal's next entry."""
+    store = journal.connected()
+    if store is None:
+        return
+    journal.flush()  # the rolls before it are the generator's before it
+    try:
+        begin_epoch(store, journal.session, journal.count + 1, stream.seed, stream.commitment)
+        journal.dice = stream
+    except (CruxError, sqlite3.Error) as error:
+        journal.failed(error)
+
+
+def salted(journal: Journal, salt: bytes, who: str) -> None:
+    """A player's salt, mixed into the dice from the journal's next entry on."""
+    store = journal.connected()
+    if store is None or journal.dice is None:
+        return
+    journal.flush()
+    try:
+        add_salt(store, journal.session, journal.count + 1, salt, who)
+    except (CruxError, sqlite3.Error) as error:
+        journal.failed(error)

@@ -27,12 +27,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self
 
 from crux_cli.core.errors import CruxError
-from crux_cli.state import store_module
+from crux_cli.state import dice_keys, store_module
 from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp_of, state_dir, store_path
 
 if TYPE_CHECKING:
@@ -483,7 +484,7 @@ class Journal(JournalStore):
             self.write_held()
         if self.store is not None and self.dice is not None:  # the run is over: its seed may be shown
             with contextlib.suppress(CruxError, sqlite3.Error):
-                dice_keys().end_epochs(self.store, self.session)
+                dice_keys.end_epochs(self.store, self.session)
         if self.store is not None and self.written:
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.trim(self.keep)
@@ -554,47 +555,13 @@ class Journal(JournalStore):
                 self.store.finish_intent(self.word["seq"])
         self.word = None
 
-    # -- the dice's keys: the commitment before the first roll, the seed kept for its reveal (crux-verify(7)) -----
-
-    dice: Any = None  # the generator (core.rng DiceStream) this session rolls with now, once its epoch is kept
+    dice: Any = None  # the generator (core.rng DiceStream) rolled with now, once its commitment is kept
 
     def keys(self, runner: Any) -> None:
-        """Keep the commitment of each generator `runner` makes, and each salt it is given (journal on only: a
-        session that keeps no rolls has nothing to verify)."""
+        """Keep the commitment of each generator `runner` makes, and each salt it is given (state.dice_keys):
+        journal on only, as a session that keeps no rolls has nothing to verify."""
         if self.mode == "on":
-            runner.keyed, runner.salted = self.keyed, self.salted
-
-    def keyed(self, stream: Any) -> None:
-        """A new generator, before its first roll: its commitment (and secret seed) kept from the next entry on."""
-        store = self.connected()
-        if store is None:
-            return
-        self.flush()  # the rolls before it are of the generator before it
-        try:
-            dice_keys().begin_epoch(store, self.session, self.count + 1, stream.seed, stream.commitment)
-            self.dice = stream
-        except (CruxError, sqlite3.Error) as error:
-            self.failed(error)
-
-    def salted(self, salt: bytes, who: str) -> None:
-        """A player's salt, mixed into the dice from the next entry on."""
-        store = self.connected()
-        if store is None or self.dice is None:
-            return
-        self.flush()
-        try:
-            dice_keys().add_salt(store, self.session, self.count + 1, salt, who)
-        except (CruxError, sqlite3.Error) as error:
-            self.failed(error)
-
-
-def dice_keys() -> ModuleType:
-    """state.dice_keys, imported at first use (a session's first roll) and kept, as `sheet_undo`."""
-    if "dice_keys" not in _PARTS:
-        from crux_cli.state import dice_keys as part
-
-        _PARTS["dice_keys"] = part
-    return _PARTS["dice_keys"]
+            runner.keyed, runner.salted = partial(dice_keys.keyed, self), partial(dice_keys.salted, self)
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
