@@ -46,6 +46,8 @@ def held_change(journal: Journal, answer: Any, answer_json: str | None, update: 
     else:
         entry["answers"] = item["answers"] = [record(answer)]
     entry["sheets"] = item["sheets"] = [change]
+    if answer.drawn or answer.dice:  # its faces, as every change that rolled keeps them (crux-verify(7))
+        entry["dice"] = item["dice"] = [list(answer.drawn or answer.dice)]
     journal.runs.append({"entry": item})  # one key: `crux log --stats` passes over it (running/stats.py)
     journal.run_held.append(entry)
     if not journal.defer_sync:

@@ -278,6 +278,8 @@ class Journal(JournalStore):
             else:
                 entry["answers"] = [record_of(answer)]
             entry["sheets"] = [change]
+            if answer.drawn or answer.dice:  # as below
+                entry["dice"] = [list(answer.drawn or answer.dice)]
             self.pending.append(("entry", entry))
             return
         entry["answers"], entry["sheets"] = [record_of(answer)], [change]
