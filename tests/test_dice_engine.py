@@ -268,13 +268,13 @@ def test_one_parse_rolls_differently_each_time():
 
 
 def test_a_seeded_roller_draws_the_faces_randint_would():
-    """Roller.die skips randint for a plain Random; a seed must still give the faces it always gave."""
-    import random
-
+    """Roller.die and Roller.dice skip randint for crux-dice-1; a seed must still give the faces randint gives."""
     for seed in range(20):
-        roller, reference = Roller(seeded(seed)), random.Random(seed)
+        roller, reference = Roller(seeded(seed)), seeded(seed)
         for sides in [1, 2, 3, 6, 7, 20, 100, 1000, 4097, 10_000] * 10:
             assert roller.die(sides) == reference.randint(1, sides)
+        for count, sides in [(4, 6), (30, 20), (3, 100), (2, 256)]:
+            assert roller.dice(count, sides) == [reference.randint(1, sides) for _ in range(count)]
     limited = Roller(seeded(1), limit=3)
     limited.dice(3, 6)
     with pytest.raises(LimitError):

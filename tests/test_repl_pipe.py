@@ -54,7 +54,7 @@ def drive(*steps: str, seed: int | None = 1, history: History | None = None) -> 
 def test_a_roll_prints_and_ctrl_d_leaves_with_status_0() -> None:
     status, lines = drive("DEX +2b\r", CTRL_D)
     assert status == 0
-    assert lines == ["DEX +2b: success (5) · 3d6 keep highest [2, 5, 1] · net +2: +2 boons"]
+    assert lines == ["DEX +2b: partial (3) · 3d6 keep highest [3, 3, 2] · net +2: +2 boons"]
 
 
 def test_an_error_shows_the_caret_and_the_session_goes_on() -> None:

@@ -35,16 +35,16 @@ def test_outcome_and_margin(text: str, faces: list[int], outcome: str, margin: i
 
 
 def test_text_and_json() -> None:
-    done = crux_here("--no-color", "--seed", "4", "1d20+5 vs 15; 1d20+3 vs 1d20+5")
-    assert done.stdout.splitlines() == ["1d20+5 vs 15: fail -2 · 13 · 1d20 [8] + 5 vs 15",
-                                        "1d20+3 vs 1d20+5: win +4 · 13 · 1d20 [10] + 3 vs 9 · 1d20 [4] + 5"]
-    target, opposed = (json.loads(line) for line in crux_here("--json", "--seed", "4",
+    done = crux_here("--no-color", "--seed", "5", "1d20+5 vs 15; 1d20+3 vs 1d20+5")
+    assert done.stdout.splitlines() == ["1d20+5 vs 15: fail -4 · 11 · 1d20 [6] + 5 vs 15",
+                                        "1d20+3 vs 1d20+5: win +7 · 13 · 1d20 [10] + 3 vs 6 · 1d20 [1] + 5"]
+    target, opposed = (json.loads(line) for line in crux_here("--json", "--seed", "5",
                                                              "1d20+5 vs 15; 1d20+3 vs 1d20+5").stdout.splitlines())
     assert {k: target[k] for k in ("kind", "expression", "total", "target", "outcome", "margin")} == {
-        "kind": "target", "expression": "1d20 + 5", "total": 13, "target": 15, "outcome": "fail", "margin": -2}
-    assert target["terms"] == [{"notation": "1d20", "value": 8, "dice": [{"value": 8, "kept": True}]}]
-    assert (opposed["kind"], opposed["outcome"], opposed["margin"], opposed["total"]) == ("opposed", "win", 4, 13)
-    assert opposed["against"]["expression"] == "1d20 + 5" and opposed["against"]["total"] == 9
+        "kind": "target", "expression": "1d20 + 5", "total": 11, "target": 15, "outcome": "fail", "margin": -4}
+    assert target["terms"] == [{"notation": "1d20", "value": 6, "dice": [{"value": 6, "kept": True}]}]
+    assert (opposed["kind"], opposed["outcome"], opposed["margin"], opposed["total"]) == ("opposed", "win", 7, 13)
+    assert opposed["against"]["expression"] == "1d20 + 5" and opposed["against"]["total"] == 6
 
 
 def test_odds_of_a_target_and_an_opposed_roll() -> None:
