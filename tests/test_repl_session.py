@@ -253,12 +253,12 @@ def test_a_fight_takes_its_words_until_it_ends() -> None:
     assert session.handle("fight")[0].startswith("a fight begins")
     session.handle("enemy goblin hp 7 atk d6")
     session.handle("hero Bram")
-    assert session.handle("init")[0] == "Bram: init: 3 actions (5)"
+    assert session.handle("init")[0] == "Bram: init: 3 actions (6)"
     text = "".join(piece for _, piece in toolbar_fragments(session))
     assert "▶ Bram  3 actions" in text and "round 1" in text  # the active combatant, not the loaded hero
     assert session.claims("atk goblin d8+1") and not session.claims("/seed 3")
     attack = session.handle("atk goblin d8+1")
-    assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 6: 1/7 HP"
+    assert attack[0].startswith("Bram → goblin: atk d8+1: hit") and attack[-1] == "goblin takes 3: 4/7 HP"
     assert any(line.startswith("hero FILE.toml | NAME") for line in session.handle("/help fight"))
     assert session.handle("end")[0] == "the fight is over after 1 round"  # with the summary
     assert session.fight is None and not session.claims("atk goblin")
