@@ -84,7 +84,7 @@ class Runner:
         """The random source every roll of this runner draws from (seeded with `seed`, or fresh entropy)."""
         if self._source is None:
             self._source = seeded(self.seed)
-            if self.keyed is not None:  # its commitment is kept before its first roll (state.dice_keys)
+            if self.keyed is not None and isinstance(self._source, DiceStream):  # its commitment, before its roll
                 self.keyed(self._source)
         return self._source
 
