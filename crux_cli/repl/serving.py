@@ -221,6 +221,7 @@ class Sharing:
             raise
         self.privacy = "public"  # the GM's own lines at the prompt (/serve privacy gm: to the GM's page only)
         self.above_prompt_on = False
+        self.stopped = False
 
     def above_prompt(self) -> contextlib.AbstractContextManager[Any]:
         """While the GM's prompt waits, players' lines print above it (prompt-toolkit's patch_stdout)."""
@@ -271,5 +272,8 @@ class Sharing:
                          "/serve, /serve stop, /serve numbers on|off, /serve privacy public|gm")
 
     def stop(self) -> None:
-        self.server.stop()
-        self.keeping.close()
+        """Stop serving (once: the session's end stops it again)."""
+        if not self.stopped:
+            self.stopped = True
+            self.server.stop()
+            self.keeping.close()
