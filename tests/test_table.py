@@ -11,18 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-
-from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
-
-from crux_cli.repl.serving import Sharing  # noqa: E402
-from crux_cli.repl.session import Session  # noqa: E402
-from crux_cli.running.settings import Settings, TableAsked, make_runner  # noqa: E402
-from crux_cli.table.client import socket_url  # noqa: E402
-from crux_cli.table.keeping import Keeping, TableBusy  # noqa: E402
+from crux_cli.repl.serving import Sharing
+from crux_cli.repl.session import Session
+from crux_cli.running.settings import Settings, TableAsked, make_runner
+from crux_cli.table.client import socket_url
+from crux_cli.table.keeping import Keeping, TableBusy
 
 
 class Page:

@@ -21,16 +21,17 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from crux_cli.core import lines
+from crux_cli.state.db import state_dir
 from crux_cli.table.host import ERROR, GM_ONLY, NOT_YOURS, Said
+from crux_cli.table.hub import Hub
+from crux_cli.table.keeping import Keeping
+from crux_cli.table.server import TableServer
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetHero
     from crux_cli.repl.commands import Invocation
     from crux_cli.repl.session import Session
     from crux_cli.running.settings import TableAsked
-    from crux_cli.table.hub import Hub
-    from crux_cli.table.keeping import Keeping
-    from crux_cli.table.server import TableServer
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ANYONE, GM = "anyone", "gm"
@@ -201,11 +202,6 @@ class Sharing:
     """A served session: the host, the table's server, its links; `handle` runs the GM's own lines."""
 
     def __init__(self, session: Session, asked: TableAsked) -> None:
-        from crux_cli.state.db import state_dir
-        from crux_cli.table.hub import Hub
-        from crux_cli.table.keeping import Keeping
-        from crux_cli.table.server import TableServer
-
         self.session = session
         self.lock = threading.RLock()
         self.host = SessionHost(session, self.lock, self.echo)
