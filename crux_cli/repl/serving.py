@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from crux_cli.core import lines
+from crux_cli.core.errors import CruxError
 from crux_cli.state.db import state_dir
 from crux_cli.table.host import ERROR, GM_ONLY, NOT_YOURS, Said
 from crux_cli.table.hub import Hub
@@ -209,9 +210,9 @@ class Sharing:
         try:
             self.keeping.hold()
             self.hub: Hub = Hub(self.host, self.keeping)
-            self.server: TableServer = TableServer(self.hub, self.keeping.tokens(), asked.host, asked.port,
-                                                   asked.cert, asked.key)
+            self.server: TableServer = self.serve(asked)
             self.server.start()
+            self.keeping.set_meta("table:port", str(self.server.port))
         except BaseException:
             self.keeping.close()
             raise
@@ -224,6 +225,16 @@ class Sharing:
         self.above_prompt_on = True
         return patch_stdout(raw=True)
 
+    def serve(self, asked: TableAsked) -> TableServer:
+        """The server on the port asked for; with none asked (0), the port this table had last, when it is free,
+        so the links of a table served again (after a kill -9, too) are the same links."""
+        tokens = self.keeping.tokens()
+        last = self.keeping.meta("table:port")
+        if asked.port == 0 and last is not None and last.isdigit():
+            with contextlib.suppress(CruxError):
+                return TableServer(self.hub, tokens, asked.host, int(last), asked.cert, asked.key)
+        return TableServer(self.hub, tokens, asked.host, asked.port, asked.cert, asked.key)
+
     def echo(self, said: list[str]) -> None:
         sys.stdout.write("".join(line + "\n" for line in said))
         sys.stdout.flush()
@@ -233,7 +244,7 @@ class Sharing:
         session = self.session
         with self.lock:
             fight_before, refusals = session.fight, session.refusals
-            kind = self.host.kind_of(line) if line.strip() else ""
+            kind = "word" if session.pending is not None else self.host.kind_of(line) if line.strip() else ""
             out = session.handle(line)
             changed = fight_before != session.fight or kind == "word"
         if kind and kind != "odds" and session.refusals == refusals:
