@@ -275,3 +275,43 @@ def test_the_links_stay_the_same_when_the_table_is_served_again(table: Sharing, 
                [link.rsplit("/t/", 1)[1] for link in links.values()]
     finally:
         again.stop()
+
+
+def test_names_reach_the_pages_as_text_never_as_html(table: Sharing, links: dict[str, str]) -> None:
+    """The page puts every text in as text; the server sends it as it is, escaped by nobody but JSON."""
+    name = "<img src=x onerror=alert(1)>"
+    fight_of(table, f'hero "{name}"', "enemy ogre hp 5")
+    page = Page(links["player"])
+    assert page.fight["fight"]["order"][0]["name"] == name and name in page.welcome["heroes"]
+    assert all("&lt;" not in entry["text"] for entry in page.log["entries"])
+
+
+def test_the_gm_starts_and_stops_serving_from_the_prompt(own_state_dir: Path) -> None:
+    session = Session(make_runner(Settings(seed=3)))
+    said = session.handle("/serve")
+    assert session.sharing is not None and "player link http://127.0.0.1:" in said[0]
+    link = said[0].split()[-1]
+    assert Page(link).say("d6")["type"] == "entry"
+    assert session.handle("/serve numbers on") == ["enemies' HP shown to players as numbers"]
+    assert "not take" in " ".join(session.handle("/serve louder"))
+    session.handle("/serve stop")
+    assert session.sharing is None
+    assert "not served" in " ".join(session.handle("/serve stop"))
+
+
+def test_serving_beyond_this_machine_says_the_links_are_the_only_key() -> None:
+    from crux_cli.repl.serving import network_warning
+
+    assert network_warning("127.0.0.1", False) == []
+    said = " ".join(network_warning("0.0.0.0", False))
+    assert "only key" in said and "--cert" in said and "reverse proxy" in said
+    assert "--cert" not in " ".join(network_warning("0.0.0.0", True))
+
+
+def test_cert_and_key_go_together() -> None:
+    from click.testing import CliRunner
+
+    from crux_cli.cli import crux
+
+    result = CliRunner().invoke(crux, ["serve", "--cert", __file__])
+    assert result.exit_code != 0 and "--cert and --key go together" in str(result.exception or result.output)

@@ -255,11 +255,7 @@ class Sharing:
         links = self.server.links()
         said = [f"the table is served: player link {links['player']}",
                 f"                     GM link     {links['gm']}"]
-        if self.server.host not in ("127.0.0.1", "localhost", "::1"):
-            said += [f"warning: serving on {self.server.host}: anyone who has a link is at the table (the links are "
-                     "the only key)", "  without --cert/--key the links travel in clear: add TLS (crux serve --cert "
-                     "FILE --key FILE) or put a reverse proxy with HTTPS in front (man crux-table)"]
-        return said
+        return said + network_warning(self.server.host, self.server.cert is not None)
 
     def setting(self, words: list[str], call: Invocation) -> list[str]:
         """`/serve stop`, `/serve numbers on|off`, `/serve privacy public|gm`."""
@@ -284,3 +280,15 @@ class Sharing:
             self.stopped = True
             self.server.stop()
             self.keeping.close()
+
+
+def network_warning(host: str, tls: bool) -> list[str]:
+    """What serving beyond this machine means, said plainly when the table is served there."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return []
+    said = [f"warning: served on {host}: anyone on the network who has a link is at the table (the links are the "
+            "only key: share them privately)"]
+    if not tls:
+        said.append("  the links travel in clear: add TLS (crux serve --cert FILE --key FILE) or serve behind a "
+                    "reverse proxy with HTTPS (man crux-table)")
+    return said
