@@ -315,3 +315,11 @@ def test_cert_and_key_go_together() -> None:
 
     result = CliRunner().invoke(crux, ["serve", "--cert", __file__])
     assert result.exit_code != 0 and "--cert and --key go together" in str(result.exception or result.output)
+
+
+def test_the_gm_link_cannot_end_the_gms_session_or_its_serving(table: Sharing, links: dict[str, str]) -> None:
+    gm = Page(links["gm"])
+    for number, line in enumerate(("/quit", "/serve stop", "/exit"), 1):
+        assert gm.say(line, id=number)["type"] == "refused"
+    assert not table.session.done and not table.stopped
+    assert gm.say("/seed 5", id=9)["type"] == "entry"  # the GM's other commands work from the page

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ANYONE, GM = "anyone", "gm"
+TERMINAL_ONLY = ("/quit", "/exit", "/q", "/serve", "/pager", "/history")  # the GM's own terminal's commands
 
 
 def plain(said: list[str]) -> tuple[str, ...]:
@@ -64,7 +65,7 @@ class SessionHost:
     def say(self, text: str, hero: str | None, gm: bool) -> Said:
         with self.lock:
             try:
-                line = text if gm else self.checked(text, hero)
+                line = self.terminal_only(text) if gm else self.checked(text, hero)
             except Refusal as refusal:
                 return Said(lines=(str(refusal),), refused=refusal.reason)
             return self.run(line, hero, gm, text)
@@ -87,6 +88,15 @@ class SessionHost:
         return "word" if statement.startswith("/") or self.session.claims(line) else "roll"
 
     # -- whose words ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def terminal_only(text: str) -> str:
+        """The GM's line from the GM link, unless it is one of the commands that act on the GM's terminal
+        itself (leaving the session, serving), which only the prompt takes."""
+        head = text.strip().split()[0].lower() if text.strip() else ""
+        if head in TERMINAL_ONLY:
+            raise Refusal(GM_ONLY, f"'{head}' works at the GM's prompt, not from a page")
+        return text
 
     def checked(self, text: str, hero: str | None) -> str:
         """The line a player may run (their hero named where the fight needs it), or a Refusal."""
