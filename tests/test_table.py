@@ -323,3 +323,16 @@ def test_the_gm_link_cannot_end_the_gms_session_or_its_serving(table: Sharing, l
         assert gm.say(line, id=number)["type"] == "refused"
     assert not table.session.done and not table.stopped
     assert gm.say("/seed 5", id=9)["type"] == "entry"  # the GM's other commands work from the page
+
+
+def test_a_joined_players_roll_keeps_the_privacy_asked(table: Sharing, links: dict[str, str]) -> None:
+    fight_of(table, "hero Wren", "enemy ogre hp 20")
+    wren, other, gm = Page(links["player"]), Page(links["player"]), Page(links["gm"])
+    wren.join("Wren")
+    table.handle("end")  # no fight: a roll of the rule set as Wren
+    other.next("entry")
+    gm.next("entry")
+    for number, privacy in enumerate(("gm", "blind", "self"), 1):
+        answer = wren.say("1d6", privacy=privacy, id=number)
+        assert answer["privacy"] == privacy
+    assert other.nothing_more()

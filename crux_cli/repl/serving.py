@@ -78,8 +78,9 @@ class SessionHost:
             out = session.handle(line)
         self.echo([session.palette.dim(f"{hero or ('GM' if gm else 'a player')} at the table: {typed}"), *out])
         refused = session.refusals > refusals and kind != "word"
-        changed = kind == "word" or fight_before != session.fight or hero is not None
-        return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=changed)
+        public = kind == "word" or fight_before != session.fight
+        return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=public or hero is not None,
+                    public=public)
 
     def kind_of(self, line: str) -> str:
         statement = lines.code(line).strip()
