@@ -372,3 +372,14 @@ def test_with_a_certificate_the_links_are_https_and_the_page_talks_tls(own_state
             assert json.loads(page.recv(timeout=10))["type"] == "welcome"
     finally:
         sharing.stop()
+
+
+def test_the_gms_session_commands_are_never_shown_to_players(table: Sharing, links: dict[str, str]) -> None:
+    """`/serve` at the prompt shows the GM link: no page but the GM's may ever see a command's answer."""
+    player, gm = Page(links["player"]), Page(links["gm"])
+    table.handle("/serve")
+    table.handle("/log")
+    assert gm.say("/log", id=5)["privacy"] == "gm"
+    table.handle("d4")
+    assert player.next("entry")["text"] == "d4"  # the first entry a player gets is the roll after them
+    assert links["gm"].rsplit("/", 1)[1] not in json.dumps(player.log)
