@@ -383,3 +383,13 @@ def test_the_gms_session_commands_are_never_shown_to_players(table: Sharing, lin
     table.handle("d4")
     assert player.next("entry")["text"] == "d4"  # the first entry a player gets is the roll after them
     assert links["gm"].rsplit("/", 1)[1] not in json.dumps(player.log)
+
+
+def test_a_players_escape_sequence_never_reaches_a_terminal(table: Sharing, links: dict[str, str],
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from crux_cli.table.frames import printable
+
+    assert printable("d6 \x1b[2J\u202e") == "d6 \\x1b[2J\\u202e" and printable("Wren é") == "Wren é"
+    Page(links["player"]).say("d6 # \x1b]0;owned\x07")
+    echoed = capsys.readouterr().out  # the GM's terminal
+    assert "\x1b]0" not in echoed and "\x07" not in echoed and "\\x1b]0;owned\\x07" in echoed

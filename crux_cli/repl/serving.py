@@ -23,6 +23,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.state.db import state_dir
+from crux_cli.table.frames import printable
 from crux_cli.table.host import ERROR, GM_ONLY, NOT_YOURS, Said
 from crux_cli.table.hub import Hub
 from crux_cli.table.keeping import Keeping
@@ -76,7 +77,8 @@ class SessionHost:
         fight_before, refusals = session.fight, session.refusals
         with self.rolling_as(hero, kind == "roll" and (hero is not None or not gm)):
             out = session.handle(line)
-        self.echo([session.palette.dim(f"{hero or ('GM' if gm else 'a player')} at the table: {typed}"), *out])
+        who = hero or ("GM" if gm else "a player")
+        self.echo([session.palette.dim(f"{who} at the table: {printable(typed)}"), *out])
         refused = session.refusals > refusals and kind != "word"
         public = kind == "word" or (kind != "command" and fight_before != session.fight)
         return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=public or hero is not None,
