@@ -47,6 +47,10 @@ def hand_back_ctrl_c() -> None:
 
 
 def start_repl(settings: Settings) -> int:
+    if settings.table is not None and settings.table.link is not None:  # crux join LINK: the table answers
+        from crux_cli.repl.joining import run_join
+
+        return run_join(settings)
     from crux_cli.repl.app import run_repl  # prompt-toolkit is imported only here: one-shot rolls stay quick
 
     return run_repl(settings)

@@ -59,6 +59,8 @@ ReplStarter = Callable[[Settings], int]
 LAZY_COMMANDS = {  # name -> (module, click command)
     "sheet": ("crux_cli.cli.sheet", "sheet_group"),
     "log": ("crux_cli.cli.log", "log_command"),
+    "serve": ("crux_cli.cli.table", "serve_command"),  # the shared table (issue 34)
+    "join": ("crux_cli.cli.table", "join_command"),
 }
 
 

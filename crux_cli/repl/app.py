@@ -154,6 +154,11 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
         warnings += keep_aliases_in(session, data_dir() / "aliases")
         warnings += first_use(config)
         warnings += keep_journal(session, settings)
+    if settings.table is not None:  # crux serve: the table opens with the session (an error ends it here)
+        from crux_cli.repl.serving import Sharing
+
+        session.sharing = Sharing(session, settings.table)
+        warnings += session.sharing.links()
     prompt = create_prompt(session, history, no_color, input, output, config)
     warm_up_after_first_draw(prompt, session)
     session.paging = config.pager
@@ -168,25 +173,30 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
 def take_turns(session: Session, prompt: PromptSession[str], history: History, show: Screen,
                say: Callable[[str], Any]) -> None:
     """Read a line and show its answers, until /quit or Ctrl-D."""
-    while not session.done:
-        try:
-            line = prompt.prompt()
-        except EOFError:
-            break
-        except KeyboardInterrupt:  # Ctrl-C: the line stays on screen with ^C, and a new prompt follows
-            continue
-        try:
-            show(session.handle(line))
-        except KeyboardInterrupt:  # Ctrl-C while answers print: the session goes on (the line is in history)
-            say("cancelled\n")
-        for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
-            say(warning + "\n")
+    with contextlib.ExitStack() as printing:  # a shared table's lines print above the prompt (repl/serving.py)
+        while not session.done:
+            if session.sharing is not None and not session.sharing.above_prompt_on:
+                printing.enter_context(session.sharing.above_prompt())
+            try:
+                line = prompt.prompt()
+            except EOFError:
+                break
+            except KeyboardInterrupt:  # Ctrl-C: the line stays on screen with ^C, and a new prompt follows
+                continue
+            try:
+                show(session.handle(line) if session.sharing is None else session.sharing.handle(line))
+            except KeyboardInterrupt:  # Ctrl-C while answers print: the session goes on (the line is in history)
+                say("cancelled\n")
+            for warning in getattr(history, "take_warnings", list)():  # said once; the session goes on
+                say(warning + "\n")
 
 
 def close_session(session: Session, palette: Palette, say: Callable[[str], Any]) -> None:
     """Say where an unfinished fight is kept, and close the autosave and the journal."""
     if session.fight is not None and session.autosave is not None:
         say(palette.dim(f"the fight is kept in {session.autosave.path}: start crux again to resume it") + "\n")
+    if session.sharing is not None:
+        session.sharing.stop()
     if session.autosave is not None:
         session.autosave.close()
     if session.journal is not None:

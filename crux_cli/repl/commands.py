@@ -356,6 +356,30 @@ def log(session: "Session", call: Invocation) -> list[str]:
     return log_lines(with_answers(chosen), session.palette) or ["nothing in the journal matches"]
 
 
+@command("serve", "[stop | numbers on|off | privacy public|gm]")
+def serve(session: "Session", call: Invocation) -> list[str]:
+    """Share this session at a table, fight included: prints a player link and a GM link (man crux-table).
+
+    Players open the player link in a browser or with `crux join LINK`; the table makes every roll. Served on
+    127.0.0.1 with a free port (`crux serve --host --port --cert --key` chooses). `/serve` again shows the
+    links; `stop` ends serving; `numbers on` shows enemies' HP to players as numbers, not words; `privacy gm`
+    shares the lines typed here with the GM's page only.
+    """
+    words = call.args.lower().split()
+    sharing = session.sharing
+    if not words:
+        if sharing is None:
+            from crux_cli.repl.serving import Sharing
+            from crux_cli.running.settings import TableAsked
+
+            session.sharing = sharing = Sharing(session, TableAsked())
+            sharing.hub.note("the GM shares the session")
+        return sharing.links()
+    if sharing is None:
+        raise call.error("this session is not served", words[0], f"{PREFIX}serve alone serves it")
+    return sharing.setting(words, call)
+
+
 @command("quit", aliases=("exit", "q"))
 def leave(session: "Session", call: Invocation) -> list[str]:
     """Leave the session (Ctrl-D does too)."""

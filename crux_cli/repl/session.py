@@ -27,6 +27,7 @@ from crux_cli.rulesets import DEFAULT
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightValue, SheetHero
     from crux_cli.repl.countdown import Countdown
+    from crux_cli.repl.serving import Sharing
     from crux_cli.running.runner import Answer, Runner
     from crux_cli.state.autosave import Autosave
     from crux_cli.state.journal import Journal
@@ -65,6 +66,7 @@ class Session:
         self.pending: Callable[[str], list[str]] | None = None  # a question waiting for its answer
         self._rendered: list[Answer] | None = None  # the answers shown by the statement being tracked
         self._rolled_by: list[str] | None = None  # who rolled them, when a fight said so
+        self.sharing: Sharing | None = None  # the table this session is served at (crux serve, /serve)
         if self._runner is not None:
             self.refresh_hero()
 

@@ -36,7 +36,7 @@ FLAGS = {"--json": "json", "--no-journal": "no_journal"}
 VALUES = {"--seed": "seed", "--rules": "rules", "--sheet": "sheet"}
 # The command's words that are not statements: its subcommands (crux_cli.cli; a test keeps the two
 # lists equal), its hidden statement command, `help` (refused in words of its own) and `-` (batch).
-COMMANDS = frozenset({"repl", "odds", "sheet", "log", "_statement"})
+COMMANDS = frozenset({"repl", "odds", "sheet", "log", "serve", "join", "_statement"})
 NOT_STATEMENTS = COMMANDS | {"help", "-"}
 COMPLETE = "_CRUX_COMPLETE"  # set, click answers a shell's completion request
 

@@ -14,6 +14,17 @@ if TYPE_CHECKING:
     from crux_cli.state.journal import Journal
 
 
+class TableAsked(Record):
+    """`crux serve` (the session served: where, and TLS files) or `crux join LINK` (`link` set): issue 34."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    cert: str | None = None
+    key: str | None = None
+    link: str | None = None  # crux join: the table's link
+    hero: str | None = None  # crux join --hero: who the player rolls as
+
+
 class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's start-up pays for none
     """Options given before or after the statement; the later one wins."""
 
@@ -26,6 +37,7 @@ class Settings(Record, mutable=True):  # a Record, not a dataclass: one roll's s
     repeat: int = 1
     no_journal: bool = False  # --no-journal: this run leaves no trace in the journal
     config: Config | None = None  # the user's config file: default rule set and sheet, colours, aliases
+    table: TableAsked | None = None  # crux serve / crux join: the session shared at a table
 
     @classmethod
     def from_config(cls, config: Config) -> Settings:

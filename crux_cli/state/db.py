@@ -97,6 +97,15 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 INSERT OR IGNORE INTO meta VALUES ('rolls', '0');
 """,
+    # 2 (issue 34, the shared table): its log, one row per entry in the order every page shows them; its
+    # tokens and holder are rows of `meta` (crux_cli/table/keeping.py)
+    """
+CREATE TABLE IF NOT EXISTS table_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    time TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+""",
 )
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`

@@ -152,6 +152,20 @@ class CruxFights:
 
         return load(text, path, folder)
 
+    # the shared table (issue 34): optional words of a rule set's fights, asked for with getattr
+
+    def table_line(self, line: str, fight: FightValue | None, hero: str | None) -> tuple[str, str]:
+        from crux_cli.rulesets.crux.fight_table import authority
+
+        return authority(line, own(fight), hero)
+
+    def table_view(self, fight: FightValue, host: FightHost) -> dict[str, Any]:
+        from crux_cli.rulesets.crux.fight_table import view
+
+        state = own(fight)
+        assert state is not None
+        return view(state, hero_of(state, host))
+
 
 FIGHTS = CruxFights()
 

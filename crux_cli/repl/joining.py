@@ -1,0 +1,170 @@
+"""`crux join LINK`: the usual session (history, completion, colours, toolbar) at someone else's table.
+
+Every statement goes to the table, which rolls it and answers everyone (this terminal prints the
+answer as it comes back, with the others' lines as they come); a few commands stay here: `/hero NAME`
+(roll as that hero), `/privacy public|gm|blind|self`, `/help`, `/quit`. The connection comes back by
+itself after a loss, missing nothing (table/client.py).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from crux_cli.core.style import PLAIN, Palette, wants_colour
+from crux_cli.repl.app import create_prompt
+from crux_cli.repl.history import open_history
+from crux_cli.repl.session import Session
+from crux_cli.running.config import Config
+from crux_cli.running.settings import Settings, make_runner
+from crux_cli.table.client import TableClient
+from crux_cli.table.frames import PRIVACY
+
+if TYPE_CHECKING:
+    from prompt_toolkit.history import History
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.output import Output
+
+HELP = ("at a table: each statement is rolled by the table and answered to everyone",
+        "/hero NAME        roll as NAME (their sheet applies); /hero alone: who you roll as, and the heroes",
+        "/privacy WHO      public (everyone), gm (you and the GM), blind (the GM; you see it was rolled), self",
+        "/quit             leave the table (Ctrl-D too); the table goes on")
+
+
+class Joined:
+    """This terminal at the table: what it prints of the frames that come, and its few own commands."""
+
+    def __init__(self, link: str, palette: Palette, write: Any) -> None:
+        self.client = TableClient(link, self.frame, self.status)
+        self.palette = palette
+        self.write = write
+        self.privacy = "public"
+        self.acting: str | None = None
+
+    def frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "entry":
+            self.entry(frame)
+        elif kind == "log":
+            entries = frame.get("entries") or []
+            for entry in entries[-10:]:
+                self.entry(entry)
+        elif kind in ("refused", "error"):
+            self.say(*(frame.get("lines") or [frame.get("message", "")]))
+        elif kind == "fight":
+            self.turn(frame.get("fight"))
+        elif kind == "joined":
+            hero = frame.get("hero")
+            self.say(self.palette.dim(f"you roll as {hero}" if hero else "you roll as nobody: plain dice"))
+
+    def entry(self, entry: dict[str, Any]) -> None:
+        lines = [str(line) for line in entry.get("lines") or ()]
+        if entry.get("id") is None:  # someone else's (or said before): who said what
+            shown = f"{entry.get('who', '')}: {entry.get('text', '')}" if entry.get("text") else entry.get("who", "")
+            lines = [self.palette.dim(shown), *lines]
+        self.say(*lines)
+
+    def turn(self, fight: dict[str, Any] | None) -> None:
+        acting = fight.get("acting") if fight else None
+        if acting != self.acting and acting is not None and fight is not None:
+            mine = self.client.hero is not None and str(acting).lower() == self.client.hero.lower()
+            self.say(self.palette.dim(f"round {fight.get('round')}: " + ("your turn" if mine else f"{acting}'s turn")))
+        self.acting = acting
+
+    def status(self, what: str) -> None:
+        if what == "lost":
+            self.say(self.palette.dim("the table is gone: reconnecting…"))
+        elif what == "connected" and self.client.welcome:
+            self.say(self.palette.dim(f"at the table ({self.client.welcome.get('rules')} rules)"))
+        elif what == "refused":
+            self.say("the table refused this link")
+
+    def say(self, *lines: str) -> None:
+        self.write("".join(f"{line}\n" for line in lines))
+
+    def command(self, line: str) -> bool:
+        """A command of this terminal's own (True), or a line for the table (False)."""
+        words = line.split()
+        name = words[0].lower() if words else ""
+        if name == "/hero":
+            self.client.join(" ".join(words[1:]) or None) if len(words) > 1 else self.say(*self.heroes())
+        elif name == "/privacy" and len(words) == 2 and words[1].lower() in PRIVACY:
+            self.privacy = words[1].lower()
+            self.say(self.palette.dim(f"your rolls are {self.privacy} from now on"))
+        elif name in ("/help", "/?"):
+            self.say(*HELP)
+        elif name in ("/privacy", "/hero"):
+            self.say("/privacy takes one of: " + ", ".join(PRIVACY))
+        else:
+            return False
+        return True
+
+    def heroes(self) -> list[str]:
+        heroes = self.client.welcome.get("heroes") or []
+        return [f"you roll as {self.client.hero or 'nobody (plain dice)'}",
+                "heroes at this table: " + (", ".join(heroes) or "none yet")]
+
+    def toolbar(self) -> StyleAndTextTuples:
+        fight = self.client.fight
+        where = fight.get("summary", "") if fight else "no fight"
+        state = "" if self.client.ready.is_set() else " · reconnecting…"
+        return [("class:toolbar", f" at the table as {self.client.hero or 'nobody'} · {self.privacy} · {where}"
+                                  f"{state}   /help · Ctrl-D leaves ")]
+
+
+def run_join(settings: Settings, *, input: Input | None = None, output: Output | None = None,
+             history: History | None = None) -> int:
+    """Join the table at `settings.table.link` until /quit or Ctrl-D."""
+    assert settings.table is not None and settings.table.link is not None
+    terminal = output is None and sys.stdout.isatty()
+    palette = settings.palette(wants_colour(terminal, settings.no_color, dict(os.environ))) if terminal else PLAIN
+    with patch_stdout(raw=True):
+        joined = Joined(settings.table.link, palette, _stdout)
+        client = joined.client
+        client.start()
+        try:
+            if settings.table.hero:
+                client.join(settings.table.hero)
+            take_turns(joined, settings, history, input, output)
+        finally:
+            client.stop()
+    return 0
+
+
+def take_turns(joined: Joined, settings: Settings, history: History | None, input: Input | None,
+               output: Output | None) -> None:
+    """Read a line and send it to the table, until /quit or Ctrl-D."""
+    rules = str(joined.client.welcome.get("rules") or "crux")
+    local = Settings(rules=rules, no_color=settings.no_color, config=settings.config)
+    session = Session(lambda: make_runner(local), joined.palette, rules_name=rules)  # colours and Tab only
+    if history is None:
+        history, warning = open_history()
+        if warning:
+            joined.say(warning)
+    config = settings.config or Config()
+    prompt = create_prompt(session, history, settings.no_color, input, output, config)
+    prompt.bottom_toolbar = joined.toolbar
+    while True:
+        try:
+            line = prompt.prompt()
+        except EOFError:
+            return
+        except KeyboardInterrupt:
+            continue
+        if not line.strip():
+            continue
+        if line.strip().lower() in ("/quit", "/exit", "/q"):
+            return
+        if joined.command(line.strip()):
+            continue
+        if joined.client.say(line, joined.privacy) is None:
+            joined.say("the table did not answer: it may be reconnecting, try again in a moment")
+
+
+def _stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
