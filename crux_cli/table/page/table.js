@@ -68,7 +68,8 @@
   const HANDLERS = {
     welcome: welcomed, log: logged, entry: (f) => addEntry(f, true), fight: (f) => showFight(f.fight),
     joined: joined, refused: refused, error: (f) => showAnswer([f.message], "refused"),
-    words: (f) => { table.words = strings(f.words); suggest(); }, pong: () => {},
+    words: (f) => { table.words = strings(f.words); suggest(); if (Array.isArray(f.heroes)) showHeroes(strings(f.heroes)); },
+    pong: () => {},
   };
 
   function receive(data) {
@@ -210,6 +211,7 @@
     item.append(el("span", "actions", c.down ? "down" : plural(Number(c.actions) || 0, "action")));
     item.append(el("span", "health", side === "hero" ? heroHealth(c) : enemyHealth(c)));
     const conditions = strings(c.conditions);
+    if (c.dazed && !conditions.includes("dazed")) conditions.push("dazed");
     if (conditions.length) item.append(el("span", "conditions", conditions.join(", ")));
     return item;
   }
@@ -227,6 +229,7 @@
   }
 
   function enemyHealth(c) {
+    if (c.minions && !c.down) return c.minions + " standing";
     const words = c.state || (c.down ? "down" : "");
     if (c.hp === undefined || c.hp === null) return words;
     return "HP " + c.hp + (c.hp_max ? "/" + c.hp_max : "") + (words ? " · " + words : "");
@@ -278,7 +281,7 @@
     $("join").addEventListener("submit", join);
     $("statement").addEventListener("input", suggest);
     $("view").addEventListener("change", () => { for (const item of $("log").children) filterItem(item); });
-    $("numbers").addEventListener("change", (e) => send({ type: "numbers", show: e.target.checked }));
+    $("numbers").addEventListener("change", (e) => send({ type: "say", text: "/serve numbers " + (e.target.checked ? "on" : "off") }));
     connect();
   }
 
