@@ -273,3 +273,61 @@ def test_the_page_reconnects_after_the_server_restarts_and_shows_the_same_state(
     assert log.all_inner_texts() == lines
     roll(player.page, "DEX")
     expect(player.page.locator("#log li").first.locator(".who")).to_have_text("Wren")
+
+
+def test_privacy_public_gm_blind_and_self_as_foundry_has_them(browser: BrowserContext, table: Table) -> None:
+    table.say("fight", "hero Wren", "hero Bram")
+    wren, bram, gm = opened(browser, table.player), opened(browser, table.player), opened(browser, table.gm)
+    join(wren.page, "Wren")
+    join(bram.page, "Bram")
+    for statement, privacy in (("1d4", "gm"), ("1d6", "blind"), ("1d8", "self"), ("1d10", "public")):
+        wren.page.get_by_label("Who sees it").select_option(privacy)
+        roll(wren.page, statement)
+        expect(wren.page.locator("#log li").first).to_contain_text(
+            "rolled blind" if privacy == "blind" else f"{statement}:")
+    for page in (bram.page, gm.page):  # the public line came last: what was to come has come
+        expect(page.locator("#log li").first).to_contain_text("1d10:")
+
+    def seen(page: Page) -> str:
+        return page.locator("#log").inner_text()
+
+    assert all(f"{s}:" in seen(wren.page) for s in ("1d4", "1d8", "1d10")) and "1d6:" not in seen(wren.page)
+    assert all(f"{s}:" in seen(gm.page) for s in ("1d4", "1d6", "1d10")) and "1d8:" not in seen(gm.page)
+    assert "1d10:" in seen(bram.page) and not any(f"{s}:" in seen(bram.page) for s in ("1d4", "1d6", "1d8"))
+    expect(gm.page.locator("#log li", has_text="1d6:").locator(".tag")).to_have_text("blind")
+    expect(wren.page.locator("#log li", has_text="1d4:").locator(".tag")).to_have_text("to the GM")
+    gm.page.get_by_label("Log shows").select_option("blind")  # the GM's view of one privacy
+    expect(gm.page.locator("#log li:visible")).to_have_count(1)
+    expect(gm.page.locator("#log li:visible")).to_contain_text("1d6:")
+
+
+def test_the_gm_may_show_enemies_hp_to_the_players(browser: BrowserContext, table: Table) -> None:
+    table.say("fight", "hero Wren", "enemy ogre hp 20 medium", "init", "damage ogre 5")
+    player, gm = opened(browser, table.player), opened(browser, table.gm)
+    ogre = player.page.locator("#order li.enemy .health")
+    expect(ogre).to_have_text("hurt")
+    gm.page.get_by_label("players see enemies' HP as numbers").check()
+    expect(ogre).to_have_text("HP 15/20 · hurt")
+    gm.page.get_by_label("players see enemies' HP as numbers").uncheck()
+    expect(ogre).to_have_text("hurt")
+
+
+def test_the_box_suggests_statement_words_and_names(browser: BrowserContext, table: Table) -> None:
+    table.say("fight", "hero Wren", "enemy goblin hp 7")
+    player = opened(browser, table.player)
+    box = player.page.get_by_label("Roll: type a statement")
+    box.press_sequentially("de")
+    expect(player.page.locator("#words option[value='dex']")).to_have_count(1)
+    expect(player.page.locator("#words option[value='dexterity']")).to_have_count(1)
+    box.fill("")
+    box.press_sequentially("atk gob")
+    expect(player.page.locator("#words option[value='atk goblin']")).to_have_count(1)
+
+
+def test_the_seed_commitment_is_shown_when_the_session_has_one(browser: BrowserContext, table: Table,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    player = opened(browser, table.player)
+    assert player.page.locator("#commitment").is_hidden()  # this session has none
+    monkeypatch.setattr(table.sharing.host, "commitment", lambda: "sha256:5f1e0c")
+    player.page.reload()
+    expect(player.page.locator("#commitment-value")).to_have_text("sha256:5f1e0c")
