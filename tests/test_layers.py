@@ -1,6 +1,6 @@
 """The packages import one another in one direction only (CONTRIBUTING.md, "Layers").
 
-Lowest first: core → probability → plugin → dice → rulesets → render → state → running → api → cli | repl. A
+Lowest first: core → probability → plugin → dice → rulesets → render → state → running → api → table → cli | repl. A
 package imports only from itself and the packages below it; cli and repl never import
 each other; a rule set's folder (`rulesets/<name>/`) never imports another rule set's
 folder (the registry, `rulesets/__init__.py`, may load any of them). `crux_cli/__init__.py`
@@ -27,7 +27,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "crux_cli"
-ORDER = ("core", "probability", "plugin", "dice", "rulesets", "render", "state", "running", "api", "cli", "repl")
+ORDER = ("core", "probability", "plugin", "dice", "rulesets", "render", "state", "running", "api", "table", "cli",
+         "repl")
 TOP = ("cli", "repl")  # the two faces: the same level, and strangers to each other
 BELOW_ALL, ABOVE_ALL = "crux_cli", "__main__"
 
@@ -197,7 +198,7 @@ def cycle_from(start: str, graph: dict[str, set[str]]) -> list[str]:
 # The layers above the rule sets know them through the registry alone (`crux_cli.rulesets`: BUILT_IN, DEFAULT, a
 # rule set by its name): what they keep of a rule set's values (a hero, a fight) its facets read, write and
 # journal, so not even a type of one is imported there, for the type checker or otherwise (issue 33).
-KNOW_NO_RULE_SET = ("state", "running", "api", "cli", "repl")
+KNOW_NO_RULE_SET = ("state", "running", "api", "table", "cli", "repl")
 
 
 def rule_set_imports(name: str, source: str | None = None) -> list[Import]:
@@ -375,3 +376,32 @@ def test_known_cycles_are_still_cycles() -> None:
 def test_the_circle_finder_finds_each_circle_once() -> None:
     graph = {"a": {"b"}, "b": {"c", "d"}, "c": {"a"}, "d": {"e"}, "e": {"d", "f"}, "f": set(), "g": {"g"}}
     assert circles(graph) == {frozenset("abc"), frozenset("de")}
+
+
+# -- the shared table (issue 34): an extra, imported only by `crux serve`, `/serve` and `crux join` ------
+
+TABLE_DOORS = ("crux_cli.repl.serving", "crux_cli.repl.joining")  # the faces' modules for it
+
+
+def test_the_table_is_reached_only_through_its_doors_and_they_only_lazily() -> None:
+    into_table = [e for e in edges() if package_of(e.imported) == "table" and package_of(e.importer) != "table"]
+    assert into_table and all(e.importer in TABLE_DOORS for e in into_table), \
+        "\n".join(where(e) for e in into_table if e.importer not in TABLE_DOORS)
+    into_doors = [e for e in edges() if e.imported in TABLE_DOORS and e.importer not in TABLE_DOORS]
+    eager = [where(e) for e in into_doors if e.how == "top"]
+    assert into_doors and not eager, "\n".join(eager)
+
+
+def test_a_roll_and_the_repl_without_a_table_import_none_of_it() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, crux_cli, crux_cli.repl.app, crux_cli.cli, crux_cli.api; crux_cli.roll('2d6'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'websockets') "
+            "or m.startswith('crux_cli.table')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+    one_shot = subprocess.run([sys.executable, "-X", "importtime", "-m", "crux_cli", "2d6"], capture_output=True,
+                              text=True, check=True)
+    assert not [line for line in one_shot.stderr.splitlines()
+                if any(name in line for name in ("starlette", "uvicorn", "websockets", "crux_cli.table"))]

@@ -25,7 +25,7 @@ from crux_cli.core.style import COLOR_CHOICES
 from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.quick import check_text, read_config, refuse
-from crux_cli.running.settings import Settings
+from crux_cli.running.settings import Settings, TableAsked
 from crux_cli.running.streams import guard_streams, is_terminal, output_failed
 
 EXAMPLES = """\b
@@ -59,8 +59,6 @@ ReplStarter = Callable[[Settings], int]
 LAZY_COMMANDS = {  # name -> (module, click command)
     "sheet": ("crux_cli.cli.sheet", "sheet_group"),
     "log": ("crux_cli.cli.log", "log_command"),
-    "serve": ("crux_cli.cli.table", "serve_command"),  # the shared table (issue 34)
-    "join": ("crux_cli.cli.table", "join_command"),
 }
 
 
@@ -267,6 +265,57 @@ def odds_command(ctx: click.Context, /, statement: tuple[str, ...], at_least: in
     settings = settings_of(ctx, options)
     refuse_unknown_options(ctx, statement, "crux odds --help lists its options")
     raise SystemExit(run_odds(settings, " ".join(statement), Output(settings), at_least, cumulative))
+
+
+# -- the shared table (issue 34): both open the session, with Settings.table saying what to share or join --
+
+def needs_terminal(what: str) -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CruxError(f"{what} opens the interactive session, which needs a terminal")
+
+
+@crux.command("serve")
+@common_options
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="The address to serve on; 0.0.0.0 serves every network (the links are then the only key).")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, metavar="N",
+              help="The port (0, the default, picks a free one).")
+@click.option("--cert", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+              help="A TLS certificate (PEM): the links become https://.")
+@click.option("--key", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+              help="The TLS certificate's private key (PEM).")
+@click.pass_context
+def serve_command(ctx: click.Context, /, host: str, port: int, cert: str | None, key: str | None,
+                  **options: Any) -> None:
+    """Open the session and share it: players join with the player link (a browser or 'crux join').
+
+    \b
+    Prints a player link and a GM link, each with its own token; the table makes
+    every roll. It binds 127.0.0.1 unless --host says otherwise. See man crux-table.
+    """
+    if (cert is None) != (key is None):
+        raise CruxError("--cert and --key go together", hint="crux serve --cert cert.pem --key key.pem")
+    settings = settings_of(ctx, options)
+    needs_terminal("crux serve")
+    settings.update({"table": TableAsked(host=host, port=port, cert=cert, key=key)})
+    start_repl(ctx, settings)
+
+
+@crux.command("join")
+@click.argument("link", metavar="LINK")
+@click.option("--hero", default=None, metavar="NAME", help="The hero you roll as (also: /hero NAME once joined).")
+@click.option("--no-color", "no_color", is_flag=True, default=None, help="No colour, even on a terminal.")
+@click.pass_context
+def join_command(ctx: click.Context, /, link: str, hero: str | None, **options: Any) -> None:
+    """Join a table from its link: the usual session, each statement rolled by the table for everyone.
+
+    \b
+    crux join http://192.168.1.20:8765/t/TOKEN
+    """
+    settings = settings_of(ctx, options)
+    needs_terminal("crux join")
+    settings.update({"table": TableAsked(link=link, hero=hero)})
+    start_repl(ctx, settings)
 
 
 def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None:

@@ -16,6 +16,7 @@ from crux_cli.core.rng import Roller, seeded
 from crux_cli.core.style import BAD, MIXED
 from crux_cli.repl.words import GLOBAL_STATEMENTS
 from crux_cli.running.runner import checked_text
+from crux_cli.running.settings import TableAsked
 
 if TYPE_CHECKING:
     from crux_cli.repl.session import Session
@@ -370,7 +371,6 @@ def serve(session: "Session", call: Invocation) -> list[str]:
     if not words:
         if sharing is None:
             from crux_cli.repl.serving import Sharing
-            from crux_cli.running.settings import TableAsked
 
             session.sharing = sharing = Sharing(session, TableAsked())
             sharing.hub.note("the GM shares the session")

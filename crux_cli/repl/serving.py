@@ -21,19 +21,22 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from crux_cli.core import lines
+from crux_cli.core.errors import CruxError
+from crux_cli.state.db import state_dir
 from crux_cli.table.host import ERROR, GM_ONLY, NOT_YOURS, Said
+from crux_cli.table.hub import Hub
+from crux_cli.table.keeping import Keeping
+from crux_cli.table.server import TableServer
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetHero
     from crux_cli.repl.commands import Invocation
     from crux_cli.repl.session import Session
     from crux_cli.running.settings import TableAsked
-    from crux_cli.table.hub import Hub
-    from crux_cli.table.keeping import Keeping
-    from crux_cli.table.server import TableServer
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ANYONE, GM = "anyone", "gm"
+TERMINAL_ONLY = ("/quit", "/exit", "/q", "/serve", "/pager", "/history")  # the GM's own terminal's commands
 
 
 def plain(said: list[str]) -> tuple[str, ...]:
@@ -62,7 +65,7 @@ class SessionHost:
     def say(self, text: str, hero: str | None, gm: bool) -> Said:
         with self.lock:
             try:
-                line = text if gm else self.checked(text, hero)
+                line = self.terminal_only(text) if gm else self.checked(text, hero)
             except Refusal as refusal:
                 return Said(lines=(str(refusal),), refused=refusal.reason)
             return self.run(line, hero, gm, text)
@@ -75,8 +78,9 @@ class SessionHost:
             out = session.handle(line)
         self.echo([session.palette.dim(f"{hero or ('GM' if gm else 'a player')} at the table: {typed}"), *out])
         refused = session.refusals > refusals and kind != "word"
-        changed = kind == "word" or fight_before != session.fight or hero is not None
-        return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=changed)
+        public = kind == "word" or fight_before != session.fight
+        return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=public or hero is not None,
+                    public=public)
 
     def kind_of(self, line: str) -> str:
         statement = lines.code(line).strip()
@@ -85,6 +89,15 @@ class SessionHost:
         return "word" if statement.startswith("/") or self.session.claims(line) else "roll"
 
     # -- whose words ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def terminal_only(text: str) -> str:
+        """The GM's line from the GM link, unless it is one of the commands that act on the GM's terminal
+        itself (leaving the session, serving), which only the prompt takes."""
+        head = text.strip().split()[0].lower() if text.strip() else ""
+        if head in TERMINAL_ONLY:
+            raise Refusal(GM_ONLY, f"'{head}' works at the GM's prompt, not from a page")
+        return text
 
     def checked(self, text: str, hero: str | None) -> str:
         """The line a player may run (their hero named where the fight needs it), or a Refusal."""
@@ -201,11 +214,6 @@ class Sharing:
     """A served session: the host, the table's server, its links; `handle` runs the GM's own lines."""
 
     def __init__(self, session: Session, asked: TableAsked) -> None:
-        from crux_cli.state.db import state_dir
-        from crux_cli.table.hub import Hub
-        from crux_cli.table.keeping import Keeping
-        from crux_cli.table.server import TableServer
-
         self.session = session
         self.lock = threading.RLock()
         self.host = SessionHost(session, self.lock, self.echo)
@@ -213,19 +221,30 @@ class Sharing:
         try:
             self.keeping.hold()
             self.hub: Hub = Hub(self.host, self.keeping)
-            self.server: TableServer = TableServer(self.hub, self.keeping.tokens(), asked.host, asked.port,
-                                                   asked.cert, asked.key)
+            self.server: TableServer = self.serve(asked)
             self.server.start()
+            self.keeping.set_meta("table:port", str(self.server.port))
         except BaseException:
             self.keeping.close()
             raise
         self.privacy = "public"  # the GM's own lines at the prompt (/serve privacy gm: to the GM's page only)
         self.above_prompt_on = False
+        self.stopped = False
 
     def above_prompt(self) -> contextlib.AbstractContextManager[Any]:
         """While the GM's prompt waits, players' lines print above it (prompt-toolkit's patch_stdout)."""
         self.above_prompt_on = True
         return patch_stdout(raw=True)
+
+    def serve(self, asked: TableAsked) -> TableServer:
+        """The server on the port asked for; with none asked (0), the port this table had last, when it is free,
+        so the links of a table served again (after a kill -9, too) are the same links."""
+        tokens = self.keeping.tokens()
+        last = self.keeping.meta("table:port")
+        if asked.port == 0 and last is not None and last.isdigit():
+            with contextlib.suppress(CruxError):
+                return TableServer(self.hub, tokens, asked.host, int(last), asked.cert, asked.key)
+        return TableServer(self.hub, tokens, asked.host, asked.port, asked.cert, asked.key)
 
     def echo(self, said: list[str]) -> None:
         sys.stdout.write("".join(line + "\n" for line in said))
@@ -236,7 +255,7 @@ class Sharing:
         session = self.session
         with self.lock:
             fight_before, refusals = session.fight, session.refusals
-            kind = self.host.kind_of(line) if line.strip() else ""
+            kind = "word" if session.pending is not None else self.host.kind_of(line) if line.strip() else ""
             out = session.handle(line)
             changed = fight_before != session.fight or kind == "word"
         if kind and kind != "odds" and session.refusals == refusals:
@@ -247,11 +266,7 @@ class Sharing:
         links = self.server.links()
         said = [f"the table is served: player link {links['player']}",
                 f"                     GM link     {links['gm']}"]
-        if self.server.host not in ("127.0.0.1", "localhost", "::1"):
-            said += [f"warning: serving on {self.server.host}: anyone who has a link is at the table (the links are "
-                     "the only key)", "  without --cert/--key the links travel in clear: add TLS (crux serve --cert "
-                     "FILE --key FILE) or put a reverse proxy with HTTPS in front (man crux-table)"]
-        return said
+        return said + network_warning(self.server.host, self.server.cert is not None)
 
     def setting(self, words: list[str], call: Invocation) -> list[str]:
         """`/serve stop`, `/serve numbers on|off`, `/serve privacy public|gm`."""
@@ -271,5 +286,20 @@ class Sharing:
                          "/serve, /serve stop, /serve numbers on|off, /serve privacy public|gm")
 
     def stop(self) -> None:
-        self.server.stop()
-        self.keeping.close()
+        """Stop serving (once: the session's end stops it again)."""
+        if not self.stopped:
+            self.stopped = True
+            self.server.stop()
+            self.keeping.close()
+
+
+def network_warning(host: str, tls: bool) -> list[str]:
+    """What serving beyond this machine means, said plainly when the table is served there."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return []
+    said = [f"warning: served on {host}: anyone on the network who has a link is at the table (the links are the "
+            "only key: share them privately)"]
+    if not tls:
+        said.append("  the links travel in clear: add TLS (crux serve --cert FILE --key FILE) or serve behind a "
+                    "reverse proxy with HTTPS (man crux-table)")
+    return said

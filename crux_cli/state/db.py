@@ -19,7 +19,9 @@ Tables:
 - `intents`: a sheet write announced before it is made (see `Store.intend`), settled at the next
   start when its writer died before the journal had it.
 - `meta`: how many plain rolls are kept (for retention without a count over the table), and the heroes
-  held by name in each rule set (`party:NAME`, the party a later session finds).
+  held by name in each rule set (`party:NAME`, the party a later session finds); the shared table's
+  tokens, port and holder (`table:…`, crux_cli/table/keeping.py).
+- `table_log`: the shared table's log (issue 34), one row per entry in the order its pages show them.
 
 The schema is made by numbered steps (`STEPS`), each run in a transaction of its own: step 1 makes the
 store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of

@@ -19,7 +19,8 @@ class Said(Record):
     lines: tuple[str, ...]
     kind: str = "roll"  # roll (a statement of the rule set) | word (a fight word) | odds
     refused: str = RAN  # RAN, or why it was not run: ERROR, GM_ONLY, NOT_YOURS
-    changed: bool = False  # the fight or a sheet changed: everyone gets the fight view again
+    changed: bool = False  # the fight or a hero's values may have changed: everyone gets the fight view again
+    public: bool = False  # it changed the fight everyone sees: shared with everyone, whatever privacy was asked
 
 
 class TableHost(Protocol):

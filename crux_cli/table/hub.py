@@ -180,7 +180,7 @@ class Hub:
         if said.refused:
             connection.send(frame("refused", id=say.id, text=say.text, lines=list(said.lines), reason=said.refused))
             return
-        privacy = say.privacy if said.kind == "roll" and not said.changed else "public"
+        privacy = say.privacy if said.kind == "roll" and not said.public else "public"
         if said.kind == "odds":
             privacy = "self"
         entry = Entry(seq=0, at=now(), who=viewer.name, role=viewer.role, privacy=privacy, kind=said.kind,

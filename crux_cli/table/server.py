@@ -94,7 +94,8 @@ class TableServer:
         self.port = int(self.socket.getsockname()[1])
         quiet()
         config = uvicorn.Config(make_app(hub, tokens), ws="websockets-sansio", ws_max_size=frames.MAX_FRAME,
-                                ws_ping_interval=20.0, ws_ping_timeout=20.0, access_log=False, log_config=None,
+                                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
+                                access_log=False, log_config=None,
                                 lifespan="off", ssl_certfile=cert, ssl_keyfile=key, server_header=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.run, name="crux-table-server", daemon=True)
