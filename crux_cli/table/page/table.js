@@ -281,7 +281,7 @@
     $("join").addEventListener("submit", join);
     $("statement").addEventListener("input", suggest);
     $("view").addEventListener("change", () => { for (const item of $("log").children) filterItem(item); });
-    $("numbers").addEventListener("change", (e) => send({ type: "say", text: "/serve numbers " + (e.target.checked ? "on" : "off") }));
+    $("numbers").addEventListener("change", (e) => send({ type: "numbers", show: e.target.checked }));
     connect();
   }
 
