@@ -331,3 +331,19 @@ def test_the_seed_commitment_is_shown_when_the_session_has_one(browser: BrowserC
     monkeypatch.setattr(table.sharing.host, "commitment", lambda: "sha256:5f1e0c")
     player.page.reload()
     expect(player.page.locator("#commitment-value")).to_have_text("sha256:5f1e0c")
+
+
+def test_the_keyboard_alone_reaches_the_box_and_rolls(browser: BrowserContext, table: Table) -> None:
+    player = opened(browser, table.player)
+    page = player.page
+    for _ in range(12):  # Tab through the page as a keyboard user does, to the box labelled for rolling
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "statement":
+            break
+    assert page.evaluate("document.activeElement.labels[0].textContent").startswith("Roll")
+    page.keyboard.type("2d6+1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#answer")).to_contain_text(re.compile(r"2d6\+1: \d+ · 2d6 \[\d, \d\] \+ 1"))
+    expect(page.locator("#log li").first.locator(".who")).to_have_text("someone")
+    assert page.evaluate("document.activeElement.id") == "statement"  # ready for the next
+    assert page.get_by_label("Roll: type a statement").input_value() == ""
