@@ -119,6 +119,7 @@
     if (table.hero) sessionStorage.setItem("crux-hero", table.hero); else sessionStorage.removeItem("crux-hero");
     $("joined").textContent = table.hero ? "rolling as " + table.hero : "rolling plain dice";
     if (table.hero) $("hero").value = table.hero;
+    if (typeof frame.commitment === "string") showCommitment(frame.commitment);  // after a salt: the chain's value
   }
 
   function salt() {  // the player's salt, mixed into the session's seed at join (issue 35)
