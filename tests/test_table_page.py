@@ -143,10 +143,12 @@ def test_a_roll_typed_on_the_player_page_shows_on_both_pages_with_its_breakdown(
 
 
 def test_odds_are_answered_on_the_page_to_the_asker_only(browser: BrowserContext, table: Table) -> None:
-    player, gm = opened(browser, table.player), opened(browser, table.gm)
+    player, gm = opened(browser, table.player, width=360), opened(browser, table.gm)
     roll(player.page, "odds DEX +2b")
     expect(player.page.locator("#answer")).to_contain_text("DEX +2b: exact odds")
     expect(player.page.locator("#answer")).to_contain_text("success  19/27")
+    # its columns stay columns on a phone: the table scrolls in its box, the page never sideways
+    assert player.page.evaluate("document.documentElement.scrollWidth") <= 360
     roll(player.page, "2d6")  # a later shared line: the odds went to nobody's log
     expect(gm.page.locator("#log li")).to_have_count(1)
     expect(gm.page.locator("#log li").first).to_contain_text("2d6:")

@@ -154,7 +154,7 @@
     const lines = strings(entry.lines);
     if (entry.kind === "odds" || (live && table.mine.has(entry.id))) {
       table.mine.delete(entry.id);
-      showAnswer(lines);
+      showAnswer(lines, entry.kind === "odds" ? "table" : "");  // odds are columns: scrolled, never wrapped
       if (entry.kind === "odds") return;
     }
     const log = $("log");
