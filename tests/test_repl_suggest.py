@@ -106,7 +106,7 @@ def test_words_after_each_statement() -> None:
 
 
 def test_session_commands_and_their_arguments() -> None:
-    assert words("/se") == ["/seed"]
+    assert words("/se") == ["/seed", "/serve"]  # /serve: the shared table (issue 34)
     assert {"/help", "/load", "/rules", "/seed", "/alias", "/history", "/countdown", "/quit"} <= set(words("/"))
     assert words("/rules c") == [name for name in rulesets.names() if name.startswith("c")]
     assert {"crux", "challenge"} <= set(words("/rules c"))

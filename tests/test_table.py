@@ -336,3 +336,12 @@ def test_a_joined_players_roll_keeps_the_privacy_asked(table: Sharing, links: di
         answer = wren.say("1d6", privacy=privacy, id=number)
         assert answer["privacy"] == privacy
     assert other.nothing_more()
+
+
+def test_a_connection_that_never_says_hello_is_closed(links: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from crux_cli.table import server
+
+    monkeypatch.setattr(server, "HELLO_WITHIN", 0.3)
+    silent = Page(links["player"], hello=False)
+    assert silent.closed_with() == 1008
+    assert Page(links["player"]).say("d6")["type"] == "entry"

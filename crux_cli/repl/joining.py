@@ -161,7 +161,12 @@ def take_turns(joined: Joined, settings: Settings, history: History | None, inpu
             return
         if joined.command(line.strip()):
             continue
-        if joined.client.say(line, joined.privacy) is None:
+        try:
+            answered = joined.client.say(line, joined.privacy)
+        except KeyboardInterrupt:  # Ctrl-C while waiting: the table may still answer, and it prints when it does
+            joined.say("not waiting for that answer")
+            continue
+        if answered is None:
             joined.say("the table did not answer: it may be reconnecting, try again in a moment")
 
 
