@@ -67,6 +67,7 @@ def section(page: Path, title: str) -> str:
 
 def test_there_are_pages_for_the_command_and_the_notation() -> None:
     assert COMMAND_PAGE in PAGES and NOTATION_PAGE in PAGES
+    assert ROOT / "man" / "crux-table.7" in PAGES  # the shared table (issue 34): linted and rendered like the rest
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -48,7 +48,13 @@ class Ping(Record):
     id: int | None = None
 
 
-Frame = Hello | Join | Say | Ping
+class Numbers(Record):
+    """The GM shows enemies' HP to players as numbers (True) or in words (False): the GM's page's box."""
+
+    show: bool
+
+
+Frame = Hello | Join | Say | Ping | Numbers
 
 
 def read_frame(text: str | bytes) -> Frame:
@@ -102,7 +108,15 @@ def _ping(data: dict[str, Any]) -> Ping:
     return Ping(id=_optional(data, "id", int))
 
 
-READERS: dict[str, Callable[[dict[str, Any]], Frame]] = {"hello": _hello, "join": _join, "say": _say, "ping": _ping}
+def _numbers(data: dict[str, Any]) -> Numbers:
+    show = data.get("show")
+    if not isinstance(show, bool):
+        raise FrameError("'show' must be true or false")
+    return Numbers(show=show)
+
+
+READERS: dict[str, Callable[[dict[str, Any]], Frame]] = {"hello": _hello, "join": _join, "say": _say, "ping": _ping,
+                                                          "numbers": _numbers}
 
 
 # -- who sees what -----------------------------------------------------------------------------------

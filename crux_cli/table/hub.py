@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from crux_cli.table import frames
-from crux_cli.table.frames import Entry, FrameError, Hello, Join, Ping, Say, Viewer, frame
+from crux_cli.table.frames import Entry, FrameError, Hello, Join, Numbers, Ping, Say, Viewer, frame
 from crux_cli.table.host import TableHost
 from crux_cli.table.keeping import Keeping, now
 
@@ -142,6 +142,16 @@ class Hub:
             await self.say(connection, read)
         elif isinstance(read, Ping):
             connection.send(frame("pong", id=read.id))
+        elif isinstance(read, Numbers):
+            await self.show_numbers(connection, read.show)
+
+    async def show_numbers(self, connection: Connection, show: bool) -> None:
+        """The GM page's box: enemies' HP as numbers for players too, or in words; a player's is refused."""
+        if connection.viewer.role != "gm":
+            connection.send(frame("error", message="showing enemies' HP as numbers is the GM's to say"))
+            return
+        self.numbers = show
+        await self.send_fight()
 
     async def hello(self, connection: Connection, hello: Hello) -> None:
         connection.greeted = True
@@ -155,7 +165,8 @@ class Hub:
         """(on the worker) The welcome frame, the log since `since` and the fight view."""
         welcome = frame("welcome", protocol=frames.PROTOCOL, role=viewer.role, rules=self.host.rules_name,
                         heroes=list(self.host.heroes()), commitment=self.host.commitment(),
-                        privacy=list(frames.PRIVACY), words=list(self.host.words()), limits=frames.LIMITS)
+                        privacy=list(frames.PRIVACY), words=list(self.host.words()), limits=frames.LIMITS,
+                        numbers=self.numbers)
         return welcome, self.keeping.since(since), self.host.fight()
 
     async def join(self, connection: Connection, join: Join) -> None:

@@ -63,6 +63,6 @@ def combatant(c: Combatant, acting: bool, hero_of: Callable[[str], Hero | None])
         return row
     hero = hero_of(c.name)
     if hero is not None:
-        row.update(hp=hero.hp, hp_max=hero.hp_max, wounds=hero.wounds, grit=hero.grit,
+        row.update(hp=hero.hp, hp_max=hero.hp_max, wounds=hero.wounds, wound_cap=hero.wound_cap, grit=hero.grit,
                    conditions=list(hero.conditions), dying=hero.dying or c.dying, down=c.down or hero.dead)
     return row
