@@ -22,7 +22,7 @@ def test_names_are_whole_and_the_column_fits_the_widest_of_a_session() -> None:
     rows = lines[1:]
     assert "Pip Quickfingers STR" in rows[1]
     # one column for the session: the statements start under each other
-    assert len({row.index(statement) for row, statement in zip(rows, ("DEX", "STR", "d6"))}) == 1
+    assert len({row.index(statement) for row, statement in zip(rows, ("DEX", "STR", "d6"), strict=True)}) == 1
 
 
 def test_a_name_past_the_widest_column_is_whole_and_pushes_only_its_own_line() -> None:

@@ -122,25 +122,6 @@ class Fighting:
             return odds_lines(answer, self.session.palette, True)
         return [*said, *odds_lines(answer, self.session.palette, False)]
 
-    def ambiguous(self, error: CruxError, statement: str) -> CruxError:
-        """The refusal of `odds STATEMENT` in a fight, naming the combatants when the word it refused begins
-        more than one name (or a word of it), as the fight's own words do: `odds atk gob` → goblin or gobbo."""
-        if self.state is None or error.text != statement or error.position is None:
-            return error
-        word = (statement[error.position:].split() or [""])[0].strip("'\"")
-        key = folded(word)
-        if not key:
-            return error
-        names = self.state.names()
-        if any(folded(name) == key for name in names):
-            return error
-        found = [name for name in names
-                 if folded(name).startswith(key) or any(part.startswith(key) for part in folded(name).split())]
-        if len(found) < 2:
-            return error
-        return CruxError(f"'{word}' could be " + " or ".join(found), text=statement, position=error.position,
-                         hint="give more of the name, or quote it whole")
-
     def help(self) -> list[str]:
         rules = self.rules()
         if rules is None:
@@ -399,10 +380,3 @@ class Fighting:
             raise CruxError(f"the {name} rules have no fights to save or load")
         return rules
 
-
-def folded(text: str) -> str:
-    """A name as typing compares it: any case, accents left out, spaces single (as the fights fold names)."""
-    import unicodedata
-
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(ch for ch in plain if not unicodedata.combining(ch)).split())

@@ -190,10 +190,7 @@ class Session:
         fought = self.fighting.odds(asked, exact=self.json)
         if fought is not None:
             return fought
-        try:
-            answer = self.runner.odds(asked.statement, asked.at_least, exact=self.json, cumulative=asked.cumulative)
-        except CruxError as error:
-            raise self.fighting.ambiguous(error, asked.statement) from None
+        answer = self.runner.odds(asked.statement, asked.at_least, exact=self.json, cumulative=asked.cumulative)
         return odds_lines(answer, self.palette, self.json)
 
     def in_fight(self, error: CruxError, statement: str) -> CruxError:
