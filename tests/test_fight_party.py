@@ -227,3 +227,89 @@ def test_heal_pip_after_a_win_at_a_real_terminal(environ: dict[str, str]) -> Non
     answered(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
     child.sendline("/quit")
     child.expect(pexpect.EOF)
+
+
+# -- a held hero given a sheet ------------------------------------------------------------------------
+
+
+def test_a_held_hero_given_a_new_sheet_keeps_their_numbers_and_leaves_the_party(tmp_path: Path) -> None:
+    """`hero NAME sheet FILE`: the sheet made of them holds their HP, Wounds, Grit and conditions; from then on the
+    sheet keeps them (their next change is written there), and the party no longer holds them by name."""
+    from crux_cli.state.store import load_hero
+
+    made = session()
+    pip_in_a_fight(made)
+    said(made, "hero pip hp 6 wounds 3 grit 2")
+    said(made, "cond add pip prone")
+    sheet = tmp_path / "pip.toml"
+    out = said(made, f"hero pip sheet {sheet}")
+    assert f"Pip Quickfingers keeps a sheet from now on: {sheet} (a new one: fill in its attributes and attack)" in out
+    assert "Pip Quickfingers: HP 6/10 · Wounds 3/6 · Grit 2 · Hit Dice 1/1 · prone" in out
+    pip = load_hero(sheet)
+    assert (pip.name, pip.hp, pip.wounds, pip.grit, pip.conditions) == ("Pip Quickfingers", 6, 3, 2, ("prone",))
+    assert made.fight.sheets == {"Pip Quickfingers": str(sheet)} and "Pip Quickfingers" not in made.fight.heroes
+    assert "no hero is held by name" in said(made, "party")
+    assert "Wounds 3 → 4" in said(made, "wound pip 1")
+    assert load_hero(sheet).wounds == 4  # the sheet keeps them now
+    said(made, "end")
+    said(made, "fight")
+    assert "no hero is held by name" in said(made, "party")  # a later fight brings them by their sheet
+    close(made)
+
+
+def test_a_held_hero_given_their_own_sheet_carries_their_state_onto_it_and_undo_puts_it_back(tmp_path: Path) -> None:
+    """An existing sheet of theirs keeps its attributes and maxima and takes the held numbers (HP within its most);
+    one of the party alone joins the fight from it; `undo` gives the sheet its numbers back and the party its hero."""
+    from helpers import crux_here
+
+    from crux_cli.state.store import load_hero
+
+    sheet = tmp_path / "tom.toml"
+    assert crux_here("sheet", "new", str(sheet), "--name", "Tom", "--hp", "14", "--attr", "STR=+2/1",
+                     stdin="").returncode == 0
+    made = session()
+    said(made, "fight")
+    said(made, "hero Tom hp 4 wounds 2")
+    said(made, "end")
+    said(made, "fight")
+    out = said(made, f"hero tom sheet {sheet}")
+    assert f"Tom keeps a sheet from now on: {sheet}\nTom: HP 14 → 4 · Wounds 0 → 2 · HP 4/14 · Wounds 2/6" in out
+    assert "Tom joins the fight" in out and made.fight.sheets == {"Tom": str(sheet)}
+    tom = load_hero(sheet)
+    assert (tom.hp, tom.hp_max, tom.wounds, tom.attribute("STR").modifier) == (4, 14, 2, 2)
+    assert "Tom: HP 4 → 14" in said(made, "undo")  # the sheet's numbers back, with the word
+    assert load_hero(sheet).hp == 14 and "Tom: HP 4/10 · Wounds 2/6" in said(made, "party")
+    assert "Tom: HP 14 → 4" in said(made, "redo")
+    close(made)
+
+
+def test_a_sheet_is_given_only_to_a_held_hero_and_only_their_own(tmp_path: Path) -> None:
+    from helpers import crux_here
+
+    wren = tmp_path / "wren.toml"
+    assert crux_here("sheet", "new", str(wren), "--name", "Wren", stdin="").returncode == 0
+    made = session()
+    said(made, "fight")
+    said(made, "hero Pip")
+    said(made, "enemy ogre hp 5")
+    assert "the party holds no hero called Zed" in refused(made, f"hero Zed sheet {tmp_path / 'z.toml'}")
+    assert not (tmp_path / "z.toml").exists()
+    assert "ogre is not a hero" in refused(made, f"hero ogre sheet {tmp_path / 'o.toml'}")
+    assert f"{wren} is Wren's sheet, not Pip's" in refused(made, f"hero pip sheet {wren}")
+    assert "which sheet? a FILE.toml after `sheet`" in refused(made, "hero pip sheet")
+    said(made, f"hero {wren}")
+    assert "Wren keeps a sheet already" in refused(made, f"hero wren sheet {tmp_path / 'w2.toml'}")
+    close(made)
+
+
+@pytest.mark.slow
+def test_hero_name_sheet_file_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
+    child = start(environ, "repl", cwd=tmp_path)
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Pip hp 7 wounds 4", "Pip joins the fight", "HP 10 → 7")
+    answered(child, "hero pip sheet pip.toml", "Pip keeps a sheet from now on: pip.toml (a new one",
+             "Pip: HP 7/10 · Wounds 4/6")
+    answered(child, "status", "Pip", "HP 7/10 · Wounds 4/6")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    assert 'name = "Pip"' in (tmp_path / "pip.toml").read_text() and "wounds = 4" in (tmp_path / "pip.toml").read_text()

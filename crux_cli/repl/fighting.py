@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 
@@ -37,6 +37,8 @@ class Fighting:
         # heroes held by name, kept across fights (`party`): None until first asked (read from the store then)
         self.held: Mapping[str, SheetHero] | None = None
         self.held_saved: str | None = None  # the party as the store last had it (written only when it changes)
+        # during a tracked statement: sheets not in play when it began that it changed, with what they kept before
+        self.met: dict[str, dict[str, Any]] | None = None
 
     # -- the rule set's fights ------------------------------------------------------------------------
 
@@ -357,6 +359,32 @@ class Fighting:
         from crux_cli.state.store import load_hero
 
         return load_hero(path)
+
+    def keep_on_sheet(self, path: str, hero: SheetHero) -> SheetHero:
+        """`hero`'s kept values on the sheet at `path`: a new sheet of `hero` where there is no file (never over
+        one), else that sheet's own hero with them, written under its lock; the party lets them go (a sheet keeps
+        them now). What the sheet held before is the word's to undo (`met_sheet`)."""
+        from crux_cli.state.store import create_sheet, file_for, sheet_transaction
+
+        shown = os.path.expanduser(path)
+        if not os.path.lexists(shown):
+            made = create_sheet(shown, file_for(hero.rules).template(hero))
+        else:
+            with sheet_transaction(shown) as sheet:
+                self.met_sheet(os.path.realpath(shown), sheet.hero)
+                file = file_for(sheet.hero.rules)
+                made = file.with_kept(sheet.hero, file.kept(hero))
+                sheet.save(made)
+        self.held = MappingProxyType({name: kept for name, kept in self.party.items() if name != hero.name})
+        return made
+
+    def met_sheet(self, path: str, hero: SheetHero) -> None:
+        """A sheet not in play when the word began, about to change: what it kept before, for the word's step (an
+        undo puts it back as it does the sheets in play)."""
+        if self.met is not None and path not in self.met:
+            from crux_cli.state.sheet_undo import sheet_values
+
+            self.met[path] = sheet_values(hero)
 
     def save_fight(self, path: str, fight: FightValue) -> None:
         """Write the fight to a file, as the fights of the rule set it began in write it."""

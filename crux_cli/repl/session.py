@@ -219,7 +219,7 @@ class Session:
         from crux_cli.repl import tracking
 
         before = tracking.take(self)
-        self._rendered, self._rolled_by = [], []
+        self._rendered, self._rolled_by, self.fighting.met = [], [], {}
         if self.journal is not None:
             self.journal.begin_word(statement)
         try:
@@ -227,6 +227,9 @@ class Session:
         finally:
             rendered, self._rendered = self._rendered, None
             rolled_by, self._rolled_by = self._rolled_by, None
+            met, self.fighting.met = self.fighting.met or {}, None
+            if met:  # a sheet the statement brought into play and changed: undone with the rest
+                before = before.replace(sheets={**met, **before.sheets})
             self.recent.extend(rendered)
             after = tracking.take(self)
             entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered, rolled_by)
