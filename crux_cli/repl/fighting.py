@@ -358,7 +358,9 @@ class Fighting:
     def read_hero(self, path: str) -> SheetHero:
         from crux_cli.state.store import load_hero
 
-        return load_hero(path)
+        hero = load_hero(path)
+        self.met_sheet(os.path.realpath(path), hero)  # a sheet joining the fight: its first roll undone with the word
+        return hero
 
     def keep_on_sheet(self, path: str, hero: SheetHero) -> SheetHero:
         """`hero`'s kept values on the sheet at `path`: a new sheet of `hero` where there is no file (never over
