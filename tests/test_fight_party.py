@@ -313,3 +313,19 @@ def test_hero_name_sheet_file_at_a_real_terminal(environ: dict[str, str], tmp_pa
     child.sendline("/quit")
     child.expect(pexpect.EOF)
     assert 'name = "Pip"' in (tmp_path / "pip.toml").read_text() and "wounds = 4" in (tmp_path / "pip.toml").read_text()
+
+
+def test_hero_name_hd_sets_hit_dice_as_hp_is_set_and_hd_is_never_a_name() -> None:
+    """Every number `party` lists can be set: Hit Dice too (`hd N[/MAX]`), within what a sheet holds."""
+    made = session()
+    said(made, "fight")
+    assert "Hit Dice 1 → 0" in said(made, "hero Pip hd 0/3")
+    assert "Hit Dice 0 → 2 · HP 10/10 · Wounds 0/6 · Grit 0 · Hit Dice 2/3" in said(made, "hero pip hd 2")
+    pip = made.fight.heroes["Pip"]
+    assert (pip.hit_dice, pip.hit_dice_max) == (2, 3)
+    assert "Hit Dice 4 is more than the most, 3" in refused(made, "hero pip hd 4/3")
+    assert "more than a sheet holds" in refused(made, "hero pip hd 1/101")
+    assert "more than a sheet holds" in refused(made, "hero pip hp 100001")
+    assert "cannot name a combatant" in refused(made, "hero hd")
+    assert [c.name for c in made.fight.encounter.combatants] == ["Pip"]
+    close(made)

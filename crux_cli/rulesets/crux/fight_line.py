@@ -46,7 +46,7 @@ def reserved() -> frozenset[str]:
         *ALWAYS, *ANYTIME, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
         *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",
         "critical", "crits",
-        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
+        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "hd", "help", "ranged", "melee", "rushed",
         "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by",
         "wounds"))
 

@@ -11,6 +11,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import MAX_HIT_DICE, MAX_HP
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.encounter import possessive as possessive_of
@@ -55,8 +56,9 @@ def fight_on(state: FightState, word: FightWord, host: FightHost) -> Said:
 
 
 def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
-    """`hero FILE.toml`, or `hero NAME [hp N[/M]] [wounds N] [grit N]`: another hero joins (one the party holds
-    comes back as they were); the numbers set a hero held by name, in the fight or joining it."""
+    """`hero FILE.toml`, or `hero NAME [hp N[/M]] [wounds N] [grit N] [hd N[/M]]`: another hero joins (one the
+    party holds comes back as they were); the numbers set a hero held by name, in the fight or joining it;
+    `hero NAME sheet FILE.toml` gives a hero held by name a sheet."""
     if not word.args:
         raise CruxError("which hero? a sheet file or a name", text=word.line, position=len(word.line),
                         hint="hero wren.toml, or hero \"Bram Ironfoot\"")
@@ -173,25 +175,26 @@ def numbers_set(state: FightState, host: FightHost, name: str,
     return state, [numbers_said(after, changed, host), *notes]
 
 
-NUMBERS = ("hp", "wounds", "grit")
+NUMBERS = ("hp", "wounds", "grit", "hd")  # hd: Hit Dice
+WITH_MOST = ("hp", "hd")  # numbers with a most: N/MAX sets both
 
 
 def hero_numbers(words: list[Token], line: str) -> dict[str, tuple[int, int | None, Token]]:
-    """`hp 7`, `hp 7/12`, `wounds 3`, `grit 2` after a hero's name: what to set (a word that is none of them is
-    refused: it is never taken into the name)."""
+    """`hp 7`, `hp 7/12`, `wounds 3`, `grit 2`, `hd 1/2` (Hit Dice) after a hero's name: what to set (a word that
+    is none of them is refused: it is never taken into the name)."""
     chosen: dict[str, tuple[int, int | None, Token]] = {}
     rest = iter(words)
     for word in rest:
         low = word.text.lower()
         if low not in NUMBERS:
-            raise CruxError(f"'{word.text}' is not a hero's number: hp N, wounds N or grit N", text=line,
+            raise CruxError(f"'{word.text}' is not a hero's number: hp N, wounds N, grit N or hd N", text=line,
                             position=word.at, hint="quote a name with such a word in it: hero \"Pip the Grit\"")
         value = next(rest, None)
         if value is None:
             raise CruxError(f"{low} needs a number", text=line, position=len(line), hint=f"e.g. {low} 2")
         whole, _, most = value.text.partition("/")
-        if not is_count(whole) or (most and (low != "hp" or not is_count(most))):
-            raise CruxError(f"{low} needs a whole number" + (" (or N/MAX)" if low == "hp" else ""), text=line,
+        if not is_count(whole) or (most and (low not in WITH_MOST or not is_count(most))):
+            raise CruxError(f"{low} needs a whole number" + (" (or N/MAX)" if low in WITH_MOST else ""), text=line,
                             position=value.at)
         chosen[low] = (int(whole), int(most) if most else None, value)
     return chosen
@@ -201,11 +204,13 @@ def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) 
     """The hero with the numbers set (HP 0 is Dying, Wounds at the cap dead, §9), and what changed."""
     changes: dict[str, object] = {}
     if "hp" in settings:
-        hp, most, _ = settings["hp"]
-        hp_max = most if most is not None else max(hero.hp_max, hp)
-        if hp > hp_max or hp_max < 1:
-            raise CruxError(f"HP {hp} is more than the most, {hp_max}", hint="hp N/MAX sets both")
+        hp, hp_max = with_most("HP", settings["hp"], hero.hp_max, MAX_HP, "hp")
+        if hp_max < 1:
+            raise CruxError("a hero's most HP is at least 1", hint="hp N/MAX sets both")
         changes.update(hp=hp, hp_max=hp_max, dying=hp == 0 and not hero.dead)
+    if "hd" in settings:
+        changes["hit_dice"], changes["hit_dice_max"] = with_most("Hit Dice", settings["hd"], hero.hit_dice_max,
+                                                                 MAX_HIT_DICE, "hd")
     if "wounds" in settings:
         wounds = settings["wounds"][0]
         if wounds > hero.wound_cap:
@@ -216,9 +221,23 @@ def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) 
             raise CruxError(f"Grit holds 0 to {GRIT_MAX}", hint=f"grit {GRIT_MAX}")
         changes["grit"] = settings["grit"][0]
     after = hero.replace(**changes) if changes else hero
-    said = [change_text(name, getattr(hero, name), getattr(after, name))
-            for name in ("hp", "wounds", "grit", "dying", "dead") if getattr(hero, name) != getattr(after, name)]
+    said = [change_text(name, getattr(hero, name), getattr(after, name)) for name in
+            ("hp", "wounds", "grit", "dying", "dead", "hit_dice") if getattr(hero, name) != getattr(after, name)]
     return after, said
+
+
+def with_most(label: str, setting: tuple[int, int | None, Token], most_now: int, limit: int,
+              word: str) -> tuple[int, int]:
+    """A number and its most (`hp 7/12`, `hd 1/2`): the most given, else the larger of the hero's and the number;
+    the number never past its most, the most never past what a sheet holds."""
+    number, given, _ = setting
+    most = given if given is not None else max(most_now, number)
+    if most > limit:
+        raise CruxError(f"{label} past {limit:,} is more than a sheet holds", hint=f"{word} N/MAX with MAX "
+                        f"at most {limit:,}")
+    if number > most:
+        raise CruxError(f"{label} {number} is more than the most, {most}", hint=f"{word} N/MAX sets both")
+    return number, most
 
 
 def numbers_text(hero: Hero) -> str:
