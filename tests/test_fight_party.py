@@ -302,6 +302,44 @@ def test_a_sheet_is_given_only_to_a_held_hero_and_only_their_own(tmp_path: Path)
     close(made)
 
 
+def test_between_fights_the_partys_hero_is_given_a_sheet_and_undo_gives_them_back(tmp_path: Path) -> None:
+    """With no fight running (or after a win), `hero NAME sheet FILE` gives the party's hero a sheet, joining no
+    fight; it is a step of its own (undo gives the party the hero back), and the store keeps the party as it left
+    it, so a later session does not bring them back by name."""
+    from crux_cli.state.store import load_hero
+
+    made = session()
+    said(made, "fight")
+    said(made, "hero Tom wounds 2")
+    said(made, "hero Ann")
+    said(made, "end")
+    sheet = tmp_path / "tom.toml"
+    out = said(made, f"hero tom sheet {sheet}")
+    assert f"Tom keeps a sheet from now on: {sheet}" in out and made.fight is None
+    assert load_hero(sheet).wounds == 2
+    listed = said(made, "party")
+    assert "Ann:" in listed and "Tom:" not in listed
+    assert said(made, "undo") == f"took back: hero tom sheet {sheet}"
+    assert "Tom: HP 10/10 · Wounds 2/6" in said(made, "party")
+    assert said(made, "redo") == f"made again: hero tom sheet {sheet}"
+    close(made)
+    later = session()
+    listed = said(later, "party")
+    assert "Ann:" in listed and "Tom:" not in listed
+    close(later)
+
+
+def test_after_a_win_a_hero_in_the_won_fight_is_given_a_sheet(tmp_path: Path) -> None:
+    made = scripted([6])
+    for line in ("fight", "hero Pip hp 5", "enemy ogre hp 2", "init", "damage ogre 2"):
+        said(made, line)
+    sheet = tmp_path / "pip.toml"
+    assert "Pip: HP 5/10" in said(made, f"hero pip sheet {sheet}")
+    assert made.fight.over and made.fight.sheets == {"Pip": str(sheet)}
+    assert "HP 5 → 8" in said(made, "heal pip 3")  # patched up by name, on the sheet now
+    assert "HP 5 → 8" not in said(made, "show pip") and "HP 8/10" in said(made, "show pip")
+
+
 @pytest.mark.slow
 def test_hero_name_sheet_file_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
     child = start(environ, "repl", cwd=tmp_path)

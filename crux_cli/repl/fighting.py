@@ -145,6 +145,7 @@ class Fighting:
         # its sheet writes are announced to the journal as they happen (Session.tracked): a kill mid-word
         # is settled at the next start, the ledger kept as it was before the word
         read = self.read(rules, statement)
+        _ = self.party  # read before the word, so a change it makes to the party (a sheet given) is undone too
         # a word that only looks (`status`) may refresh the ledger from the sheets: no step undo takes back
         with session.tracked(statement, out, undoable=undoable and not getattr(read, "looks", False)):
             self.state, said = rules.run(read, self.state, self)

@@ -237,7 +237,7 @@ class Session:
             # the entry and the fight's new state: one transaction (an error in it is a warning, below)
             with self.journal_transaction():
                 entry_id = self.journal.append(entry).id if self.journal is not None and noted else None
-                if before.fight != after.fight:
+                if before.fight != after.fight or before.party != after.party:
                     out += self.fighting.keep()
             if self.journal is not None:
                 self.journal.end_word()

@@ -63,7 +63,7 @@ def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
         raise CruxError("which hero? a sheet file or a name", text=word.line, position=len(word.line),
                         hint="hero wren.toml, or hero \"Bram Ironfoot\"")
     words = list(word.args)
-    given = next((i for i, w in enumerate(words) if i and not w.quoted and w.text.lower() == "sheet"), 0)
+    given = sheet_given(word)
     if given:  # `hero Pip sheet pip.toml`: a hero held by name keeps a sheet from now on
         return give_sheet(state, host, word, given)
     if is_file(word.rest):
@@ -92,7 +92,18 @@ def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
     return add_hero(state, host, typed, word.line)
 
 
-def give_sheet(state: FightState, host: FightHost, word: FightWord, at: int) -> Said:
+def sheet_given(word: FightWord) -> int:
+    """Where `sheet` stands in `hero NAME sheet FILE` (0: the line gives no sheet)."""
+    return next((i for i, w in enumerate(word.args) if i and not w.quoted and w.text.lower() == "sheet"), 0)
+
+
+def sheet_between(state: FightState | None, word: FightWord, host: FightHost) -> tuple[FightState | None, list[str]]:
+    """`hero NAME sheet FILE` with no fight running (or after a win): the party's hero keeps a sheet, joining none."""
+    after, said = give_sheet(state or FightState(), host, word, sheet_given(word), joins=False)
+    return (after if state is not None else None), said
+
+
+def give_sheet(state: FightState, host: FightHost, word: FightWord, at: int, joins: bool = True) -> Said:
     """`hero NAME sheet FILE`: a hero held by name (in the fight, or the party's) keeps their values on a sheet from
     now on: a new sheet of them where no file is, else that sheet (theirs by name) with their HP, Wounds, Grit,
     Dying, Hit Dice and conditions; one in the party alone joins the fight from it."""
@@ -109,8 +120,8 @@ def give_sheet(state: FightState, host: FightHost, word: FightWord, at: int) -> 
     made = "" if on_sheet is not None else " (a new one: fill in its attributes and attack)"
     numbers = numbers_said(kept, moved, host) if on_sheet is not None else f"{kept.name}: {numbers_text(kept)}"
     said = [f"{held.name} keeps a sheet from now on: {path}{made}", numbers]
-    if present is None:  # from the party alone: they join the fight from their sheet
-        state, joined = add_hero(state, host, path, line)
+    if present is None:  # from the party alone: they join the fight from their sheet (one running)
+        state, joined = add_hero(state, host, path, line) if joins else (state, [])
         return state, [*said, *joined]
     state = state.replace(sheets=frozen_map({**state.sheets, held.name: path}),
                           heroes=frozen_map({n: h for n, h in state.heroes.items() if n != held.name}))
