@@ -227,3 +227,143 @@ def test_heal_pip_after_a_win_at_a_real_terminal(environ: dict[str, str]) -> Non
     answered(child, "heal pip 3", "Pip: heal 3", "HP 5 → 8")
     child.sendline("/quit")
     child.expect(pexpect.EOF)
+
+
+# -- a held hero given a sheet ------------------------------------------------------------------------
+
+
+def test_a_held_hero_given_a_new_sheet_keeps_their_numbers_and_leaves_the_party(tmp_path: Path) -> None:
+    """`hero NAME sheet FILE`: the sheet made of them holds their HP, Wounds, Grit and conditions; from then on the
+    sheet keeps them (their next change is written there), and the party no longer holds them by name."""
+    from crux_cli.state.store import load_hero
+
+    made = session()
+    pip_in_a_fight(made)
+    said(made, "hero pip hp 6 wounds 3 grit 2")
+    said(made, "cond add pip prone")
+    sheet = tmp_path / "pip.toml"
+    out = said(made, f"hero pip sheet {sheet}")
+    assert f"Pip Quickfingers keeps a sheet from now on: {sheet} (a new one: fill in its attributes and attack)" in out
+    assert "Pip Quickfingers: HP 6/10 · Wounds 3/6 · Grit 2 · Hit Dice 1/1 · prone" in out
+    pip = load_hero(sheet)
+    assert (pip.name, pip.hp, pip.wounds, pip.grit, pip.conditions) == ("Pip Quickfingers", 6, 3, 2, ("prone",))
+    assert made.fight.sheets == {"Pip Quickfingers": str(sheet)} and "Pip Quickfingers" not in made.fight.heroes
+    assert "no hero is held by name" in said(made, "party")
+    assert "Wounds 3 → 4" in said(made, "wound pip 1")
+    assert load_hero(sheet).wounds == 4  # the sheet keeps them now
+    said(made, "end")
+    said(made, "fight")
+    assert "no hero is held by name" in said(made, "party")  # a later fight brings them by their sheet
+    close(made)
+
+
+def test_a_held_hero_given_their_own_sheet_carries_their_state_onto_it_and_undo_puts_it_back(tmp_path: Path) -> None:
+    """An existing sheet of theirs keeps its attributes and maxima and takes the held numbers (HP within its most);
+    one of the party alone joins the fight from it; `undo` gives the sheet its numbers back and the party its hero."""
+    from helpers import crux_here
+
+    from crux_cli.state.store import load_hero
+
+    sheet = tmp_path / "tom.toml"
+    assert crux_here("sheet", "new", str(sheet), "--name", "Tom", "--hp", "14", "--attr", "STR=+2/1",
+                     stdin="").returncode == 0
+    made = session()
+    said(made, "fight")
+    said(made, "hero Tom hp 4 wounds 2")
+    said(made, "end")
+    said(made, "fight")
+    out = said(made, f"hero tom sheet {sheet}")
+    assert f"Tom keeps a sheet from now on: {sheet}\nTom: HP 14 → 4 · Wounds 0 → 2 · HP 4/14 · Wounds 2/6" in out
+    assert "Tom joins the fight" in out and made.fight.sheets == {"Tom": str(sheet)}
+    tom = load_hero(sheet)
+    assert (tom.hp, tom.hp_max, tom.wounds, tom.attribute("STR").modifier) == (4, 14, 2, 2)
+    assert "Tom: HP 4 → 14" in said(made, "undo")  # the sheet's numbers back, with the word
+    assert load_hero(sheet).hp == 14 and "Tom: HP 4/10 · Wounds 2/6" in said(made, "party")
+    assert "Tom: HP 14 → 4" in said(made, "redo")
+    close(made)
+
+
+def test_a_sheet_is_given_only_to_a_held_hero_and_only_their_own(tmp_path: Path) -> None:
+    from helpers import crux_here
+
+    wren = tmp_path / "wren.toml"
+    assert crux_here("sheet", "new", str(wren), "--name", "Wren", stdin="").returncode == 0
+    made = session()
+    said(made, "fight")
+    said(made, "hero Pip")
+    said(made, "enemy ogre hp 5")
+    assert "the party holds no hero called Zed" in refused(made, f"hero Zed sheet {tmp_path / 'z.toml'}")
+    assert not (tmp_path / "z.toml").exists()
+    assert "ogre is not a hero" in refused(made, f"hero ogre sheet {tmp_path / 'o.toml'}")
+    assert f"{wren} is Wren's sheet, not Pip's" in refused(made, f"hero pip sheet {wren}")
+    assert "which sheet? a FILE.toml after `sheet`" in refused(made, "hero pip sheet")
+    said(made, f"hero {wren}")
+    assert "Wren keeps a sheet already" in refused(made, f"hero wren sheet {tmp_path / 'w2.toml'}")
+    close(made)
+
+
+def test_between_fights_the_partys_hero_is_given_a_sheet_and_undo_gives_them_back(tmp_path: Path) -> None:
+    """With no fight running (or after a win), `hero NAME sheet FILE` gives the party's hero a sheet, joining no
+    fight; it is a step of its own (undo gives the party the hero back), and the store keeps the party as it left
+    it, so a later session does not bring them back by name."""
+    from crux_cli.state.store import load_hero
+
+    made = session()
+    said(made, "fight")
+    said(made, "hero Tom wounds 2")
+    said(made, "hero Ann")
+    said(made, "end")
+    sheet = tmp_path / "tom.toml"
+    out = said(made, f"hero tom sheet {sheet}")
+    assert f"Tom keeps a sheet from now on: {sheet}" in out and made.fight is None
+    assert load_hero(sheet).wounds == 2
+    listed = said(made, "party")
+    assert "Ann:" in listed and "Tom:" not in listed
+    assert said(made, "undo") == f"took back: hero tom sheet {sheet}"
+    assert "Tom: HP 10/10 · Wounds 2/6" in said(made, "party")
+    assert said(made, "redo") == f"made again: hero tom sheet {sheet}"
+    close(made)
+    later = session()
+    listed = said(later, "party")
+    assert "Ann:" in listed and "Tom:" not in listed
+    close(later)
+
+
+def test_after_a_win_a_hero_in_the_won_fight_is_given_a_sheet(tmp_path: Path) -> None:
+    made = scripted([6])
+    for line in ("fight", "hero Pip hp 5", "enemy ogre hp 2", "init", "damage ogre 2"):
+        said(made, line)
+    sheet = tmp_path / "pip.toml"
+    assert "Pip: HP 5/10" in said(made, f"hero pip sheet {sheet}")
+    assert made.fight.over and made.fight.sheets == {"Pip": str(sheet)}
+    assert "HP 5 → 8" in said(made, "heal pip 3")  # patched up by name, on the sheet now
+    assert "HP 5 → 8" not in said(made, "show pip") and "HP 8/10" in said(made, "show pip")
+
+
+@pytest.mark.slow
+def test_hero_name_sheet_file_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
+    child = start(environ, "repl", cwd=tmp_path)
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Pip hp 7 wounds 4", "Pip joins the fight", "HP 10 → 7")
+    answered(child, "hero pip sheet pip.toml", "Pip keeps a sheet from now on: pip.toml (a new one",
+             "Pip: HP 7/10 · Wounds 4/6")
+    answered(child, "status", "Pip", "HP 7/10 · Wounds 4/6")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    assert 'name = "Pip"' in (tmp_path / "pip.toml").read_text() and "wounds = 4" in (tmp_path / "pip.toml").read_text()
+
+
+def test_hero_name_hd_sets_hit_dice_as_hp_is_set_and_hd_is_never_a_name() -> None:
+    """Every number `party` lists can be set: Hit Dice too (`hd N[/MAX]`), within what a sheet holds."""
+    made = session()
+    said(made, "fight")
+    assert "Hit Dice 1 → 0" in said(made, "hero Pip hd 0/3")
+    assert "Hit Dice 0 → 2 · HP 10/10 · Wounds 0/6 · Grit 0 · Hit Dice 2/3" in said(made, "hero pip hd 2")
+    pip = made.fight.heroes["Pip"]
+    assert (pip.hit_dice, pip.hit_dice_max) == (2, 3)
+    assert "Hit Dice 4 is more than the most, 3" in refused(made, "hero pip hd 4/3")
+    assert "more than a sheet holds" in refused(made, "hero pip hd 1/101")
+    assert "more than a sheet holds" in refused(made, "hero pip hp 100001")
+    assert "cannot name a combatant" in refused(made, "hero hd")
+    assert [c.name for c in made.fight.encounter.combatants] == ["Pip"]
+    close(made)

@@ -121,3 +121,33 @@ def test_two_defends_on_one_target_stack_and_an_interpose_from_a_hero_who_drops_
     said(made, "damage bram 10")  # Bram drops to Dying, his Interpose waiting
     attacked = said(made, "atk wren")
     assert "Bram interposes: the attack on Wren hits Bram" in attacked
+
+
+@pytest.mark.slow
+def test_the_smaller_things_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
+    """At a real terminal, as the GM met them: `atk ash` on Wren of Ash's turn is the ashling; the journal's
+    who for `react` is the reactor, whole however long; an ambush is journaled as no roll; a sheet loaded
+    during a fight is refused unasked; a heal at full HP says there is nothing to restore; margins print −."""
+    import pexpect
+    from helpers.terminal import answered, start
+
+    make_sheet(tmp_path)
+    long = "Bramwell Ironfoot of the Deep"
+    child = start(environ, "repl", cwd=tmp_path)
+    answered(child, "/pager off", "pager: off")
+    answered(child, "fight", "a fight begins")
+    answered(child, "hero Wren of Ash", "Wren of Ash joins the fight")
+    answered(child, f"hero {long}", f"{long} joins the fight")
+    answered(child, "enemy ashling hp 30", "ashling (30 HP")
+    answered(child, "init ambush", "3 actions", "round 1")
+    answered(child, "react bram help wren", "Bramwell Ironfoot of the Deep")
+    answered(child, "atk ash", "Wren of Ash → ashling")
+    child.sendline("load wren.toml")
+    child.expect_exact("wren.toml is a character sheet (Wren), not a saved fight")
+    child.expect_exact("crux> ")
+    assert "replace it" not in child.before
+    answered(child, "heal wren 1", "at full HP: nothing to restore")
+    answered(child, "/log", "init ambush: 3 actions, no roll", f"{long} react bram help wren")
+    answered(child, "1d20+5 vs 30", "fail −")
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)

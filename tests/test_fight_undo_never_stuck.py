@@ -69,6 +69,22 @@ def test_a_step_left_out_of_undo_when_skipped(tmp_path: Path, monkeypatch: pytes
     assert said(made, "undo") == "took back: enemy ogre hp 9"
 
 
+def test_undo_of_a_sheets_hero_joining_takes_back_what_their_first_roll_wrote(tmp_path: Path) -> None:
+    """A sheet brought into play by a word (`hero wren.toml` late in round 1) is rolled on before the word ends: its
+    initiative's Grit is undone with the word, as a sheet in play when it began would be (../shared/seeds/001_…:
+    "Roll a 1 → gain 1 Grit")."""
+    from crux_cli.state.store import load_hero
+
+    sheet = make_sheet(tmp_path, grit=0)
+    made = Session(Runner(source=ScriptedSource([5, 1])))  # Pip's initiative 5; Wren's, late, a 1: +1 Grit
+    for line in ("fight", "hero Pip", "enemy ogre hp 5", "init"):
+        said(made, line)
+    assert "Wren: Grit 0 → 1" in said(made, f"hero {sheet}")
+    assert load_hero(sheet).grit == 1
+    assert "Wren: Grit 1 → 0" in said(made, "undo")
+    assert load_hero(sheet).grit == 0 and made.fight.names() == ("Pip", "ogre")
+
+
 def test_dyings_action_cap_follows_the_hp(tmp_path: Path) -> None:
     made = Session(Runner(source=ScriptedSource([6, 6])))
     for line in ("fight", "hero Zed", "enemy ogre hp 9", "init"):

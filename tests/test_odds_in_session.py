@@ -95,6 +95,21 @@ def test_odds_of_an_ambiguous_name_names_the_candidates_as_the_attack_does() -> 
     assert "an attack does not take 'dragon'" in refused(session, "odds atk dragon")  # names nobody: the grammar's
 
 
+def test_the_ambiguity_is_the_rule_sets_own_refusal_not_a_copy_in_the_session() -> None:
+    """The fight's odds raise the name rule's own refusal (fight_line.Ambiguous); the REPL keeps no second
+    copy of the rule that a beginning of a name or of one of its words names a combatant."""
+    from crux_cli.repl.fighting import Fighting
+    from crux_cli.rulesets.crux.fight_line import Ambiguous
+    from crux_cli.rulesets.crux.fights import FIGHTS
+
+    session = fighting([5], "hero Wren", "enemy goblin hp 7", "enemy Gobbo the Large hp 9", "init")
+    with pytest.raises(Ambiguous) as refusal:
+        FIGHTS.odds("atk gob d8", session.fight, session.fighting, False)
+    assert refusal.value.message == "'gob' could be goblin or Gobbo the Large"
+    assert "Wren → Gobbo the Large: atk d8" in said(session, "odds atk lar d8")  # a word of one name alone
+    assert not hasattr(Fighting, "ambiguous")
+
+
 @pytest.mark.slow
 def test_odds_cumulative_quoted_at_a_real_terminal(environ: dict[str, str], tmp_path: Path) -> None:
     child = start(environ, "repl", "--seed", "3")

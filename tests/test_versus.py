@@ -36,7 +36,7 @@ def test_outcome_and_margin(text: str, faces: list[int], outcome: str, margin: i
 
 def test_text_and_json() -> None:
     done = crux_here("--no-color", "--seed", "5", "1d20+5 vs 15; 1d20+3 vs 1d20+5")
-    assert done.stdout.splitlines() == ["1d20+5 vs 15: fail -4 · 11 · 1d20 [6] + 5 vs 15",
+    assert done.stdout.splitlines() == ["1d20+5 vs 15: fail −4 · 11 · 1d20 [6] + 5 vs 15",
                                         "1d20+3 vs 1d20+5: win +7 · 13 · 1d20 [10] + 3 vs 6 · 1d20 [1] + 5"]
     target, opposed = (json.loads(line) for line in crux_here("--json", "--seed", "5",
                                                              "1d20+5 vs 15; 1d20+3 vs 1d20+5").stdout.splitlines())
@@ -116,3 +116,19 @@ def test_the_prompt_colours_vs_as_a_word_of_the_notation() -> None:
 
     for name in ("crux", "stepdice"):
         assert ("class:keyword", "vs") in fragments("1d20+5 vs 1d20", rulesets.load(name))
+
+
+@pytest.mark.parametrize(("text", "faces", "shown"), [
+    ("1d20+5 vs 15", [8], "fail −2"),  # the sign crux prints before a number: U+2212, as a modifier's −1
+    ("1d20+5 vs 15", [10], "pass +0"),
+    ("1d20+3 vs 1d20+5", [10, 12], "lose −4"),
+])
+def test_a_margins_minus_is_the_sign_crux_prints(text: str, faces: list[int], shown: str) -> None:
+    from crux_cli.core.style import PLAIN
+    from crux_cli.dice.render import versus_text
+
+    line = versus_text(roll(text, faces), PLAIN)
+    assert line.startswith(shown + " · ") and "-" not in line.split(" · ")[0]
+    # the JSON keeps the margin a number, and a stream that cannot carry U+2212 reads `-` (running.streams)
+    record = json.loads(crux_here("--json", "--seed", "1", text).stdout)
+    assert isinstance(record["margin"], int)

@@ -124,6 +124,11 @@ class FightHost(Protocol[H]):
     @property
     def party(self) -> Mapping[str, H]: ...
 
+    # a hero held by name given a sheet (`hero NAME sheet FILE`): `hero`'s kept values on the sheet at `path` (a new
+    # sheet of `hero` where no file is, never over one; else that sheet's hero with them, under its lock), and the
+    # party holding them by name no more; the hero as the sheet now has them
+    def keep_on_sheet(self, path: str, hero: H) -> H: ...
+
 
 class FightLine(Record):
     """A fight line as the rule set read it once (`FightRules.read`): what the session's guard asks before

@@ -90,8 +90,11 @@ VERSUS_ROLES = {"pass": GOOD, "fail": BAD, "win": GOOD, "tie": MIXED, "lose": BA
 
 
 def versus_text(result: engine.VersusResult, palette: Palette) -> str:
-    """`pass +3 · 18 · 1d20 [13] + 5 vs 15`; opposed: `lose -2 · 13 · 1d20 [10] + 3 vs 15 · 1d20 [10] + 5`."""
-    outcome = palette.paint(f"{result.outcome} {result.margin:+d}", VERSUS_ROLES[result.outcome])
+    """`pass +3 · 18 · 1d20 [13] + 5 vs 15`; opposed: `lose −2 · 13 · 1d20 [10] + 3 vs 15 · 1d20 [10] + 5`.
+    The margin's minus is crux's sign, U+2212, as every signed number crux prints (a stream that cannot carry
+    it gets `-`: running.streams), while the rolled expression echoes what was typed."""
+    margin = f"{result.margin:+d}".replace("-", "−")
+    outcome = palette.paint(f"{result.outcome} {margin}", VERSUS_ROLES[result.outcome])
     mine = f"{palette.bold(str(result.total))} · {rolled_text(result.rolled, palette)}"
     if not result.statement.opposed:
         return f"{outcome} · {mine} vs {result.against.value}"

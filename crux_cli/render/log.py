@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from crux_cli.core.columns import ljust, width
 from crux_cli.core.style import PLAIN, Palette
 
 if TYPE_CHECKING:
@@ -44,19 +45,32 @@ def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list
         if single - at > 1:  # a run of one-entry sessions: one header
             first, last = runs[at][0].session, runs[single - 1][0].session
             lines.append(palette.dim(f"-- {single - at} sessions of one entry each ({first} … {last})"))
-            lines += [entry_line(run[0], palette) for run in runs[at:single]]
+            block = [run[0] for run in runs[at:single]]
             at = single
-            continue
-        lines.append(palette.dim(f"-- session {runs[at][0].session}"))
-        lines += [entry_line(entry, palette) for entry in runs[at]]
-        at += 1
+        else:
+            lines.append(palette.dim(f"-- session {runs[at][0].session}"))
+            block = runs[at]
+            at += 1
+        columns = who_columns(block)
+        lines += [entry_line(entry, palette, columns) for entry in block]
     return lines
 
 
-def entry_line(entry: JournalEntry, palette: Palette = PLAIN) -> str:
+WHO_COLUMNS = 10, 24  # the `who` column: at least this wide, and padded to at most this (a longer name is whole)
+
+
+def who_columns(entries: list[JournalEntry]) -> int:
+    """How wide the `who` column of a header's entries is: its widest name, between the two WHO_COLUMNS (a
+    name wider still is shown whole, its line pushed right, rather than cut)."""
+    widest = max((width(entry.who or "") for entry in entries), default=0)
+    return max(WHO_COLUMNS[0], min(widest, WHO_COLUMNS[1]))
+
+
+def entry_line(entry: JournalEntry, palette: Palette = PLAIN, columns: int = WHO_COLUMNS[0]) -> str:
+    """One entry: its time, who (whole, padded to `columns`), the statement and its answers' gist."""
     kind = entry.kind
     who = entry.who or ""
-    head = f"{local_time(str(entry.time))}  {who:10.10} "
+    head = f"{local_time(str(entry.time))}  {ljust(who, columns)} "
     statement = entry.statement or ""
     if kind in ("undo", "redo"):
         body = f"{kind} of `{statement}` ({entry.undoes})"
@@ -71,6 +85,9 @@ def answer_summary(answer: Mapping[str, Any]) -> str:
     """The gist of one answer's JSON: its outcome and total or damage, whatever the rule set names them."""
     if answer.get("kind") == "attack" and "damage" in answer:
         return f"{answer.get('outcome', '')} {answer['damage']} damage".strip()
+    if answer.get("dice") == [] and answer.get("kept", 0) is None:  # nothing rolled (`init ambush`): no outcome
+        given = [f"{answer[key]} {key}" for key in ("total", "actions") if key in answer]
+        return ", ".join([*given, "no roll"])
     parts = [str(answer[key]) for key in ("outcome", "total", "actions") if key in answer]
     if "amount" in answer:
         parts.append(f"{answer['amount']} {answer.get('kind', '')}".strip())

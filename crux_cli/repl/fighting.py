@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
 
@@ -37,6 +37,8 @@ class Fighting:
         # heroes held by name, kept across fights (`party`): None until first asked (read from the store then)
         self.held: Mapping[str, SheetHero] | None = None
         self.held_saved: str | None = None  # the party as the store last had it (written only when it changes)
+        # during a tracked statement: sheets not in play when it began that it changed, with what they kept before
+        self.met: dict[str, dict[str, Any]] | None = None
 
     # -- the rule set's fights ------------------------------------------------------------------------
 
@@ -122,25 +124,6 @@ class Fighting:
             return odds_lines(answer, self.session.palette, True)
         return [*said, *odds_lines(answer, self.session.palette, False)]
 
-    def ambiguous(self, error: CruxError, statement: str) -> CruxError:
-        """The refusal of `odds STATEMENT` in a fight, naming the combatants when the word it refused begins
-        more than one name (or a word of it), as the fight's own words do: `odds atk gob` → goblin or gobbo."""
-        if self.state is None or error.text != statement or error.position is None:
-            return error
-        word = (statement[error.position:].split() or [""])[0].strip("'\"")
-        key = folded(word)
-        if not key:
-            return error
-        names = self.state.names()
-        if any(folded(name) == key for name in names):
-            return error
-        found = [name for name in names
-                 if folded(name).startswith(key) or any(part.startswith(key) for part in folded(name).split())]
-        if len(found) < 2:
-            return error
-        return CruxError(f"'{word}' could be " + " or ".join(found), text=statement, position=error.position,
-                         hint="give more of the name, or quote it whole")
-
     def help(self) -> list[str]:
         rules = self.rules()
         if rules is None:
@@ -162,6 +145,7 @@ class Fighting:
         # its sheet writes are announced to the journal as they happen (Session.tracked): a kill mid-word
         # is settled at the next start, the ledger kept as it was before the word
         read = self.read(rules, statement)
+        _ = self.party  # read before the word, so a change it makes to the party (a sheet given) is undone too
         # a word that only looks (`status`) may refresh the ledger from the sheets: no step undo takes back
         with session.tracked(statement, out, undoable=undoable and not getattr(read, "looks", False)):
             self.state, said = rules.run(read, self.state, self)
@@ -375,7 +359,35 @@ class Fighting:
     def read_hero(self, path: str) -> SheetHero:
         from crux_cli.state.store import load_hero
 
-        return load_hero(path)
+        hero = load_hero(path)
+        self.met_sheet(os.path.realpath(path), hero)  # a sheet joining the fight: its first roll undone with the word
+        return hero
+
+    def keep_on_sheet(self, path: str, hero: SheetHero) -> SheetHero:
+        """`hero`'s kept values on the sheet at `path`: a new sheet of `hero` where there is no file (never over
+        one), else that sheet's own hero with them, written under its lock; the party lets them go (a sheet keeps
+        them now). What the sheet held before is the word's to undo (`met_sheet`)."""
+        from crux_cli.state.store import create_sheet, file_for, sheet_transaction
+
+        shown = os.path.expanduser(path)
+        if not os.path.lexists(shown):
+            made = create_sheet(shown, file_for(hero.rules).template(hero))
+        else:
+            with sheet_transaction(shown) as sheet:
+                self.met_sheet(os.path.realpath(shown), sheet.hero)
+                file = file_for(sheet.hero.rules)
+                made = file.with_kept(sheet.hero, file.kept(hero))
+                sheet.save(made)
+        self.held = MappingProxyType({name: kept for name, kept in self.party.items() if name != hero.name})
+        return made
+
+    def met_sheet(self, path: str, hero: SheetHero) -> None:
+        """A sheet not in play when the word began, about to change: what it kept before, for the word's step (an
+        undo puts it back as it does the sheets in play)."""
+        if self.met is not None and path not in self.met:
+            from crux_cli.state.sheet_undo import sheet_values
+
+            self.met[path] = sheet_values(hero)
 
     def save_fight(self, path: str, fight: FightValue) -> None:
         """Write the fight to a file, as the fights of the rule set it began in write it."""
@@ -399,10 +411,3 @@ class Fighting:
             raise CruxError(f"the {name} rules have no fights to save or load")
         return rules
 
-
-def folded(text: str) -> str:
-    """A name as typing compares it: any case, accents left out, spaces single (as the fights fold names)."""
-    import unicodedata
-
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(ch for ch in plain if not unicodedata.combining(ch)).split())

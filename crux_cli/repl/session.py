@@ -196,10 +196,7 @@ class Session:
         fought = self.fighting.odds(asked, exact=self.json)
         if fought is not None:
             return fought
-        try:
-            answer = self.runner.odds(asked.statement, asked.at_least, exact=self.json, cumulative=asked.cumulative)
-        except CruxError as error:
-            raise self.fighting.ambiguous(error, asked.statement) from None
+        answer = self.runner.odds(asked.statement, asked.at_least, exact=self.json, cumulative=asked.cumulative)
         return odds_lines(answer, self.palette, self.json)
 
     def in_fight(self, error: CruxError, statement: str) -> CruxError:
@@ -228,7 +225,7 @@ class Session:
         from crux_cli.repl import tracking
 
         before = tracking.take(self)
-        self._rendered, self._rolled_by = [], []
+        self._rendered, self._rolled_by, self.fighting.met = [], [], {}
         if self.journal is not None:
             self.journal.begin_word(statement)
         try:
@@ -236,6 +233,9 @@ class Session:
         finally:
             rendered, self._rendered = self._rendered, None
             rolled_by, self._rolled_by = self._rolled_by, None
+            met, self.fighting.met = self.fighting.met or {}, None
+            if met:  # a sheet the statement brought into play and changed: undone with the rest
+                before = before.replace(sheets={**met, **before.sheets})
             self.recent.extend(rendered)
             after = tracking.take(self)
             entry, sheets, changed = tracking.entry_for(self, statement, before, after, rendered, rolled_by)
@@ -243,7 +243,7 @@ class Session:
             # the entry and the fight's new state: one transaction (an error in it is a warning, below)
             with self.journal_transaction():
                 entry_id = self.journal.append(entry).id if self.journal is not None and noted else None
-                if before.fight != after.fight:
+                if before.fight != after.fight or before.party != after.party:
                     out += self.fighting.keep()
             if self.journal is not None:
                 self.journal.end_word()

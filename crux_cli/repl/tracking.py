@@ -152,7 +152,8 @@ def entry_for(session: Session, statement: str, before: Snapshot, after: Snapsho
     fight_changed = before.fight != after.fight
     heroes_changed = before.hero != after.hero
     countdowns_changed = before.countdowns != after.countdowns
-    changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed
+    party_changed = before.party is not None and after.party is not None and before.party != after.party
+    changed = bool(sheets) or fight_changed or heroes_changed or countdowns_changed or party_changed
     countdowns = {"before": [str(c) for c in before.countdowns], "after": [str(c) for c in after.countdowns]}
     held = held_changes(session, before, after)  # in the journal's brackets too, but no sheet for undo
     whose = who(session, before, after, sheets, rolled_by or [], statement)

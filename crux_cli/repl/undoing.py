@@ -91,7 +91,7 @@ def took(session: Session, step: Step, redo: bool, sheets: tuple[dict[str, Any],
             session.journal.append(JournalEntry(
                 kind=word, statement=step.statement, undoes=step.entry_id, answers=(),
                 sheets=tuple({**c, "before": c[other], "after": c[side]} for c in sheets)))
-        if step.before.fight != step.after.fight:
+        if step.before.fight != step.after.fight or step.before.party != step.after.party:
             out += session.fighting.keep()
     session.sheet_mtime = None
     from crux_cli.render.log import change_summary

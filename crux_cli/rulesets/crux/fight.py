@@ -47,6 +47,8 @@ def run(word: FightWord, state: FightState | None, host: FightHost) -> tuple[Fig
     said = word.head.lower()
     if said in ANYTIME:  # `party`: with a fight or without, and it starts none
         return state, fight_setup.party(state, word, host)
+    if said == "hero" and (state is None or state.over) and fight_setup.sheet_given(word):
+        return fight_setup.sheet_between(state, word, host)  # between fights: the party's hero keeps a sheet
     if said == "load" and (state is None or state.over):  # resuming a saved fight
         state = FightState()
     elif said in ALWAYS:

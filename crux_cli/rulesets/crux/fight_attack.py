@@ -16,7 +16,7 @@ from crux_cli.rulesets.crux import fight_rolls as rolls
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux import syntax
 from crux_cli.rulesets.crux.compiler import ATTACK
-from crux_cli.rulesets.crux.fight_line import is_count, take_name, unknown
+from crux_cli.rulesets.crux.fight_line import Ambiguous, is_count, take_name, unknown
 from crux_cli.rulesets.crux.fight_rolls import Built
 from crux_cli.rulesets.crux.fight_state import FightState
 from crux_cli.rulesets.crux.fight_step import (
@@ -159,6 +159,8 @@ def attack_odds(state: FightState, word: FightWord, host: FightHost, exact: bool
     attacker, words = attack_by(state, line, list(word.args))
     try:
         target, rest = attack_target(state, line, words)
+    except Ambiguous:
+        raise  # a beginning of more than one name: the candidates named, as `atk` names them
     except CruxError:
         return None  # no combatant named: the plain odds of the statement
     if attacker is None:

@@ -46,7 +46,7 @@ def reserved() -> frozenset[str]:
         *ALWAYS, *ANYTIME, *DURING, *ACTING, *grammar.KEYWORDS, *sheet_grammar.KEYWORDS, *ARMOUR, *ARMOUR_WORDS,
         *grammar.POSITIONS, *grammar.EFFECTS, *CONDITIONS, *ledger.REACTIONS, "dying", "hp", "area", "crit",
         "critical", "crits",
-        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "help", "ranged", "melee", "rushed",
+        "ambush", "adv", "dis", "vs", "on", "add", "remove", "grit", "hd", "help", "ranged", "melee", "rushed",
         "minion", "resist", "vuln", "boon", "boons", "bane", "banes", "odds", "roll", "all", "field", "safe", "by",
         "wounds"))
 
@@ -94,6 +94,11 @@ def shadowed(encounter: ledger.Encounter, name: str) -> ledger.Combatant | None:
         folded(c.name).startswith(key) or any(w.startswith(key) for w in folded(c.name).split()))), None)
 
 
+class Ambiguous(CruxError):
+    """A beginning that names more than one combatant: refused with the candidates, by a word and by its odds
+    alike (`odds atk gob` is refused as `atk gob` is, never read as the plain odds of a statement)."""
+
+
 def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0,
             besides: str = "") -> ledger.Combatant | None:
     """The one combatant `typed` names, None when none; an ambiguous name is refused with the candidates.
@@ -102,7 +107,7 @@ def resolve(encounter: ledger.Encounter, typed: str, line: str = "", at: int = 0
     if len(found) > 1 and besides:
         found = [c for c in found if c.name != besides]
     if len(found) > 1:
-        raise CruxError(f"'{typed}' could be " + " or ".join(c.name for c in found), text=line or None,
+        raise Ambiguous(f"'{typed}' could be " + " or ".join(c.name for c in found), text=line or None,
                         position=at if line else None, hint="give more of the name, or quote it whole")
     return found[0] if found else None
 

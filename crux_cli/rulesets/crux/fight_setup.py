@@ -11,6 +11,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.vocabulary import MAX_HIT_DICE, MAX_HP
 from crux_cli.rulesets.crux import encounter as ledger
 from crux_cli.rulesets.crux import fight_view as view
 from crux_cli.rulesets.crux.encounter import possessive as possessive_of
@@ -55,14 +56,18 @@ def fight_on(state: FightState, word: FightWord, host: FightHost) -> Said:
 
 
 def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
-    """`hero FILE.toml`, or `hero NAME [hp N[/M]] [wounds N] [grit N]`: another hero joins (one the party holds
-    comes back as they were); the numbers set a hero held by name, in the fight or joining it."""
+    """`hero FILE.toml`, or `hero NAME [hp N[/M]] [wounds N] [grit N] [hd N[/M]]`: another hero joins (one the
+    party holds comes back as they were); the numbers set a hero held by name, in the fight or joining it;
+    `hero NAME sheet FILE.toml` gives a hero held by name a sheet."""
     if not word.args:
         raise CruxError("which hero? a sheet file or a name", text=word.line, position=len(word.line),
                         hint="hero wren.toml, or hero \"Bram Ironfoot\"")
+    words = list(word.args)
+    given = sheet_given(word)
+    if given:  # `hero Pip sheet pip.toml`: a hero held by name keeps a sheet from now on
+        return give_sheet(state, host, word, given)
     if is_file(word.rest):
         return add_hero(state, host, word.rest, word.line)
-    words = list(word.args)
     cut = next((i for i, w in enumerate(words) if i and not w.quoted and w.text.lower() in reserved()), len(words))
     typed, numbers = " ".join(w.text for w in words[:cut]), words[cut:]
     settings = hero_numbers(numbers, word.line)
@@ -73,15 +78,7 @@ def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
         raise CruxError(f"{present.name} is not a hero", text=word.line, position=words[0].at,
                         hint="an enemy's HP moves with damage NAME N and heal NAME N")
     if present is not None and settings:  # `hero Pip hp 7` in the fight: Pip's numbers set
-        if present.name in state.sheets:
-            raise CruxError(f"{possessive_of(present.name)} numbers are on their sheet", text=word.line,
-                            position=numbers[0].at, hint=f"heal {present.name} N, wound {present.name} N, "
-                            "or edit the sheet")
-        before = state.heroes.get(present.name) or Hero(name=present.name)
-        after, changed = set_numbers(before, settings)
-        state = state.replace(heroes=frozen_map({**state.heroes, present.name: after}))
-        state, notes = sync(state, host)
-        return state, [numbers_said(after, changed, host), *notes]
+        return numbers_set(state, host, present.name, settings, word.line, numbers[0].at)
     kept = next((h for name, h in host.party.items() if folded(name) == folded(typed)), None)
     if kept is not None and present is None:
         after, changed = set_numbers(kept, settings)
@@ -95,25 +92,120 @@ def hero(state: FightState, word: FightWord, host: FightHost) -> Said:
     return add_hero(state, host, typed, word.line)
 
 
-NUMBERS = ("hp", "wounds", "grit")
+def sheet_given(word: FightWord) -> int:
+    """Where `sheet` stands in `hero NAME sheet FILE` (0: the line gives no sheet)."""
+    return next((i for i, w in enumerate(word.args) if i and not w.quoted and w.text.lower() == "sheet"), 0)
+
+
+def sheet_between(state: FightState | None, word: FightWord, host: FightHost) -> tuple[FightState | None, list[str]]:
+    """`hero NAME sheet FILE` with no fight running (or after a win): the party's hero keeps a sheet, joining none."""
+    after, said = give_sheet(state or FightState(), host, word, sheet_given(word), joins=False)
+    return (after if state is not None else None), said
+
+
+def give_sheet(state: FightState, host: FightHost, word: FightWord, at: int, joins: bool = True) -> Said:
+    """`hero NAME sheet FILE`: a hero held by name (in the fight, or the party's) keeps their values on a sheet from
+    now on: a new sheet of them where no file is, else that sheet (theirs by name) with their HP, Wounds, Grit,
+    Dying, Hit Dice and conditions; one in the party alone joins the fight from it."""
+    words, line = list(word.args), word.line
+    typed, path = " ".join(w.text for w in words[:at]), " ".join(w.text for w in words[at + 1:])
+    if not is_file(path):
+        raise CruxError("which sheet? a FILE.toml after `sheet`", text=line, position=words[at].at,
+                        hint=f"hero {typed} sheet {typed.split()[0].lower()}.toml")
+    present, held = held_by_name(state, host, typed, path, line, words[0].at)
+    on_sheet = sheet_of(host, path, held, line, words[at + 1].at)
+    kept = host.keep_on_sheet(path, onto_sheet(held, on_sheet))
+    moved = [change_text(n, getattr(on_sheet, n), getattr(kept, n)) for n in ("hp", "wounds", "grit", "dying",
+             "dead", "hit_dice", "conditions") if on_sheet is not None and getattr(on_sheet, n) != getattr(kept, n)]
+    made = "" if on_sheet is not None else " (a new one: fill in its attributes and attack)"
+    numbers = numbers_said(kept, moved, host) if on_sheet is not None else f"{kept.name}: {numbers_text(kept)}"
+    said = [f"{held.name} keeps a sheet from now on: {path}{made}", numbers]
+    if present is None:  # from the party alone: they join the fight from their sheet (one running)
+        state, joined = add_hero(state, host, path, line) if joins else (state, [])
+        return state, [*said, *joined]
+    state = state.replace(sheets=frozen_map({**state.sheets, held.name: path}),
+                          heroes=frozen_map({n: h for n, h in state.heroes.items() if n != held.name}))
+    state, notes = sync(state, host)
+    return state, [*said, *notes]
+
+
+def held_by_name(state: FightState, host: FightHost, typed: str, path: str, line: str,
+                 at: int) -> tuple[ledger.Combatant | None, Hero]:
+    """The hero held by name that `hero NAME sheet FILE` names: in the fight (any beginning of the name), else the
+    party's; refused when they keep a sheet already, are no hero, or nobody holds them."""
+    present = next((c for c in state.encounter.combatants if folded(c.name) == folded(typed)), None)
+    present = present or resolve(state.encounter, typed, line, at)
+    if present is not None and present.name in state.sheets:
+        raise CruxError(f"{present.name} keeps a sheet already: {state.sheets[present.name]}", text=line,
+                        position=at)
+    if present is not None and present.side != "hero":
+        raise CruxError(f"{present.name} is not a hero", text=line, position=at)
+    if present is not None:
+        return present, state.heroes.get(present.name) or Hero(name=present.name)
+    kept = next((h for n, h in host.party.items() if folded(n) == folded(typed)), None)
+    if kept is None:
+        raise CruxError(f"the party holds no hero called {typed}", text=line, position=at,
+                        hint=f"hero {path} brings a sheet's hero into the fight")
+    return None, kept
+
+
+def sheet_of(host: FightHost, path: str, held: Hero, line: str, at: int) -> Hero | None:
+    """The hero on the sheet at `path`, which must be `held`'s by name (None: no file there, so a new sheet; or one
+    that does not read, which the host refuses as it writes, as any reading of it is refused)."""
+    try:
+        on_sheet: Hero = host.read_hero(os.path.expanduser(path))
+    except CruxError:
+        return None
+    if folded(on_sheet.name) != folded(held.name):
+        raise CruxError(f"{path} is {possessive_of(on_sheet.name)} sheet, not {possessive_of(held.name)}",
+                        text=line, position=at, hint=f"name = \"{held.name}\" in the sheet makes it theirs, or "
+                        "give another file (a new one is made)")
+    return on_sheet
+
+
+def onto_sheet(held: Hero, on_sheet: Hero | None) -> Hero:
+    """The values a held hero carries onto a sheet: all of them onto a new one; onto a sheet of theirs, HP and Hit
+    Dice within its maxima and Wounds within its cap (the sheet's own attributes, attack and maxima kept)."""
+    if on_sheet is None:
+        return held
+    wounds = min(held.wounds, on_sheet.wound_cap)
+    return on_sheet.replace(hp=min(held.hp, on_sheet.hp_max), wounds=wounds, grit=held.grit, dying=held.dying,
+                            dead=held.dead or wounds >= on_sheet.wound_cap, conditions=held.conditions,
+                            hit_dice=min(held.hit_dice, on_sheet.hit_dice_max))
+
+
+def numbers_set(state: FightState, host: FightHost, name: str,
+                settings: dict[str, tuple[int, int | None, Token]], line: str, at: int) -> Said:
+    """`hero Pip hp 7` for Pip in the fight: their numbers set (a sheet's hero's are the sheet's to change)."""
+    if name in state.sheets:
+        raise CruxError(f"{possessive_of(name)} numbers are on their sheet", text=line, position=at,
+                        hint=f"heal {name} N, wound {name} N, or edit the sheet")
+    after, changed = set_numbers(state.heroes.get(name) or Hero(name=name), settings)
+    state = state.replace(heroes=frozen_map({**state.heroes, name: after}))
+    state, notes = sync(state, host)
+    return state, [numbers_said(after, changed, host), *notes]
+
+
+NUMBERS = ("hp", "wounds", "grit", "hd")  # hd: Hit Dice
+WITH_MOST = ("hp", "hd")  # numbers with a most: N/MAX sets both
 
 
 def hero_numbers(words: list[Token], line: str) -> dict[str, tuple[int, int | None, Token]]:
-    """`hp 7`, `hp 7/12`, `wounds 3`, `grit 2` after a hero's name: what to set (a word that is none of them is
-    refused: it is never taken into the name)."""
+    """`hp 7`, `hp 7/12`, `wounds 3`, `grit 2`, `hd 1/2` (Hit Dice) after a hero's name: what to set (a word that
+    is none of them is refused: it is never taken into the name)."""
     chosen: dict[str, tuple[int, int | None, Token]] = {}
     rest = iter(words)
     for word in rest:
         low = word.text.lower()
         if low not in NUMBERS:
-            raise CruxError(f"'{word.text}' is not a hero's number: hp N, wounds N or grit N", text=line,
+            raise CruxError(f"'{word.text}' is not a hero's number: hp N, wounds N, grit N or hd N", text=line,
                             position=word.at, hint="quote a name with such a word in it: hero \"Pip the Grit\"")
         value = next(rest, None)
         if value is None:
             raise CruxError(f"{low} needs a number", text=line, position=len(line), hint=f"e.g. {low} 2")
         whole, _, most = value.text.partition("/")
-        if not is_count(whole) or (most and (low != "hp" or not is_count(most))):
-            raise CruxError(f"{low} needs a whole number" + (" (or N/MAX)" if low == "hp" else ""), text=line,
+        if not is_count(whole) or (most and (low not in WITH_MOST or not is_count(most))):
+            raise CruxError(f"{low} needs a whole number" + (" (or N/MAX)" if low in WITH_MOST else ""), text=line,
                             position=value.at)
         chosen[low] = (int(whole), int(most) if most else None, value)
     return chosen
@@ -123,11 +215,13 @@ def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) 
     """The hero with the numbers set (HP 0 is Dying, Wounds at the cap dead, §9), and what changed."""
     changes: dict[str, object] = {}
     if "hp" in settings:
-        hp, most, _ = settings["hp"]
-        hp_max = most if most is not None else max(hero.hp_max, hp)
-        if hp > hp_max or hp_max < 1:
-            raise CruxError(f"HP {hp} is more than the most, {hp_max}", hint="hp N/MAX sets both")
+        hp, hp_max = with_most("HP", settings["hp"], hero.hp_max, MAX_HP, "hp")
+        if hp_max < 1:
+            raise CruxError("a hero's most HP is at least 1", hint="hp N/MAX sets both")
         changes.update(hp=hp, hp_max=hp_max, dying=hp == 0 and not hero.dead)
+    if "hd" in settings:
+        changes["hit_dice"], changes["hit_dice_max"] = with_most("Hit Dice", settings["hd"], hero.hit_dice_max,
+                                                                 MAX_HIT_DICE, "hd")
     if "wounds" in settings:
         wounds = settings["wounds"][0]
         if wounds > hero.wound_cap:
@@ -138,9 +232,23 @@ def set_numbers(hero: Hero, settings: dict[str, tuple[int, int | None, Token]]) 
             raise CruxError(f"Grit holds 0 to {GRIT_MAX}", hint=f"grit {GRIT_MAX}")
         changes["grit"] = settings["grit"][0]
     after = hero.replace(**changes) if changes else hero
-    said = [change_text(name, getattr(hero, name), getattr(after, name))
-            for name in ("hp", "wounds", "grit", "dying", "dead") if getattr(hero, name) != getattr(after, name)]
+    said = [change_text(name, getattr(hero, name), getattr(after, name)) for name in
+            ("hp", "wounds", "grit", "dying", "dead", "hit_dice") if getattr(hero, name) != getattr(after, name)]
     return after, said
+
+
+def with_most(label: str, setting: tuple[int, int | None, Token], most_now: int, limit: int,
+              word: str) -> tuple[int, int]:
+    """A number and its most (`hp 7/12`, `hd 1/2`): the most given, else the larger of the hero's and the number;
+    the number never past its most, the most never past what a sheet holds."""
+    number, given, _ = setting
+    most = given if given is not None else max(most_now, number)
+    if most > limit:
+        raise CruxError(f"{label} past {limit:,} is more than a sheet holds", hint=f"{word} N/MAX with MAX "
+                        f"at most {limit:,}")
+    if number > most:
+        raise CruxError(f"{label} {number} is more than the most, {most}", hint=f"{word} N/MAX sets both")
+    return number, most
 
 
 def numbers_text(hero: Hero) -> str:

@@ -7,7 +7,8 @@ small and loads nothing else). Words (documented in /help fight):
     fight [on]                  start a fight with the loaded hero (if any); `on` goes on after a win
     hero FILE.toml | NAME       another hero: from a sheet, or a name alone (rolls init late in round 1);
                                 a name the party holds comes back as they were (HP, Wounds, Grit)
-    hero NAME [hp N[/M]] [wounds N] [grit N]   set a hero's numbers (a hero held by name)
+    hero NAME [hp N[/M]] [wounds N] [grit N] [hd N[/M]]   set a hero's numbers (hd: Hit Dice; held by name)
+    hero NAME sheet FILE.toml   a hero held by name keeps a sheet from now on, with their state (any time)
     party                       the heroes held by name, with their numbers (kept across fights)
     enemy NAME hp N [medium|heavy] [resist] [vuln] [atk DICE] [grit N]
     minions NAME COUNT [medium|heavy] [atk DICE] [crits]
