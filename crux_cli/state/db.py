@@ -273,7 +273,7 @@ class Store:
                 if kind == "run":  # a run's rolls with the changes a batch held among them: kept as changes are
                     (first_id, session, started, ended, count, body), paths, held, who = row
                     runs.append((seq, first_id, started, ended, session, clean(who), count, dumps(body, large=True)))
-                    sheets += [(path, seq) for path in set(paths)]
+                    sheets += [(path_key(path), seq) for path in set(paths)]
                     counted += count - held
                     continue
                 if kind == "rolls":
@@ -403,7 +403,7 @@ class Store:
         rows = self.db.execute(
             "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
             "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
-            "ORDER BY s.seq DESC LIMIT ?", (path, (1 << 62) if before is None else before, limit)).fetchall()
+            "ORDER BY s.seq DESC LIMIT ?", (path_key(path), (1 << 62) if before is None else before, limit)).fetchall()
         return rows[::-1]
 
     def last_session(self) -> str | None:
@@ -480,10 +480,21 @@ class Store:
         return out
 
 
-def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
-    """The sheets an entry changed (the `sheet_entries` index)."""
-    return {str(change.get("path")) for change in entry.get("sheets", ())
+def sheet_paths(entry: Mapping[str, Any]) -> set[str | bytes]:
+    """The sheets an entry changed (the `sheet_entries` index), each as `path_key` stores it."""
+    return {path_key(str(change.get("path"))) for change in entry.get("sheets", ())
             if isinstance(change, dict) and change.get("path") is not None}  # None: a hero held by name
+
+
+def path_key(path: str) -> str | bytes:
+    """A sheet's path as `sheet_entries` keeps it: its text, or, for a name that is not UTF-8 (a folder named in
+    Latin-1, which Python reads with surrogate escapes), its very bytes as a BLOB: kept and found again without
+    loss, where text would be refused (or, with U+FFFD, would name another file)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path)
 
 
 def refuse_odd_file(path: Path) -> None:

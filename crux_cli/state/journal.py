@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self
 
-from crux_cli.core.errors import CruxError
+from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp_of, state_dir, store_path
 
@@ -525,8 +525,8 @@ class Journal(JournalStore):
                      "sheets": [{"path": real, "who": who, "before": {n: before[n] for n in changed},
                                  "after": {n: after[n] for n in changed}}]}
             self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry})
-        except (CruxError, sqlite3.Error) as error:
-            self.failed(error)
+        except (CruxError, sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite cannot hold
+            raise unjournaled(path, error) from None
 
     def begin_word(self, statement: str) -> None:
         """A REPL statement starts: its sheet writes (if any) form one intent, finished with its entry."""
@@ -544,6 +544,13 @@ class Journal(JournalStore):
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.finish_intent(self.word["seq"])
         self.word = None
+
+
+def unjournaled(path: str, error: BaseException) -> SheetError:
+    """The refusal of a sheet write whose journal entry could not be written: made, it could not be taken back."""
+    reason = error.message if isinstance(error, CruxError) else str(error)
+    return SheetError(f"the change cannot be journaled ({reason}); the sheet is left as it was", path=path,
+                      hint="crux changes a sheet only when its journal can take the change back")
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap

@@ -1,0 +1,90 @@
+"""The state store's edges (issue 37): a sheet under a folder whose name is not UTF-8, a migration cut short, a
+damaged store met by many at once, a store made by a newer crux, rows of a shape crux never writes, ids under
+concurrency. What a user relies on: nothing journaled is lost or doubled, and every failure is a plain message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import CRUX
+
+from crux_cli.state.db import state_dir
+
+
+def crux_in(folder: Path | bytes, *args: str, stdin: str | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The console script run in `folder` (bytes: a name that is not UTF-8), as a user would."""
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    environment = {k: v for k, v in os.environ.items() if k not in ("CRUX_RULES", "CRUX_SHEET", "NO_COLOR")}
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, text=True, cwd=folder,
+                          env={**environment, **(env or {})}, timeout=60)
+
+
+def plain(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert "could not be settled" not in result.stderr, result.stderr
+
+
+# -- a sheet under a folder whose name is not UTF-8 -----------------------------------------------------------
+
+
+def test_a_sheet_in_a_folder_named_in_latin1_is_changed_journaled_and_undone_to_the_start(tmp_path: Path) -> None:
+    folder = os.fsencode(tmp_path) + b"/caf\xe9"
+    os.mkdir(folder)
+    assert crux_in(folder, "sheet", "new", "a.toml", "--name", "Ann", "--hp", "12", stdin="").returncode == 0
+    one = crux_in(folder, "--sheet", "a.toml", "damage 1")
+    plain(one)
+    assert one.returncode == 0 and "HP 12 → 11" in one.stdout
+    batch = crux_in(folder, "--sheet", "a.toml", "-", stdin="damage 2\nd6\nheal 1\n")
+    plain(batch)
+    assert "HP 11 → 9" in batch.stdout and "HP 9 → 10" in batch.stdout
+    log = crux_in(folder, "log", "--json", "--sheet", "a.toml")
+    plain(log)
+    changes = [json.loads(line) for line in log.stdout.splitlines()]
+    assert [c["statement"] for c in changes] == ["damage 1", "damage 2", "heal 1"]
+    real = os.fsdecode(folder + b"/a.toml")  # the very path, its byte kept (escaped in JSON, read back whole)
+    assert all(c["sheets"][0]["path"] == real for c in changes)
+    for hp in ("9", "11", "12"):
+        undone = crux_in(folder, "sheet", "undo", "a.toml")
+        plain(undone)
+        assert undone.returncode == 0 and "took back" in undone.stdout and f"→ {hp}" in undone.stdout
+    assert "hp = 12\n" in (tmp_path / "caf\udce9" / "a.toml").read_text()
+    last = crux_in(folder, "sheet", "undo", "a.toml")
+    assert last.returncode != 0 and "nothing to undo" in last.stderr
+    with_no_intent = crux_in(folder, "d6")
+    plain(with_no_intent)
+    assert with_no_intent.stderr == ""
+
+
+def test_a_sheet_write_whose_entry_cannot_be_journaled_is_refused_before_it_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from helpers import crux_here
+
+    from crux_cli.state.db import Store
+
+    sheet = tmp_path / "ann.toml"
+    assert crux_here("sheet", "new", str(sheet), "--name", "Ann", "--hp", "12", stdin="").returncode == 0
+    before = sheet.read_bytes()
+
+    def broken(*args: object, **kwargs: object) -> int:
+        raise ValueError("a text SQLite cannot hold")
+
+    monkeypatch.setattr(Store, "intend", broken)
+    result = crux_here("--sheet", str(sheet), "damage 1")
+    assert result.returncode != 0 and "cannot be journaled" in result.stderr and "left as it was" in result.stderr
+    batch = crux_here("--sheet", str(sheet), "-", stdin="damage 1\ndamage 1\n")
+    assert "cannot be journaled" in batch.stderr
+    assert sheet.read_bytes() == before
+    assert "internal error" not in result.stderr + batch.stderr
+
+
+def state() -> Path:
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
