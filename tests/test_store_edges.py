@@ -88,3 +88,31 @@ def state() -> Path:
     folder = state_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# -- a damaged store, met by many at once ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_damaged_store_met_by_12_crux_at_once_is_kept_whole_once_and_no_change_is_lost(tmp_path: Path) -> None:
+    sheets = [tmp_path / f"h{n}.toml" for n in range(12)]
+    for sheet in sheets:
+        made = crux_in(tmp_path, "sheet", "new", sheet.name, "--name", sheet.stem, "--hp", "9", stdin="")
+        assert made.returncode == 0
+    folder = state()
+    damaged = b"SQLite format 3\x00" + os.urandom(4096 * 3)  # a header, then nothing a database holds
+    for name in ("crux.db", "crux.db-wal", "crux.db-shm"):
+        with open(folder / name, "wb") as file:
+            file.write(damaged if name == "crux.db" else b"")
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    runs = [subprocess.Popen([*command, "--sheet", sheet.name, "damage 1"], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for sheet in sheets]
+    said = [run.communicate(timeout=120) for run in runs]
+    assert all(run.returncode == 0 for run in runs), said
+    assert all("Traceback" not in err and "internal error" not in err for _, err in said), said
+    kept = sorted(folder.glob("crux.db.damaged-*[0-9]"))
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged  # set aside once, its bytes whole
+    assert sum("it is kept as " + kept[0].name in err for _, err in said) == 1  # said by the one that did it
+    log = crux_in(tmp_path, "log", "--json")
+    assert sorted(json.loads(line)["who"] for line in log.stdout.splitlines()) == sorted(s.stem for s in sheets)
+    assert all("hp = 8\n" in sheet.read_text() for sheet in sheets)

@@ -44,7 +44,22 @@ from pathlib import Path
 from typing import Any
 
 from crux_cli.core.compact_json import compact as dumps
-from crux_cli.core.errors import CruxError
+from crux_cli.state.values import (
+    NewerStore,
+    StoreDamaged,
+    StoreError,
+    clean,
+    decoded,
+    identity,
+    newer,
+    now,
+    stamp,
+    stamp_of,
+    text_or_none,
+)
+
+# the store's errors, time stamps and text, kept in state.values (db.py was at its size), given here as before
+__all__ = ["NewerStore", "StoreDamaged", "StoreError", "clean", "now", "stamp", "stamp_of", "text_or_none"]
 
 NAME = "crux.db"
 ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
@@ -102,10 +117,6 @@ INSERT OR IGNORE INTO meta VALUES ('rolls', '0');
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
 
 
-class StoreError(CruxError):
-    """The store cannot be used now (locked, unwritable): said as a warning, the roll goes on."""
-
-
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     """$XDG_STATE_HOME/crux, or ~/.local/state/crux: the store, the sessions' marks."""
     from crux_cli.state.files import user_folder
@@ -156,9 +167,10 @@ class Store:
     def connected(cls, path: Path, warnings: list[str]) -> tuple[Store, bool]:
         """The store at `path`, brought to the last step (and whether it was new), waiting while another crux
         makes it; a damaged one is moved aside once and a new one made (said in `warnings`)."""
-        deadline, attempt = time.monotonic() + WAIT, 1
+        deadline, moved = time.monotonic() + WAIT, 0
         while True:
             connection = None
+            found = identity(path)  # the file this attempt meets: only it may be set aside (state.damage)
             try:
                 connection = connect(path)
                 store = cls(path, connection, warnings)
@@ -173,23 +185,40 @@ class Store:
                         time.sleep(0.02)
                         continue
                     raise StoreError(busy_message(path)) from None
-                if attempt == 2 or not is_damage(error):
-                    raise StoreError(f"cannot use the state store {path}: {error}") from None
-                warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
-                                f"{move_aside(path).name} and a new one started")
-                attempt = 2
+                if moved >= 3 or not is_damage(error):
+                    raise StoreError(f"cannot use the state store {path}: {failure(error, path)}") from None
+                moved += 1
+                from crux_cli.state.damage import set_aside  # never on a roll's way: the store is damaged
+
+                try:
+                    warnings.append(set_aside(path, found, str(error))[1])
+                except OSError as failed:
+                    raise StoreError(f"the state store {path} is damaged ({error}) and cannot be set aside: "
+                                     f"{failed.strerror}") from None
 
     def prepare(self) -> bool:
-        """Bring the store to the last of `STEPS` (True when it was new: it had none)."""
-        return self.migrate() == 0
+        """Bring the store to the last of `STEPS` (True when it was new: it had none); a table dropped by hand,
+        or `meta` emptied, is made again (state.damage `repair`)."""
+        fresh = self.migrate() == 0
+        if not fresh and not self.whole():
+            from crux_cli.state.damage import repair
+
+            self.warnings += repair(self, STEPS[0])
+        return fresh
+
+    def whole(self) -> bool:
+        """Has the store every table of step 1, and `meta`'s count of rolls as a number?"""
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                                 "('entries', 'sheet_entries', 'fights', 'intents', 'meta')").fetchone()[0]
+        return tables == 5 and self.db.execute("SELECT 1 FROM meta WHERE key = 'rolls' AND "
+                                               "CAST(value AS INTEGER) || '' = value").fetchone() is not None
 
     def migrate(self, upto: int | None = None) -> int:
         """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
         the step it was at. A step another crux ran meanwhile is not run again."""
         version = self.version()
         if version > len(STEPS):
-            raise sqlite3.DatabaseError(f"made by a newer crux (its schema at step {version}); "
-                                        f"this crux knows {len(STEPS)}")
+            raise newer(self.path, version, len(STEPS))
         for number in range(version + 1, (len(STEPS) if upto is None else upto) + 1):
             with self.transaction():
                 if self.version() >= number:
@@ -238,7 +267,7 @@ class Store:
         except sqlite3.OperationalError as error:
             if is_busy(error):
                 raise StoreError(busy_message(self.path)) from None
-            raise StoreError(f"cannot write the state store {self.path}: {error}") from None
+            raise StoreError(f"cannot write the state store {self.path}: {failure(error, self.path)}") from None
         finally:
             self.depth = 0
 
@@ -514,12 +543,23 @@ def refuse_odd_file(path: Path) -> None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are explicit), WAL, waiting `WAIT` s for a lock."""
+    """A connection in autocommit mode (transactions are explicit), WAL, waiting `WAIT` s for a lock.
+
+    A store made by a newer crux is not touched (not even switched to WAL): `NewerStore`. Text is read
+    without trusting its encoding (a byte that is not UTF-8 reads as U+FFFD, never an error)."""
     if not path.exists():  # made private from its first byte; SQLite gives -wal and -shm the same mode
         with contextlib.suppress(FileExistsError):
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
+    elif os.name == "posix" and os.stat(path, follow_symlinks=False).st_mode & 0o077:  # made 0644 by another tool
+        from crux_cli.state.damage import make_private
+
+        make_private(path)
     connection = sqlite3.connect(path, timeout=WAIT, isolation_level=None, check_same_thread=False)
+    connection.text_factory = decoded
     try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(STEPS):
+            raise newer(path, version, len(STEPS))
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = FULL")  # a roll on screen is a roll on disk
         connection.execute("PRAGMA foreign_keys = OFF")
@@ -529,6 +569,13 @@ def connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
+def failure(error: BaseException, path: Path) -> str:
+    """The reason SQLite gave, or "no space left on the device…" for a full disk (state.damage `reason`)."""
+    from crux_cli.state.damage import reason  # only when a write failed
+
+    return reason(error, path)
+
+
 def is_busy(error: sqlite3.Error) -> bool:
     text = str(error).lower()
     return "locked" in text or "busy" in text
@@ -536,65 +583,8 @@ def is_busy(error: sqlite3.Error) -> bool:
 
 def is_damage(error: sqlite3.Error) -> bool:
     text = str(error).lower()
-    return any(word in text for word in ("not a database", "malformed", "corrupt", "file is encrypted",
-                                         "newer crux", "no such table", "no such column"))
+    return any(word in text for word in ("not a database", "malformed", "corrupt", "file is encrypted"))
 
 
 def busy_message(path: Path) -> str:
     return f"the state store {path} is held by another crux for more than {WAIT:g} s"
-
-
-def move_aside(path: Path) -> Path:
-    """Keep a damaged store under a dated name (with its -wal and -shm) rather than delete it."""
-    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
-            os.replace(f"{path}{suffix}", f"{kept}{suffix}")
-    return kept
-
-
-def stamp() -> str:
-    return now()
-
-
-def now() -> str:
-    """The time stamp of now, as the journal writes it ("2026-11-23T17:02:03.123Z")."""
-    whole, milliseconds = divmod(int(time.time() * 1000), 1000)
-    second, stamp = _stamped[0]
-    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        _stamped[0] = (whole, stamp)
-    end = _ends.get(milliseconds)
-    if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
-        end = _ends[milliseconds] = f".{milliseconds:03d}Z"
-    return stamp + end
-
-
-_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
-_ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
-
-
-def stamp_of(milliseconds: int) -> str:
-    """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
-    whole, part = divmod(int(milliseconds), 1000)
-    second, stamp = _stamped[0]
-    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        _stamped[0] = (whole, stamp)
-    end = _ends.get(part)
-    if end is None:
-        end = _ends[part] = f".{part:03d}Z"
-    return stamp + end
-
-
-def text_or_none(value: Any) -> str | None:
-    return None if value is None else clean(str(value))
-
-
-def clean(text: str) -> str:
-    """Text SQLite and JSON can hold: a lone surrogate (an undecodable byte) becomes U+FFFD."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")

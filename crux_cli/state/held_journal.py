@@ -19,7 +19,7 @@ from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.render.jsonl import record
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, clean, now
-from crux_cli.state.journal import unjournaled
+from crux_cli.state.values import unjournaled
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store

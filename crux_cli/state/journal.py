@@ -31,9 +31,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Self
 
-from crux_cli.core.errors import CruxError, SheetError
+from crux_cli.core.errors import CruxError
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp_of, state_dir, store_path
+from crux_cli.state.values import unjournaled
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
@@ -544,13 +545,6 @@ class Journal(JournalStore):
             with contextlib.suppress(CruxError, sqlite3.Error):
                 self.store.finish_intent(self.word["seq"])
         self.word = None
-
-
-def unjournaled(path: str, error: BaseException) -> SheetError:
-    """The refusal of a sheet write whose journal entry could not be written: made, it could not be taken back."""
-    reason = error.message if isinstance(error, CruxError) else str(error)
-    return SheetError(f"the change cannot be journaled ({reason}); the sheet is left as it was", path=path,
-                      hint="crux changes a sheet only when its journal can take the change back")
 
 
 TRIM_EVERY = 10_000  # plain rolls between two checks of the retention cap
