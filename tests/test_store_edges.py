@@ -116,3 +116,92 @@ def test_a_damaged_store_met_by_12_crux_at_once_is_kept_whole_once_and_no_change
     log = crux_in(tmp_path, "log", "--json")
     assert sorted(json.loads(line)["who"] for line in log.stdout.splitlines()) == sorted(s.stem for s in sheets)
     assert all("hp = 8\n" in sheet.read_text() for sheet in sheets)
+
+
+# -- an old journal's import, cut short and taken up again ----------------------------------------------------
+
+
+def old_journal(folder: Path, count: int) -> list[str]:
+    """An old `journal.jsonl` of `count` entries (two share an id, as runs with one CRUX_SESSION once made), with
+    an unreadable line among them; their ids, in order."""
+    ids = [f"old-{n}" for n in range(1, count + 1)]
+    ids[-1] = ids[0]
+    with open(folder / "journal.jsonl", "w") as file:
+        for number, ident in enumerate(ids):
+            entry = {"v": 1, "id": ident, "time": "2026-11-20T20:00:00.000Z", "session": "old", "kind": "roll",
+                     "who": None, "statement": f"d{number % 20 + 1}", "answers": []}
+            file.write(json.dumps(entry) + "\n" + ("{torn\n" if number == 7 else ""))
+    return ids
+
+
+def statements_kept() -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(state_dir() / "crux.db") as db:
+        rows = db.execute("SELECT statement FROM entries WHERE session = 'old' ORDER BY seq").fetchall()
+    db.close()
+    return [statement for (statement,) in rows]
+
+
+@pytest.mark.slow
+def test_an_import_killed_at_random_instants_ends_with_every_old_entry_once(tmp_path: Path) -> None:
+    import random
+    import signal
+    import time
+
+    folder = state()
+    ids = old_journal(folder, 40_000)
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    kills = 0
+    chance = random.Random(37)
+    while kills < 10:
+        run = subprocess.Popen([*command, "d6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(chance.uniform(0.2, 1.6))
+        if run.poll() is not None:
+            break
+        run.send_signal(signal.SIGKILL)
+        run.communicate()
+        kills += 1
+    assert kills >= 8 and (folder / "journal.jsonl").exists()  # each kill cut an import short
+    last = crux_in(tmp_path, "d6")
+    plain(last)
+    assert "going on from where it stopped" in last.stderr and "40,000 entries" in last.stderr
+    assert statements_kept() == [f"d{n % 20 + 1}" for n in range(len(ids))]  # each once, in order
+    assert not (folder / "journal.jsonl").exists() and (folder / "journal.jsonl.imported").exists()
+    again = crux_in(tmp_path, "d6")
+    assert again.stderr == "" and len(statements_kept()) == len(ids)
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_the_import_says_what_is_left_and_the_next_start_goes_on(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    folder = state()
+    ids = old_journal(folder, 40_000)
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    run = subprocess.Popen([*command, "d6"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert "bringing the old journal" in err and "Traceback" not in err
+    assert run.returncode == 130 and "stopped at" in err and "at the next start" in err, err
+    plain(crux_in(tmp_path, "d6"))
+    assert len(statements_kept()) == len(ids)
+
+
+def test_an_import_an_older_crux_left_half_done_goes_on_without_doubling(tmp_path: Path) -> None:
+    from crux_cli.state.db import Store
+
+    folder = state()
+    ids = old_journal(folder, 300)[:-1]  # ids all distinct
+    with Store.open(folder, migrate=False) as store:  # as an older crux left it: 100 in, no mark, file not renamed
+        for number, ident in enumerate(ids[:100]):
+            store.add_entry({"v": 1, "id": ident, "time": "2026-11-20T20:00:00.000Z", "session": "old",
+                             "kind": "roll", "who": None, "statement": f"d{number % 20 + 1}", "answers": []})
+    lines = (folder / "journal.jsonl").read_text().splitlines(keepends=True)
+    (folder / "journal.jsonl").write_text("".join(lines[:-1]))
+    result = crux_in(tmp_path, "d6")
+    plain(result)
+    assert statements_kept() == [f"d{n % 20 + 1}" for n in range(len(ids))]
+    assert not (folder / "journal.jsonl").exists()

@@ -156,11 +156,14 @@ class Store:
         path = store_path(folder)
         refuse_odd_file(path)
         store, fresh = cls.connected(path, warnings)
-        if fresh and migrate:
+        # an old journal not yet renamed: an import a kill cut short goes on (state.migrate)
+        if migrate and (fresh or os.path.isfile(folder / "journal.jsonl")):
             from crux_cli.state.migrate import import_old_files
 
-            with contextlib.suppress(sqlite3.Error, OSError):
-                warnings += import_old_files(store, folder)
+            try:
+                warnings += import_old_files(store, folder, resuming=not fresh)
+            except (sqlite3.Error, OSError, StoreError) as error:
+                warnings.append(f"the old journal is not all in the store yet ({error}); it goes on at the next start")
         return store
 
     @classmethod
