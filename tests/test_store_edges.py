@@ -205,3 +205,162 @@ def test_an_import_an_older_crux_left_half_done_goes_on_without_doubling(tmp_pat
     plain(result)
     assert statements_kept() == [f"d{n % 20 + 1}" for n in range(len(ids))]
     assert not (folder / "journal.jsonl").exists()
+
+
+# -- a store row of a shape crux never writes -----------------------------------------------------------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+LAST = "(SELECT max(seq) FROM entries WHERE kind = 'change')"
+RUN = "(SELECT max(seq) FROM entries WHERE count > 1)"
+ROLL = "(SELECT min(seq) FROM entries WHERE kind = 'roll')"
+INTENT = "INSERT INTO intents (session, kind, body) VALUES ('gone', "
+
+# Each kind of bad row or table a user's tool, a disk or another program could leave: one change to the store.
+ONE_ROW_CHANGES = {
+    "body not JSON": f"UPDATE entries SET body = '{{torn' WHERE seq = {LAST}",
+    "body a JSON list": f"UPDATE entries SET body = '[1, 2]' WHERE seq = {LAST}",
+    "body not UTF-8": f"UPDATE entries SET body = CAST(x'7b22ff223a317d' AS TEXT) WHERE seq = {LAST}",
+    "body a BLOB": f"UPDATE entries SET body = x'7b7d' WHERE seq = {LAST}",
+    "body 100,000 deep": f"UPDATE entries SET body = '{DEEP}' WHERE seq = {LAST}",
+    "body a number": f"UPDATE entries SET body = 5 WHERE seq = {LAST}",
+    "who a BLOB": f"UPDATE entries SET who = x'ff00' WHERE seq = {LAST}",
+    "statement a BLOB": f"UPDATE entries SET statement = x'ff00' WHERE seq = {LAST}",
+    "id a number": f"UPDATE entries SET id = 12 WHERE seq = {LAST}",
+    "id a BLOB": f"UPDATE entries SET id = x'00ff' WHERE seq = {RUN}",
+    "time a number": f"UPDATE entries SET time = 5, until = 5 WHERE seq = {LAST}",
+    "session a BLOB": f"UPDATE entries SET session = x'ff' WHERE seq = {ROLL}",
+    "kind unknown": f"UPDATE entries SET kind = 'spell' WHERE seq = {LAST}",
+    "count 0": f"UPDATE entries SET count = 0 WHERE seq = {RUN}",
+    "count negative": f"UPDATE entries SET count = -5 WHERE seq = {RUN}",
+    "count text": f"UPDATE entries SET count = 'many' WHERE seq = {RUN}",
+    "count huge": f"UPDATE entries SET count = 4611686018427387904 WHERE seq = {RUN}",
+    "fight text": f"UPDATE entries SET fight = 'x' WHERE seq = {LAST}",
+    "items not a list": f"UPDATE entries SET body = '{{\"items\": 5}}' WHERE seq = {RUN}",
+    "item out of range": f"UPDATE entries SET body = '{{\"statements\": [], \"items\": [[9, [6, 1, 3]], [\"x\"]]}}' "
+                         f"WHERE seq = {RUN}",
+    "sheets a number": f"UPDATE entries SET body = '{{\"answers\": [], \"sheets\": 5}}' WHERE seq = {LAST}",
+    "sheet path a number": f"UPDATE entries SET body = '{{\"answers\": [], \"sheets\": [{{\"path\": 5}}]}}' "
+                           f"WHERE seq = {LAST}",
+    "sheet values not objects": "UPDATE entries SET body = json_set(body, '$.sheets[0].before', 'x', "
+                                f"'$.sheets[0].after', json('[1]')) WHERE seq = {LAST}",
+    "answers a string": f"UPDATE entries SET body = json_set(body, '$.answers', 'x') WHERE seq = {LAST}",
+    "intent not JSON": INTENT + "'sheet', '{torn')",
+    "intent values a list": INTENT + "'sheet', json_object('entry', json_object('sheets', json_array(json_object("
+                            "'path', '{sheet}', 'before', json_object('hp', 8), 'after', json_array(1))))))",
+    "intent without sheets": INTENT + "'sheet', '{\"entry\": {}}')",
+    "intent not UTF-8": INTENT + "'sheet', CAST(x'7bff7d' AS TEXT))",
+    "intent 100,000 deep": INTENT + f"'sheet', '{DEEP}')",
+    "intent of a run, path a number": INTENT + "'run', '{\"path\": 5, \"after\": {}, \"entries\": []}')",
+    "intent session a BLOB": "INSERT INTO intents (session, kind, body) VALUES (x'ff', 'word', '{}')",
+    "intent of a word, writes a string": INTENT + "'word', '{\"writes\": \"x\"}')",
+    "meta emptied": "DELETE FROM meta",
+    "rolls counted as text": "UPDATE meta SET value = 'x' WHERE key = 'rolls'",
+    "sheet_entries dropped": "DROP TABLE sheet_entries",
+    "sheet_entries path a number": "UPDATE sheet_entries SET path = 5",
+}
+
+
+@pytest.fixture
+def kept_store(tmp_path: Path) -> Path:
+    """A store holding a sheet's changes (one-shot and held by a batch), plain rolls and a run of them."""
+    from helpers import crux_here
+
+    sheet = tmp_path / "s.toml"
+    assert crux_here("sheet", "new", str(sheet), "--name", "Sam", "--hp", "12", stdin="").returncode == 0
+    assert crux_here("--sheet", str(sheet), "damage 1").returncode == 0
+    assert crux_here("d6").returncode == 0
+    assert crux_here("-", stdin="d6\nd8\n3d6\n").returncode == 0
+    assert crux_here("--sheet", str(sheet), "-", stdin="damage 1\nd6\n").returncode == 0
+    return sheet
+
+
+@pytest.mark.parametrize("change", list(ONE_ROW_CHANGES))
+def test_a_store_row_of_an_unexpected_shape_is_a_plain_message_and_crux_dex_still_works(
+        change: str, kept_store: Path) -> None:
+    import sqlite3
+
+    from helpers import crux_here
+
+    with sqlite3.connect(state_dir() / "crux.db") as db:
+        db.execute(ONE_ROW_CHANGES[change].replace("{sheet}", str(kept_store)))
+    db.close()
+    dex = crux_here("DEX")
+    assert dex.returncode == 0 and dex.stdout.startswith("DEX"), dex.stderr
+    for args in (("log",), ("log", "--json"), ("log", "--stats"), ("log", "--sheet", str(kept_store)),
+                 ("--sheet", str(kept_store), "damage 1"), ("sheet", "undo", str(kept_store)), ("log", "-n", "3")):
+        result = crux_here(*args)
+        assert "internal error" not in result.stderr and "Traceback" not in result.stderr, (args, result.stderr)
+        assert result.returncode in (0, 1, 2), (args, result)
+    assert crux_here("DEX").returncode == 0
+
+
+# -- damage met while reading, a full disk, modes and links ------------------------------------------------------
+
+
+def test_damage_met_only_while_reading_is_said_plainly_and_the_store_can_be_set_aside(tmp_path: Path) -> None:
+    from helpers import crux_here
+
+    for seed in range(3):
+        crux_here("--seed", str(seed), "-", stdin="1d20+3 # a comment long enough to fill pages of the store\n" * 2000)
+    path = state() / "crux.db"
+    size = path.stat().st_size
+    assert size > 8 * 4096
+    with open(path, "r+b") as file:  # pages of rows, not the first: the store opens, a read meets them
+        for page in range(size // 4096 // 2, size // 4096):
+            file.seek(page * 4096 + 8)
+            file.write(os.urandom(200))
+    for args in (("log",), ("log", "--json"), ("log", "--stats")):
+        result = crux_here(*args)
+        assert result.returncode != 0 and "is damaged" in result.stderr + result.stdout, result
+        assert "internal error" not in result.stderr and "--set-aside" in result.stderr + result.stdout
+    assert crux_here("DEX").returncode == 0
+    damaged = path.read_bytes()
+    aside = crux_here("log", "--set-aside")
+    assert aside.returncode == 0 and "is kept as crux.db.damaged-" in aside.stdout
+    assert next(path.parent.glob("crux.db.damaged-*[0-9]")).read_bytes() == damaged
+    assert crux_here("d6").returncode == 0 and "d6" in crux_here("log").stdout
+
+
+def test_a_full_disk_is_said_as_no_space_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import sqlite3
+
+    from helpers import crux_here
+
+    from crux_cli.state.values import reason
+
+    where = tmp_path / "crux.db"
+    assert reason(sqlite3.OperationalError("database or disk is full"), where).startswith("no space left")
+    assert reason(OSError(errno.ENOSPC, "No space left on device"), where).startswith("no space left")
+    assert crux_here("d4").returncode == 0
+    real = sqlite3.connect
+
+    class Full(sqlite3.Connection):
+        def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+            if sql.startswith("INSERT"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return super().execute(sql, *args)
+
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: real(*a, **{**k, "factory": Full}))
+    result = crux_here("d6")
+    assert result.returncode == 0 and "no space left on the device" in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="modes")
+def test_a_store_others_can_read_is_made_private_and_a_linked_state_folder_is_not_chmod_ed(tmp_path: Path,
+                                                                                              monkeypatch) -> None:
+    from helpers import crux_here
+
+    crux_here("d6")
+    path = state() / "crux.db"
+    os.chmod(path, 0o644)
+    crux_here("d6")
+    assert path.stat().st_mode & 0o777 == 0o600
+    elsewhere = tmp_path / "on-another-disk"
+    elsewhere.mkdir(mode=0o755)
+    os.chmod(elsewhere, 0o755)
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "crux").symlink_to(elsewhere)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "home"))
+    assert crux_here("d6").returncode == 0
+    assert (elsewhere / "crux.db").exists() and elsewhere.stat().st_mode & 0o777 == 0o755

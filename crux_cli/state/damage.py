@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,6 +81,17 @@ def set_aside(path: Path, found: tuple[int, int] | None, why: str) -> tuple[Path
     return kept, f"the state store {path} was damaged ({why}); it is kept as {kept.name} and a new one started"
 
 
+def set_aside_now(path: Path) -> str:
+    """`crux log --set-aside`: the store at `path` kept under another name, as a damaged one is; what was done."""
+    found = identity(path)
+    if found is None:
+        return f"there is no state store at {path}: nothing to set aside"
+    kept, _ = set_aside(path, found, "set aside when asked")
+    if kept is None:
+        return f"another crux set the state store {path} aside at the same moment"
+    return f"the state store {path} is kept as {kept.name}; crux starts a new one at its next roll"
+
+
 def reserved(path: Path) -> Path:
     """A name for the damaged store that no file has, made (empty) with O_EXCL so no other crux takes it."""
     base = f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -119,28 +129,3 @@ def repair(store: Store, first_step: str) -> list[str]:
                              "AND typeof(count) = 'integer' AND count > 0").fetchone()[0]
         db.execute("INSERT OR REPLACE INTO meta VALUES ('rolls', ?)", (str(int(counted)),))
     return [f"the state store {store.path} lacked {', '.join(lacks)}: made again (nothing else was changed)"]
-
-
-def reason(error: BaseException, path: Path) -> str:
-    """What went wrong with the store, in a user's words: a full disk says so, whichever way it was met."""
-    if is_full(error, path):
-        return f"no space left on the device holding {path.parent}"
-    if isinstance(error, OSError):
-        return str(error.strerror or error)
-    return str(error)
-
-
-def is_full(error: BaseException, path: Path) -> bool:
-    """A full disk: ENOSPC, SQLITE_FULL, or an I/O error where the device has no space left."""
-    if isinstance(error, OSError):
-        return error.errno == errno.ENOSPC
-    if not isinstance(error, sqlite3.Error):
-        return False
-    code = getattr(error, "sqlite_errorcode", None)
-    if code == sqlite3.SQLITE_FULL or "disk is full" in str(error).lower():
-        return True
-    if (code is not None and code & 0xFF == sqlite3.SQLITE_IOERR) or "disk i/o error" in str(error).lower():
-        with contextlib.suppress(OSError, AttributeError):
-            space = os.statvfs(path.parent)
-            return space.f_bavail * space.f_frsize < 1 << 20
-    return False

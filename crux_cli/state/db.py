@@ -50,6 +50,7 @@ from crux_cli.state.values import (
     StoreError,
     clean,
     decoded,
+    guarded,
     identity,
     newer,
     now,
@@ -57,6 +58,7 @@ from crux_cli.state.values import (
     stamp_of,
     text_or_none,
 )
+from crux_cli.state.values import reason as failure
 
 # the store's errors, time stamps and text, kept in state.values (db.py was at its size), given here as before
 __all__ = ["NewerStore", "StoreDamaged", "StoreError", "clean", "now", "stamp", "stamp_of", "text_or_none"]
@@ -506,10 +508,15 @@ class Store:
         for seq, session, kind, body in self.db.execute("SELECT seq, session, kind, body FROM intents ORDER BY seq"):
             try:
                 parsed = json.loads(body)
-            except ValueError:
+            except (ValueError, TypeError, RecursionError):  # not JSON, not text, nested past any reason
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",
+              "party", "has_intents", "intents"):  # every read: damage met there is said plainly (state.values)
+    setattr(Store, _read, guarded(getattr(Store, _read)))
 
 
 def sheet_paths(entry: Mapping[str, Any]) -> set[str | bytes]:
@@ -570,13 +577,6 @@ def connect(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
-
-
-def failure(error: BaseException, path: Path) -> str:
-    """The reason SQLite gave, or "no space left on the device…" for a full disk (state.damage `reason`)."""
-    from crux_cli.state.damage import reason  # only when a write failed
-
-    return reason(error, path)
 
 
 def is_busy(error: sqlite3.Error) -> bool:

@@ -108,8 +108,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[Journal
     real = os.path.realpath(os.path.expanduser(path))
     store = journal.connected()
     if store is None:
-        raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
-                        hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
+        raise unreadable(journal, path, "redo" if redo else "undo")
     journal.flush()
     from crux_cli.core.journal_entry import JournalEntry  # not on a roll's path, which reads sheet values alone
     from crux_cli.state.history import newest_changes
@@ -131,6 +130,16 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[Journal
                                         undoes=target.id, answers=(),
                                         sheets=({**change, "before": expected, "after": wanted},)))
     return target, entry
+
+
+def unreadable(journal: Journal, path: str, word: str) -> CruxError:
+    """The refusal when the journal cannot be read: off, or a store that could not be opened (held by another
+    crux, damaged, made by a newer one), said as it is, never "nothing to undo"."""
+    if journal.mode == "off":
+        return CruxError(f"nothing to {word} for {path}", hint="the journal is off")
+    why = "; ".join(journal.take_warnings()) or "the journal cannot be read"
+    return CruxError(f"cannot {word} {path} now: {why.removeprefix('the journal is not kept: ')}",
+                     hint="try again once the store is free")
 
 
 UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes

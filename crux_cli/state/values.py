@@ -3,8 +3,14 @@ thousands a second), text as SQLite and JSON can hold it, written and read, and 
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import functools
+import inspect
 import os
+import sqlite3
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +105,60 @@ def unjournaled(path: str, error: BaseException) -> SheetError:
     reason = error.message if isinstance(error, CruxError) else str(error)
     return SheetError(f"the change cannot be journaled ({reason}); the sheet is left as it was", path=path,
                       hint="crux changes a sheet only when its journal can take the change back")
+
+
+def reason(error: BaseException, path: Path) -> str:
+    """What went wrong with the store, in a user's words: a full disk says so, whichever way it was met."""
+    if is_full(error, path):
+        return f"no space left on the device holding {path.parent}"
+    if isinstance(error, OSError):
+        return str(error.strerror or error)
+    return str(error)
+
+
+def is_full(error: BaseException, path: Path) -> bool:
+    """A full disk: ENOSPC, SQLITE_FULL, or an I/O error where the device has no space left."""
+    if isinstance(error, OSError):
+        return error.errno == errno.ENOSPC
+    if not isinstance(error, sqlite3.Error):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "disk is full" in str(error).lower():
+        return True
+    if (code is not None and code & 0xFF == sqlite3.SQLITE_IOERR) or "disk i/o error" in str(error).lower():
+        with contextlib.suppress(OSError, AttributeError):
+            space = os.statvfs(path.parent)
+            return space.f_bavail * space.f_frsize < 1 << 20
+    return False
+
+
+def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A read of the store (a method of state.db `Store`) whose SQLite errors are said plainly (`read_failure`):
+    damage found only at read time (a malformed page) is "the state store is damaged", never a crash."""
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.DatabaseError as error:
+                raise read_failure(self.path, error) from None
+        return rows
+
+    @functools.wraps(method)
+    def read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as error:
+            raise read_failure(self.path, error) from None
+    return read
+
+
+def read_failure(path: Path, error: sqlite3.DatabaseError) -> StoreError:
+    """What a failed read of the store says: busy, a full disk, or damage, with the way to set it aside."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the state store {path} is held by another crux: try again in a moment")
+    if is_full(error, path):
+        return StoreError(f"cannot read the state store {path}: {reason(error, path)}")
+    return StoreDamaged(f"the state store {path} is damaged ({error})",
+                        hint="`crux log --set-aside` keeps it under another name and starts a new one")
