@@ -364,3 +364,30 @@ def test_a_store_others_can_read_is_made_private_and_a_linked_state_folder_is_no
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "home"))
     assert crux_here("d6").returncode == 0
     assert (elsewhere / "crux.db").exists() and elsewhere.stat().st_mode & 0o777 == 0o755
+
+
+# -- ids under concurrency -------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_concurrent_runs_sharing_crux_session_write_distinct_ids_and_undo_walks_back_to_the_start(
+        tmp_path: Path) -> None:
+    assert crux_in(tmp_path, "sheet", "new", "s.toml", "--name", "Sam", "--hp", "20", stdin="").returncode == 0
+    assert crux_in(tmp_path, "d4", env={"CRUX_SESSION": "game2"}).returncode == 0
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    env = {**os.environ, "CRUX_SESSION": "game2"}
+    lines = [["--sheet", "s.toml", "damage 1"]] * 8 + [["d6"], ["-"]] * 2
+    runs = [subprocess.Popen([*command, *args], cwd=tmp_path, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for args in lines]
+    said = [run.communicate("d8\nd10\n" if args == ["-"] else "", timeout=120) for run, args in zip(runs, lines,
+                                                                                                     strict=True)]
+    assert all(run.returncode == 0 for run in runs), said
+    entries = [json.loads(line) for line in crux_in(tmp_path, "log", "--json").stdout.splitlines()]
+    ids = [entry["id"] for entry in entries]
+    assert len(ids) == 1 + 8 + 2 + 4 and len(set(ids)) == len(ids), ids
+    assert "hp = 12\n" in (tmp_path / "s.toml").read_text()
+    for _ in range(8):
+        undone = crux_in(tmp_path, "sheet", "undo", "s.toml")
+        assert undone.returncode == 0, undone.stderr
+    assert "hp = 20\n" in (tmp_path / "s.toml").read_text()
+    assert "nothing to undo" in crux_in(tmp_path, "sheet", "undo", "s.toml").stderr

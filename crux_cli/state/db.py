@@ -54,6 +54,10 @@ from crux_cli.state.values import (
     identity,
     newer,
     now,
+    path_key,
+    refuse_odd_file,
+    sheet_paths,
+    shifted,
     stamp,
     stamp_of,
     text_or_none,
@@ -138,6 +142,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.numbering = False  # a journal's writes: ids another crux of the same session took are moved on (`taken`)
         self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
@@ -281,6 +286,8 @@ class Store:
     def add_entry(self, entry: Mapping[str, Any]) -> int:
         """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
         with self.transaction() as db:
+            if self.numbering:
+                entry = {**entry, "id": shifted(entry["id"], self.taken(entry["session"], entry["id"]))}
             cursor = db.execute(
                 "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
@@ -300,6 +307,7 @@ class Store:
         if not rows:
             return
         with self.transaction() as db:
+            rows = self.numbered(rows) if self.numbering else rows
             seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
             rolls, runs, entries, sheets, counted = [], [], [], [], 0
             for kind, row in rows:
@@ -327,6 +335,24 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
             if counted:
                 db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (counted,))
+
+    def taken(self, session: str, ident: str) -> int:
+        """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
+        other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
+        number = ident.rpartition("-")[2]
+        return max(0, self.next_number(session) - int(number)) if number.isdigit() else 0
+
+    def numbered(self, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
+        kind, row = rows[0]
+        first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
+        session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
+        step = self.taken(session, first)
+        if not step:
+            return rows
+        return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
+                 ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
+                 (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
     def entry_columns(self, entry: Mapping[str, Any]) -> tuple[Any, ...]:
         """An entry's columns but `seq` (id, time, until, session, kind, who, statement, fight, body)."""
@@ -364,6 +390,8 @@ class Store:
     def insert_rolls(self, first_id: str, session: str, started: str, ended: str, count: int,
                      body: dict[str, Any]) -> None:
         with self.transaction() as db:
+            if self.numbering:
+                first_id = shifted(first_id, self.taken(session, first_id))
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
                        (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
@@ -517,39 +545,6 @@ class Store:
 for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",
               "party", "has_intents", "intents"):  # every read: damage met there is said plainly (state.values)
     setattr(Store, _read, guarded(getattr(Store, _read)))
-
-
-def sheet_paths(entry: Mapping[str, Any]) -> set[str | bytes]:
-    """The sheets an entry changed (the `sheet_entries` index), each as `path_key` stores it."""
-    return {path_key(str(change.get("path"))) for change in entry.get("sheets", ())
-            if isinstance(change, dict) and change.get("path") is not None}  # None: a hero held by name
-
-
-def path_key(path: str) -> str | bytes:
-    """A sheet's path as `sheet_entries` keeps it: its text, or, for a name that is not UTF-8 (a folder named in
-    Latin-1, which Python reads with surrogate escapes), its very bytes as a BLOB: kept and found again without
-    loss, where text would be refused (or, with U+FFFD, would name another file)."""
-    try:
-        path.encode("utf-8")
-        return path
-    except UnicodeEncodeError:
-        return os.fsencode(path)
-
-
-def refuse_odd_file(path: Path) -> None:
-    """The store is a regular file crux made: never a link to elsewhere, a FIFO (which would hang) or a device."""
-    import stat
-
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise StoreError(f"cannot use the state store {path}: {error.strerror}") from None
-    if not stat.S_ISREG(mode):
-        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
-        raise StoreError(f"the state store {path} is {what}: crux leaves it alone and keeps no journal",
-                         hint="remove or rename it, and crux makes a new one")
 
 
 def connect(path: Path) -> sqlite3.Connection:

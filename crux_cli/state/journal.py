@@ -123,6 +123,7 @@ class JournalStore:
             return self.store
         try:
             self.store = Store.open(self.folder)
+            self.store.numbering = True  # runs sharing a session (CRUX_SESSION) never write one id twice
             self.warnings += self.store.warnings
             if self.store.has_intents():  # settled by state.recovery, imported only when there is one
                 from crux_cli.state.recovery import settle

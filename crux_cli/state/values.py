@@ -10,7 +10,7 @@ import inspect
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +162,44 @@ def read_failure(path: Path, error: sqlite3.DatabaseError) -> StoreError:
         return StoreError(f"cannot read the state store {path}: {reason(error, path)}")
     return StoreDamaged(f"the state store {path} is damaged ({error})",
                         hint="`crux log --set-aside` keeps it under another name and starts a new one")
+
+
+def sheet_paths(entry: Mapping[str, Any]) -> set[str | bytes]:
+    """The sheets an entry changed (the `sheet_entries` index), each as `path_key` stores it."""
+    return {path_key(str(change.get("path"))) for change in entry.get("sheets", ())
+            if isinstance(change, dict) and change.get("path") is not None}  # None: a hero held by name
+
+
+def path_key(path: str) -> str | bytes:
+    """A sheet's path as `sheet_entries` keeps it: its text, or, for a name that is not UTF-8 (a folder named in
+    Latin-1, which Python reads with surrogate escapes), its very bytes as a BLOB: kept and found again without
+    loss, where text would be refused (or, with U+FFFD, would name another file)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path)
+
+
+def refuse_odd_file(path: Path) -> None:
+    """The store is a regular file crux made: never a link to elsewhere, a FIFO (which would hang) or a device."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise StoreError(f"cannot use the state store {path}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+        raise StoreError(f"the state store {path} is {what}: crux leaves it alone and keeps no journal",
+                         hint="remove or rename it, and crux makes a new one")
+
+
+def shifted(ident: str, step: int) -> str:
+    """The id `step` numbers on ("game-2", 3 → "game-5")."""
+    if not step:
+        return ident
+    prefix, _, number = ident.rpartition("-")
+    return f"{prefix}-{int(number) + step}"
