@@ -9,6 +9,7 @@ import functools
 import inspect
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -183,8 +184,6 @@ def path_key(path: str) -> str | bytes:
 
 def refuse_odd_file(path: Path) -> None:
     """The store is a regular file crux made: never a link to elsewhere, a FIFO (which would hang) or a device."""
-    import stat
-
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
