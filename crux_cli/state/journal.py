@@ -526,7 +526,9 @@ class Journal(JournalStore):
             entry = {"v": ENTRY_FORMAT, "kind": "change", "who": who, "statement": statement, "answers": [],
                      "sheets": [{"path": real, "who": who, "before": {n: before[n] for n in changed},
                                  "after": {n: after[n] for n in changed}}]}
-            self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry})
+            # its writer: settled by another crux only once it is gone (state.recovery `writer_alive`)
+            self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry, "pid": os.getpid(),
+                                                                     "at": time.time()})
         except (CruxError, sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite cannot hold
             raise unjournaled(path, error) from None
 

@@ -10,6 +10,8 @@ and by the readers, who open the store through `open_store`.
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,8 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
             or not isinstance(change.get("after"), dict):  # not what crux writes: nothing to settle from it
         store.finish_intent(seq)
         return []
+    if writer_alive(body.get("pid"), body.get("at")):  # between its sheet write and its entry: its own to finish
+        return []
     path = str(change["path"])
     real = resolve(path)
     with contextlib.ExitStack() as stack:
@@ -74,6 +78,26 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
     return []
+
+
+def writer_alive(pid: object, at: object) -> bool:
+    """Is the one-shot that announced a write still running (so its entry is on its way: settling it here
+    would race it, and once journaled a write twice)? Another process that holds the pid, asked after
+    `ALIVE_FOR` seconds, no longer counts; where a pid cannot be asked (Windows), the writer is taken as gone."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid == os.getpid() or os.name != "posix":
+        return False
+    if not isinstance(at, int | float) or time.time() - at > ALIVE_FOR:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+ALIVE_FOR = 600.0  # seconds after which an intent's writer, if its pid lives, is taken to be another process
 
 
 def settle_run(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
