@@ -391,3 +391,58 @@ def test_concurrent_runs_sharing_crux_session_write_distinct_ids_and_undo_walks_
         assert undone.returncode == 0, undone.stderr
     assert "hp = 20\n" in (tmp_path / "s.toml").read_text()
     assert "nothing to undo" in crux_in(tmp_path, "sheet", "undo", "s.toml").stderr
+
+
+# -- journal and sheet agree under any concurrency ---------------------------------------------------------------
+
+CHANGES = ["damage 2", "heal 1", "cond add Dazed", "cond remove Dazed"]
+CHANGED = (" → ", "now dazed", "no longer dazed")  # what an answer that changed the sheet says
+
+
+def chain_breaks(entries: list[dict], start: dict) -> list[str]:
+    """Each change of the sheet, in journal order, must start from the values the one before left."""
+    values, breaks = dict(start), []
+    for entry in entries:
+        for change in entry["sheets"]:
+            for name, value in change["before"].items():
+                if values.get(name) != value:
+                    breaks.append(f"{entry['id']} `{entry['statement']}`: {name} was {values.get(name)}, not {value}")
+            values.update(change["after"])
+    return breaks
+
+
+@pytest.mark.slow
+def test_64_processes_for_5_rounds_leave_journal_and_sheet_agreeing(tmp_path: Path) -> None:
+    import random
+
+    from crux_cli.state.sheet_undo import sheet_values
+    from crux_cli.state.store import load_hero
+
+    assert crux_in(tmp_path, "sheet", "new", "s.toml", "--name", "Sam", "--hp", "1000", stdin="").returncode == 0
+    sheet = tmp_path / "s.toml"
+    start = sheet_values(load_hero(sheet))
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    chance, shown = random.Random(64), 0
+    for _ in range(5):
+        jobs = [("\n".join(chance.choice(CHANGES) for _ in range(chance.randint(2, 5))) + "\n") if n % 8 == 0
+                else chance.choice(CHANGES) for n in range(64)]
+        runs = [subprocess.Popen([*command, "--sheet", "s.toml", "-" if job.endswith("\n") else job], cwd=tmp_path,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for job in jobs]
+        said = [run.communicate(job if job.endswith("\n") else "", timeout=600) for run, job in zip(runs, jobs,
+                                                                                                      strict=True)]
+        assert all(run.returncode == 0 for run in runs), [err for _, err in said if err]
+        assert not [err for _, err in said if err], [err for _, err in said if err]
+        shown += sum(any(word in line for word in CHANGED) for out, _ in said for line in out.splitlines())
+        log = crux_in(tmp_path, "log", "--json", "--sheet", "s.toml")
+        entries = [json.loads(line) for line in log.stdout.splitlines()]
+        assert len({entry["id"] for entry in entries}) == len(entries) == shown  # each shown change once
+        assert chain_breaks(entries, start) == []
+        final = dict(start)
+        for entry in entries:
+            for change in entry["sheets"]:
+                final.update(change["after"])
+        assert final == sheet_values(load_hero(sheet))
+    with __import__("sqlite3").connect(state_dir() / "crux.db") as db:
+        assert db.execute("SELECT count(*) FROM intents").fetchone()[0] == 0
+    db.close()
