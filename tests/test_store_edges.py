@@ -446,3 +446,42 @@ def test_64_processes_for_5_rounds_leave_journal_and_sheet_agreeing(tmp_path: Pa
     with __import__("sqlite3").connect(state_dir() / "crux.db") as db:
         assert db.execute("SELECT count(*) FROM intents").fetchone()[0] == 0
     db.close()
+
+
+def test_the_store_s_wal_deleted_under_a_running_batch_is_said_not_lost_silently(tmp_path: Path) -> None:
+    import time
+
+    command = [str(CRUX)] if CRUX.exists() else [sys.executable, "-m", "crux_cli"]
+    run = subprocess.Popen([*command, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    assert run.stdin is not None and run.stdout is not None
+    run.stdin.write("d6\n")
+    run.stdin.flush()
+    assert run.stdout.readline().startswith("d6: ")  # answered, so journaled: the store and its -wal are there
+    wal = state() / "crux.db-wal"
+    for _ in range(100):
+        if wal.exists():
+            break
+        time.sleep(0.05)
+    wal.unlink()
+    _, err = run.communicate("d8\nd10\n", timeout=60)
+    assert run.returncode == 0 and "was deleted or replaced while crux was writing" in err, err
+
+
+@pytest.mark.slow
+def test_sheet_undo_on_a_store_held_by_another_crux_says_so_not_nothing_to_undo(tmp_path: Path) -> None:
+    import sqlite3
+
+    assert crux_in(tmp_path, "sheet", "new", "s.toml", "--name", "Sam", "--hp", "9", stdin="").returncode == 0
+    assert crux_in(tmp_path, "--sheet", "s.toml", "damage 1").returncode == 0
+    holder = sqlite3.connect(state_dir() / "crux.db", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = crux_in(tmp_path, "sheet", "undo", "s.toml")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode != 0 and "nothing to undo" not in result.stderr
+    assert "cannot undo" in result.stderr and "held by another crux" in result.stderr, result.stderr
+    assert "hp = 8\n" in (tmp_path / "s.toml").read_text()  # refused before the sheet was touched
+    assert crux_in(tmp_path, "sheet", "undo", "s.toml").returncode == 0

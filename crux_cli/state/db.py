@@ -142,6 +142,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.files: tuple[Any, ...] | None = None  # the store's and its -wal's identities, as a batch first met them
         self.numbering = False  # a journal's writes: ids another crux of the same session took are moved on (`taken`)
         self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
@@ -205,6 +206,14 @@ class Store:
                 except OSError as failed:
                     raise StoreError(f"the state store {path} is damaged ({error}) and cannot be set aside: "
                                      f"{failed.strerror}") from None
+
+    def moved(self) -> bool:
+        """Has the store, or its -wal, been deleted or replaced since this connection's first look (`rm crux.db-wal`
+        while a batch runs: its commits would go to a file no one reads again)?"""
+        now = (identity(self.path), identity(Path(f"{self.path}-wal")))
+        if self.files is None or self.files[1] is None:
+            self.files = now
+        return now != self.files
 
     def prepare(self) -> bool:
         """Bring the store to the last of `STEPS` (True when it was new: it had none); a table dropped by hand,

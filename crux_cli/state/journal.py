@@ -440,6 +440,9 @@ class Journal(JournalStore):
             if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
                 self.pending.append(("rolls", rolls))
                 return
+            if store.moved():  # the store or its -wal deleted under a running batch: said, never lost silently
+                raise CruxError(f"the state store {store.path} (or its -wal) was deleted or replaced while crux was "
+                                "writing to it: the rolls from here on are not kept")
             store.add_rolls(*rolls)
             self.written += len(runs)
             if self.written >= TRIM_EVERY:
