@@ -32,8 +32,8 @@ function __crux_command --argument-names path
             set -g __crux_argument_words
             set -g __crux_fallback ''
         case 'crux log'
-            set -g __crux_options --json --since --sheet --fight --session -n --last --stats --color --no-color -h --help
-            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each plain statement\'s outcomes against its odds.' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_options --json --since --sheet --fight --session -n --last --stats --color --no-color --set-aside -h --help
+            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each plain statement\'s outcomes against its odds.' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Keep a damaged store under another name (crux.db.damaged-TIME) and start a new one.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --since --sheet --session -n --last --color
             set -g __crux_subcommands
             set -g __crux_argument ''
