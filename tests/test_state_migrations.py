@@ -1,5 +1,5 @@
 """The state store's schema as numbered steps (state.db `STEPS`): a store at any step is brought to the last,
-each step in its own transaction, and ends as one made new; one made by a newer crux is set aside."""
+each step in its own transaction, and ends as one made new; one made by a newer crux is left as it is."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from crux_cli.state.db import STEPS, Store, StoreError, connect, store_path
+from crux_cli.state.db import STEPS, NewerStore, Store, StoreError, connect, store_path
 
 GOLDEN = Path(__file__).parent / "golden" / "store_held_changes_own_rows.sql"
 
@@ -85,12 +85,18 @@ def test_the_golden_store_of_the_first_layout_is_migrated_to_the_schema_of_a_new
     assert schema(store_path(folder)) == schema(made_new(tmp_path / "new"))
 
 
-def test_a_store_of_a_newer_crux_is_set_aside_and_a_new_one_made(tmp_path: Path) -> None:
+def test_a_store_of_a_newer_crux_is_left_as_it_is_and_no_journal_kept(tmp_path: Path) -> None:
+    """Issue 37: switching between two installed versions must not split the journal at every switch."""
     path = made_new(tmp_path / "state")
     with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO intents (session, kind, body) VALUES ('s', 'sheet', '{}')")
         db.execute(f"PRAGMA user_version = {len(STEPS) + 1}")
     db.close()
-    with Store.open(path.parent, migrate=False) as store:
-        assert store.version() == len(STEPS)
-        assert any("newer crux" in warning for warning in store.warnings)
-    assert [name for name in os.listdir(path.parent) if name.startswith("crux.db.damaged-")]
+    before = path.read_bytes()
+    with pytest.raises(NewerStore, match=r"made by a newer crux.*keeps no journal"):
+        Store.open(path.parent, migrate=False)
+    assert path.read_bytes() == before
+    assert not [name for name in os.listdir(path.parent) if "damaged" in name]
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM intents").fetchone()[0] == 1
+    db.close()

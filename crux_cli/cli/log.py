@@ -16,6 +16,7 @@ from crux_cli.running.replay import with_answers
 from crux_cli.running.stats import report, tally, text_lines
 from crux_cli.running.verify import chained, record_lines, verify
 from crux_cli.state.dice_keys import epochs
+from crux_cli.state.db import state_dir, store_path
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp
 from crux_cli.state.recovery import open_store
 from crux_cli.state.sessions import is_alive
@@ -40,15 +41,22 @@ if TYPE_CHECKING:
 @click.option("--color", "color", type=click.Choice(COLOR_CHOICES), default="auto", metavar="WHEN",
               help="Colour: auto (on a terminal), always (through a pipe too), never.")
 @click.option("--no-color", "no_color", is_flag=True, help="No colour, even on a terminal (--color=never).")
+@click.option("--set-aside", "set_aside", is_flag=True,
+              help="Keep a damaged store under another name (crux.db.damaged-TIME) and start a new one.")
 def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
                 last: int | None, stats: bool, export: bool, verify_file: str | None, color: str,
-                no_color: bool) -> None:
+                no_color: bool, set_aside: bool) -> None:
     """Show the rolls and changes of every session (the journal, in $XDG_STATE_HOME/crux/crux.db).
 
     \b
     Each line: the time, who rolled, the statement and its answer; changes show what
     they did to a sheet. `crux sheet undo FILE` takes a sheet's last change back.
     """
+    if set_aside:  # the way out a damaged store's message offers (state.damage)
+        from crux_cli.state.damage import set_aside_now
+
+        click.echo(set_aside_now(store_path(state_dir())))
+        return
     if stats:
         show_stats(as_json, since, sheet, fight, session, last)
         return

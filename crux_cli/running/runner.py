@@ -78,6 +78,7 @@ class Runner:
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
         self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
         self.last_update: SheetUpdate | None = None  # the last statement's on a sheet (immutable: shared when equal)
+        self.locked_sheet: Any = None  # a sheet's transaction let go once its answer is journaled (`answered`)
 
     @property
     def source(self) -> RandomSource:
@@ -261,10 +262,15 @@ class Runner:
                 roller.stream.rewind()  # no answer, no record: the next statement draws that stream afresh
             raise
         faces = None if drawn is None else tuple(drawn)
-        answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
-                        None if roller.apart else faces, dice=faces if roller.apart else None)
-        if self.journal is not None:
-            self.journal.answered(answer)
+        try:
+            answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
+                            None if roller.apart else faces, dice=faces if roller.apart else None)
+            if self.journal is not None:
+                self.journal.answered(answer)
+        finally:
+            if self.locked_sheet is not None:  # journaled under the sheet's lock: journal order is write order
+                held, self.locked_sheet = self.locked_sheet, None
+                held.__exit__(None, None, None)
         return answer
 
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
@@ -293,8 +299,18 @@ class Runner:
         sheets = store_module()
         run = sheets.quiet_run(path)
         if run is None:
-            with sheets.sheet_transaction(path) as sheet:
-                return self.rolled_on(sheet, rules, statement, roller, text, path)
+            # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
+            # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
+            # changes in the order they were made (issue 37).
+            transaction = sheets.sheet_transaction(path)
+            sheet = transaction.__enter__()
+            try:
+                done = self.rolled_on(sheet, rules, statement, roller, text, path)
+            except BaseException as error:
+                transaction.__exit__(type(error), error, error.__traceback__)
+                raise
+            self.locked_sheet = transaction
+            return done
         return self.rolled_on(run, rules, statement, roller, text, path)
 
     def rolled_on(self, sheet: SheetTransaction, rules: RuleSet, statement: Any, roller: Roller, text: str,

@@ -46,7 +46,28 @@ from pathlib import Path
 from typing import Any
 
 from crux_cli.core.compact_json import compact as dumps
-from crux_cli.core.errors import CruxError
+from crux_cli.state.values import (
+    NewerStore,
+    StoreDamaged,
+    StoreError,
+    clean,
+    decoded,
+    guarded,
+    identity,
+    newer,
+    now,
+    path_key,
+    refuse_odd_file,
+    sheet_paths,
+    shifted,
+    stamp,
+    stamp_of,
+    text_or_none,
+)
+from crux_cli.state.values import reason as failure
+
+# the store's errors, time stamps and text, kept in state.values (db.py was at its size), given here as before
+__all__ = ["NewerStore", "StoreDamaged", "StoreError", "clean", "now", "stamp", "stamp_of", "text_or_none"]
 
 NAME = "crux.db"
 ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
@@ -113,10 +134,6 @@ CREATE TABLE IF NOT EXISTS table_log (
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
 
 
-class StoreError(CruxError):
-    """The store cannot be used now (locked, unwritable): said as a warning, the roll goes on."""
-
-
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
     """$XDG_STATE_HOME/crux, or ~/.local/state/crux: the store, the sessions' marks."""
     from crux_cli.state.files import user_folder
@@ -136,6 +153,8 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.files: tuple[Any, ...] | None = None  # the store's and its -wal's identities, as a batch first met them
+        self.numbering = False  # a journal's writes: ids another crux of the same session took are moved on (`taken`)
         self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
@@ -156,20 +175,24 @@ class Store:
         path = store_path(folder)
         refuse_odd_file(path)
         store, fresh = cls.connected(path, warnings)
-        if fresh and migrate:
+        # an old journal not yet renamed: an import a kill cut short goes on (state.migrate)
+        if migrate and (fresh or os.path.isfile(folder / "journal.jsonl")):
             from crux_cli.state.migrate import import_old_files
 
-            with contextlib.suppress(sqlite3.Error, OSError):
-                warnings += import_old_files(store, folder)
+            try:
+                warnings += import_old_files(store, folder, resuming=not fresh)
+            except (sqlite3.Error, OSError, StoreError) as error:
+                warnings.append(f"the old journal is not all in the store yet ({error}); it goes on at the next start")
         return store
 
     @classmethod
     def connected(cls, path: Path, warnings: list[str]) -> tuple[Store, bool]:
         """The store at `path`, brought to the last step (and whether it was new), waiting while another crux
         makes it; a damaged one is moved aside once and a new one made (said in `warnings`)."""
-        deadline, attempt = time.monotonic() + WAIT, 1
+        deadline, moved = time.monotonic() + WAIT, 0
         while True:
             connection = None
+            found = identity(path)  # the file this attempt meets: only it may be set aside (state.damage)
             try:
                 connection = connect(path)
                 store = cls(path, connection, warnings)
@@ -184,23 +207,48 @@ class Store:
                         time.sleep(0.02)
                         continue
                     raise StoreError(busy_message(path)) from None
-                if attempt == 2 or not is_damage(error):
-                    raise StoreError(f"cannot use the state store {path}: {error}") from None
-                warnings.append(f"the state store {path} was damaged ({error}); it is kept as "
-                                f"{move_aside(path).name} and a new one started")
-                attempt = 2
+                if moved >= 3 or not is_damage(error):
+                    raise StoreError(f"cannot use the state store {path}: {failure(error, path)}") from None
+                moved += 1
+                from crux_cli.state.damage import set_aside  # never on a roll's way: the store is damaged
+
+                try:
+                    warnings.append(set_aside(path, found, str(error))[1])
+                except OSError as failed:
+                    raise StoreError(f"the state store {path} is damaged ({error}) and cannot be set aside: "
+                                     f"{failed.strerror}") from None
+
+    def moved(self) -> bool:
+        """Has the store, or its -wal, been deleted or replaced since this connection's first look (`rm crux.db-wal`
+        while a batch runs: its commits would go to a file no one reads again)?"""
+        now = (identity(self.path), identity(Path(f"{self.path}-wal")))
+        if self.files is None or self.files[1] is None:
+            self.files = now
+        return now != self.files
 
     def prepare(self) -> bool:
-        """Bring the store to the last of `STEPS` (True when it was new: it had none)."""
-        return self.migrate() == 0
+        """Bring the store to the last of `STEPS` (True when it was new: it had none); a table dropped by hand,
+        or `meta` emptied, is made again (state.damage `repair`)."""
+        fresh = self.migrate() == 0
+        if not fresh and not self.whole():
+            from crux_cli.state.damage import repair
+
+            self.warnings += repair(self, STEPS[0])
+        return fresh
+
+    def whole(self) -> bool:
+        """Has the store every table of step 1, and `meta`'s count of rolls as a number?"""
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                                 "('entries', 'sheet_entries', 'fights', 'intents', 'meta')").fetchone()[0]
+        return tables == 5 and self.db.execute("SELECT 1 FROM meta WHERE key = 'rolls' AND "
+                                               "CAST(value AS INTEGER) || '' = value").fetchone() is not None
 
     def migrate(self, upto: int | None = None) -> int:
         """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
         the step it was at. A step another crux ran meanwhile is not run again."""
         version = self.version()
         if version > len(STEPS):
-            raise sqlite3.DatabaseError(f"made by a newer crux (its schema at step {version}); "
-                                        f"this crux knows {len(STEPS)}")
+            raise newer(self.path, version, len(STEPS))
         for number in range(version + 1, (len(STEPS) if upto is None else upto) + 1):
             with self.transaction():
                 if self.version() >= number:
@@ -249,7 +297,7 @@ class Store:
         except sqlite3.OperationalError as error:
             if is_busy(error):
                 raise StoreError(busy_message(self.path)) from None
-            raise StoreError(f"cannot write the state store {self.path}: {error}") from None
+            raise StoreError(f"cannot write the state store {self.path}: {failure(error, self.path)}") from None
         finally:
             self.depth = 0
 
@@ -258,6 +306,8 @@ class Store:
     def add_entry(self, entry: Mapping[str, Any]) -> int:
         """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
         with self.transaction() as db:
+            if self.numbering:
+                entry = {**entry, "id": shifted(entry["id"], self.taken(entry["session"], entry["id"]))}
             cursor = db.execute(
                 "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
@@ -277,6 +327,7 @@ class Store:
         if not rows:
             return
         with self.transaction() as db:
+            rows = self.numbered(rows) if self.numbering else rows
             seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
             rolls, runs, entries, sheets, counted = [], [], [], [], 0
             for kind, row in rows:
@@ -284,7 +335,7 @@ class Store:
                 if kind == "run":  # a run's rolls with the changes a batch held among them: kept as changes are
                     (first_id, session, started, ended, count, body), paths, held, who = row
                     runs.append((seq, first_id, started, ended, session, clean(who), count, dumps(body, large=True)))
-                    sheets += [(path, seq) for path in set(paths)]
+                    sheets += [(path_key(path), seq) for path in set(paths)]
                     counted += count - held
                     continue
                 if kind == "rolls":
@@ -304,6 +355,24 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
             if counted:
                 db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (counted,))
+
+    def taken(self, session: str, ident: str) -> int:
+        """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
+        other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
+        number = ident.rpartition("-")[2]
+        return max(0, self.next_number(session) - int(number)) if number.isdigit() else 0
+
+    def numbered(self, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
+        kind, row = rows[0]
+        first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
+        session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
+        step = self.taken(session, first)
+        if not step:
+            return rows
+        return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
+                 ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
+                 (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
     def entry_columns(self, entry: Mapping[str, Any]) -> tuple[Any, ...]:
         """An entry's columns but `seq` (id, time, until, session, kind, who, statement, fight, body)."""
@@ -341,6 +410,8 @@ class Store:
     def insert_rolls(self, first_id: str, session: str, started: str, ended: str, count: int,
                      body: dict[str, Any]) -> None:
         with self.transaction() as db:
+            if self.numbering:
+                first_id = shifted(first_id, self.taken(session, first_id))
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
                        (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
@@ -414,7 +485,7 @@ class Store:
         rows = self.db.execute(
             "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
             "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
-            "ORDER BY s.seq DESC LIMIT ?", (path, (1 << 62) if before is None else before, limit)).fetchall()
+            "ORDER BY s.seq DESC LIMIT ?", (path_key(path), (1 << 62) if before is None else before, limit)).fetchall()
         return rows[::-1]
 
     def last_session(self) -> str | None:
@@ -485,41 +556,35 @@ class Store:
         for seq, session, kind, body in self.db.execute("SELECT seq, session, kind, body FROM intents ORDER BY seq"):
             try:
                 parsed = json.loads(body)
-            except ValueError:
+            except (ValueError, TypeError, RecursionError):  # not JSON, not text, nested past any reason
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
 
 
-def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
-    """The sheets an entry changed (the `sheet_entries` index)."""
-    return {str(change.get("path")) for change in entry.get("sheets", ())
-            if isinstance(change, dict) and change.get("path") is not None}  # None: a hero held by name
-
-
-def refuse_odd_file(path: Path) -> None:
-    """The store is a regular file crux made: never a link to elsewhere, a FIFO (which would hang) or a device."""
-    import stat
-
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        raise StoreError(f"cannot use the state store {path}: {error.strerror}") from None
-    if not stat.S_ISREG(mode):
-        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
-        raise StoreError(f"the state store {path} is {what}: crux leaves it alone and keeps no journal",
-                         hint="remove or rename it, and crux makes a new one")
+for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",
+              "party", "has_intents", "intents"):  # every read: damage met there is said plainly (state.values)
+    setattr(Store, _read, guarded(getattr(Store, _read)))
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are explicit), WAL, waiting `WAIT` s for a lock."""
+    """A connection in autocommit mode (transactions are explicit), WAL, waiting `WAIT` s for a lock.
+
+    A store made by a newer crux is not touched (not even switched to WAL): `NewerStore`. Text is read
+    without trusting its encoding (a byte that is not UTF-8 reads as U+FFFD, never an error)."""
     if not path.exists():  # made private from its first byte; SQLite gives -wal and -shm the same mode
         with contextlib.suppress(FileExistsError):
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
+    elif os.name == "posix" and os.stat(path, follow_symlinks=False).st_mode & 0o077:  # made 0644 by another tool
+        from crux_cli.state.damage import make_private
+
+        make_private(path)
     connection = sqlite3.connect(path, timeout=WAIT, isolation_level=None, check_same_thread=False)
+    connection.text_factory = decoded
     try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(STEPS):
+            raise newer(path, version, len(STEPS))
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = FULL")  # a roll on screen is a roll on disk
         connection.execute("PRAGMA foreign_keys = OFF")
@@ -536,65 +601,8 @@ def is_busy(error: sqlite3.Error) -> bool:
 
 def is_damage(error: sqlite3.Error) -> bool:
     text = str(error).lower()
-    return any(word in text for word in ("not a database", "malformed", "corrupt", "file is encrypted",
-                                         "newer crux", "no such table", "no such column"))
+    return any(word in text for word in ("not a database", "malformed", "corrupt", "file is encrypted"))
 
 
 def busy_message(path: Path) -> str:
     return f"the state store {path} is held by another crux for more than {WAIT:g} s"
-
-
-def move_aside(path: Path) -> Path:
-    """Keep a damaged store under a dated name (with its -wal and -shm) rather than delete it."""
-    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
-            os.replace(f"{path}{suffix}", f"{kept}{suffix}")
-    return kept
-
-
-def stamp() -> str:
-    return now()
-
-
-def now() -> str:
-    """The time stamp of now, as the journal writes it ("2026-11-23T17:02:03.123Z")."""
-    whole, milliseconds = divmod(int(time.time() * 1000), 1000)
-    second, stamp = _stamped[0]
-    if whole != second:  # a batch journals thousands of lines a second: format the date once a second
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        _stamped[0] = (whole, stamp)
-    end = _ends.get(milliseconds)
-    if end is None:  # each of the thousand endings is formatted once, when first needed, not at start-up
-        end = _ends[milliseconds] = f".{milliseconds:03d}Z"
-    return stamp + end
-
-
-_stamped: list[tuple[int, str]] = [(-1, "")]  # the last whole second `now` formatted, and its text
-_ends: dict[int, str] = {}  # a time stamp's last part by its milliseconds: ".042Z"
-
-
-def stamp_of(milliseconds: int) -> str:
-    """A journal time stamp ("2026-11-23T17:02:03.123Z") of milliseconds since the epoch."""
-    whole, part = divmod(int(milliseconds), 1000)
-    second, stamp = _stamped[0]
-    if whole != second:  # a batch on a sheet writes a run a change: the date formatted once a second, as `now`
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        _stamped[0] = (whole, stamp)
-    end = _ends.get(part)
-    if end is None:
-        end = _ends[part] = f".{part:03d}Z"
-    return stamp + end
-
-
-def text_or_none(value: Any) -> str | None:
-    return None if value is None else clean(str(value))
-
-
-def clean(text: str) -> str:
-    """Text SQLite and JSON can hold: a lone surrogate (an undecodable byte) becomes U+FFFD."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")

@@ -157,6 +157,10 @@ def private_dir(folder: Path) -> Path:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not DIRECTORY or fchmod is None:  # Windows: the user's profile is private already; no modes to set
         return folder
+    if os.path.islink(folder):  # a link the user made (the state on another disk): used, never chmod-ed through
+        if not owned_here(os.stat(folder)):
+            raise PermissionError(errno.EPERM, "the folder a link leads to belongs to another user")
+        return folder
     descriptor = os.open(folder, os.O_RDONLY | DIRECTORY | CLOEXEC)
     try:
         status = os.fstat(descriptor)

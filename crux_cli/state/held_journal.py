@@ -19,6 +19,7 @@ from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.render.jsonl import record
 from crux_cli.state import store_module
 from crux_cli.state.db import ENTRY_FORMAT, clean, now
+from crux_cli.state.values import unjournaled
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
@@ -127,9 +128,8 @@ def intend_run(journal: Journal, store: Store | None, path: str, after: Mapping[
     values = {name: list(value) if isinstance(value, tuple) else value for name, value in after.items()}
     try:
         return store.intend(journal.session, "run", {"path": path, "after": values, "entries": entries})
-    except (CruxError, sqlite3.Error) as error:
-        journal.failed(error)
-        return None
+    except (CruxError, sqlite3.Error, ValueError) as error:  # the write is not made (state.journal `unjournaled`)
+        raise unjournaled(path, error) from None
 
 
 def commit_rows(journal: Journal, store: Store, pending: list[tuple[str, Any]], intents: Mapping[str, int | None],

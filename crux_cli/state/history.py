@@ -27,17 +27,63 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
     """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
     `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
     `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
-    _, ident, stamp, session, kind, who, statement, _, count, body = row
-    try:
-        data = json.loads(body)
-    except ValueError:
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
+    _, ident, stamp, session, kind, who, statement, _, count, body = shaped(row)
+    data = body_of(body)
     if count == 1 and "items" not in data:
         return [JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
-                                        "who": who, "statement": statement, **data})]
+                                        "who": who, "statement": statement, **readable(data)})]
+    if not isinstance(data.get("items", ()), list | tuple):
+        return []
     return run_entries(ident, stamp, session, data, newest, changes)
+
+
+def shaped(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A row as crux writes it, whatever another tool left in it (as state.migrate reads an old line): text
+    columns as text (a BLOB decoded, a number as its digits), `who` and `statement` text or None, `count` a
+    whole number of at least one."""
+    seq, ident, stamp, session, kind, who, statement, fight, count, body = row
+    if (ident.__class__ is str and stamp.__class__ is str and session.__class__ is str and kind.__class__ is str
+            and count.__class__ is int and count >= 1 and (who is None or who.__class__ is str)
+            and (statement is None or statement.__class__ is str)):
+        return row  # the usual row: nothing to do
+    return (seq, text(ident), text(stamp), text(session), text(kind), None if who is None else text(who),
+            None if statement is None else text(statement), fight,
+            count if isinstance(count, int) and 1 <= count < 1 << 32 else 1, body)
+
+
+def text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def body_of(body: Any) -> dict[str, Any]:
+    """A row's body as JSON: {} when it is not an object (not JSON, nested past any reason, not text)."""
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    try:
+        data = json.loads(body) if isinstance(body, str) else None
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def readable(data: dict[str, Any]) -> dict[str, Any]:
+    """A body with its `answers` and `sheets` as crux writes them (a list; each change with a text path and its
+    values as objects): a part of another shape is left out, never a crash of a reader (state.migrate
+    `well_formed` reads an old line the same way)."""
+    answers, sheets = data.get("answers", []), data.get("sheets", [])
+    if isinstance(answers, list) and isinstance(sheets, list) and all(
+            isinstance(c, dict) and (c.get("path") is None or isinstance(c.get("path"), str))
+            and isinstance(c.get("before", {}), dict) and isinstance(c.get("after", {}), dict) for c in sheets):
+        return data
+    out = {key: value for key, value in data.items() if key not in ("answers", "sheets")}
+    if isinstance(answers, list):
+        out["answers"] = answers
+    if isinstance(sheets, list):
+        out["sheets"] = [c for c in sheets if isinstance(c, dict) and isinstance(c.get("path"), str)
+                         and isinstance(c.get("before"), dict) and isinstance(c.get("after"), dict)]
+    return out
 
 
 def run_entries(ident: str, stamp: str, session: str, data: dict[str, Any], newest: int | None,
@@ -164,6 +210,8 @@ def kept_rolls(store: Store, *, session: str | None = None,
     from orjson import loads  # several times quicker than json at a million rolls
     whole: list[str] = []
     for count, body in store.roll_rows(session, since, changes=True):
+        if body.__class__ is not str:  # a row another tool left (a BLOB, a number): read as text, or passed over
+            body = text(body)
         if count == 1 and '"items"' not in body:
             if '"answers":[{' in body or '"answers": [{' in body:
                 whole.append(body)

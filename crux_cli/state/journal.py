@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Self
 from crux_cli.core.errors import CruxError
 from crux_cli.state import dice_keys, store_module
 from crux_cli.state.db import ENTRY_FORMAT, KEEP_ROLLS, Store, clean, now, stamp_of, state_dir, store_path
+from crux_cli.state.values import unjournaled
 
 if TYPE_CHECKING:
     from crux_cli.core.journal_entry import JournalEntry
@@ -123,6 +124,7 @@ class JournalStore:
             return self.store
         try:
             self.store = Store.open(self.folder)
+            self.store.numbering = True  # runs sharing a session (CRUX_SESSION) never write one id twice
             self.warnings += self.store.warnings
             if self.store.has_intents():  # settled by state.recovery, imported only when there is one
                 from crux_cli.state.recovery import settle
@@ -447,6 +449,9 @@ class Journal(JournalStore):
             if self.pending:  # after a change waiting for its sheet's write: committed with it, in order
                 self.pending.append(("rolls", rolls))
                 return
+            if store.moved():  # the store or its -wal deleted under a running batch: said, never lost silently
+                raise CruxError(f"the state store {store.path} (or its -wal) was deleted or replaced while crux was "
+                                "writing to it: the rolls from here on are not kept")
             store.add_rolls(*rolls)
             self.written += len(runs)
             if self.written >= TRIM_EVERY:
@@ -536,9 +541,11 @@ class Journal(JournalStore):
             entry = {"v": ENTRY_FORMAT, "kind": "change", "who": who, "statement": statement, "answers": [],
                      "sheets": [{"path": real, "who": who, "before": {n: before[n] for n in changed},
                                  "after": {n: after[n] for n in changed}}]}
-            self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry})
-        except (CruxError, sqlite3.Error) as error:
-            self.failed(error)
+            # its writer: settled by another crux only once it is gone (state.recovery `writer_alive`)
+            self.sheet_intent = store.intend(self.session, "sheet", {"entry": entry, "pid": os.getpid(),
+                                                                     "at": time.time()})
+        except (CruxError, sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite cannot hold
+            raise unjournaled(path, error) from None
 
     def begin_word(self, statement: str) -> None:
         """A REPL statement starts: its sheet writes (if any) form one intent, finished with its entry."""

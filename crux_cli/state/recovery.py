@@ -10,7 +10,8 @@ and by the readers, who open the store through `open_store`.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,8 @@ def settle(store: Store) -> list[str]:
                 said += settle_run(store, seq, session, body)
             else:
                 store.finish_intent(seq)
-        except (CruxError, OSError, sqlite3.Error, KeyError, TypeError, ValueError) as error:
-            reason = error.message if isinstance(error, CruxError) else str(error)
+        except Exception as error:  # any: one intent that cannot be settled never stops the others, nor the roll
+            reason = error.message if isinstance(error, CruxError) else f"{type(error).__name__}: {error}"
             said.append(f"a change cut short could not be settled: {reason}")
     return said
 
@@ -52,9 +53,13 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
     from crux_cli.state.store import load_hero, locked, resolve
 
     entry = body.get("entry")
-    change = entry["sheets"][0] if isinstance(entry, dict) else None
-    if not isinstance(entry, dict) or not isinstance(change, dict):
+    sheets = entry.get("sheets") if isinstance(entry, dict) else None
+    change = sheets[0] if isinstance(sheets, list) and sheets else None
+    if not isinstance(entry, dict) or not isinstance(change, dict) or not isinstance(change.get("path"), str) \
+            or not isinstance(change.get("after"), dict):  # not what crux writes: nothing to settle from it
         store.finish_intent(seq)
+        return []
+    if writer_alive(body.get("pid"), body.get("at")):  # between its sheet write and its entry: its own to finish
         return []
     path = str(change["path"])
     real = resolve(path)
@@ -73,6 +78,26 @@ def settle_sheet(store: Store, seq: int, session: str, body: dict[str, Any]) -> 
                 number = store.next_number(session)
                 store.add_entry({**entry, "id": f"{session}-{number}", "time": now(), "session": session})
     return []
+
+
+def writer_alive(pid: object, at: object) -> bool:
+    """Is the one-shot that announced a write still running (so its entry is on its way: settling it here
+    would race it, and once journaled a write twice)? Another process that holds the pid, asked after
+    `ALIVE_FOR` seconds, no longer counts; where a pid cannot be asked (Windows), the writer is taken as gone."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid == os.getpid() or os.name != "posix":
+        return False
+    if not isinstance(at, int | float) or time.time() - at > ALIVE_FOR:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+ALIVE_FOR = 600.0  # seconds after which an intent's writer, if its pid lives, is taken to be another process
 
 
 def settle_run(store: Store, seq: int, session: str, body: dict[str, Any]) -> list[str]:
@@ -117,7 +142,12 @@ def settle_word(store: Store, seq: int, session: str, body: dict[str, Any]) -> l
         return []
     first: dict[str, dict[str, Any]] = {}
     last: dict[str, dict[str, Any]] = {}
-    for path, before, after in body.get("writes", ()):
+    writes = body.get("writes", ())
+    if not isinstance(writes, list) or not all(isinstance(w, list) and len(w) == 3 and isinstance(w[0], str)
+                                               and isinstance(w[1], dict) and isinstance(w[2], dict) for w in writes):
+        store.finish_intent(seq)  # not what crux writes: nothing to take back from it
+        return []
+    for path, before, after in writes:
         first.setdefault(path, before)
         last[path] = after
     said = []

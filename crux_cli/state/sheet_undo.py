@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -108,8 +110,7 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[Journal
     real = os.path.realpath(os.path.expanduser(path))
     store = journal.connected()
     if store is None:
-        raise CruxError(f"nothing to {'redo' if redo else 'undo'} for {path}",
-                        hint="the journal is off" if journal.mode == "off" else "the journal cannot be read")
+        raise unreadable(journal, path, "redo" if redo else "undo")
     journal.flush()
     from crux_cli.core.journal_entry import JournalEntry  # not on a roll's path, which reads sheet values alone
     from crux_cli.state.history import newest_changes
@@ -126,11 +127,45 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[Journal
     refuse_fight_word(store, target, path)
     change = target.change_of(real)
     expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
-    restore_sheets([(path, expected, wanted)], str(target.statement or ""))
-    entry = journal.append(JournalEntry(kind=word, who=change.get("who"), statement=target.statement,
-                                        undoes=target.id, answers=(),
-                                        sheets=({**change, "before": expected, "after": wanted},)))
+    entry = JournalEntry(kind=word, who=change.get("who"), statement=target.statement, undoes=target.id, answers=(),
+                         sheets=({**change, "before": expected, "after": wanted},))
+    intent = announced(journal, store, entry)  # refused here, the sheet untouched, when the store is busy
+    try:
+        restore_sheets([(path, expected, wanted)], str(target.statement or ""))
+    except BaseException:
+        with contextlib.suppress(CruxError, sqlite3.Error):
+            store.finish_intent(intent)
+        raise
+    with store.transaction():  # the entry, and the intent it settles, together
+        store.finish_intent(intent)
+        entry = journal.append(entry)
+        if journal.warned:  # not written: the intent stays, and the next start journals the undo (state.recovery)
+            raise CruxError(f"{path}: the {word} is made, and journaled at crux's next start",
+                            hint="; ".join(journal.take_warnings()))
     return target, entry
+
+
+def announced(journal: Journal, store: Store, entry: JournalEntry) -> int:
+    """An undo's write announced to the journal (as a one-shot's, state.journal `note_write`) before the sheet is
+    touched: a store held by another crux, or one that cannot be written, refuses the undo here, never after the
+    sheet was set back with nothing journaled (issue 37)."""
+    body = {key: value for key, value in entry.json().items() if key not in ("id", "time", "session")}
+    try:
+        return store.intend(journal.session, "sheet", {"entry": body, "pid": os.getpid(), "at": time.time()})
+    except (CruxError, sqlite3.Error, ValueError) as error:
+        reason = error.message if isinstance(error, CruxError) else str(error)
+        raise CruxError(f"cannot {entry.kind} now: {reason}", hint="the sheet is left as it is; try again once "
+                        "the store is free") from None
+
+
+def unreadable(journal: Journal, path: str, word: str) -> CruxError:
+    """The refusal when the journal cannot be read: off, or a store that could not be opened (held by another
+    crux, damaged, made by a newer one), said as it is, never "nothing to undo"."""
+    if journal.mode == "off":
+        return CruxError(f"nothing to {word} for {path}", hint="the journal is off")
+    why = "; ".join(journal.take_warnings()) or "the journal cannot be read"
+    return CruxError(f"cannot {word} {path} now: {why.removeprefix('the journal is not kept: ')}",
+                     hint="try again once the store is free")
 
 
 UNDO_REACH = 1_000  # the newest entries of a sheet `crux sheet undo` reads: it goes back that many changes

@@ -248,6 +248,13 @@ def signature(status: os.stat_result) -> tuple[int, ...]:
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
+def trusted_signature(status: os.stat_result) -> tuple[int, ...]:
+    """The signature a parse is kept under: trusted only when the file was already old when read (git's racily
+    clean rule). A file written in the tick it is read in may be written again within it, on an inode freed and
+    reused, with the same size and times; it keeps none (), so the next read compares its text (issue 37)."""
+    return signature(status) if status.st_mtime_ns < time.time_ns() - RACY_NS else ()
+
+
 def read_sheet(sheet: Path, shown: str) -> tuple[str, SheetHero]:
     """The text and hero of the sheet at the real path `sheet`, parsed again only when the file changed.
 
@@ -262,15 +269,14 @@ def read_sheet(sheet: Path, shown: str) -> tuple[str, SheetHero]:
     if status is not None and not stat.S_ISREG(status.st_mode):
         status = None
     known = PARSED.get(sheet)
-    if (known is not None and status is not None and known[0] == signature(status)
-            and status.st_mtime_ns < time.time_ns() - RACY_NS):
+    if known is not None and status is not None and known[0] == signature(status):
         return known[1], known[2]
     text = read_text(sheet, shown)  # read after the stat: a change in between is seen at the next stat
     hero = known[2] if known is not None and known[1] == text else interned(parse_sheet(text, shown))
     if status is not None:
         if len(PARSED) >= KEPT_SHEETS:
             PARSED.clear()
-        PARSED[sheet] = (signature(status), text, hero)
+        PARSED[sheet] = (trusted_signature(status), text, hero)
     return text, hero
 
 
@@ -345,7 +351,7 @@ class SheetTransaction:
         with contextlib.suppress(OSError):  # the file at the path is the one just written: keep it parsed
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
-                PARSED[self.path] = (signature(now), text, interned(parsed))
+                PARSED[self.path] = (trusted_signature(now), text, interned(parsed))
 
 
 def quiet_run(shown: str) -> HeldRun | None:
@@ -483,7 +489,7 @@ class HeldRun(SheetTransaction):
         text = read_text(self.path, shown)
         if text == self.base_text:
             with contextlib.suppress(OSError):
-                self.base_signature = signature(os.stat(self.path))
+                self.base_signature = trusted_signature(os.stat(self.path))
             return
         theirs = parse_sheet(text, shown)
         mine, base, their = self.file.kept(self.hero), self.file.kept(self.base_hero), self.file.kept(theirs)
@@ -493,7 +499,7 @@ class HeldRun(SheetTransaction):
         self.text, self.found = text, {}  # their lines: what was found in ours may have moved
         self.base_text, self.base_hero, self.hero = text, theirs, hero
         with contextlib.suppress(OSError):
-            self.base_signature = signature(os.stat(self.path))
+            self.base_signature = trusted_signature(os.stat(self.path))
 
     def changes(self) -> tuple[dict[str, object], dict[str, object]]:
         """The kept values the run changed: before (on disk) and after (to be written)."""
@@ -531,8 +537,8 @@ class HeldRun(SheetTransaction):
         with contextlib.suppress(OSError):
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):
-                PARSED[self.path] = (signature(now), text, interned(parsed))
-                self.base_signature = signature(now)
+                PARSED[self.path] = (trusted_signature(now), text, interned(parsed))
+                self.base_signature = trusted_signature(now)
         self.base_text, self.base_hero = text, interned(parsed)
         self.hero = self.base_hero
 
