@@ -549,6 +549,7 @@ def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> No
         result = crux(*args)
         assert result.returncode == 0 and "internal error" not in result.stderr, (args, result.stderr)
     assert load_hero(sheet).hp == 12
+    assert not [p.name for p in sheet.parent.iterdir() if p.name.endswith(".lock")]  # locks: the state folder's
     repl = crux("fight", str(sheet))
     assert repl.returncode == 0 and "internal error" not in repl.stdout + repl.stderr, repl.stdout + repl.stderr
     assert "took back: atk rat" in repl.stdout and "round 1" in repl.stdout

@@ -49,6 +49,8 @@ from crux_cli.core.errors import CruxError
 NAME = "crux.db"
 ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
+GIVE_UP_FOR = 30.0  # seconds the steps after a write that gave up waiting fail at once (`Store.give_up`)
+GAVE_UP: dict[str, float] = {}  # when a write of this process last gave up waiting for each store (by path)
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
 
 # Each step: the SQL statements of one change of the schema, in order (`;` between them), run in one transaction.
@@ -125,6 +127,7 @@ class Store:
         self.db = connection
         self.warnings = warnings
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
+        self.waits = True  # does a write wait for another crux holding the store (not just after one gave up)
         self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
@@ -227,6 +230,8 @@ class Store:
                 self.depth -= 1
             return
         self.depth = 1
+        if GAVE_UP or not self.waits:
+            self.wait_or_not()
         try:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -237,10 +242,27 @@ class Store:
             self.db.execute("COMMIT")
         except sqlite3.OperationalError as error:
             if is_busy(error):
+                self.give_up()
                 raise StoreError(busy_message(self.path)) from None
             raise StoreError(f"cannot write the state store {self.path}: {error}") from None
         finally:
             self.depth = 0
+
+    def give_up(self) -> None:
+        """Another crux held the store for all of WAIT (a process stopped inside a transaction): the steps that
+        follow, in this process, fail at once for GIVE_UP_FOR, not after a WAIT each (a `damage` waited three
+        times, 15 s)."""
+        GAVE_UP[str(self.path)] = time.monotonic()
+        self.wait_or_not()
+
+    def wait_or_not(self) -> None:
+        """Writes wait for the store, unless one gave up in the last GIVE_UP_FOR seconds (a REPL that outlives a
+        stopped holder waits again after that)."""
+        waits = time.monotonic() - GAVE_UP.get(str(self.path), -GIVE_UP_FOR) >= GIVE_UP_FOR
+        if waits != self.waits:
+            self.waits = waits
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute(f"PRAGMA busy_timeout = {int(WAIT * 1000) if waits else 0}")
 
     # -- the journal ------------------------------------------------------------------------------
 

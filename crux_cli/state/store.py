@@ -1,13 +1,15 @@
 """Reading and writing sheets so that a crash or two processes at once lose nothing.
 
-- Every change is a transaction: an exclusive lock (state.locking) on a sidecar lock
-  file (`.NAME.lock` beside the sheet) is held from the read to the write, so
-  two `crux --sheet` runs spending Grit never both start from the same value.
-  The lock is on a sidecar, not on the sheet, because the sheet's inode is
-  replaced by every write. It is opened read-only (`flock` needs no more), so a
-  lock file made by one player never locks out another in a shared folder; when
-  it cannot be made at all (a read-only folder) the sheet is still read, and
-  only a statement that would change it is refused.
+- Every change is a transaction: an exclusive lock (state.locking) on a lock file
+  is held from the read to the write, so two `crux --sheet` runs spending Grit
+  never both start from the same value. The lock file is crux's, in its state
+  folder (`locks/`, named by a hash of the sheet's real path: nothing of crux's
+  beside the user's sheet), not the sheet, because the sheet's inode is replaced
+  by every write. It holds the holder's process id: a wait longer than a second
+  says who it waits for, and one longer than `CRUX_LOCK_WAIT` seconds is refused
+  (`wait_for`). When it cannot be made at all the sheet is still read, and only
+  a statement that would change it is refused. The `.NAME.lock` files older
+  crux left beside sheets are removed when met (`remove_sidecar`).
 - A write goes to a temporary file in the sheet's directory, is flushed and
   fsynced, takes the sheet's mode, owner, group and ACL, and is renamed over
   the sheet with `os.replace` (atomic); the directory is then fsynced. A
@@ -30,6 +32,7 @@ import contextlib
 import os
 import re
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -51,7 +54,15 @@ from crux_cli.state.files import (
 )
 from crux_cli.state.files import current_umask as current_umask
 from crux_cli.state.files import write_atomically as write_atomically
-from crux_cli.state.locking import acquire, unlock
+from crux_cli.state.locking import acquire, holder, mark_holder, try_acquire, unlock
+
+try:  # the hash random has loaded already (hashlib costs a one-shot 17 ms): as random.py itself finds it
+    from _sha2 import sha512  # type: ignore[import-not-found, unused-ignore]
+except ImportError:
+    try:
+        from _sha512 import sha512  # type: ignore[import-not-found, no-redef, unused-ignore]
+    except ImportError:
+        from hashlib import sha512  # type: ignore[assignment, unused-ignore]
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetFile, SheetHero
@@ -275,30 +286,94 @@ def read_sheet(sheet: Path, shown: str) -> tuple[str, SheetHero]:
 
 
 
+LOCKS = "locks"  # the folder of the state folder that holds the lock files of sheets and crux's own files
+NOTICE_AFTER = 1.0  # seconds a lock is waited for before saying who holds it
+LOCK_WAIT = 10.0  # seconds a lock is waited for before the command gives up (CRUX_LOCK_WAIT)
+
+
+def lock_folder() -> Path:
+    """Where the lock files are: `locks` in crux's state folder (state.db `state_dir`: the same folder)."""
+    from crux_cli.state.files import user_folder
+
+    return Path(user_folder("STATE", os.environ)) / LOCKS
+
+
 def lock_path(sheet: Path) -> Path:
-    return sheet.with_name(f".{sheet.name}.lock")
+    """The lock file of the file at the real path `sheet`: named by a hash of the path's bytes, so any name
+    (not UTF-8, very long) gives a short one, and two sheets never share one."""
+    return lock_folder() / f"{sha512(os.fsencode(sheet)).hexdigest()[:32]}.lock"
 
 
 def open_lock(sheet: Path) -> int:
-    """A read-only descriptor on the sheet's lock file, made (0666 less the umask) when missing.
+    """A descriptor on the file's lock file in the state folder (made, private, when missing)."""
+    from crux_cli.state.files import private_dir
 
-    `flock` works on a read-only descriptor, so anyone who may read the lock file
-    may lock it: the first player to roll does not lock out the others.
-    """
-    return open_regular(lock_path(sheet), os.O_RDONLY | os.O_CREAT, 0o666, follow=False)
+    path = lock_path(sheet)
+    try:
+        return open_regular(path, os.O_RDWR | os.O_CREAT, 0o600, follow=False)
+    except FileNotFoundError:
+        private_dir(path.parent)
+        return open_regular(path, os.O_RDWR | os.O_CREAT, 0o600, follow=False)
+    except PermissionError:  # a lock file this user may only read locks all the same (`flock` needs no more)
+        return open_regular(path, os.O_RDONLY, 0o600, follow=False)
+
+
+def lock_wait(environ: dict[str, str] | os._Environ[str] = os.environ) -> float:
+    """How long a lock is waited for: `CRUX_LOCK_WAIT` seconds (0 or more), else LOCK_WAIT."""
+    try:
+        wanted = float(environ.get("CRUX_LOCK_WAIT", LOCK_WAIT))
+    except ValueError:
+        return LOCK_WAIT
+    return wanted if 0 <= wanted < 1e9 else LOCK_WAIT
+
+
+def wait_for(descriptor: int, shown: str, what: str = "sheet") -> None:
+    """Take the lock at `descriptor`, waiting while another crux holds it: after NOTICE_AFTER seconds saying so
+    on stderr (and its process id); when one holder has kept it `lock_wait()` seconds (a process stopped or
+    stuck), refusing in plain words (a SheetError). A lock that passes from crux to crux (fifty at once) is
+    waited for as long as it moves."""
+    if try_acquire(descriptor):
+        mark_holder(descriptor)
+        return
+    limit, pause, said = lock_wait(), 0.001, False
+    started = since = time.monotonic()
+    pid = holder(descriptor)
+    while True:
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
+        if try_acquire(descriptor):
+            mark_holder(descriptor)
+            return
+        now, was = time.monotonic(), pid
+        pid = holder(descriptor)
+        if pid != was:
+            since = now  # another holder: the lock moves
+        if not said and now - started >= min(NOTICE_AFTER, limit):
+            sys.stderr.write(f"crux: waiting for another crux holding {shown}{f' (pid {pid})' if pid else ''}…\n")
+            sys.stderr.flush()
+            said = True
+        if now - since >= limit:
+            raise SheetError(f"another crux{f' (pid {pid})' if pid else ''} has held the {what} for more than "
+                             f"{limit:g} s: crux gives up", path=shown,
+                             hint="let that crux finish (or stop it), then try again; CRUX_LOCK_WAIT sets the wait")
 
 
 @contextlib.contextmanager
 def locked(sheet: Path, shown: str, what: str = "sheet", *, wait: bool = True) -> Iterator[None]:
-    """Hold the file's exclusive lock (waiting for it, or with `wait` False raising OSError when it is
-    held) for the body of the `with`."""
+    """Hold the file's exclusive lock (waiting for it as `wait_for` does, or with `wait` False raising OSError
+    when it is held) for the body of the `with`."""
     try:
         descriptor = open_lock(sheet)
     except OSError as error:
-        raise SheetError(f"cannot lock the {what}: {lock_path(sheet).name} {lock_problem(error)}", path=shown,
-                         hint=f"crux needs to make a lock file in the {what}'s folder") from None
+        raise SheetError(f"cannot lock the {what}: {lock_path(sheet)} {lock_problem(error)}", path=shown,
+                         hint="crux needs to make a lock file in its state folder") from None
     try:
-        acquire(descriptor, wait)
+        if wait:
+            wait_for(descriptor, shown, what)
+        else:
+            acquire(descriptor, wait)
+            mark_holder(descriptor)
+        remove_sidecar(sheet)
         yield
     finally:
         os.close(descriptor)  # closing releases the lock
@@ -306,6 +381,37 @@ def locked(sheet: Path, shown: str, what: str = "sheet", *, wait: bool = True) -
 
 def lock_problem(error: OSError) -> str:
     return str(error.strerror) if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
+
+
+def sidecar_path(target: Path) -> Path:
+    """The lock file older crux made beside a file (`.NAME.lock`)."""
+    return target.with_name(f".{target.name}.lock")
+
+
+def remove_sidecar(target: Path) -> None:
+    """Remove the `.NAME.lock` an older crux left beside `target`: only a file crux made (that very name, empty, a
+    regular file of this user's), and only when no older crux holds it now."""
+    from crux_cli.state.files import owned_here
+
+    path = sidecar_path(target)
+    try:
+        status = os.lstat(path)
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(status.st_mode) or status.st_size or not owned_here(status):
+        return
+    removable = False
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            removable = try_acquire(descriptor) and os.fstat(descriptor).st_size == 0
+            if removable:
+                os.unlink(path)  # while held: an older crux waiting for it locks a file no longer there
+        finally:
+            os.close(descriptor)
+    if removable and os.path.lexists(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # Windows removes no file held open: once closed
 
 
 class SheetTransaction:
@@ -338,7 +444,7 @@ class SheetTransaction:
         text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
             raise SheetError(f"cannot change the sheet: {self.unlocked}", path=self.shown,
-                             hint="crux needs to make a lock file in the sheet's folder to change the sheet")
+                             hint="crux needs to make a lock file in its state folder to change the sheet")
         PARSED.pop(self.path, None)
         written = write_atomically(self.path, text, self.shown)
         self.text, self.hero = text, hero
@@ -384,14 +490,15 @@ def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
         descriptor: int | None = held_lock(sheet)
         unlocked = None
     except OSError as error:  # reading needs no lock: writes are atomic renames
-        descriptor, unlocked = None, f"{lock_path(sheet).name} {lock_problem(error)}"
+        descriptor, unlocked = None, f"{lock_path(sheet)} {lock_problem(error)}"
     locked_now = False
     try:
         if descriptor is not None:
-            acquire(descriptor)
+            wait_for(descriptor, shown)
             locked_now = True
             if sheet not in CLEARED:  # once a process: a folder of 20,000 files is not scanned per statement
                 remove_leftovers(sheet)
+                remove_sidecar(sheet)
                 CLEARED.add(sheet)
         text, hero = read_sheet(sheet, shown)  # under the lock: stat, and read again if it changed
         if locked_now and HOLDING.release is not None and HOLD_SECONDS > 0 and holdable(sheet, shown):
