@@ -92,9 +92,9 @@ def test_a_zero_wait_refuses_at_once_and_says_who_holds_the_sheet(sheet: Path,
     for holder in stopped(HOLDER, str(sheet), cwd=sheet.parent):
         from crux_cli.core.errors import SheetError
 
-        with pytest.raises(SheetError, match=rf"another crux \(pid {holder.pid}\) has held the sheet"):
-            with sheet_transaction(sheet):
-                pass
+        refused = pytest.raises(SheetError, match=rf"another crux \(pid {holder.pid}\) has held the sheet")
+        with refused, sheet_transaction(sheet):
+            pass
 
 
 def test_the_lock_file_is_in_the_state_folder_and_holds_the_holders_pid(sheet: Path) -> None:
