@@ -203,3 +203,31 @@ def test_the_locks_wait_and_refuse_where_fcntl_does_not_exist(sheet: Path, own_s
     assert load_hero(sheet).hp == 9
     assert sorted(p.name for p in sheet.parent.iterdir()) == ["w.toml"]
     assert [p.suffix for p in (own_state_dir / "crux" / "locks").iterdir()] == [".lock"]
+
+
+@pytest.mark.slow
+def test_no_lock_file_beside_a_sheet_after_a_session_of_rolls_changes_and_a_fight(
+        environ: dict[str, str], tmp_path: Path, own_state_dir: Path) -> None:
+    from helpers.terminal import answered, leave_now, start
+    from test_repl_fight import make_sheet
+
+    party = tmp_path / "party"
+    party.mkdir()
+    sheet = make_sheet(party, "Wren")
+    (party / ".wren.toml.lock").write_text("")  # an older crux's sidecar: removed when met
+    for args in (("--sheet", "wren.toml", "DEX"), ("--sheet", "wren.toml", "damage 2"),
+                 ("sheet", "undo", "wren.toml"), ("--sheet", "wren.toml", "heal 1")):
+        done = subprocess.run([sys.executable, "-m", "crux_cli", *args], cwd=party, capture_output=True, text=True,
+                              timeout=60, env=environ)
+        assert done.returncode == 0, (args, done.stderr)
+    child = start(environ, "repl", "--seed", "3", cwd=party, timeout=30)
+    for line, answer in (("/load wren.toml", "Wren loaded"), ("STR", "Wren: Grit"), ("damage 1", "HP 9/10"),
+                         ("fight", "Wren joins the fight"), ("enemy rat hp 30 atk d4", "joins the fight"),
+                         ("init", "round 1"), ("atk rat", "Wren → rat"),
+                         ("save fight.toml", "fight saved to fight.toml"), ("undo", "took back: atk rat"),
+                         ("end", "the fight is over")):
+        answered(child, line, answer)
+    assert leave_now(child) == 0
+    assert sorted(p.name for p in party.iterdir()) == ["fight.toml", "wren.toml"]
+    assert not [p for p in own_state_dir.rglob("*") if p.name.startswith(".") and p.name.endswith(".lock")]
+    assert load_hero(sheet).name == "Wren"
