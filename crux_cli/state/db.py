@@ -274,7 +274,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
             seq = int(cursor.lastrowid or 0)
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in sheet_paths(entry)])
-            if entry["kind"] == "roll":
+            if entry["kind"] == "roll" and not entry.get("sheets"):  # what `trim` may drop is counted
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'rolls'")
         return seq
 
@@ -282,8 +282,8 @@ class Store:
         """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments), ("entry", an entry), or
         ("run", (`add_rolls`' arguments, the sheets its changes changed, how many, who)): the rolls of a run with
         the changes a batch held among them, in its `items` (state.held_journal `held_change`). Such a row says who
-        (its rolls' rows do not), is found by its sheets (`sheet_entries`) and is never trimmed (its rolls are
-        not counted in the retention's cap: changes are kept as long as undo may need them).
+        (its rolls' rows do not) and is found by its sheets (`sheet_entries`); `trim` drops its rolls and keeps its
+        changes (kept as long as undo may need them), so its rolls count toward the retention's cap.
         Each kind is written by one `executemany`, each row given its number so that their order stays theirs."""
         if not rows:
             return
@@ -305,7 +305,7 @@ class Store:
                     continue
                 entries.append((seq, *self.entry_columns(row)))
                 sheets += [(path, seq) for path in sheet_paths(row)]
-                counted += row["kind"] == "roll"
+                counted += row["kind"] == "roll" and not row.get("sheets")
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
                            "body) VALUES (?, ?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)", rolls)
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
@@ -358,24 +358,45 @@ class Store:
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
-        """Drop the oldest plain rolls while at least `keep` stay (a row of a batch's chunk goes whole, so
-        up to one chunk more may stay); changes are never dropped here. How many rows went."""
+        """Drop the oldest rolls while at least `keep` stay (a row of a batch's chunk goes whole, so up to one chunk
+        more may stay); changes are never dropped here. How many rows went or lost their rolls.
+
+        Only what may be dropped is counted (meta `rolls`): plain rolls, rolls made with a sheet (a `who`), and
+        the rolls of a batch's run among the changes it held, which are dropped from the run's row while its
+        changes stay (`strip_rolls`). The rows are walked oldest first from where the last trim stopped (meta
+        `trimmed`, through the rolls' index): no row is looked at twice, so a roll costs the same past the cap
+        as before it (tests/test_retention.py counts the steps)."""
         with self.transaction() as db:
             held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
+            if held <= keep:
+                return 0
+            mark = db.execute("SELECT value FROM meta WHERE key = 'trimmed'").fetchone()
+            after = int(mark[0]) if mark else 0
             dropped = 0
             while held > keep:
-                rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' AND who IS NULL "
-                                  "ORDER BY seq LIMIT 500").fetchall()  # a run's row with changes stays
-                gone = []
-                for seq, count in rows:
-                    if held - count < keep:
-                        break
-                    gone.append((seq,))
-                    held -= count
-                if not gone:
+                rows = db.execute("SELECT seq, count, who, body FROM entries WHERE kind = 'roll' AND seq > ? "
+                                  "ORDER BY seq LIMIT 200", (after,)).fetchall()
+                if not rows:
                     break
+                gone, stripped, full = [], [], False
+                for seq, count, who, body in rows:
+                    rolls, kept = (count, None) if who is None else roll_items(count, body)
+                    if held - rolls < keep:
+                        full = True
+                        break
+                    if kept is None:
+                        gone.append((seq,))
+                    elif rolls:
+                        stripped.append((kept, seq))
+                    held -= rolls
+                    after = seq
                 db.executemany("DELETE FROM entries WHERE seq = ?", gone)
-                dropped += len(gone)
+                db.executemany("UPDATE entries SET body = ? WHERE seq = ?", stripped)
+                dropped += len(gone) + len(stripped)
+                if full:
+                    break
+            top = db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('trimmed', ?)", (str(min(after, top)),))
             db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
         return dropped
 
@@ -500,6 +521,27 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+def roll_items(count: int, body: str) -> tuple[int, str | None]:
+    """A row of rolls that says who (`Store.trim`): how many of its rolls may be dropped, and what stays of it
+    (None: nothing, the row goes). A roll made with a sheet goes whole; the run of a batch that held changes
+    among its rolls keeps its changes, each roll's item replaced by 0 so the changes keep their ids (a run's
+    entries are numbered by their place); a row that changed a sheet stays as it is."""
+    if '"items"' not in body:
+        return (0, "") if '"sheets"' in body else (1, None)
+    try:
+        data = json.loads(body)
+        items = data["items"]
+    except (ValueError, TypeError, KeyError):
+        return 0, ""
+    if not isinstance(items, list):
+        return 0, ""
+    rolls = sum(1 for item in items if isinstance(item, list))
+    if rolls == 0:
+        return 0, ""
+    data["items"] = [item if isinstance(item, dict) else 0 for item in items]
+    return rolls, dumps(data, large=True)
 
 
 def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
