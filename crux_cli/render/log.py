@@ -6,7 +6,7 @@ Entries are `core.journal_entry.JournalEntry` values, so this module needs nothi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.style import PLAIN, Palette
@@ -25,32 +25,51 @@ def local_time(stamp: str) -> str:
 
 
 def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list[str]:
-    """A header line for each session, then its entries. Consecutive sessions of one entry each (one-shot
-    commands: each `crux d6` is a session of its own) share one header, naming the first and the last:
-    `-- 4 sessions of one entry each (1dba6170 … 342a10e3)`, so the log is not half headers."""
-    listed = list(entries)
-    runs: list[list[JournalEntry]] = []
-    for entry in listed:
-        if runs and runs[-1][0].session == entry.session:
-            runs[-1].append(entry)
-        else:
-            runs.append([entry])
-    lines: list[str] = []
-    at = 0
-    while at < len(runs):
-        single = at
-        while single < len(runs) and len(runs[single]) == 1:
-            single += 1
-        if single - at > 1:  # a run of one-entry sessions: one header
-            first, last = runs[at][0].session, runs[single - 1][0].session
-            lines.append(palette.dim(f"-- {single - at} sessions of one entry each ({first} … {last})"))
-            lines += [entry_line(run[0], palette) for run in runs[at:single]]
-            at = single
+    """`iter_log_lines`, as a list (`/log` in the session)."""
+    return list(iter_log_lines(entries, palette))
+
+
+SINGLES_AT_ONCE = 1000  # one-entry sessions under one header at most: a log streams, holding no more than these
+
+
+def iter_log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> Iterator[str]:
+    """A header line for each session, then its entries, as they come (`crux log` prints as it reads).
+    Consecutive sessions of one entry each (one-shot commands: each `crux d6` is a session of its own) share one
+    header, naming the first and the last: `-- 4 sessions of one entry each (1dba6170 … 342a10e3)`, so the log
+    is not half headers (up to SINGLES_AT_ONCE of them a header)."""
+    singles: list[JournalEntry] = []  # one-entry sessions, shown when their run of them ends
+    current: JournalEntry | None = None  # the first entry of the session being read, until a second one comes
+    streaming = False  # the session being read has shown its header: its entries go out as they come
+    for entry in entries:
+        if current is not None and entry.session == current.session:
+            if not streaming:
+                yield from singles_block(singles, palette)
+                singles = []
+                yield palette.dim(f"-- session {current.session}")
+                yield entry_line(current, palette)
+                streaming = True
+            yield entry_line(entry, palette)
             continue
-        lines.append(palette.dim(f"-- session {runs[at][0].session}"))
-        lines += [entry_line(entry, palette) for entry in runs[at]]
-        at += 1
-    return lines
+        if current is not None and not streaming:
+            singles.append(current)
+            if len(singles) >= SINGLES_AT_ONCE:
+                yield from singles_block(singles, palette)
+                singles = []
+        current, streaming = entry, False
+    if current is not None and not streaming:
+        singles.append(current)
+    yield from singles_block(singles, palette)
+
+
+def singles_block(singles: list[JournalEntry], palette: Palette) -> Iterator[str]:
+    """Sessions of one entry each: one header for all (for one, its own), then their lines."""
+    if len(singles) > 1:
+        first, last = singles[0].session, singles[-1].session
+        yield palette.dim(f"-- {len(singles)} sessions of one entry each ({first} … {last})")
+    elif singles:
+        yield palette.dim(f"-- session {singles[0].session}")
+    for entry in singles:
+        yield entry_line(entry, palette)
 
 
 def entry_line(entry: JournalEntry, palette: Palette = PLAIN) -> str:

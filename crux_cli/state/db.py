@@ -421,6 +421,27 @@ class Store:
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
 
+    def rows_after(self, after: int, *, session: str | None = None, fight: bool = False,
+                   limit: int = 500) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows newer than row `after`, oldest first: of one `session`, only a fight's (each through
+        its index). A reader of all history pages through it (state.history `stream_entries`)."""
+        clauses: list[str] = ["seq > ?"]
+        params: list[Any] = [after]
+        if session is not None:
+            clauses.append("session = ?")
+            params.append(session)
+        if fight:
+            clauses.append("fight = 1")
+        return self.db.execute("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries "
+                               f"WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT ?", (*params, limit)).fetchall()
+
+    def sheet_rows_after(self, path: str, after: int, limit: int = 200) -> list[tuple[Any, ...]]:
+        """Up to `limit` entries that changed the sheet at `path` newer than row `after`, oldest first (its index)."""
+        return self.db.execute(
+            "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
+            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq > ? "
+            "ORDER BY s.seq LIMIT ?", (path, after, limit)).fetchall()
+
     def first_row_until(self, since: str) -> int | None:
         """The first row whose entries reach `since` (a time stamp), through the time index."""
         row = self.db.execute("SELECT seq FROM entries WHERE until >= ? ORDER BY until LIMIT 1", (since,)).fetchone()

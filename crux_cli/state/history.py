@@ -3,8 +3,10 @@ store's readers").
 
 A row holds one entry, or a run of a batch's plain rolls (and the changes it held among them): `entries_of`
 expands a row into its entries, only as many of its newest as a reader needs. `select_entries` serves
-`crux log` and `/log`, `kept_rolls` `crux log --stats` (no entry built per roll). The SQL is the store's
-(state.db); a reader opens the store with state.recovery `open_store`, which settles what a kill cut short first.
+`crux log -n` and `/log`, `stream_entries` every reader of all history (`crux log`, `--since`, `--json`,
+`--fight`, `--sheet`: printed as read), `kept_rolls` `crux log --stats` (no entry built per roll). The SQL is
+the store's (state.db); a reader opens the store with state.recovery `open_store`, which settles what a kill cut
+short first.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import os
 import re
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -114,16 +117,15 @@ def held_entry(held: dict[str, Any], ident: str, session: str, heroes: list[Any]
 
 def select_entries(store: Store, *, session: str | None = None, since: str | None = None,
                    sheet: str | None = None, fight: bool = False, last: int | None = None) -> list[JournalEntry]:
-    """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed."""
+    """The entries a log asks for, oldest first: through the indexes, reading back only as far as needed. Without
+    `last`, all of them in a list: a reader of all history streams them instead (`stream_entries`)."""
+    if last is None:
+        return list(stream_entries(store, session=session, since=since, sheet=sheet, fight=fight))
     if sheet is not None:
         real = os.path.realpath(sheet)
-        if last is not None and not (session or since or fight):  # a run's row may hold many of them
+        if not (session or since or fight):  # a run's row may hold many of them
             return newest_changes(store, real, last)[-last:]
-        rows = store.sheet_rows(real)
-        chosen = [e for row in rows for e in entries_of(row, changes=True)
-                  if e.touches(real) and (session is None or e.session == session)
-                  and (since is None or e.time >= since) and (not fight or e.of_a_fight)]
-        return chosen[-last:] if last else chosen
+        return list(deque(stream_entries(store, session=session, since=since, sheet=sheet, fight=fight), last))
     first = None
     if since is not None:  # from the first row that reaches `since` on (through the time index)
         first = store.first_row_until(since)
@@ -147,6 +149,31 @@ def select_entries(store: Store, *, session: str | None = None, since: str | Non
         before = rows[-1][0]
     found = [entry for chunk in reversed(chunks) for entry in chunk]
     return found[-last:] if last else found
+
+
+def stream_entries(store: Store, *, session: str | None = None, since: str | None = None,
+                   sheet: str | None = None, fight: bool = False) -> Iterator[JournalEntry]:
+    """Every entry a log asks for, oldest first, a page of rows at a time through the indexes (time, session,
+    fight, sheet): what `crux log` prints as it reads, in a memory that does not grow with the journal."""
+    if sheet is not None:
+        real, after = os.path.realpath(sheet), 0
+        while rows := store.sheet_rows_after(real, after):
+            for row in rows:
+                yield from (e for e in entries_of(row, changes=True)
+                            if e.touches(real) and (session is None or e.session == session)
+                            and (since is None or e.time >= since) and (not fight or e.of_a_fight))
+            after = rows[-1][0]
+        return
+    after = 0
+    if since is not None:  # from the first row that reaches `since` on (through the time index)
+        first = store.first_row_until(since)
+        if first is None:
+            return
+        after = first - 1
+    while rows := store.rows_after(after, session=session, fight=fight):
+        for row in rows:
+            yield from (e for e in entries_of(row) if since is None or e.time >= since)
+        after = rows[-1][0]
 
 
 def kept_rolls(store: Store, *, session: str | None = None,

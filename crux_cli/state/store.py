@@ -50,7 +50,10 @@ from crux_cli.state.files import (
     article,
     existing_file,
     open_regular,
+    owned_here,
+    private_dir,
     read_regular,
+    user_folder,
 )
 from crux_cli.state.files import current_umask as current_umask
 from crux_cli.state.files import write_atomically as write_atomically
@@ -293,8 +296,6 @@ LOCK_WAIT = 10.0  # seconds a lock is waited for before the command gives up (CR
 
 def lock_folder() -> Path:
     """Where the lock files are: `locks` in crux's state folder (state.db `state_dir`: the same folder)."""
-    from crux_cli.state.files import user_folder
-
     return Path(user_folder("STATE", os.environ)) / LOCKS
 
 
@@ -306,8 +307,6 @@ def lock_path(sheet: Path) -> Path:
 
 def open_lock(sheet: Path) -> int:
     """A descriptor on the file's lock file in the state folder (made, private, when missing)."""
-    from crux_cli.state.files import private_dir
-
     path = lock_path(sheet)
     try:
         return open_regular(path, os.O_RDWR | os.O_CREAT, 0o600, follow=False)
@@ -391,8 +390,6 @@ def sidecar_path(target: Path) -> Path:
 def remove_sidecar(target: Path) -> None:
     """Remove the `.NAME.lock` an older crux left beside `target`: only a file crux made (that very name, empty, a
     regular file of this user's), and only when no older crux holds it now."""
-    from crux_cli.state.files import owned_here
-
     path = sidecar_path(target)
     try:
         status = os.lstat(path)
