@@ -11,6 +11,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from bench.bench_state import fill_quickly
 
 from crux_cli.cli.log import print_all
 from crux_cli.core.journal_entry import JournalEntry
@@ -18,8 +19,6 @@ from crux_cli.render.log import SINGLES_AT_ONCE, iter_log_lines, log_lines
 from crux_cli.state.db import state_dir
 from crux_cli.state.history import select_entries, stream_entries
 from crux_cli.state.recovery import open_store
-
-from bench.bench_state import fill_quickly  # noqa: I001  (tests/bench, a package of the tests' folder)
 
 
 def journal_of(tmp_path: Path, entries: int, monkeypatch: pytest.MonkeyPatch) -> Path:

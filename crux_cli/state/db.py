@@ -358,47 +358,10 @@ class Store:
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
-        """Drop the oldest rolls while at least `keep` stay (a row of a batch's chunk goes whole, so up to one chunk
-        more may stay); changes are never dropped here. How many rows went or lost their rolls.
+        """Drop the oldest rolls while at least `keep` stay (state.retention `trim`); how many rows went."""
+        from crux_cli.state.retention import trim
 
-        Only what may be dropped is counted (meta `rolls`): plain rolls, rolls made with a sheet (a `who`), and
-        the rolls of a batch's run among the changes it held, which are dropped from the run's row while its
-        changes stay (`strip_rolls`). The rows are walked oldest first from where the last trim stopped (meta
-        `trimmed`, through the rolls' index): no row is looked at twice, so a roll costs the same past the cap
-        as before it (tests/test_retention.py counts the steps)."""
-        with self.transaction() as db:
-            held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
-            if held <= keep:
-                return 0
-            mark = db.execute("SELECT value FROM meta WHERE key = 'trimmed'").fetchone()
-            after = int(mark[0]) if mark else 0
-            dropped = 0
-            while held > keep:
-                rows = db.execute("SELECT seq, count, who, body FROM entries WHERE kind = 'roll' AND seq > ? "
-                                  "ORDER BY seq LIMIT 200", (after,)).fetchall()
-                if not rows:
-                    break
-                gone, stripped, full = [], [], False
-                for seq, count, who, body in rows:
-                    rolls, kept = (count, None) if who is None else roll_items(count, body)
-                    if held - rolls < keep:
-                        full = True
-                        break
-                    if kept is None:
-                        gone.append((seq,))
-                    elif rolls:
-                        stripped.append((kept, seq))
-                    held -= rolls
-                    after = seq
-                db.executemany("DELETE FROM entries WHERE seq = ?", gone)
-                db.executemany("UPDATE entries SET body = ? WHERE seq = ?", stripped)
-                dropped += len(gone) + len(stripped)
-                if full:
-                    break
-            top = db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('trimmed', ?)", (str(min(after, top)),))
-            db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
-        return dropped
+        return trim(self, keep)
 
     def rows_before(self, before: int | None, *, session: str | None = None, first: int | None = None,
                     fight: bool = False, limit: int = 200) -> list[tuple[Any, ...]]:
@@ -420,27 +383,6 @@ class Store:
         sql = ("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries"
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
-
-    def rows_after(self, after: int, *, session: str | None = None, fight: bool = False,
-                   limit: int = 500) -> list[tuple[Any, ...]]:
-        """Up to `limit` rows newer than row `after`, oldest first: of one `session`, only a fight's (each through
-        its index). A reader of all history pages through it (state.history `stream_entries`)."""
-        clauses: list[str] = ["seq > ?"]
-        params: list[Any] = [after]
-        if session is not None:
-            clauses.append("session = ?")
-            params.append(session)
-        if fight:
-            clauses.append("fight = 1")
-        return self.db.execute("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries "
-                               f"WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT ?", (*params, limit)).fetchall()
-
-    def sheet_rows_after(self, path: str, after: int, limit: int = 200) -> list[tuple[Any, ...]]:
-        """Up to `limit` entries that changed the sheet at `path` newer than row `after`, oldest first (its index)."""
-        return self.db.execute(
-            "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq > ? "
-            "ORDER BY s.seq LIMIT ?", (path, after, limit)).fetchall()
 
     def first_row_until(self, since: str) -> int | None:
         """The first row whose entries reach `since` (a time stamp), through the time index."""
@@ -542,27 +484,6 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
-
-
-def roll_items(count: int, body: str) -> tuple[int, str | None]:
-    """A row of rolls that says who (`Store.trim`): how many of its rolls may be dropped, and what stays of it
-    (None: nothing, the row goes). A roll made with a sheet goes whole; the run of a batch that held changes
-    among its rolls keeps its changes, each roll's item replaced by 0 so the changes keep their ids (a run's
-    entries are numbered by their place); a row that changed a sheet stays as it is."""
-    if '"items"' not in body:
-        return (0, "") if '"sheets"' in body else (1, None)
-    try:
-        data = json.loads(body)
-        items = data["items"]
-    except (ValueError, TypeError, KeyError):
-        return 0, ""
-    if not isinstance(items, list):
-        return 0, ""
-    rolls = sum(1 for item in items if isinstance(item, list))
-    if rolls == 0:
-        return 0, ""
-    data["items"] = [item if isinstance(item, dict) else 0 for item in items]
-    return rolls, dumps(data, large=True)
 
 
 def sheet_paths(entry: Mapping[str, Any]) -> set[str]:
