@@ -14,6 +14,7 @@ from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import iter_log_lines, log_lines
 from crux_cli.running.replay import iter_answers, with_answers
 from crux_cli.running.stats import report, tally, text_lines
+from crux_cli.running.stats_blocks import tally_all
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
 from crux_cli.state.recovery import open_store
 
@@ -133,7 +134,10 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
         try:
             if session == "last":
                 session = store.last_session()
-            counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
+            if session is None and since is None:  # all history: the sums kept of its blocks, and what is new
+                counted = tally_all(store)
+            else:
+                counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
         finally:
             store.close()
     else:

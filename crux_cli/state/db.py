@@ -99,6 +99,8 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 INSERT OR IGNORE INTO meta VALUES ('rolls', '0');
 """,
+    # lockread (issue 38): the runs of plain rolls newest first, for `crux log --stats`' outcomes (state.history)
+    "CREATE INDEX IF NOT EXISTS entries_plain ON entries(seq) WHERE kind = 'roll' AND (who IS NULL OR count > 1)",
 )
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
