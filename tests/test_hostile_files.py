@@ -22,6 +22,7 @@ import sysconfig
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pexpect
 import pytest
@@ -71,9 +72,25 @@ def as_player(*args: str, cwd: Path, timeout: float = 20) -> subprocess.Complete
 
     environment = {k: v for k, v in os.environ.items() if k not in ("CRUX_SHEET", "CRUX_RULES")}
     environment.update(HOME=str(cwd), PYTHONDONTWRITEBYTECODE="1", XDG_DATA_HOME=str(cwd / "data"),
+                       XDG_STATE_HOME=str(player_state(cwd)),  # the player's own: their journal and lock files
                        PYTHONPATH=os.pathsep.join([str(SOURCE), sysconfig.get_paths()["purelib"]]))
     return subprocess.run([python, "-m", "crux_cli", *args], cwd=cwd, env=environment, capture_output=True, text=True,
                           timeout=timeout, preexec_fn=drop)
+
+
+def player_state(cwd: Path) -> Path:
+    """The player's state folder, beside (not in) the folder they play in."""
+    state = cwd.parent / "player-state"
+    if not state.exists():
+        state.mkdir(mode=0o700)
+        give(state)
+    return state
+
+
+def players_lock(cwd: Path, sheet: Path) -> Path:
+    """The lock file the player's crux takes for `sheet` (in the player's state folder)."""
+    with mock.patch.dict(os.environ, {"XDG_STATE_HOME": str(player_state(cwd))}):
+        return lock_path(sheet)
 
 
 def crux(*args: str, cwd: Path, timeout: float = 20) -> subprocess.CompletedProcess[str]:
@@ -210,7 +227,10 @@ def test_only_this_sheets_own_leftovers_are_removed(tmp_path: Path) -> None:
 
 def test_a_lock_file_the_player_cannot_write_does_not_lock_them_out(folder: Path) -> None:
     sheet = players_sheet(folder)
-    lock = lock_path(sheet)
+    lock = players_lock(folder, sheet)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    for made in (lock.parent.parent, lock.parent):
+        give(made)
     lock.touch()
     lock.chmod(0o444)  # as root: root's lock, read-only to the player; else: the player's own, read-only
     done = as_player("--sheet", "wren.toml", "damage 2", cwd=folder)
@@ -218,11 +238,13 @@ def test_a_lock_file_the_player_cannot_write_does_not_lock_them_out(folder: Path
     assert load_hero(sheet).hp == 8
 
 
-def test_a_new_lock_file_is_readable_by_the_other_players(tmp_path: Path) -> None:
-    sheet = players_sheet(tmp_path)
+def test_a_new_lock_file_is_private_and_kept_in_the_state_folder(tmp_path: Path) -> None:
+    sheet = players_sheet(tmp_path)  # issue 38: nothing of crux's beside the sheet; the lock is crux's own file
     with sheet_transaction(sheet):
         pass
-    assert stat.S_IMODE(lock_path(sheet).stat().st_mode) == 0o666 & ~store.current_umask()
+    lock = lock_path(sheet)
+    assert stat.S_IMODE(lock.stat().st_mode) == 0o600 and lock.parent.name == "locks"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wren.toml"]
 
 
 def test_a_sheet_in_a_read_only_folder_is_read_and_only_changes_are_refused(folder: Path) -> None:
@@ -233,8 +255,11 @@ def test_a_sheet_in_a_read_only_folder_is_read_and_only_changes_are_refused(fold
     odds = as_player("--sheet", "wren.toml", "odds", "DEX", cwd=folder)
     assert odds.returncode == 0, odds.stderr
     hurt = as_player("--sheet", "wren.toml", "damage 2", cwd=folder)
-    assert hurt.returncode == 2 and "cannot change the sheet" in hurt.stderr, hurt.stderr
+    # the lock is crux's own, in the player's state folder: the write itself is refused, in plain words
+    assert hurt.returncode == 2 and "cannot write the sheet: Permission denied" in hurt.stderr, hurt.stderr
     assert "Traceback" not in hurt.stderr and "internal error" not in hurt.stderr
+    again = as_player("--sheet", "wren.toml", "damage 2", cwd=folder)  # nothing left half done by the first
+    assert again.returncode == 2 and "cut short" not in again.stderr and "settled" not in again.stderr, again.stderr
     assert load_hero(sheet).hp == 10 and sorted(p.name for p in folder.iterdir()) == ["wren.toml"]
 
 
@@ -498,7 +523,7 @@ def test_many_processes_adding_aliases_at_once_lose_none(data: Path) -> None:
     assert [writer.wait(timeout=60) for writer in writers] == [0] * processes
     assert len(load_aliases(data / "aliases")) == processes * each
     assert stat.S_IMODE((data / "aliases").stat().st_mode) == 0o600
-    assert sorted(p.name for p in data.iterdir()) == [".aliases.lock", "aliases"]
+    assert sorted(p.name for p in data.iterdir()) == ["aliases"]  # its lock is in the state folder (issue 38)
 
 
 # --- malformed encounter files through a real terminal ----------------------------------------------

@@ -138,7 +138,8 @@ def test_retention_drops_the_oldest_rolls_and_keeps_every_change(tmp_path: Path,
 
 
 def test_retention_keeps_the_changes_a_batch_held_among_its_rolls(tmp_path: Path, sheet: Path) -> None:
-    """A run's row that holds changes (a batch on a sheet) is kept as changes are, its rolls with it."""
+    """A run's row that holds changes (a batch on a sheet) keeps them as changes are kept; its rolls are dropped
+    as any roll is, the oldest first (issue 37: the run's rolls no longer outlive every newer plain roll)."""
     config = tmp_path / "config.toml"
     config.write_text("journal-keep = 50\n")
     env = {"CRUX_CONFIG": str(config)}
@@ -147,8 +148,11 @@ def test_retention_keeps_the_changes_a_batch_held_among_its_rolls(tmp_path: Path
         crux_here("-", stdin="".join(f"d{6 + start}\n" for _ in range(40)), env=env)
     entries = exported()
     assert [e["statement"] for e in entries if e["kind"] == "change"] == ["damage 1", "heal 1"]
-    assert [e["statement"] for e in entries[:3]] == ["damage 1", "d4", "heal 1"]
-    assert 50 <= sum(e["kind"] == "roll" for e in entries) <= 81 and entries[3]["statement"] != "d6"
+    held = [e for e in entries if e["kind"] == "change"]
+    assert [e["statement"] for e in entries[:2]] == ["damage 1", "heal 1"] and "d4" not in {
+        e["statement"] for e in entries}  # the run's roll went, the oldest of all
+    assert int(held[1]["id"].rsplit("-", 1)[1]) == int(held[0]["id"].rsplit("-", 1)[1]) + 2  # ids as they were
+    assert 50 <= sum(e["kind"] == "roll" for e in entries) <= 80 and entries[2]["statement"] != "d6"
 
 
 def test_a_scripts_session_numbers_go_on_so_ids_never_collide() -> None:
@@ -558,6 +562,7 @@ def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> No
         result = crux(*args)
         assert result.returncode == 0 and "internal error" not in result.stderr, (args, result.stderr)
     assert load_hero(sheet).hp == 12
+    assert not [p.name for p in sheet.parent.iterdir() if p.name.endswith(".lock")]  # locks: the state folder's
     repl = crux("fight", str(sheet))
     assert repl.returncode == 0 and "internal error" not in repl.stdout + repl.stderr, repl.stdout + repl.stderr
     assert "took back: atk rat" in repl.stdout and "round 1" in repl.stdout

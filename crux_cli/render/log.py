@@ -6,7 +6,7 @@ Entries are `core.journal_entry.JournalEntry` values, so this module needs nothi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.columns import ljust, width
@@ -26,34 +26,70 @@ def local_time(stamp: str) -> str:
 
 
 def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list[str]:
-    """A header line for each session, then its entries. Consecutive sessions of one entry each (one-shot
-    commands: each `crux d6` is a session of its own) share one header, naming the first and the last:
-    `-- 4 sessions of one entry each (1dba6170 … 342a10e3)`, so the log is not half headers."""
-    listed = list(entries)
-    runs: list[list[JournalEntry]] = []
-    for entry in listed:
-        if runs and runs[-1][0].session == entry.session:
-            runs[-1].append(entry)
-        else:
-            runs.append([entry])
-    lines: list[str] = []
-    at = 0
-    while at < len(runs):
-        single = at
-        while single < len(runs) and len(runs[single]) == 1:
-            single += 1
-        if single - at > 1:  # a run of one-entry sessions: one header
-            first, last = runs[at][0].session, runs[single - 1][0].session
-            lines.append(palette.dim(f"-- {single - at} sessions of one entry each ({first} … {last})"))
-            block = [run[0] for run in runs[at:single]]
-            at = single
-        else:
-            lines.append(palette.dim(f"-- session {runs[at][0].session}"))
-            block = runs[at]
-            at += 1
-        columns = who_columns(block)
-        lines += [entry_line(entry, palette, columns) for entry in block]
-    return lines
+    """`iter_log_lines`, as a list (`/log` in the session)."""
+    return list(iter_log_lines(entries, palette))
+
+
+SINGLES_AT_ONCE = 1000  # one-entry sessions under one header at most: a log streams, holding no more than these
+HEAD_ENTRIES = 64  # a session's first entries, read before its lines go out: its `who` column fits their names
+
+
+def iter_log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> Iterator[str]:
+    """A header line for each session, then its entries, as they come (`crux log` prints as it reads).
+    Consecutive sessions of one entry each (one-shot commands: each `crux d6` is a session of its own) share one
+    header, naming the first and the last: `-- 4 sessions of one entry each (1dba6170 … 342a10e3)`, so the log
+    is not half headers (up to SINGLES_AT_ONCE of them a header). A longer session's first HEAD_ENTRIES set the
+    width of its `who` column; the rest stream at that width (a wider name is whole, pushing its line right)."""
+    singles: list[JournalEntry] = []  # one-entry sessions, shown when their run of them ends
+    pending: list[JournalEntry] = []  # the session being read, until its `who` column is known
+    streaming: tuple[str, int] | None = None  # (session, columns) of a session whose lines go out as they come
+    for entry in entries:
+        if streaming is not None and entry.session == streaming[0]:
+            yield entry_line(entry, palette, streaming[1])
+            continue
+        streaming = None
+        if pending and entry.session != pending[0].session:
+            yield from ended(pending, singles, palette)
+            pending = []
+        pending.append(entry)
+        if len(pending) >= HEAD_ENTRIES:
+            yield from session_block(singles, pending, palette)
+            singles, streaming, pending = [], (entry.session, who_columns(pending)), []
+    yield from ended(pending, singles, palette)
+    yield from singles_block(singles, palette)
+
+
+def ended(pending: list[JournalEntry], singles: list[JournalEntry], palette: Palette) -> Iterator[str]:
+    """A session read whole: one entry joins `singles` (shown when they are many), more are shown now."""
+    if len(pending) == 1:
+        singles.append(pending[0])
+        if len(singles) >= SINGLES_AT_ONCE:
+            yield from singles_block(singles, palette)
+            singles.clear()
+    elif pending:
+        yield from session_block(singles, pending, palette)
+        singles.clear()
+
+
+def session_block(singles: list[JournalEntry], session: list[JournalEntry], palette: Palette) -> Iterator[str]:
+    """The one-entry sessions before it, then a session's header and the entries read of it."""
+    yield from singles_block(singles, palette)
+    yield palette.dim(f"-- session {session[0].session}")
+    columns = who_columns(session)
+    for entry in session:
+        yield entry_line(entry, palette, columns)
+
+
+def singles_block(singles: list[JournalEntry], palette: Palette) -> Iterator[str]:
+    """Sessions of one entry each: one header for all (for one, its own), then their lines."""
+    if len(singles) > 1:
+        first, last = singles[0].session, singles[-1].session
+        yield palette.dim(f"-- {len(singles)} sessions of one entry each ({first} … {last})")
+    elif singles:
+        yield palette.dim(f"-- session {singles[0].session}")
+    columns = who_columns(singles)
+    for entry in singles:
+        yield entry_line(entry, palette, columns)
 
 
 WHO_COLUMNS = 10, 24  # the `who` column: at least this wide, and padded to at most this (a longer name is whole)

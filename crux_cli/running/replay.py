@@ -8,7 +8,7 @@ through one roller, and are pure).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
@@ -23,8 +23,16 @@ if TYPE_CHECKING:
 
 def with_answers(entries: Iterable[JournalEntry]) -> list[JournalEntry]:
     """The entries with `answers` filled in for the rolls kept as replays."""
-    runners: dict[Any, Any] = {}
-    return [answered(entry, runners) if entry.has("replay") else entry for entry in entries]
+    return list(iter_answers(entries))
+
+
+def iter_answers(entries: Iterable[JournalEntry]) -> Iterator[JournalEntry]:
+    """`with_answers` one entry at a time, as a log streams them."""
+    runners: dict[Any, Any] = {}  # a runner for each rule set and seed met (a few: bounded all the same)
+    for entry in entries:
+        if len(runners) > 64:
+            runners.clear()
+        yield answered(entry, runners) if entry.has("replay") else entry
 
 
 def answered(entry: JournalEntry, runners: dict[Any, Any]) -> JournalEntry:

@@ -142,7 +142,8 @@ def answer_dice(answer: dict[str, Any]) -> list[tuple[int, list[int]]] | None:
 class Tally:
     """What the rolls read so far add up to: faces of all of them, outcomes of the newest plain ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, outcomes: bool = True) -> None:
+        self.counts_outcomes = outcomes  # False: the faces alone (a block of history's sums, running.stats_blocks)
         self.faces: dict[int, list[int]] = {}  # sides -> count of each face (index 0 unused)
         self.outcomes: dict[tuple[str, str], Counter[str]] = {}
         self.rolls = 0  # rolls whose faces are counted
@@ -156,7 +157,7 @@ class Tally:
     def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
         """One row's rolls: a tight loop, since a long history holds a million of them."""
         faces, counted, plain = self.faces, 0, 0
-        outcomes_left = OUTCOMES_FROM - self.plain
+        outcomes_left = OUTCOMES_FROM - self.plain if self.counts_outcomes else 0
         for item in items:
             try:
                 which, kept = item[0], item[1]
@@ -243,11 +244,11 @@ class Tally:
         return str(outcome) if isinstance(outcome, str) else None
 
 
-def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]]) -> Tally:
-    """Count every run. The collector is paused meanwhile: a million rolls parsed are a million short-lived
-    lists with no cycles, which reference counting frees, and collections over them cost a third of the
-    time (PERFORMANCE.md)."""
-    counted = Tally()
+def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]], counted: Tally | None = None) -> Tally:
+    """Count every run (into `counted`, else a new tally). The collector is paused meanwhile: a million rolls
+    parsed are a million short-lived lists with no cycles, which reference counting frees, and collections over
+    them cost a third of the time (PERFORMANCE.md)."""
+    counted = Tally() if counted is None else counted
     paused = gc.isenabled()
     gc.disable()
     try:

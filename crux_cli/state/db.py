@@ -72,6 +72,8 @@ __all__ = ["NewerStore", "StoreDamaged", "StoreError", "clean", "now", "stamp", 
 NAME = "crux.db"
 ENTRY_FORMAT = 1  # the "v" of a journal entry as `crux log --json` prints it
 WAIT = 5.0  # seconds a write waits for another crux holding the store before giving up
+GIVE_UP_FOR = 30.0  # seconds the steps after a write that gave up waiting fail at once (`Store.give_up`)
+GAVE_UP: dict[str, float] = {}  # when a write of this process last gave up waiting for each store (by path)
 KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long as undo may need them)
 
 # Each step: the SQL statements of one change of the schema, in order (`;` between them), run in one transaction.
@@ -129,6 +131,8 @@ CREATE TABLE IF NOT EXISTS table_log (
     body TEXT NOT NULL
 );
 """,
+    # 3 (issue 38): the runs of plain rolls newest first, for `crux log --stats`' outcomes (state.history)
+    "CREATE INDEX IF NOT EXISTS entries_plain ON entries(seq) WHERE kind = 'roll' AND (who IS NULL OR count > 1)",
 )
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
@@ -155,6 +159,7 @@ class Store:
         self.depth = 0  # nested `transaction` blocks: only the outermost commits
         self.files: tuple[Any, ...] | None = None  # the store's and its -wal's identities, as a batch first met them
         self.numbering = False  # a journal's writes: ids another crux of the same session took are moved on (`taken`)
+        self.waits = True  # does a write wait for another crux holding the store (not just after one gave up)
         self.bulk = False  # a batch writing many rows (state.held_journal `write_held`): orjson for each (`dumps`)
 
     # -- opening --------------------------------------------------------------------------------
@@ -286,6 +291,8 @@ class Store:
                 self.depth -= 1
             return
         self.depth = 1
+        if GAVE_UP or not self.waits:
+            self.wait_or_not()
         try:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -296,10 +303,27 @@ class Store:
             self.db.execute("COMMIT")
         except sqlite3.OperationalError as error:
             if is_busy(error):
+                self.give_up()
                 raise StoreError(busy_message(self.path)) from None
             raise StoreError(f"cannot write the state store {self.path}: {failure(error, self.path)}") from None
         finally:
             self.depth = 0
+
+    def give_up(self) -> None:
+        """Another crux held the store for all of WAIT (a process stopped inside a transaction): the steps that
+        follow, in this process, fail at once for GIVE_UP_FOR, not after a WAIT each (a `damage` waited three
+        times, 15 s)."""
+        GAVE_UP[str(self.path)] = time.monotonic()
+        self.wait_or_not()
+
+    def wait_or_not(self) -> None:
+        """Writes wait for the store, unless one gave up in the last GIVE_UP_FOR seconds (a REPL that outlives a
+        stopped holder waits again after that)."""
+        waits = time.monotonic() - GAVE_UP.get(str(self.path), -GIVE_UP_FOR) >= GIVE_UP_FOR
+        if waits != self.waits:
+            self.waits = waits
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute(f"PRAGMA busy_timeout = {int(WAIT * 1000) if waits else 0}")
 
     # -- the journal ------------------------------------------------------------------------------
 
@@ -313,7 +337,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
             seq = int(cursor.lastrowid or 0)
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", [(p, seq) for p in sheet_paths(entry)])
-            if entry["kind"] == "roll":
+            if entry["kind"] == "roll" and not entry.get("sheets"):  # what `trim` may drop is counted
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'rolls'")
         return seq
 
@@ -321,8 +345,8 @@ class Store:
         """A batch's rows, in order, in one transaction: ("rolls", `add_rolls`' arguments), ("entry", an entry), or
         ("run", (`add_rolls`' arguments, the sheets its changes changed, how many, who)): the rolls of a run with
         the changes a batch held among them, in its `items` (state.held_journal `held_change`). Such a row says who
-        (its rolls' rows do not), is found by its sheets (`sheet_entries`) and is never trimmed (its rolls are
-        not counted in the retention's cap: changes are kept as long as undo may need them).
+        (its rolls' rows do not) and is found by its sheets (`sheet_entries`); `trim` drops its rolls and keeps its
+        changes (kept as long as undo may need them), so its rolls count toward the retention's cap.
         Each kind is written by one `executemany`, each row given its number so that their order stays theirs."""
         if not rows:
             return
@@ -345,7 +369,7 @@ class Store:
                     continue
                 entries.append((seq, *self.entry_columns(row)))
                 sheets += [(path, seq) for path in sheet_paths(row)]
-                counted += row["kind"] == "roll"
+                counted += row["kind"] == "roll" and not row.get("sheets")
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
                            "body) VALUES (?, ?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)", rolls)
             db.executemany("INSERT INTO entries (seq, id, time, until, session, kind, who, statement, fight, count, "
@@ -418,26 +442,10 @@ class Store:
             db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (count,))
 
     def trim(self, keep: int) -> int:
-        """Drop the oldest plain rolls while at least `keep` stay (a row of a batch's chunk goes whole, so
-        up to one chunk more may stay); changes are never dropped here. How many rows went."""
-        with self.transaction() as db:
-            held = int(db.execute("SELECT value FROM meta WHERE key = 'rolls'").fetchone()[0])
-            dropped = 0
-            while held > keep:
-                rows = db.execute("SELECT seq, count FROM entries WHERE kind = 'roll' AND who IS NULL "
-                                  "ORDER BY seq LIMIT 500").fetchall()  # a run's row with changes stays
-                gone = []
-                for seq, count in rows:
-                    if held - count < keep:
-                        break
-                    gone.append((seq,))
-                    held -= count
-                if not gone:
-                    break
-                db.executemany("DELETE FROM entries WHERE seq = ?", gone)
-                dropped += len(gone)
-            db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
-        return dropped
+        """Drop the oldest rolls while at least `keep` stay (state.retention `trim`); how many rows went."""
+        from crux_cli.state.retention import trim
+
+        return trim(self, keep)
 
     def rows_before(self, before: int | None, *, session: str | None = None, first: int | None = None,
                     fight: bool = False, limit: int = 200) -> list[tuple[Any, ...]]:

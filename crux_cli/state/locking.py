@@ -1,6 +1,6 @@
 """Exclusive file locks that work wherever Python does: `fcntl.flock` on POSIX, `msvcrt.locking` on Windows.
 
-Every lock crux takes (a sheet's sidecar, the session's liveness file, the REPL history) goes
+Every lock crux takes (a sheet's lock file in the state folder, the session's liveness file, the REPL history) goes
 through `acquire`, so no module imports `fcntl` and crux rolls on Windows too. The lock belongs to
 the open descriptor: closing it (or the process ending, however it ends) releases it.
 """
@@ -25,6 +25,39 @@ def acquire(descriptor: int, wait: bool = True) -> None:
         _fcntl.flock(descriptor, _fcntl.LOCK_EX | (0 if wait else _fcntl.LOCK_NB))
         return
     _windows_lock(descriptor, wait)
+
+
+HELD = (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK)  # what a lock another process holds raises
+
+
+def try_acquire(descriptor: int) -> bool:
+    """Lock `descriptor` exclusively if nobody holds it (True), else False at once; OSError for anything else."""
+    try:
+        acquire(descriptor, wait=False)
+    except OSError as error:
+        if error.errno in HELD:
+            return False
+        raise
+    return True
+
+
+def mark_holder(descriptor: int) -> None:
+    """Write this process's id into the lock file it now holds (read by `holder`): after byte 0, which
+    Windows' byte-range lock keeps from every other process."""
+    with contextlib.suppress(OSError):  # a lock file opened read-only (another user's): it says no holder
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        os.write(descriptor, b"\n%d\n" % os.getpid())
+
+
+def holder(descriptor: int) -> int | None:
+    """The id of the process that last held the lock file open at `descriptor` (None when it says none)."""
+    try:
+        os.lseek(descriptor, 1, os.SEEK_SET)
+        text = os.read(descriptor, 24)
+    except OSError:
+        return None
+    first = text.split(b"\n", 1)[0].strip()
+    return int(first) if first.isdigit() else None
 
 
 def _windows_lock(descriptor: int, wait: bool) -> None:

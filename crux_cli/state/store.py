@@ -1,13 +1,15 @@
 """Reading and writing sheets so that a crash or two processes at once lose nothing.
 
-- Every change is a transaction: an exclusive lock (state.locking) on a sidecar lock
-  file (`.NAME.lock` beside the sheet) is held from the read to the write, so
-  two `crux --sheet` runs spending Grit never both start from the same value.
-  The lock is on a sidecar, not on the sheet, because the sheet's inode is
-  replaced by every write. It is opened read-only (`flock` needs no more), so a
-  lock file made by one player never locks out another in a shared folder; when
-  it cannot be made at all (a read-only folder) the sheet is still read, and
-  only a statement that would change it is refused.
+- Every change is a transaction: an exclusive lock (state.locking) on a lock file
+  is held from the read to the write, so two `crux --sheet` runs spending Grit
+  never both start from the same value. The lock file is crux's, in its state
+  folder (`locks/`, named by a hash of the sheet's real path: nothing of crux's
+  beside the user's sheet), not the sheet, because the sheet's inode is replaced
+  by every write. It holds the holder's process id: a wait longer than a second
+  says who it waits for, and one longer than `CRUX_LOCK_WAIT` seconds is refused
+  (`wait_for`). When it cannot be made at all the sheet is still read, and only
+  a statement that would change it is refused. The `.NAME.lock` files older
+  crux left beside sheets are removed when met (`remove_sidecar`).
 - A write goes to a temporary file in the sheet's directory, is flushed and
   fsynced, takes the sheet's mode, owner, group and ACL, and is renamed over
   the sheet with `os.replace` (atomic); the directory is then fsynced. A
@@ -46,12 +48,18 @@ from crux_cli.state.files import (
     TooLarge,
     article,
     existing_file,
-    open_regular,
     read_regular,
 )
 from crux_cli.state.files import current_umask as current_umask
 from crux_cli.state.files import write_atomically as write_atomically
-from crux_cli.state.locking import acquire, unlock
+from crux_cli.state.locking import unlock
+
+# a sheet's lock, in crux's state folder: state.sheet_locks (what its callers import from here too)
+from crux_cli.state.sheet_locks import lock_path as lock_path
+from crux_cli.state.sheet_locks import lock_problem, remove_sidecar, wait_for
+from crux_cli.state.sheet_locks import locked as locked
+from crux_cli.state.sheet_locks import open_lock as open_lock
+from crux_cli.state.sheet_locks import sidecar_path as sidecar_path
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetFile, SheetHero
@@ -281,39 +289,6 @@ def read_sheet(sheet: Path, shown: str) -> tuple[str, SheetHero]:
 
 
 
-def lock_path(sheet: Path) -> Path:
-    return sheet.with_name(f".{sheet.name}.lock")
-
-
-def open_lock(sheet: Path) -> int:
-    """A read-only descriptor on the sheet's lock file, made (0666 less the umask) when missing.
-
-    `flock` works on a read-only descriptor, so anyone who may read the lock file
-    may lock it: the first player to roll does not lock out the others.
-    """
-    return open_regular(lock_path(sheet), os.O_RDONLY | os.O_CREAT, 0o666, follow=False)
-
-
-@contextlib.contextmanager
-def locked(sheet: Path, shown: str, what: str = "sheet", *, wait: bool = True) -> Iterator[None]:
-    """Hold the file's exclusive lock (waiting for it, or with `wait` False raising OSError when it is
-    held) for the body of the `with`."""
-    try:
-        descriptor = open_lock(sheet)
-    except OSError as error:
-        raise SheetError(f"cannot lock the {what}: {lock_path(sheet).name} {lock_problem(error)}", path=shown,
-                         hint=f"crux needs to make a lock file in the {what}'s folder") from None
-    try:
-        acquire(descriptor, wait)
-        yield
-    finally:
-        os.close(descriptor)  # closing releases the lock
-
-
-def lock_problem(error: OSError) -> str:
-    return str(error.strerror) if isinstance(error, NotAFile) else f"cannot be opened: {error.strerror}"
-
-
 class SheetTransaction:
     """One locked read-modify-write of a sheet: read `hero`, then `save` the changed hero.
 
@@ -344,7 +319,7 @@ class SheetTransaction:
         text, parsed = updated_sheet(self.text, self.hero, hero, self.shown)  # never write one crux would refuse
         if self.unlocked is not None:
             raise SheetError(f"cannot change the sheet: {self.unlocked}", path=self.shown,
-                             hint="crux needs to make a lock file in the sheet's folder to change the sheet")
+                             hint="crux needs to make a lock file in its state folder to change the sheet")
         PARSED.pop(self.path, None)
         written = write_atomically(self.path, text, self.shown)
         self.text, self.hero = text, hero
@@ -390,14 +365,15 @@ def locked_transaction(sheet: Path, shown: str) -> Iterator[SheetTransaction]:
         descriptor: int | None = held_lock(sheet)
         unlocked = None
     except OSError as error:  # reading needs no lock: writes are atomic renames
-        descriptor, unlocked = None, f"{lock_path(sheet).name} {lock_problem(error)}"
+        descriptor, unlocked = None, f"{lock_path(sheet)} {lock_problem(error)}"
     locked_now = False
     try:
         if descriptor is not None:
-            acquire(descriptor)
+            wait_for(descriptor, shown)
             locked_now = True
             if sheet not in CLEARED:  # once a process: a folder of 20,000 files is not scanned per statement
                 remove_leftovers(sheet)
+                remove_sidecar(sheet)
                 CLEARED.add(sheet)
         text, hero = read_sheet(sheet, shown)  # under the lock: stat, and read again if it changed
         if locked_now and HOLDING.release is not None and HOLD_SECONDS > 0 and holdable(sheet, shown):
