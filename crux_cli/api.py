@@ -19,13 +19,15 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
+from crux_cli.api_fields import AnswerFields
 from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crux_cli.core.ruleset import SheetHero as Hero  # the hero of the rule set a sheet names
+    from crux_cli.api_hero import Hero  # a crux sheet's hero, its fields typed, naming no rule set's class
+    from crux_cli.core.ruleset import SheetHero  # any rule set's hero: what a hero= argument takes
     from crux_cli.probability.dist import Dist
     from crux_cli.probability.result import AtLeast, Comparison, Odds
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
@@ -42,18 +44,19 @@ def frozen(value: Any) -> Any:
     return value
 
 
-class RollResult(Record):
+class RollResult(Record, AnswerFields):
     """One statement answered: the fields of its JSON object, and the rule engine's own result.
 
     The fields every answer has are attributes (`input`, `kind`, `rules`, `seed`, `comment`,
     `index`); the rest of the JSON object (`outcome`, `dice`, `total`, `damage`…, which depend
-    on the statement) are attributes too, read-only, lists as tuples. `result` is the typed
-    result of the rule set's engine.
+    on the statement) are attributes too, read-only, lists as tuples, each typed (`AnswerFields`: a
+    type checker sees `total` as an int, and a misspelt field as an error). `result` is the
+    result of the rule set's engine, its type the rule set's own.
     """
 
     input: str
     rules: str
-    result: Any
+    result: object
     seed: int | None = None
     comment: str | None = None
     index: int | None = None
@@ -109,13 +112,14 @@ class RollResult(Record):
         """Its fields only: what was read of its JSON is made again when read again (pickle, copy)."""
         return {name: self.__dict__[name] for name in self._fields}
 
-    def __getattr__(self, name: str) -> Any:  # only called for names that are not fields, methods or read before
-        if name.startswith("_"):
-            raise AttributeError(name)
-        fields = self.fields
-        if name in fields:
-            return fields[name]
-        raise AttributeError(f"a {self.kind} answer has no field {name!r}; it has: {', '.join(fields)}")
+    if not TYPE_CHECKING:  # a type checker sees the typed fields of AnswerFields, and a misspelt one as an error
+        def __getattr__(self, name: str) -> Any:  # only called for names not fields, methods or read before
+            if name.startswith("_"):
+                raise AttributeError(name)
+            fields = self.fields
+            if name in fields:
+                return fields[name]
+            raise AttributeError(f"a {self.kind} answer has no field {name!r}; it has: {', '.join(fields)}")
 
     def __str__(self) -> str:
         """The line `crux` prints for this answer, without colour."""
@@ -261,6 +265,11 @@ class OddsComparison(Record):
     comparison: Comparison
 
     @property
+    def kind(self) -> str:
+        """`comparison`, as its JSON object's `kind`: every answer rolls() gives has one."""
+        return self.comparison.kind
+
+    @property
     def results(self) -> tuple[OddsResult, ...]:
         return tuple(OddsResult(text, self.rules, odds)
                      for text, odds in zip(self.comparison.inputs, self.comparison.odds, strict=True))
@@ -318,7 +327,8 @@ class Session:
     """
 
     def __init__(self, *, rules: str | None = None, seed: int | None = None,
-                 sheet: str | os.PathLike[str] | None = None, hero: Hero | None = None, repeat: int = 1) -> None:
+                 sheet: str | os.PathLike[str] | None = None, hero: SheetHero | None = None,
+                 repeat: int = 1) -> None:
         from crux_cli.running.settings import Settings, make_runner
 
         seed = checked_seed(seed)
@@ -354,7 +364,7 @@ class Session:
     @property
     def hero(self) -> Hero | None:
         """The hero as the sheet has it now, or as held in memory (None without either)."""
-        return self.runner.current_hero()
+        return cast("Hero | None", self.runner.current_hero())
 
     def rolls(self, text: str) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
         """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`; a statement
@@ -453,10 +463,10 @@ def read_sheet(text: str, path: str = "<sheet>") -> Hero:
     """A hero from a sheet's TOML text, checked as `crux --sheet` checks a file (SheetError names the line)."""
     from crux_cli.state.sheet import parse_sheet
 
-    return parse_sheet(text, path)
+    return cast("Hero", parse_sheet(text, path))
 
 
-def write_sheet(path: str | os.PathLike[str], hero: Hero) -> None:
+def write_sheet(path: str | os.PathLike[str], hero: SheetHero) -> None:
     """Write `hero` to a new, commented sheet file, as `crux sheet new` does; an existing file is never replaced."""
     from crux_cli.state.sheet import new_sheet_text
     from crux_cli.state.store import create_sheet
@@ -465,7 +475,7 @@ def write_sheet(path: str | os.PathLike[str], hero: Hero) -> None:
 
 
 def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None) -> RollResult:
+         hero: SheetHero | None = None) -> RollResult:
     """Roll one statement, as `crux [--rules R] [--seed N] [--sheet FILE] TEXT` does."""
     if rules is None and sheet is None and hero is None:
         return _plain_session(seed).roll(text)
@@ -513,19 +523,19 @@ def _forget_plain_sessions_in_a_child() -> None:
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
-          hero: Hero | None = None, repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
+          hero: SheetHero | None = None, repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
     """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them (`odds …` as an OddsResult)."""
     return Session(rules=rules, seed=seed, sheet=sheet, hero=hero, repeat=repeat).rolls(text)
 
 
 def odds(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
+         hero: SheetHero | None = None, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
     """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them."""
     return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least, cumulative=cumulative)
 
 
 def compare(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-            hero: Hero | None = None, cumulative: bool = False) -> OddsComparison:
+            hero: SheetHero | None = None, cumulative: bool = False) -> OddsComparison:
     """The exact odds of several statements side by side, as `crux odds 'A; B; C'` shows them."""
     return Session(rules=rules, sheet=sheet, hero=hero).compare(text, cumulative=cumulative)
 
