@@ -1,5 +1,5 @@
-"""The typed fields of a `RollResult` (crux-python(7)): written by tools/gen_fields.py from the JSON Schemas of the
-answers, crux_cli/data/schema/roll.*.json; do not edit by hand.
+"""The typed fields of a `RollResult` (crux-python(7)): written by tools/gen_fields.py from the JSON Schemas
+of the answers, crux_cli/data/schema/roll.*.json; do not edit by hand.
 
 Each property is a field of the JSON object `crux --json` prints for some kind of answer, typed as what those kinds
 hold (lists as tuples, objects as read-only mappings). They exist for a type checker only: at run time a field is
@@ -91,8 +91,9 @@ class AnswerFields:
 
         @property
         def dice(self) -> tuple[int, ...] | tuple[Mapping[Text, Any], ...]:
-            """dice: in challenge action, challenge fortune, challenge resist, countdown, crux attack,
-            crux initiative, crux rest field, crux save, crux test, d20check check, d20check damage, stepdice attack, stepdice death, stepdice save, stepdice step, table."""
+            """dice: in challenge action, challenge fortune, challenge resist, countdown, crux attack, crux
+            initiative, crux rest field, crux save, crux test, d20check check, d20check damage, stepdice attack,
+            stepdice death, stepdice save, stepdice step, table."""
 
         @property
         def dice_total(self) -> int:
@@ -184,8 +185,8 @@ class AnswerFields:
 
         @property
         def kept(self) -> int | None:
-            """kept: in challenge action, challenge fortune, challenge resist, crux initiative, crux save,
-            crux test, stepdice death, stepdice save."""
+            """kept: in challenge action, challenge fortune, challenge resist, crux initiative, crux save, crux test,
+            stepdice death, stepdice save."""
 
         @property
         def killed(self) -> bool:
@@ -237,8 +238,9 @@ class AnswerFields:
 
         @property
         def outcome(self) -> Text:
-            """outcome: in challenge action, challenge fortune, challenge resist, countdown, crux attack,
-            crux initiative, crux save, crux test, d20check check, d20check damage, opposed, stepdice attack, stepdice death, stepdice save, target."""
+            """outcome: in challenge action, challenge fortune, challenge resist, countdown, crux attack, crux
+            initiative, crux save, crux test, d20check check, d20check damage, opposed, stepdice attack, stepdice
+            death, stepdice save, target."""
 
         @property
         def pool(self) -> int:

@@ -28,7 +28,7 @@ outcome: str = r.outcome
 dice: tuple[int, ...] | object = r.dice
 kept: int | None = r.kept
 total: int = crux_cli.roll("4d6kh3", seed=1).total
-totals: list[int] = [each.total for each in crux_cli.rolls("6x 4d6kh3", seed=1) if isinstance(each, crux_cli.RollResult)]
+totals = [each.total for each in crux_cli.rolls("6x 4d6kh3", seed=1) if isinstance(each, crux_cli.RollResult)]
 kinds: list[str] = [each.kind for each in crux_cli.rolls("DEX; atk d8 # goblin", seed=1)]
 line: str = str(r) + r.to_json()
 damage: int = crux_cli.roll("atk d8", seed=1).damage

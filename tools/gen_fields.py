@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import keyword
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,12 @@ OUT = ROOT / "crux_cli" / "api_fields.py"
 
 # attributes RollResult has already (its own fields and properties: `result` is the engine's result, `sheet` the
 # sheet's update), or that every answer carries (the envelope)
-SKIPPED = {"input", "kind", "rules", "seed", "comment", "index", "line", "sheet", "result", "fields"}
+SKIPPED = {"input", "kind", "rules", "seed", "comment", "index", "line", "sheet", "result",
+           "fields"}
 ORDER = ["int", "float", "str", "bool"]
 
-HEAD = '''"""The typed fields of a `RollResult` (crux-python(7)): written by tools/gen_fields.py from the JSON Schemas of the
-answers, crux_cli/data/schema/roll.*.json; do not edit by hand.
+HEAD = '''"""The typed fields of a `RollResult` (crux-python(7)): written by tools/gen_fields.py from the JSON Schemas
+of the answers, crux_cli/data/schema/roll.*.json; do not edit by hand.
 
 Each property is a field of the JSON object `crux --json` prints for some kind of answer, typed as what those kinds
 hold (lists as tuples, objects as read-only mappings). They exist for a type checker only: at run time a field is
@@ -99,16 +101,10 @@ def module() -> str:
     lines = [HEAD.rstrip("\n")]
     for name, (types, kinds) in fields().items():
         shown = union(types).replace("str", "Text")
-        lines += ["        @property", f"        def {name}(self) -> {shown}:",
-                  f'            """{name}: in {", ".join(kinds)}."""', ""]
-    text = "\n".join(lines).rstrip("\n") + "\n"
-    return "\n".join(line if len(line) <= 120 else wrap_docstring(line) for line in text.split("\n"))
-
-
-def wrap_docstring(line: str) -> str:
-    """A docstring line too long for the line limit, cut at a comma onto a second line."""
-    cut = line.rfind(", ", 0, 110)
-    return line[:cut + 1] + "\n            " + line[cut + 2:]
+        docstring = textwrap.fill(f'"""{name}: in {", ".join(kinds)}."""', width=117, initial_indent=" " * 12,
+                                  subsequent_indent=" " * 12, break_on_hyphens=False)
+        lines += ["        @property", f"        def {name}(self) -> {shown}:", docstring, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def main(argv: list[str]) -> int:

@@ -26,7 +26,7 @@ from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.quick import check_text, read_config, refuse
 from crux_cli.running.settings import Settings
-from crux_cli.running.streams import guard_streams, is_terminal, output_failed
+from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -290,8 +290,8 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
         code = refuse(error, sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, as other Unix tools do
         code = output_failed(None)
-    except OSError as error:  # the output cannot be written: a full disk, a closed descriptor
-        code = output_failed(error)
+    except OSError as error:  # the output cannot be written (a full disk, a closed descriptor), or a file
+        code = os_error(error)
     except (KeyboardInterrupt, click.Abort):
         code = 130  # crux(1): interrupted
     except Exception as error:  # a bug in crux, not the user's input
