@@ -170,7 +170,7 @@ def print_completion_words(ctx: click.Context, param: click.Parameter, what: str
               help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.option("--completion-words", metavar="WHAT", is_eager=True, expose_value=False, hidden=True,
               callback=print_completion_words)
-@click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
+@click.version_option(__version__, "--version", "-V", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
 def crux(ctx: click.Context, /, **options: Any) -> None:
     """crux: roll dice the way the Crux System and its kin read them.
@@ -229,8 +229,12 @@ def statement_command(ctx: click.Context, /, statement: tuple[str, ...], **optio
 
 
 def refuse_unknown_options(ctx: click.Context, statement: tuple[str, ...], hint: str) -> None:
-    """`--sed 3` is a mistyped option; `--2` or `---1` is arithmetic."""
+    """`--sed 3` is a mistyped option; `--2` or `---1` is arithmetic; a first word `-x` (letters, no die: not
+    `-d6` or `-dF`) is an option too, never dice."""
     unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
+    first = statement[0] if statement else ""
+    if unknown is None and len(first) > 1 and first[0] == "-" and first[1:].isalpha() and first[1] not in "dD":
+        unknown = first
     if unknown is not None:
         text = " ".join(statement)
         name = unknown.partition("=")[0]
