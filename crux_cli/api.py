@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from crux_cli.api_fields import AnswerFields
+from crux_cli.api_hero import new_hero, read_sheet, write_sheet
 from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
@@ -332,6 +333,12 @@ class Session:
         from crux_cli.running.settings import Settings, make_runner
 
         seed = checked_seed(seed)
+        if rules is not None and not isinstance(rules, str):
+            raise CruxError(f"rules must be a rule set's name (a string) or None, not {rules!r}",
+                            hint="rules=\"stepdice\"; crux --rules list names them")
+        if sheet is not None and not isinstance(sheet, str | os.PathLike):
+            raise CruxError(f"sheet must be a path (a string or a Path) or None, not {sheet!r}",
+                            hint="sheet=\"wren.toml\"")
         if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
             raise CruxError(f"repeat must be a whole number from 1 up, not {repeat!r}", hint="repeat=6 answers "
                             "each statement six times")
@@ -371,7 +378,7 @@ class Session:
         written `odds …` answers with its exact odds (an `OddsResult`), as at the prompt."""
         try:
             return tuple(self._odds_of(answer) if answer.odds else RollResult.of(answer)
-                         for answer in self.runner.execute(text))
+                         for answer in self.runner.execute(checked_text(text)))
         finally:
             self._warn_about_the_journal()
 
@@ -400,7 +407,9 @@ class Session:
         The result holds every probability as a Fraction and `to_json()` writes each one out, as
         `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
         """
-        answer = self.runner.odds(text, at_least=at_least, exact=True, cumulative=cumulative)
+        if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, int)):
+            raise CruxError(f"at_least must be a whole number or None, not {at_least!r}", hint="at_least=10")
+        answer = self.runner.odds(checked_text(text), at_least=at_least, exact=True, cumulative=bool(cumulative))
         if answer.result.kind == "comparison":
             raise CruxError("odds() answers one statement; these are several", text=text,
                             position=max(0, text.find(";")), hint="compare() puts several side by side")
@@ -408,7 +417,7 @@ class Session:
 
     def compare(self, text: str, *, cumulative: bool = False) -> OddsComparison:
         """The exact odds of several statements (`A; B; C`) side by side, as `crux odds 'A; B; C'` shows them."""
-        answer = self.runner.odds(text, exact=True, cumulative=cumulative)
+        answer = self.runner.odds(checked_text(text), exact=True, cumulative=bool(cumulative))
         if answer.result.kind != "comparison":
             raise CruxError("compare() puts several statements side by side: separate them with ';'", text=text,
                             position=len(text), hint="odds() answers one statement")
@@ -424,6 +433,14 @@ class Session:
                 warnings.warn(f"crux: {message}", RuntimeWarning, stacklevel=3)
 
 
+def checked_text(text: object) -> str:
+    """A statement as the library takes one: a string; bytes, a list or None refused in plain words."""
+    if isinstance(text, str):
+        return text
+    hint = "decode it first: text.decode()" if isinstance(text, bytes | bytearray) else "roll(\"DEX +2b\")"
+    raise CruxError(f"a statement is a string, not {type(text).__name__}: {text!r:.60}", hint=hint)
+
+
 def checked_seed(seed: object) -> int | None:
     """A seed as `--seed` takes one: a whole number, or None for fresh dice; anything else is refused."""
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
@@ -431,47 +448,6 @@ def checked_seed(seed: object) -> int | None:
     from crux_cli.core.rng import bad_seed
 
     raise bad_seed(repr(seed))
-
-
-def new_hero(name: str = "hero", *, attributes: Mapping[str, int | tuple[int, int]] | None = None,
-             advantaged: str | None = None, disadvantaged: str | None = None, attack: str = "d6",
-             attack_attribute: str | None = None, hp: int = 10, hit_dice: int = 1, hit_die: str = "d8",
-             wound_cap: int = 6, grit: int = 0) -> Hero:
-    """A hero held in memory, as `crux sheet new` would write it, checked as a sheet file is.
-
-    `attributes` maps an attribute to its modifier, or to (modifier, Boon/Bane rating):
-    `{"DEX": (2, 1), "STR": -1}`; the others are 0. Dice are written as on a sheet (`"d8"`, `"2d6"`).
-    """
-    import json
-
-    def quoted(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value).lower()
-
-    lines = [f"name = {quoted(name)}", "[attributes]"]
-    for attribute, value in (attributes or {}).items():
-        modifier, rating = value if isinstance(value, tuple) else (value, 0)
-        lines.append(f"{quoted(str(attribute))} = {{ modifier = {quoted(modifier)}, rating = {quoted(rating)} }}")
-    lines += ["[saves]", f"advantaged = {quoted(advantaged or '')}", f"disadvantaged = {quoted(disadvantaged or '')}",
-              "[attack]", f"die = {quoted(attack)}", f"attribute = {quoted(attack_attribute or '')}",
-              "[status]", f"grit = {quoted(grit)}", f"hp = {quoted(hp)}", f"hp_max = {quoted(hp)}",
-              f"hit_dice = {quoted(hit_dice)}", f"hit_dice_max = {quoted(hit_dice)}", f"hit_die = {quoted(hit_die)}",
-              f"wound_cap = {quoted(wound_cap)}"]
-    return read_sheet("\n".join(lines) + "\n", "<new_hero>")
-
-
-def read_sheet(text: str, path: str = "<sheet>") -> Hero:
-    """A hero from a sheet's TOML text, checked as `crux --sheet` checks a file (SheetError names the line)."""
-    from crux_cli.state.sheet import parse_sheet
-
-    return cast("Hero", parse_sheet(text, path))
-
-
-def write_sheet(path: str | os.PathLike[str], hero: SheetHero) -> None:
-    """Write `hero` to a new, commented sheet file, as `crux sheet new` does; an existing file is never replaced."""
-    from crux_cli.state.sheet import new_sheet_text
-    from crux_cli.state.store import create_sheet
-
-    create_sheet(path, new_sheet_text(hero))
 
 
 def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
