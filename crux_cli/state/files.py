@@ -325,12 +325,14 @@ def written_beside(target: Path, text: str, shown: str, what: str, status: os.st
 
 
 def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
-                     new_mode: int | None = None) -> os.stat_result:
+                     new_mode: int | None = None, unchanged: str | None = None) -> os.stat_result:
     """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
 
     A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
     its mode, owner, group, ACL and the user's extended attributes. Returns the status of the file
-    written, taken before its rename.
+    written, taken before its rename. With `unchanged`, the text crux read and changed: just before the
+    rename the file must still hold it, byte for byte (an editor's save, even one keeping size and times,
+    is never replaced without a word), else a SheetError and the file left as it is.
     """
     status = None if exclusive else existing_file(target, shown, what)
     if status is not None:
@@ -340,6 +342,10 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     temporary = None
     try:
         temporary, written = written_beside(target, text, shown, what, status, mode)
+        if unchanged is not None and not still_holds(target, unchanged):
+            raise SheetError(f"the {what} changed while crux was changing it (another program wrote it): crux has "
+                             "not written over it", path=shown, hint="run the statement again: crux reads the "
+                             f"{what} as it is now")
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:
@@ -361,6 +367,14 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     except OSError as error:  # the rename is done: the change is made, and a retry would make it twice
         warn(f"{shown}: the {what} was written, but its folder could not be synced to disk: {error.strerror}")
     return written
+
+
+def still_holds(target: Path, text: str) -> bool:
+    """Does the file at `target` hold exactly `text` (what crux read of it)?"""
+    try:
+        return read_regular(target, follow=False) == text.encode("utf-8", "surrogateescape")
+    except OSError:  # gone, swapped for something else, grown past any sheet: not what was read
+        return False
 
 
 def current_umask() -> int:
