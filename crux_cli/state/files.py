@@ -330,10 +330,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
 
     A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
     its mode, owner, group, ACL and the user's extended attributes. Returns the status of the file
-    written, taken before its rename. With `unchanged`, the text crux read and changed: just before the
-    rename the file must still hold it, byte for byte (an editor's save, even one keeping size and times,
-    is never replaced without a word), else a SheetError and the file left as it is.
-    """
+    written, taken before its rename. With `unchanged` (the text crux read), the file must still hold it just
+    before the rename: an editor's save, even one keeping size and times, is never replaced without a word."""
     status = None if exclusive else existing_file(target, shown, what)
     if status is not None:
         mode = stat.S_IMODE(status.st_mode)
@@ -342,10 +340,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     temporary = None
     try:
         temporary, written = written_beside(target, text, shown, what, status, mode)
-        if unchanged is not None and not still_holds(target, unchanged):
-            raise SheetError(f"the {what} changed while crux was changing it (another program wrote it): crux has "
-                             "not written over it", path=shown, hint="run the statement again: crux reads the "
-                             f"{what} as it is now")
+        if unchanged is not None:
+            refuse_if_changed(target, unchanged, shown, what)
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:
@@ -369,12 +365,16 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     return written
 
 
-def still_holds(target: Path, text: str) -> bool:
-    """Does the file at `target` hold exactly `text` (what crux read of it)?"""
+def refuse_if_changed(target: Path, text: str, shown: str, what: str) -> None:
+    """A SheetError unless the file at `target` holds exactly `text` (what crux read of it, and changed)."""
     try:
-        return read_regular(target, follow=False) == text.encode("utf-8", "surrogateescape")
+        same = read_regular(target, follow=False) == text.encode("utf-8", "surrogateescape")
     except OSError:  # gone, swapped for something else, grown past any sheet: not what was read
-        return False
+        same = False
+    if not same:
+        raise SheetError(f"the {what} changed while crux was changing it (another program wrote it): crux has "
+                         "not written over it", path=shown, hint=f"run the statement again: crux reads the {what} "
+                         "as it is now")
 
 
 def current_umask() -> int:
