@@ -27,7 +27,14 @@ def _interrupted(signum: int, frame: object) -> None:
     os._exit(130)
 
 
-if sys.argv and (sys.argv[0] == "-m" or sys.argv[0].rpartition("/")[2] == "crux"):  # the program, not a library
+def _is_the_program(argv0: str) -> bool:
+    """Is this the `crux` program (`python -m crux_cli`, the console script), not a library's import? The script's
+    name as each platform gives it: `/usr/bin/crux`, `C:\\...\\Scripts\\crux.exe`, `crux-script.py`, any case."""
+    name = argv0.replace("\\", "/").rpartition("/")[2].lower()
+    return argv0 == "-m" or name in ("crux", "crux.exe", "crux-script.py")
+
+
+if sys.argv and _is_the_program(sys.argv[0]):  # the program, not a library
     # _signal, the interpreter's own module, is loaded already: `import signal` runs Python code (its enums),
     # and a Ctrl-C during it came back as a traceback in this file (tests/test_streams_and_echo.py)
     import _signal  # type: ignore[import-not-found]

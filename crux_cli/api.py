@@ -19,13 +19,16 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
+from crux_cli.api_fields import AnswerFields
+from crux_cli.api_hero import new_hero, read_sheet, write_sheet
 from crux_cli.core.errors import CruxError, LimitError, SheetError
 from crux_cli.core.record import Record
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crux_cli.core.ruleset import SheetHero as Hero  # the hero of the rule set a sheet names
+    from crux_cli.api_hero import Hero  # a crux sheet's hero, its fields typed, naming no rule set's class
+    from crux_cli.core.ruleset import SheetHero  # any rule set's hero: what a hero= argument takes
     from crux_cli.probability.dist import Dist
     from crux_cli.probability.result import AtLeast, Comparison, Odds
     from crux_cli.running.runner import Answer, Runner, SheetUpdate
@@ -42,18 +45,19 @@ def frozen(value: Any) -> Any:
     return value
 
 
-class RollResult(Record):
+class RollResult(Record, AnswerFields):
     """One statement answered: the fields of its JSON object, and the rule engine's own result.
 
     The fields every answer has are attributes (`input`, `kind`, `rules`, `seed`, `comment`,
     `index`); the rest of the JSON object (`outcome`, `dice`, `total`, `damage`…, which depend
-    on the statement) are attributes too, read-only, lists as tuples. `result` is the typed
-    result of the rule set's engine.
+    on the statement) are attributes too, read-only, lists as tuples, each typed (`AnswerFields`: a
+    type checker sees `total` as an int, and a misspelt field as an error). `result` is the
+    result of the rule set's engine, its type the rule set's own.
     """
 
     input: str
     rules: str
-    result: Any
+    result: object
     seed: int | None = None
     comment: str | None = None
     index: int | None = None
@@ -109,13 +113,14 @@ class RollResult(Record):
         """Its fields only: what was read of its JSON is made again when read again (pickle, copy)."""
         return {name: self.__dict__[name] for name in self._fields}
 
-    def __getattr__(self, name: str) -> Any:  # only called for names that are not fields, methods or read before
-        if name.startswith("_"):
-            raise AttributeError(name)
-        fields = self.fields
-        if name in fields:
-            return fields[name]
-        raise AttributeError(f"a {self.kind} answer has no field {name!r}; it has: {', '.join(fields)}")
+    if not TYPE_CHECKING:  # a type checker sees the typed fields of AnswerFields, and a misspelt one as an error
+        def __getattr__(self, name: str) -> Any:  # only called for names not fields, methods or read before
+            if name.startswith("_"):
+                raise AttributeError(name)
+            fields = self.fields
+            if name in fields:
+                return fields[name]
+            raise AttributeError(f"a {self.kind} answer has no field {name!r}; it has: {', '.join(fields)}")
 
     def __str__(self) -> str:
         """The line `crux` prints for this answer, without colour."""
@@ -261,6 +266,11 @@ class OddsComparison(Record):
     comparison: Comparison
 
     @property
+    def kind(self) -> str:
+        """`comparison`, as its JSON object's `kind`: every answer rolls() gives has one."""
+        return self.comparison.kind
+
+    @property
     def results(self) -> tuple[OddsResult, ...]:
         return tuple(OddsResult(text, self.rules, odds)
                      for text, odds in zip(self.comparison.inputs, self.comparison.odds, strict=True))
@@ -318,10 +328,17 @@ class Session:
     """
 
     def __init__(self, *, rules: str | None = None, seed: int | None = None,
-                 sheet: str | os.PathLike[str] | None = None, hero: Hero | None = None, repeat: int = 1) -> None:
+                 sheet: str | os.PathLike[str] | None = None, hero: SheetHero | None = None,
+                 repeat: int = 1) -> None:
         from crux_cli.running.settings import Settings, make_runner
 
         seed = checked_seed(seed)
+        if rules is not None and not isinstance(rules, str):
+            raise CruxError(f"rules must be a rule set's name (a string) or None, not {rules!r}",
+                            hint="rules=\"stepdice\"; crux --rules list names them")
+        if sheet is not None and not isinstance(sheet, str | os.PathLike):
+            raise CruxError(f"sheet must be a path (a string or a Path) or None, not {sheet!r}",
+                            hint="sheet=\"wren.toml\"")
         if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
             raise CruxError(f"repeat must be a whole number from 1 up, not {repeat!r}", hint="repeat=6 answers "
                             "each statement six times")
@@ -354,14 +371,14 @@ class Session:
     @property
     def hero(self) -> Hero | None:
         """The hero as the sheet has it now, or as held in memory (None without either)."""
-        return self.runner.current_hero()
+        return cast("Hero | None", self.runner.current_hero())
 
     def rolls(self, text: str) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
         """Every answer of one line: `;`-separated statements, `6x …` repeats, a `# comment`; a statement
         written `odds …` answers with its exact odds (an `OddsResult`), as at the prompt."""
         try:
             return tuple(self._odds_of(answer) if answer.odds else RollResult.of(answer)
-                         for answer in self.runner.execute(text))
+                         for answer in self.runner.execute(checked_text(text)))
         finally:
             self._warn_about_the_journal()
 
@@ -390,7 +407,9 @@ class Session:
         The result holds every probability as a Fraction and `to_json()` writes each one out, as
         `crux odds --json` does, so the odds limit counts that work too (`exact=True`).
         """
-        answer = self.runner.odds(text, at_least=at_least, exact=True, cumulative=cumulative)
+        if at_least is not None and (isinstance(at_least, bool) or not isinstance(at_least, int)):
+            raise CruxError(f"at_least must be a whole number or None, not {at_least!r}", hint="at_least=10")
+        answer = self.runner.odds(checked_text(text), at_least=at_least, exact=True, cumulative=bool(cumulative))
         if answer.result.kind == "comparison":
             raise CruxError("odds() answers one statement; these are several", text=text,
                             position=max(0, text.find(";")), hint="compare() puts several side by side")
@@ -398,7 +417,7 @@ class Session:
 
     def compare(self, text: str, *, cumulative: bool = False) -> OddsComparison:
         """The exact odds of several statements (`A; B; C`) side by side, as `crux odds 'A; B; C'` shows them."""
-        answer = self.runner.odds(text, exact=True, cumulative=cumulative)
+        answer = self.runner.odds(checked_text(text), exact=True, cumulative=bool(cumulative))
         if answer.result.kind != "comparison":
             raise CruxError("compare() puts several statements side by side: separate them with ';'", text=text,
                             position=len(text), hint="odds() answers one statement")
@@ -414,6 +433,14 @@ class Session:
                 warnings.warn(f"crux: {message}", RuntimeWarning, stacklevel=3)
 
 
+def checked_text(text: object) -> str:
+    """A statement as the library takes one: a string; bytes, a list or None refused in plain words."""
+    if isinstance(text, str):
+        return text
+    hint = "decode it first: text.decode()" if isinstance(text, bytes | bytearray) else "roll(\"DEX +2b\")"
+    raise CruxError(f"a statement is a string, not {type(text).__name__}: {text!r:.60}", hint=hint)
+
+
 def checked_seed(seed: object) -> int | None:
     """A seed as `--seed` takes one: a whole number, or None for fresh dice; anything else is refused."""
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
@@ -423,49 +450,8 @@ def checked_seed(seed: object) -> int | None:
     raise bad_seed(repr(seed))
 
 
-def new_hero(name: str = "hero", *, attributes: Mapping[str, int | tuple[int, int]] | None = None,
-             advantaged: str | None = None, disadvantaged: str | None = None, attack: str = "d6",
-             attack_attribute: str | None = None, hp: int = 10, hit_dice: int = 1, hit_die: str = "d8",
-             wound_cap: int = 6, grit: int = 0) -> Hero:
-    """A hero held in memory, as `crux sheet new` would write it, checked as a sheet file is.
-
-    `attributes` maps an attribute to its modifier, or to (modifier, Boon/Bane rating):
-    `{"DEX": (2, 1), "STR": -1}`; the others are 0. Dice are written as on a sheet (`"d8"`, `"2d6"`).
-    """
-    import json
-
-    def quoted(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value).lower()
-
-    lines = [f"name = {quoted(name)}", "[attributes]"]
-    for attribute, value in (attributes or {}).items():
-        modifier, rating = value if isinstance(value, tuple) else (value, 0)
-        lines.append(f"{quoted(str(attribute))} = {{ modifier = {quoted(modifier)}, rating = {quoted(rating)} }}")
-    lines += ["[saves]", f"advantaged = {quoted(advantaged or '')}", f"disadvantaged = {quoted(disadvantaged or '')}",
-              "[attack]", f"die = {quoted(attack)}", f"attribute = {quoted(attack_attribute or '')}",
-              "[status]", f"grit = {quoted(grit)}", f"hp = {quoted(hp)}", f"hp_max = {quoted(hp)}",
-              f"hit_dice = {quoted(hit_dice)}", f"hit_dice_max = {quoted(hit_dice)}", f"hit_die = {quoted(hit_die)}",
-              f"wound_cap = {quoted(wound_cap)}"]
-    return read_sheet("\n".join(lines) + "\n", "<new_hero>")
-
-
-def read_sheet(text: str, path: str = "<sheet>") -> Hero:
-    """A hero from a sheet's TOML text, checked as `crux --sheet` checks a file (SheetError names the line)."""
-    from crux_cli.state.sheet import parse_sheet
-
-    return parse_sheet(text, path)
-
-
-def write_sheet(path: str | os.PathLike[str], hero: Hero) -> None:
-    """Write `hero` to a new, commented sheet file, as `crux sheet new` does; an existing file is never replaced."""
-    from crux_cli.state.sheet import new_sheet_text
-    from crux_cli.state.store import create_sheet
-
-    create_sheet(path, new_sheet_text(hero))
-
-
 def roll(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None) -> RollResult:
+         hero: SheetHero | None = None) -> RollResult:
     """Roll one statement, as `crux [--rules R] [--seed N] [--sheet FILE] TEXT` does."""
     if rules is None and sheet is None and hero is None:
         return _plain_session(seed).roll(text)
@@ -513,19 +499,19 @@ def _forget_plain_sessions_in_a_child() -> None:
 
 
 def rolls(text: str, *, rules: str | None = None, seed: int | None = None, sheet: str | os.PathLike[str] | None = None,
-          hero: Hero | None = None, repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
+          hero: SheetHero | None = None, repeat: int = 1) -> tuple[RollResult | OddsResult | OddsComparison, ...]:
     """Every answer of one line, as `crux [--repeat N] … 'A; B'` prints them (`odds …` as an OddsResult)."""
     return Session(rules=rules, seed=seed, sheet=sheet, hero=hero, repeat=repeat).rolls(text)
 
 
 def odds(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-         hero: Hero | None = None, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
+         hero: SheetHero | None = None, at_least: int | None = None, cumulative: bool = False) -> OddsResult:
     """Exact odds of one statement, as `crux odds [--at-least K] [--cumulative] TEXT` computes them."""
     return Session(rules=rules, sheet=sheet, hero=hero).odds(text, at_least=at_least, cumulative=cumulative)
 
 
 def compare(text: str, *, rules: str | None = None, sheet: str | os.PathLike[str] | None = None,
-            hero: Hero | None = None, cumulative: bool = False) -> OddsComparison:
+            hero: SheetHero | None = None, cumulative: bool = False) -> OddsComparison:
     """The exact odds of several statements side by side, as `crux odds 'A; B; C'` shows them."""
     return Session(rules=rules, sheet=sheet, hero=hero).compare(text, cumulative=cumulative)
 

@@ -261,3 +261,37 @@ def test_the_plain_call_keeps_nothing_from_one_roll_to_the_next_but_its_speed() 
     assert pickle.loads(pickle.dumps(result)).total == result.total
     with pytest.raises(crux_cli.CruxError):
         crux_cli.roll("4d6kh3", seed=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: crux_cli.roll(b"d6"), lambda: crux_cli.roll(["d6"]), lambda: crux_cli.roll(None),
+    lambda: crux_cli.rolls(b"d6; d8"), lambda: crux_cli.odds(None), lambda: crux_cli.compare(["d6", "d8"]),
+    lambda: crux_cli.roll("d6", rules=["crux"]), lambda: crux_cli.roll("d6", rules=b"crux"),
+    lambda: crux_cli.roll("d6", sheet=3), lambda: crux_cli.odds("d6", at_least="3"),
+    lambda: crux_cli.Session(rules=3), lambda: crux_cli.Session().roll(None),
+    lambda: crux_cli.read_sheet(b"name = 'x'"),
+    lambda: crux_cli.write_sheet(3, crux_cli.new_hero()), lambda: crux_cli.new_hero(None),
+    lambda: crux_cli.new_hero(hp="10"), lambda: crux_cli.new_hero(attributes=["DEX"]),
+    lambda: crux_cli.new_hero(attributes={"DEX": "x"}), lambda: crux_cli.new_hero(attack=8),
+])
+def test_an_argument_of_the_wrong_type_is_a_plain_crux_error(call) -> None:
+    """bytes, lists, None where a string or a number goes: a CruxError saying so, never a TypeError or an
+    AttributeError from crux's inside (issue 37)."""
+    with pytest.raises(crux_cli.CruxError) as refused:
+        call()
+    assert refused.value.message and "Error" not in refused.value.message
+
+
+def test_new_hero_names_the_callers_argument_not_a_made_up_line_or_key() -> None:
+    """`new_hero(hp=-3)` is refused as hp=-3: no `<new_hero>:12`, no `hp_max` the caller never wrote (issue 38)."""
+    with pytest.raises(crux_cli.SheetError) as refused:
+        crux_cli.new_hero(hp=-3)
+    message = refused.value.message
+    assert message.startswith("new_hero(hp=-3): `hp` is -3") and "hp_max" not in message
+    assert "<new_hero>" not in message and refused.value.path is None and refused.value.line is None
+    with pytest.raises(crux_cli.SheetError, match=r"^new_hero\(hit_dice=-1\): `hit_dice` is -1"):
+        crux_cli.new_hero(hit_dice=-1)
+    with pytest.raises(crux_cli.SheetError, match=r"^new_hero\(attributes=\{'DEX': \(2, 9\)\}\): `rating` is 9"):
+        crux_cli.new_hero(attributes={"DEX": (2, 9)})
+    with pytest.raises(crux_cli.SheetError, match=r"^new_hero\(grit=99\)"):
+        crux_cli.new_hero(grit=99)

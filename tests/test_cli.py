@@ -226,3 +226,27 @@ def fast_env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k not in ("CRUX_RULES", "CRUX_SHEET", "NO_COLOR", "CRUX_DEBUG")}
+
+
+def test_dash_capital_v_prints_the_version_and_dash_x_is_a_usage_error_not_dice():
+    """`crux -V` is the version (as --version), `crux -x` an unknown option (status 2), neither read as dice;
+    a negative die (`-d6`, `-dF`) is still arithmetic (issue 38)."""
+    import crux_cli
+
+    version = crux_here("-V")
+    assert version.returncode == 0 and version.stdout.strip() == f"crux {crux_cli.__version__}"
+    for words in (["-x"], ["-x", "3"], ["--seed", "1", "-q"], ["odds", "-q"]):
+        refused = crux_here(*words)
+        assert refused.returncode == 2, words
+        assert f"no such option: {words[-1] if words[0] != '-x' else '-x'}" in refused.stderr, refused.stderr
+        assert "dice expression" not in refused.stderr
+    assert crux_here("--seed", "1", "-d6").stdout.startswith("-d6: -")
+    assert crux_here("--seed", "1", "-dF").returncode == 0
+
+
+def test_a_first_word_close_to_a_command_suggests_it():
+    slip = crux_here("lgo")
+    assert slip.returncode == 2 and "did you mean the command `crux log`?" in slip.stderr
+    assert "did you mean the command `crux sheet`?" in crux_here("shet").stderr
+    assert "did you mean the command" not in crux_here("bogus").stderr
+    assert "did you mean the command" not in crux_here("DEX +2").stderr  # refused past its first word

@@ -245,6 +245,20 @@ def test_a_config_alias_named_like_a_statement_word_is_left_out_with_its_line(tm
     assert done.stdout.startswith("atk 2d8+3 heavy: ") and "'smite'" not in done.stderr  # the others work
 
 
+def test_a_config_alias_named_in_capitals_is_said_as_written_with_its_line(tmp_path: Path) -> None:
+    """`DEX = "STR"` is the alias `dex`, a statement word: left out with a warning that names it as the file
+    spells it, with its line and why; one in capitals that hides nothing works in any case (issue 38)."""
+    path = tmp_path / "config.toml"
+    path.write_text('[aliases]\nsmite = "atk 2d8"\nDEX = "STR +1b"\nGoblin = "atk d6"\n', encoding="utf-8")
+    done = run_crux("--seed", "1", "DEX", env={"CRUX_CONFIG": str(path)})
+    assert done.returncode == 0 and done.stdout.startswith("DEX: "), done.stdout
+    assert done.stderr == (f"crux: warning: the config file's alias 'DEX' is not used: {path}:3: 'dex' is already a "
+                           "statement word (an alias's name is read in any case: 'DEX' is 'dex') (pick another name)\n")
+    for word in ("goblin", "GOBLIN"):
+        done = run_crux("--seed", "1", word, env={"CRUX_CONFIG": str(path)})
+        assert done.stdout.startswith("atk d6: "), done.stdout
+
+
 @pytest.mark.parametrize(("text", "needs_tomllib", "aliases"), [
     ('rules = "stepdice"\n\n[aliases]\nfb = "save d8"  # a comment\n', False, {"fb": "save d8"}),
     ('rules = "stepdice"\n\n[aliases]\nfb = "save d8\\tnow"\n', True, {"fb": "save d8\tnow"}),  # an escape

@@ -119,6 +119,8 @@ def package_of(module: str) -> str:
         return BELOW_ALL
     if parts[1] == "rulesets" and len(parts) > 2:
         return f"rulesets/{parts[2]}"
+    if parts[1].startswith("api_"):  # the library's typed fields and hero (api_fields.py, api_hero.py): the api's
+        return "api"
     return parts[1]
 
 

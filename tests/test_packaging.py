@@ -74,3 +74,18 @@ def test_build_is_clean_and_the_sdist_collects_its_tests(tmp_path: Path) -> None
     assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-3000:]
     summary = collected.stdout.strip().splitlines()[-1]
     assert "tests collected" in summary and "error" not in summary, summary
+
+
+def test_the_readme_installs_from_what_exists() -> None:
+    """`crux-dice` is not on the Package Index yet: the README installs from the checkout or a wheel built from it
+    (tests/test_typed_wheel.py builds and installs that wheel), never by the name (issue 38)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"^(?:python3 -m )?(?:\S*pipx?|\S*pip) install .*$", readme, flags=re.M)
+    commands += re.findall(r"&& (?:\S*pipx?) install [^#&]*", readme)
+    assert commands
+    for command in commands:
+        assert "crux-dice" not in command.split("#")[0], command
+    assert "python3 -m pip wheel --no-deps -w dist . && pipx install dist/crux_dice-*.whl" in readme
+    assert "not on the Package Index yet" in readme

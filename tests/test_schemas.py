@@ -47,10 +47,33 @@ def validator(name: str) -> Any:
     return jsonschema.Draft202012Validator(schema(name))  # made once: jsonschema.validate checks the schema each call
 
 
+@cache
+def index_validator() -> Any:
+    """index.json, its references to the other schemas resolved by their `$id`s, as a script would load them."""
+    from referencing import Registry, Resource
+
+    documents = [schema(path.name) for path in SCHEMAS.iterdir() if path.name.endswith(".json")]
+    registry = Registry().with_resources((d["$id"], Resource.from_contents(d)) for d in documents)
+    return jsonschema.Draft202012Validator(schema("index.json"), registry=registry)
+
+
+def picked(record: dict[str, Any]) -> str:
+    """The schema a script picks from index.json for an answer, as its description says."""
+    if "error" in record:
+        return "error.json"
+    kinds = schema("index.json")["x-crux-kinds"]
+    if "outcomes" in record or record.get("kind") == "comparison":
+        return "odds.json"
+    target = kinds[record["kind"]]
+    return target if isinstance(target, str) else target[record["rules"]]
+
+
 def check(record: dict[str, Any], name: str | None = None) -> None:
     name = name or schema_name(record)
     document = schema(name)
     validator(name).validate(record)
+    assert picked(record) == name, record  # the index maps every answer's kind to the schema it fits
+    index_validator().validate(record)
     if name != "odds.json":  # odds name their side tables freely; every other field is one the schema names
         unnamed = set(record) - set(document["properties"])
         assert not unnamed, f"{name} does not name {sorted(unnamed)} of {record}"
@@ -181,8 +204,31 @@ def test_table_answers_and_their_odds_fit_their_schemas(tmp_path: Path, monkeypa
 
 def test_the_schemas_are_documented_in_crux_1() -> None:
     page = (ROOT / "man" / "crux.1").read_text(encoding="utf-8")
-    assert "crux_cli/data/schema" in page
+    assert "crux_cli/data/schema" in page and "index.json" in page and "x-crux-kinds" in page
     for path in SCHEMAS.iterdir():
         if path.name.startswith("roll."):
             rules_and_kind = path.name.removeprefix("roll.").removesuffix(".json")
             assert rules_and_kind.split(".")[-1].replace("-", " ") in page, path.name
+
+
+def test_every_schema_has_its_id_and_the_index_maps_every_kind() -> None:
+    kinds = schema("index.json")["x-crux-kinds"]
+    mapped = {name for target in kinds.values() for name in ([target] if isinstance(target, str) else target.values())}
+    for path in SCHEMAS.iterdir():
+        if path.name.endswith(".json"):
+            assert schema(path.name)["$id"] == "https://crux-dice.invalid/schema/" + path.name
+        if path.name.startswith("roll."):
+            assert path.name in mapped, f"index.json maps no kind to {path.name}"
+            document = schema(path.name)
+            kind, rules = document["properties"]["kind"]["const"], document["properties"]["rules"].get("const")
+            assert picked({"kind": kind, "rules": rules or "stepdice"}) == path.name
+    assert kinds["rest field"] == {"crux": "roll.crux.rest-field.json"} and kinds["comparison"] == "odds.json"
+
+
+def test_the_index_refuses_an_answer_its_kind_schema_refuses() -> None:
+    answer = json.loads(crux_cli.roll("DEX +2b", seed=3).to_json())
+    index_validator().validate(answer)
+    with pytest.raises(jsonschema.ValidationError):
+        index_validator().validate({**answer, "dice": "not a list"})
+    with pytest.raises(jsonschema.ValidationError):
+        index_validator().validate({"input": "x", "error": {"message": 3}})

@@ -545,6 +545,14 @@ if sys.argv[1] == "fight":  # a REPL session's fight steps, in-process: autosave
     session.autosave.close()
     session.journal.close()
     raise SystemExit(0)
+if sys.argv[1] == "program":  # how the early Ctrl-C handler knows the program by a Windows script's name
+    sys.argv = [sys.argv[2]]
+    import signal
+    import crux_cli
+    print(signal.getsignal(signal.SIGINT) is crux_cli._interrupted)
+    raise SystemExit(0)
+import crux_cli.state.files
+crux_cli.state.files.PLATFORM = "win32"  # crux's folders where Windows keeps them (an XDG variable still wins)
 sys.argv = ["crux", *sys.argv[1:]]
 from crux_cli.__main__ import main
 main()
@@ -569,6 +577,34 @@ def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> No
     assert "history kept: KeptHistory" in repl.stdout
 
 
+@pytest.mark.slow
+def test_crux_on_windows_keeps_its_folders_where_windows_does(tmp_path: Path) -> None:
+    """No XDG variable: the store in %LOCALAPPDATA%\\crux, the config read from %APPDATA%\\crux, nothing at the
+    XDG places; and the early Ctrl-C handler knows `crux.exe` by its Windows path."""
+    local, roaming, home = tmp_path / "Local", tmp_path / "Roaming", tmp_path / "home"
+    (roaming / "crux").mkdir(parents=True)
+    (roaming / "crux" / "config.toml").write_text('rules = "stepdice"\n', encoding="utf-8")
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "CRUX_"))}
+    env |= {"NO_COLOR": "1", "HOME": str(home), "USERPROFILE": str(home), "LOCALAPPDATA": str(local),
+            "APPDATA": str(roaming)}
+
+    def crux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", NO_FCNTL, *args], capture_output=True, text=True, timeout=60,
+                              env=env)
+
+    rolled = crux("--seed", "1", "save d8")  # a stepdice statement: the config under %APPDATA% was read
+    assert rolled.returncode == 0 and rolled.stdout.startswith("save d8:"), rolled.stdout + rolled.stderr
+    assert (local / "crux" / "crux.db").is_file()
+    assert not (home / ".local").exists() and not (home / ".config").exists()
+    logged = crux("log", "-n", "1")
+    assert "save d8" in logged.stdout, logged.stdout + logged.stderr
+    for argv0 in ("C:\\Users\\ann\\AppData\\Local\\Programs\\Python\\Scripts\\crux.exe",
+                  "C:\\Python311\\Scripts\\CRUX.EXE", "crux-script.py"):
+        assert crux("program", argv0).stdout.strip() == "True", argv0
+    assert crux("program", "C:\\tools\\notcrux.exe").stdout.strip() == "False"
+
+
 def test_no_module_imports_fcntl_but_the_lock_module() -> None:
     root = Path(__file__).resolve().parent.parent / "crux_cli"
     users = [p.relative_to(root).as_posix() for p in root.rglob("*.py") if "fcntl" in p.read_text()]
@@ -580,6 +616,7 @@ def test_the_package_says_which_platforms_it_runs_on() -> None:
     for platform in ("Operating System :: POSIX", "Operating System :: Microsoft :: Windows",
                      "Operating System :: MacOS"):
         assert platform in text
+    assert "Operating System :: OS Independent" not in text  # honest: the specific ones, not both (issue 38)
 
 
 def test_values_kept_for_undo_are_the_sheets(sheet: Path) -> None:

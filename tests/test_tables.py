@@ -245,3 +245,42 @@ def test_hostile_tables_are_refused_quickly(tables: Path) -> None:
             with pytest.raises(CruxError, match=message):
                 crux_cli.roll(f"table {name}")
     assert work.calls < 700_000  # about 67,000
+
+
+# -- hostile table files (issue 37, Low) ----------------------------------------------------------------------
+
+
+def test_a_table_nested_fifty_thousand_brackets_deep_is_refused_plainly(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "deep.toml").write_text("x = " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(crux_cli.CruxError, match="nested too deeply") as refused:
+        crux_cli.roll("table deep")
+    assert "RecursionError" not in refused.value.message
+
+
+def test_a_table_link_out_of_its_folder_is_refused_and_nothing_of_its_target_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = tmp_path / "private.toml"
+    secret.write_text('token = "s3cr3t-value"\n[[rows]]\nroll = "1"\ntext = "s3cr3t-row"\n', encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "x.toml").symlink_to(secret)
+    (tmp_path / "tables" / "loot.toml").write_text('[[rows]]\nroll = "1"\ntext = "a coin"\n', encoding="utf-8")
+    (tmp_path / "tables" / "alias.toml").symlink_to(tmp_path / "tables" / "loot.toml")  # inside: allowed
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(crux_cli.CruxError, match="symbolic link out of its tables folder") as refused:
+        crux_cli.roll("table x")
+    assert "s3cr3t" not in crux_cli.format_error(refused.value)
+    assert crux_cli.roll("table alias", seed=1).text == "a coin"
+
+
+def test_a_file_that_is_no_table_is_refused_without_showing_its_keys_or_values(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "cfg.toml").write_text('password = "hunter2"\n[server]\nhost = "h"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(crux_cli.CruxError, match="not a table file") as refused:
+        crux_cli.roll("table cfg")
+    shown = crux_cli.format_error(refused.value)
+    assert "hunter2" not in shown and "password" not in shown and "server" not in shown

@@ -51,9 +51,10 @@ EXPECTED = [
     "crux_cli.api.Session",
     "crux_cli.api.RollResult",
     "crux_cli.api.OddsResult",
-    # the library names no rule set's own types (issue 33): a hero is the sheet facet's SheetHero, whatever its rules
-    "crux_cli.core.ruleset.SheetHero",
-    "crux_cli.core.ruleset.SheetHero | None",
+    # the library names no rule set's own types (issue 33): a hero is the structural crux_cli.api_hero.Hero, its
+    # fields typed (issue 38), where it was the sheet facet's SheetHero (a name and rules only)
+    "crux_cli.api_hero.Hero",
+    "crux_cli.api_hero.Hero | None",
     "crux_cli.api.OddsResult",
     "crux_cli.api.OddsComparison",
 ]
@@ -79,3 +80,41 @@ def test_the_client_runs_as_it_type_checks() -> None:
     exec(compile(CLIENT, "client.py", "exec"), namespace)
     assert str(namespace["one"]).startswith("DEX +2b: success")
     assert isinstance(namespace["chances"], crux_cli.OddsResult)
+
+
+def test_the_hero_a_script_gets_has_every_field_its_type_names() -> None:
+    """`crux_cli.api_hero.Hero` is structural: the hero new_hero() gives at run time has each of its members."""
+    import inspect
+
+    import crux_cli
+    from crux_cli.api_hero import Hero, HeroAttribute
+
+    hero = crux_cli.new_hero("Wren", attributes={"DEX": (2, 1)})
+    members = [name for name, _ in inspect.getmembers(Hero) if not name.startswith("_")]
+    assert {"grit", "hp", "attack_sides", "attribute", "conditions"} <= set(members)
+    assert all(hasattr(hero, name) for name in members), [name for name in members if not hasattr(hero, name)]
+    attribute = hero.attribute("DEX")
+    assert (attribute.modifier, attribute.rating) == (2, 1)
+    assert all(hasattr(attribute, name) for name, _ in inspect.getmembers(HeroAttribute) if not name.startswith("_"))
+
+
+def test_every_field_of_every_answer_is_typed_and_a_misspelt_one_is_not() -> None:
+    """The typed fields (crux_cli/api_fields.py) are generated from the schemas and fresh; each roll schema's field
+    is one of them, and a field read at run time is what its type says."""
+    import json
+
+    import crux_cli
+    from crux_cli.api_fields import AnswerFields
+
+    fresh = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_fields.py"), "--check"], capture_output=True,
+                           text=True)
+    assert fresh.returncode == 0, fresh.stdout
+    source = (ROOT / "crux_cli" / "api_fields.py").read_text(encoding="utf-8")
+    typed = set(re.findall(r"def (\w+)\(self\)", source))
+    for path in (ROOT / "crux_cli" / "data" / "schema").glob("roll.*.json"):
+        names = set(json.loads(path.read_text(encoding="utf-8"))["properties"])
+        names -= {"input", "kind", "rules", "seed", "comment", "index", "line", "sheet", "result"}
+        assert names <= typed, (path.name, names - typed)
+    assert not hasattr(AnswerFields, "total")  # for a type checker only: at run time the answer's JSON is read
+    answer = crux_cli.roll("atk d8", seed=1)
+    assert isinstance(answer.total, int) and isinstance(answer.dice, tuple) and isinstance(answer.outcome, str)

@@ -3,7 +3,8 @@
 One schema per kind of answer: `roll.<rules>.<kind>.json` for what `crux --json STATEMENT` prints
 (generic dice answer in every rule set: `roll.dice.json`, `roll.countdown.json`, `roll.target.json`,
 `roll.opposed.json`, and random tables `roll.table.json`), `odds.json` for `crux odds --json` and
-`odds …` in any line (one statement, or several compared), `error.json` for a refused statement.
+`odds …` in any line (one statement, or several compared), `error.json` for a refused statement; each has an
+`$id`, and `index.json` maps each answer's `kind` to its schema (`x-crux-kinds`) and validates any answer.
 crux(1), JSON OUTPUT, documents them; tests/test_schemas.py validates every answer of the docs, the
 corpus and the golden batch against them, and fails when a file differs from a fresh generation:
 
@@ -168,8 +169,49 @@ def file_name(rules: str | None, kind: str) -> str:
     return f"roll.{kind.replace(' ', '-')}.json" if rules is None else f"roll.{rules}.{kind.replace(' ', '-')}.json"
 
 
+# Each schema's `$id`: a name, not a place to fetch (crux has no web site; the files ship in the package). Relative
+# references between them (index.json's) resolve against it.
+BASE = "https://crux-dice.invalid/schema/"
+
+
 def schema(name: str, title: str, body: dict[str, Any]) -> dict[str, Any]:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **body}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": BASE + name, "title": title, **body}
+
+
+def kinds_map() -> dict[str, Any]:
+    """Each answer's `kind` -> its schema's file: a name, or, where rule sets share a kind, a map by `rules`
+    (generic dice kinds are the same in every rule set)."""
+    found: dict[str, Any] = {"comparison": "odds.json"}
+    for rules, kind in ROLLS:
+        name = file_name(rules, kind)
+        if rules is None:
+            found[kind] = name
+        else:
+            found.setdefault(kind, {})[rules] = name
+    return dict(sorted(found.items()))
+
+
+def picked_by(kind: str, target: Any) -> list[dict[str, Any]]:
+    """index.json's rules for one kind: `if` the answer is of it (and of the rule set), `then` its schema."""
+    if isinstance(target, str):
+        return [{"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]}, "then": {"$ref": target}}]
+    return [{"if": {"properties": {"kind": {"const": kind}, "rules": {"const": rules}}, "required": ["kind", "rules"]},
+             "then": {"$ref": name}} for rules, name in target.items()]
+
+
+def index_schema() -> dict[str, Any]:
+    kinds = kinds_map()
+    rolls = [rule for kind, target in kinds.items() if kind != "comparison" for rule in picked_by(kind, target)]
+    is_odds = {"anyOf": [{"required": ["outcomes"]}, {"properties": {"kind": {"const": "comparison"}},
+                                                       "required": ["kind"]}]}
+    return schema("index.json", "crux --json: any answer, its schema picked by its kind", {
+        "description": "A script picks an answer's schema here: an object with `error` is error.json's; one with "
+                       "`outcomes`, or of kind `comparison`, odds.json's (exact odds); any other by its `kind`, "
+                       "and by its `rules` where rule sets share a kind (`x-crux-kinds`). Validating against this "
+                       "schema validates against the one picked.",
+        "x-crux-kinds": kinds, "type": "object",
+        "if": {"required": ["error"]}, "then": {"$ref": "error.json"},
+        "else": {"if": is_odds, "then": {"$ref": "odds.json"}, "else": {"allOf": rolls}}})
 
 
 def roll_schema(rules: str | None, kind: str, required: dict[str, Any], optional: dict[str, Any],
@@ -204,6 +246,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         {"input": STR, "error": obj({"message": STR, "position": null({**INT, "minimum": 0}), "hint": null(STR)},
                                     closed=True)},
         {"line": ENVELOPE_OPTIONAL["line"]}, closed=True))
+    out["index.json"] = index_schema()
     return out
 
 

@@ -26,7 +26,7 @@ from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.quick import check_text, read_config, refuse
 from crux_cli.running.settings import Settings, TableAsked
-from crux_cli.running.streams import guard_streams, is_terminal, output_failed
+from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -170,7 +170,7 @@ def print_completion_words(ctx: click.Context, param: click.Parameter, what: str
               help="Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.")
 @click.option("--completion-words", metavar="WHAT", is_eager=True, expose_value=False, hidden=True,
               callback=print_completion_words)
-@click.version_option(__version__, "--version", prog_name="crux", message="%(prog)s %(version)s")
+@click.version_option(__version__, "--version", "-V", prog_name="crux", message="%(prog)s %(version)s")
 @click.pass_context
 def crux(ctx: click.Context, /, **options: Any) -> None:
     """crux: roll dice the way the Crux System and its kin read them.
@@ -229,8 +229,12 @@ def statement_command(ctx: click.Context, /, statement: tuple[str, ...], **optio
 
 
 def refuse_unknown_options(ctx: click.Context, statement: tuple[str, ...], hint: str) -> None:
-    """`--sed 3` is a mistyped option; `--2` or `---1` is arithmetic."""
+    """`--sed 3` is a mistyped option; `--2` or `---1` is arithmetic; a first word `-x` (letters, no die: not
+    `-d6` or `-dF`) is an option too, never dice."""
     unknown = next((word for word in statement if word[:3].startswith("--") and word[2:3].isalpha()), None)
+    first = statement[0] if statement else ""
+    if unknown is None and len(first) > 1 and first[0] == "-" and first[1:].isalpha() and first[1] not in "dD":
+        unknown = first
     if unknown is not None:
         text = " ".join(statement)
         name = unknown.partition("=")[0]
@@ -341,8 +345,8 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
         code = refuse(error, sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, as other Unix tools do
         code = output_failed(None)
-    except OSError as error:  # the output cannot be written: a full disk, a closed descriptor
-        code = output_failed(error)
+    except OSError as error:  # the output cannot be written (a full disk, a closed descriptor), or a file
+        code = os_error(error)
     except (KeyboardInterrupt, click.Abort):
         code = 130  # crux(1): interrupted
     except Exception as error:  # a bug in crux, not the user's input

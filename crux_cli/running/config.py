@@ -155,11 +155,11 @@ def toml_reason(message: str) -> str:
     return re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "not valid TOML"
 
 
-def key_line(text: str, key: str) -> int | None:
+def key_line(text: str, key: str, ignore_case: bool = False) -> int | None:
     """The line that sets `key` (its last part, for `colors.success`), for the report."""
     name = re.escape(key.rpartition(".")[2])
     for number, line in enumerate(text.splitlines(), 1):
-        if re.match(rf"\s*[\"']?{name}[\"']?\s*=", line):
+        if re.match(rf"\s*[\"']?{name}[\"']?\s*=", line, flags=re.I if ignore_case else 0):
             return number
     return None
 
@@ -256,12 +256,16 @@ def alias_name(name: str) -> str:
 def alias_problem(config: Config, name: str, clash: str) -> str:
     """The report of a config alias left out because its name is taken (`clash`: "a statement word"...),
     with the file's path and the alias's line, as other config problems are reported."""
-    line = None
+    line, written = None, name
     if config.path is not None:
         with contextlib.suppress(OSError):  # gone or changed since: the report goes without its line
-            line = key_line(read_regular(config.path).decode("utf-8", "replace"), name)
-    return (f"the config file's alias '{name}' is not used: {printable(config.path or '')}"
-            f"{f':{line}' if line else ''}: '{name}' is already {clash} (pick another name)")
+            text = read_regular(config.path).decode("utf-8", "replace")
+            line = key_line(text, name, ignore_case=True)  # an alias's name is read in any case: `DEX` is `dex`
+            if line is not None:
+                written = text.splitlines()[line - 1].partition("=")[0].strip().strip("\"'") or name
+    spelt = "" if written == name else f" (an alias's name is read in any case: '{written}' is '{name}')"
+    return (f"the config file's alias '{written}' is not used: {printable(config.path or '')}"
+            f"{f':{line}' if line else ''}: '{name}' is already {clash}{spelt} (pick another name)")
 
 
 def shadowing(aliases: Mapping[str, str], words: frozenset[str] | set[str]) -> list[str]:

@@ -61,12 +61,29 @@ def run_one(settings: Settings, text: str, output: Output) -> int:
         show()
     except CruxError as error:
         show()
-        output.refused(error, None, text)
+        output.refused(command_hint(error, text), None, text)
     finally:
         if runner is not None and runner.journal is not None:
             runner.journal.close()
     warn_about_journal(runner.journal if runner is not None else None, output)
     return 2 if output.failures else 0
+
+
+COMMAND_WORDS = ("log", "odds", "sheet", "repl")  # crux's commands a one-shot's first word may be a slip of
+
+
+def command_hint(error: CruxError, text: str) -> CruxError:
+    """A one-shot refused at its first word, a word close to one of crux's commands (`crux lgo`): the hint says
+    which command was perhaps meant. Only ever on a refusal: a roll pays nothing for it."""
+    word = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    if error.position not in (None, 0) or not word.isalpha() or len(word) < 3:
+        return error
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, COMMAND_WORDS, n=1, cutoff=0.6)
+    if not close:
+        return error
+    return error.with_hint(f"did you mean the command `crux {close[0]}`?" + (f" {error.hint}" if error.hint else ""))
 
 
 def run_batch(settings: Settings, stream: Any, output: Output) -> int:

@@ -30,7 +30,7 @@ from crux_cli.core.style import PLAIN
 from crux_cli.running.modes import run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
-from crux_cli.running.streams import guard_streams, output_failed
+from crux_cli.running.streams import guard_streams, os_error, output_failed
 
 FLAGS = {"--json": "json", "--no-journal": "no_journal"}
 VALUES = {"--seed": "seed", "--rules": "rules", "--sheet": "sheet"}
@@ -157,8 +157,8 @@ def answer(words: list[str], ready: Any = None) -> int | None:
         return 130
     except BrokenPipeError:  # the reader went away (crux … | head): stop quietly, status 1, as click does
         return output_failed(None)
-    except OSError as error:
-        return output_failed(error)
+    except OSError as error:  # the output cannot be written, or another file: said as what it is
+        return os_error(error)
     except Exception as error:
         if os.environ.get("CRUX_DEBUG"):
             raise

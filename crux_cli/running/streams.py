@@ -9,6 +9,8 @@ instead of an internal error halfway through a batch.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import errno
 import io
 import os
 import signal
@@ -127,6 +129,53 @@ def is_terminal(stream: IO[Any] | None) -> bool:
         return stream is not None and not stream.closed and stream.isatty()
     except (ValueError, OSError):
         return False
+
+
+def os_error(error: OSError) -> int:
+    """An OSError escaped a command: the output's own (it cannot be written: a full disk, a closed descriptor),
+    or another file's (a lock, a folder), said as what it is; CRUX_DEBUG=1 shows where it was raised."""
+    if os.environ.get("CRUX_DEBUG"):
+        import traceback
+
+        with contextlib.suppress(OSError, ValueError):
+            traceback.print_exception(error, file=sys.stderr)
+    if error.filename is None and (raised_writing_output(error) or not output_writable()):
+        return output_failed(error)
+    reason = error.strerror or str(error) or type(error).__name__
+    code = errno.errorcode.get(error.errno or 0)
+    where = "".join(f"{shown(name)}: " for name in (error.filename, error.filename2) if name is not None)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"crux: {where}{reason}{f' ({code})' if code else ''}\n")
+        if not os.environ.get("CRUX_DEBUG"):
+            sys.stderr.write("  CRUX_DEBUG=1 shows where it happened\n")
+        sys.stderr.flush()
+    return 1
+
+
+def shown(name: object) -> str:
+    """A file name as it can be printed: a byte that is not UTF-8 shown as `\\xe9`."""
+    text = os.fsdecode(name) if isinstance(name, str | bytes) else str(name)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+OUTPUT_WRITERS = ("crux_cli/running/streams.py", "crux_cli/running/output.py", "/click/utils.py", "/click/termui.py")
+
+
+def raised_writing_output(error: OSError) -> bool:
+    """Was `error` raised where crux writes its output (the writers of streams.py and output.py, click's echo)?"""
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace is not None and trace.tb_frame.f_code.co_filename.replace("\\", "/").endswith(OUTPUT_WRITERS)
+
+
+def output_writable() -> bool:
+    """Can the output still be written? What it holds is flushed: an output that failed fails again."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return False
+    return not isinstance(sys.stdout, ClosedOutput)
 
 
 def output_failed(error: OSError | None) -> int:

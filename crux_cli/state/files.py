@@ -13,7 +13,9 @@ crux runs wherever Python does. The POSIX-only flags and calls (`O_NOFOLLOW`, `O
 lacks them (Windows): there a name is still checked with `stat` before it is opened, a folder's
 entries are made durable by the file system's own journal, and files are private by the user's profile.
 
-The user's folders follow the XDG base-directory rule (`user_folder`), the one home of that rule.
+The user's folders are where each platform keeps them (`user_folder`, the one home of that rule): XDG on
+Linux and other POSIX systems, the platform's own on macOS and Windows, an XDG variable set
+honoured everywhere, and an older crux's folder at the XDG place kept where it exists.
 """
 
 from __future__ import annotations
@@ -134,14 +136,41 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
 
 
 def user_folder(kind: str, environ: Mapping[str, str] = os.environ) -> str:
-    """crux's folder of one XDG kind ("CONFIG", "DATA", "STATE"): `$XDG_<KIND>_HOME/crux`, or the spec's
-    default under the home folder when the variable is unset or relative (the spec says to ignore it).
+    """crux's folder of one kind ("CONFIG", "DATA", "STATE"), where the platform keeps such folders:
+
+    - `$XDG_<KIND>_HOME/crux` when the variable is set to an absolute path, on every platform;
+    - on Linux and other POSIX systems, the XDG default under the home folder (`~/.config/crux`,
+      `~/.local/share/crux`, `~/.local/state/crux`): unchanged, so existing stores keep working;
+    - on macOS `~/Library/Application Support/crux`; on Windows `%APPDATA%\\crux` (config and data, which
+      roam with the user) and `%LOCALAPPDATA%\\crux` (state: the store) -- unless an older crux made its
+      folder at the XDG default already: that one is kept, store, history and tables with it.
 
     A plain string: pathlib costs a one-shot command 6 ms to import, and the config path is read by every one."""
     base = environ.get(f"XDG_{kind}_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), *XDG_DEFAULTS[kind])
-    return os.path.join(base, "crux")
+    if os.path.isabs(base):
+        return os.path.join(base, "crux")
+    xdg = os.path.join(environ.get("HOME") or os.path.expanduser("~"), *XDG_DEFAULTS[kind], "crux")
+    if PLATFORM not in NATIVE_FOLDERS or os.path.isdir(xdg):
+        return xdg
+    return native_folder(kind, PLATFORM, environ)
+
+
+PLATFORM = sys.platform  # read once; the Windows simulation (tests/test_state_store.py) sets "win32"
+NATIVE_FOLDERS = ("win32", "darwin")
+# Windows: the variable the shell sets for each kind (APPDATA roams with the user's profile, LOCALAPPDATA stays on
+# the machine), and the profile's folder it names when unset
+WINDOWS_FOLDERS = {"CONFIG": ("APPDATA", "Roaming"), "DATA": ("APPDATA", "Roaming"), "STATE": ("LOCALAPPDATA", "Local")}
+
+
+def native_folder(kind: str, platform: str, environ: Mapping[str, str] = os.environ) -> str:
+    """crux's folder of one kind as macOS or Windows keeps it, by the rule platformdirs follows without its import
+    (20 ms: every command reads the config's path): macOS one folder for all three kinds, Windows
+    `%APPDATA%\\crux` or `%LOCALAPPDATA%\\crux` (`~\\AppData\\Roaming` or `~\\AppData\\Local` when unset)."""
+    home = environ.get("USERPROFILE" if platform == "win32" else "HOME") or os.path.expanduser("~")
+    if platform != "win32":
+        return os.path.join(home, "Library", "Application Support", "crux")
+    variable, fallback = WINDOWS_FOLDERS[kind]
+    return os.path.join(environ.get(variable) or os.path.join(home, "AppData", fallback), "crux")
 
 
 def owned_here(status: os.stat_result) -> bool:
@@ -300,13 +329,13 @@ def written_beside(target: Path, text: str, shown: str, what: str, status: os.st
 
 
 def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet", exclusive: bool = False,
-                     new_mode: int | None = None) -> os.stat_result:
+                     new_mode: int | None = None, unchanged: str | None = None) -> os.stat_result:
     """Put `text` at `target` all at once: temp file, fsync, rename (or link, to refuse an existing file).
 
     A new file gets `new_mode` (default 0666 less the umask); a replaced one keeps
     its mode, owner, group, ACL and the user's extended attributes. Returns the status of the file
-    written, taken before its rename.
-    """
+    written, taken before its rename. With `unchanged` (the text crux read), the file must still hold it just
+    before the rename: an editor's save, even one keeping size and times, is never replaced without a word."""
     status = None if exclusive else existing_file(target, shown, what)
     if status is not None:
         mode = stat.S_IMODE(status.st_mode)
@@ -315,6 +344,8 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     temporary = None
     try:
         temporary, written = written_beside(target, text, shown, what, status, mode)
+        if unchanged is not None:
+            refuse_if_changed(target, unchanged, shown, what)
         if exclusive:
             os.link(temporary, target)  # fails if the name exists: never overwrite one by surprise
         else:
@@ -336,6 +367,18 @@ def write_atomically(target: Path, text: str, shown: str, *, what: str = "sheet"
     except OSError as error:  # the rename is done: the change is made, and a retry would make it twice
         warn(f"{shown}: the {what} was written, but its folder could not be synced to disk: {error.strerror}")
     return written
+
+
+def refuse_if_changed(target: Path, text: str, shown: str, what: str) -> None:
+    """A SheetError unless the file at `target` holds exactly `text` (what crux read of it, and changed)."""
+    try:
+        same = read_regular(target, follow=False) == text.encode("utf-8", "surrogateescape")
+    except OSError:  # gone, swapped for something else, grown past any sheet: not what was read
+        same = False
+    if not same:
+        raise SheetError(f"the {what} changed while crux was changing it (another program wrote it): crux has "
+                         "not written over it", path=shown, hint=f"run the statement again: crux reads the {what} "
+                         "as it is now")
 
 
 def current_umask() -> int:

@@ -106,8 +106,9 @@ def write_held(journal: Journal) -> None:
                 run.write()
             except CruxError as error:
                 failed.add(path)
+                reason = error.message.removeprefix(f"{run.shown}: ")  # the path is said once, as SheetError's
                 journal.sheet_failures.append(SheetError(
-                    f"{error.message}; the sheet changes of the answers before this are not kept",
+                    f"{reason}; the sheet changes of the answers before this are not kept",
                     path=run.shown, hint=error.hint))
         if store is not None and pending and not journal.warned:
             commit_rows(journal, store, pending, intents, failed)

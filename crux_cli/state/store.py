@@ -108,10 +108,14 @@ def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
     data = loads(text)  # None: not the plain TOML read without tomllib (PERFORMANCE.md)
     if data is None:
         data = read_toml(text, path)
-    hero: SheetHero = file_for(data.get("rules")).read(data, text, path)
+    hero: SheetHero = file_for(data.get("rules")).read(data, text, path)  # its own refusals first, at their lines
     if not rulesets.exists(hero.rules):  # a built-in name never scans the installed packages' entry points
         raise SheetError(f"unknown rule set `{hero.rules}`", path=path, line=top_key_line(text, "rules"),
                          hint="rule sets: " + ", ".join(rulesets.names()))
+    if "name" not in data:  # empty, cut short, half-written by an editor, or another program's TOML
+        raise SheetError("not a crux sheet: it has no `name`", path=path,
+                         hint="a sheet starts with name = \"...\" (crux sheet new FILE makes one); crux has left "
+                              "the file as it was")
     return hero
 
 
@@ -321,7 +325,7 @@ class SheetTransaction:
             raise SheetError(f"cannot change the sheet: {self.unlocked}", path=self.shown,
                              hint="crux needs to make a lock file in its state folder to change the sheet")
         PARSED.pop(self.path, None)
-        written = write_atomically(self.path, text, self.shown)
+        written = write_atomically(self.path, text, self.shown, unchanged=self.text)  # still what was read
         self.text, self.hero = text, hero
         with contextlib.suppress(OSError):  # the file at the path is the one just written: keep it parsed
             now = os.stat(self.path)
@@ -509,7 +513,7 @@ class HeldRun(SheetTransaction):
         text, parsed = self.text, self.planned
         assert parsed is not None
         PARSED.pop(self.path, None)
-        written = write_atomically(self.path, text, self.shown)
+        written = write_atomically(self.path, text, self.shown, unchanged=self.base_text)  # what plan() read
         with contextlib.suppress(OSError):
             now = os.stat(self.path)
             if (now.st_ino, now.st_size, now.st_mtime_ns) == (written.st_ino, written.st_size, written.st_mtime_ns):

@@ -115,7 +115,7 @@ def read_statement(text: str, sheet: str | None = None) -> Any:
 
 def load(path: Path, name: str, folders: list[Path], chain: tuple[Path, ...], loaded: dict[Path, Table]) -> Table:
     """One table file and the tables it names (each read once; a cycle or too many files refused)."""
-    path = path.resolve()
+    path = inside_its_folder(path)
     if path in loaded:
         return loaded[path]
     if len(loaded) >= MAX_TABLES:
@@ -144,6 +144,16 @@ def load(path: Path, name: str, folders: list[Path], chain: tuple[Path, ...], lo
     return table
 
 
+def inside_its_folder(path: Path) -> Path:
+    """The real file of a table found as `path`: a symbolic link may lead to another file of its tables folder,
+    never out of it (to any file the user may read, whose text a refusal would show)."""
+    real, folder = path.resolve(), path.parent.resolve()
+    if real != path and not real.is_relative_to(folder):
+        raise CruxError(f"{path}: a symbolic link out of its tables folder: crux reads no table there",
+                        hint=f"copy the table into {path.parent}, or link to one inside it")
+    return real
+
+
 def read_text(path: Path) -> str:
     try:
         size = path.stat().st_size
@@ -160,6 +170,10 @@ def read_text(path: Path) -> str:
 def parse_toml(raw: str, path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(raw)
+    except RecursionError:  # tens of thousands of brackets: tomllib reads nesting by recursion
+        raise CruxError(f"{path}: the table is not one crux reads: it is nested too deeply",
+                        hint="a table has an optional die = \"1d6\" and [[rows]] with roll or weight, and text "
+                             "or table") from None
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         found = re.search(r"\(at line (\d+), column \d+\)", message)
@@ -225,6 +239,9 @@ Fail = Callable[..., CruxError]  # (line, reason, hint=None): an error naming th
 def check_top(data: dict[str, Any], lines: list[int], raw: str, fail: Fail) -> tuple[list[Any], str | None]:
     """The file's rows and its die (None when it gives none), once its top-level keys are right."""
     unknown = sorted(set(data) - TOP_KEYS)
+    if unknown and "rows" not in data:  # not a table (another program's file): nothing of it is shown
+        raise fail(1, "not a table file: it has no [[rows]] and keys a table does not have",
+                   "a table has an optional die = \"1d6\" and [[rows]] with roll or weight, and text or table")
     if unknown:
         raise fail(key_line(raw, unknown[0]), f"a table has no key '{unknown[0]}'",
                    "its keys are die, title and [[rows]]")
