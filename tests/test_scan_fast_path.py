@@ -262,7 +262,7 @@ def test_every_statement_form_of_the_corpus_is_read_without_pyparsing(monkeypatc
         raise AssertionError(f"pyparsing asked for {name}")
 
     monkeypatch.setattr(grammar._Pyparsing, "__getattr__", no_pyparsing)
-    for rules, statement, expected, number in EXAMPLES:
+    for rules, statement, expected, _ in EXAMPLES:
         if not expected.startswith("error:"):
             read_uncached(statement, rulesets.load(rules))  # raises on a statement left to the grammar
 
