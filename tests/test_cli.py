@@ -186,7 +186,8 @@ QUICK = [["--seed", "3", "DEX +2b"], ["--seed", "3", "DEX", "+2b", "grit"], ["--
          ["--sheet", "missing.toml", "DEX"], ["--json", "--sheet", "missing.toml", "DEX"], ["--seed", "9", "init"],
          ["--seed", "3", "DEX", "-1B"], ["--seed", "3", "DEX", "+2b", "-1B"], ["odds", "DEX", "-1B"],
          ["--seed", "2", "d20", "-", "3"], ["--seed", "2", "d20", "-3"], ["--seed", "2", "d20", "-x=3"]]
-CLICK = [["DEX", "-1h"], ["DEX", "-h"], ["-1B", "DEX"], ["DEX", "--", "-1B"], ["DEX", "--json"], ["--seed", "x", "d6"], ["--seed", "-3", "d6"], ["--json", "--json", "d6"],
+CLICK = [["DEX", "-1h"], ["DEX", "-h"], ["-1B", "DEX"], ["DEX", "--", "-1B"],
+         ["DEX", "--json"], ["--seed", "x", "d6"], ["--seed", "-3", "d6"], ["--json", "--json", "d6"],
          ["help"], ["-"], ["repl"], ["sheet", "show"], ["--rules", "list"], ["--sed", "3", "d6"], ["odds"], [],
          ["--seed", "1", "odds", "d6"], ["--color", "always", "d6"], ["--", "d6"], ["log"]]
 
