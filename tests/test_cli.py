@@ -177,14 +177,30 @@ def test_the_console_script_freezes_what_start_up_made_and_still_collects():
     assert done.stdout.split() == ["False", "True"]
 
 
+def test_the_quick_path_freezes_what_it_made_and_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
+    """crux_cli/__main__.py pauses the collector while a one-shot form is imported and answered, and freezes
+    what it made (the exit's collection skips it); the collector is then as the caller had it."""
+    probe = ("import gc\n{before}import crux_cli.__main__ as program\n"
+             "status = program.quick_answer(['--no-journal', '--seed', '1', 'd20'])\n"
+             "print(status, gc.isenabled(), gc.get_freeze_count() > 1000)\n")
+    env = {**fast_env(), "XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    for before, enabled in (("", "True"), ("gc.disable()\n", "False")):
+        done = subprocess.run([sys.executable, "-c", probe.format(before=before)], capture_output=True, text=True,
+                              check=True, env=env)
+        assert done.stdout.split()[-3:] == ["0", enabled, "True"]
+
+
 # --- the common forms, answered without click (running/quick.py), as click answers them ----------------
 
 QUICK = [["--seed", "3", "DEX +2b"], ["--seed", "3", "DEX", "+2b", "grit"], ["--json", "--seed", "7", "4d6kh3"],
          ["--seed", "+5", "atk 2d8+3 heavy"], ["odds", "4d6kh3"], ["--json", "odds", "DEX +1b"],
          ["--rules", "stepdice", "--seed", "2", "save d8"], ["--rules", "nosuch", "4d6"], ["--seed", "1", "DEX +2x"],
          ["--json", "--seed", "1", "DEX +2x"], ["odds", "2d6; 3d6"], ["--no-journal", "--seed", "4", "d20"],
-         ["--sheet", "missing.toml", "DEX"], ["--json", "--sheet", "missing.toml", "DEX"], ["--seed", "9", "init"]]
-CLICK = [["DEX", "-1B"], ["DEX", "--json"], ["--seed", "x", "d6"], ["--seed", "-3", "d6"], ["--json", "--json", "d6"],
+         ["--sheet", "missing.toml", "DEX"], ["--json", "--sheet", "missing.toml", "DEX"], ["--seed", "9", "init"],
+         ["--seed", "3", "DEX", "-1B"], ["--seed", "3", "DEX", "+2b", "-1B"], ["odds", "DEX", "-1B"],
+         ["--seed", "2", "d20", "-", "3"], ["--seed", "2", "d20", "-3"], ["--seed", "2", "d20", "-x=3"]]
+CLICK = [["DEX", "-1h"], ["DEX", "-h"], ["-1B", "DEX"], ["DEX", "--", "-1B"],
+         ["DEX", "--json"], ["--seed", "x", "d6"], ["--seed", "-3", "d6"], ["--json", "--json", "d6"],
          ["help"], ["-"], ["repl"], ["sheet", "show"], ["--rules", "list"], ["--sed", "3", "d6"], ["odds"], [],
          ["--seed", "1", "odds", "d6"], ["--color", "always", "d6"], ["--", "d6"], ["log"]]
 

@@ -10,6 +10,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
@@ -33,8 +35,11 @@ CRUX_HEADS = {"test": ["DEX", "str", "Will", "test", "TEST", "test DEX"], "save"
 DICE_TERMS = ["d6", "2d6", "D20", "4d6kh3", "4d6KL1", "3d6!", "3d6!!", "d%", "4dF", "d66", "2d66", "8d6>=5", "4d6rr1",
               "4d6ro<2", "3d6!>=5", "0d6", "d0", "5", "0", "12", "1000000000000", "1001d6", "d20kh", "4d6dl1", "6d6k3",
               "2d6rr<=6", "d1!", "3d6kh3rr1", "4d6k", "x", "(2d4)", "( 2d4+1 )", "(d6*(2+d4))", "(3d6", "()", "-3",
-              "d6[fire]", "Cd8", "d6 kh1"]
-DICE_OPERATORS = ["+", "-", "*", "/", " + ", " - ", "\t*\t", " / ", "++", ""]
+              "d6[fire]", "Cd8", "d6 kh1", "{1d8, 1d10}kh1", "{4d6kh3,4d6kh3}", "{ 3d6 , 2 }dl1", "{1d6, 2}k", "{}",
+              "{1d6,}", "{d6}kh1s", "max(1d20, 1d20)", "MIN (2d6, 7)", "min(d6", "DEX", "dex", "Strength", "dexx",
+              "d6 [fire]", "(2d6 + 3) [to  hit]", "d6 [a[b]", "-d6", "--2", "- -3", "+-d4", "cd4", "Cd7", "cd8 + 1",
+              "d20 vs 15", "1d20+5 vs15", "d20 VS 10+5", "vs", "1d20 vs 1d20+DEX", "2d6 vs"]
+DICE_OPERATORS = ["+", "-", "*", "/", " + ", " - ", "\t*\t", " / ", "++", "", " vs ", " - -"]
 DICE_PREFIXES = ["", "roll ", "ROLL ", "6x ", "roll 3x ", "3X", "1001x ", "0x ", "rolld6"]
 
 
@@ -83,7 +88,10 @@ def test_dice_scanner_builds_the_grammars_tree_or_nothing(monkeypatch: pytest.Mo
         tree = dice_scan.scan(text)
         if tree is not None:
             scanned += 1
-            assert repr(tree) == dice_tree_by_grammar(monkeypatch, text), text
+            parsed = dice_grammar.parse(text)
+            assert repr(parsed) == dice_tree_by_grammar(monkeypatch, text), text
+            if not getattr(parsed, "reads_sheet", False):  # `1d20 + DEX`: parse marks it, on both paths alike
+                assert repr(tree) == repr(parsed), text
     assert scanned > 100
 
 
@@ -93,7 +101,10 @@ def test_plain_statements_take_the_fast_path():
     assert crux_scan.scan("test", "DEX +2b -1B grit risky") is not None
     assert dice_scan.scan("roll 6x 4d6kh3 + 2d6!*3 - 1") is not None
     assert dice_scan.scan("(2d4+1)*3") is not None and dice_scan.scan("( (d6) )") is not None
-    assert dice_scan.scan("(2d6") is None and dice_scan.scan("-d6") is None  # the grammar's
+    assert dice_scan.scan("(2d6") is None and dice_scan.scan("2d6 vs") is None  # the grammar's
+    for every_form in ("-d6", "1d20+5 vs 15", "1d20+3 vs 1d20+5", "(2d6 + 3) [fire] + 1d4 [cold]", "{1d8, 1d10}kh1",
+                       "max(1d20, 1d20) + 5", "Cd8", "roll 3x cd6", "1d20 + dex vs 15", "6x 4d6kh3 vs 12"):
+        assert dice_scan.scan(every_form) is not None, every_form
 
 
 def corpus_and_golden_lines() -> list[tuple[str, str]]:
@@ -122,15 +133,17 @@ def test_every_corpus_line_reads_the_same_with_and_without_the_fast_paths(monkey
 # --- the kindred rule sets' scanners (rulesets/<name>/scan.py): the same tree or the same refusal ------------
 
 KINDRED = {
-    "stepdice": ({"save": ["save", "SAVE", "save dex", "save Strength", "save wil"]},
+    "stepdice": ({"save": ["save", "SAVE", "save dex", "save Strength", "save wil"], "step": ["step", "STEP d8"],
+                  "attack": ["attack", "atk", "ATK d6", "attack 2d6"], "death": ["death", "DEATH"]},
                  ["d8", "d6", "D12", "0", "d4", "d5", "d20", "00", "vs", "vs 4", "vs d6", "vs 0", "vs d7", "vs x",
                   "enh", "enhanced", "IMP", "impaired", "dex", "str", "4", "+1", "d8!", "99999999999999999999",
-                  "vs\t3"]),
+                  "vs\t3", "up", "down", "UP", "2", "armor 1", "armour 5", "armor", "grit 3", "grit", "str d8",
+                  "dex d6", "will d4", "wil d20", "marked", "d6 d8", "3d1", "0d6", "2d6", "d1000001"]),
     "d20check": ({"check": ["check", "CHECK", "check might", "check Dex", "check luck"],
                   "damage": ["damage", "dmg", "DAMAGE 2d6", "damage d8", "dmg 0d6", "damage 3d1"]},
                  ["5", "0", "21", "trained", "favored", "favoured", "favor", "hinder", "HINDERED", "might", "2d6", "d8",
                   "+1", "-2", "+ 1", "armor", "armor 2", "armour 3", "immune", "weak", "weak2", "x", "d6+1",
-                  "99999999999999999999"]),
+                  "99999999999999999999", "d8+2", "2d6-1", "d8+", "d8+2+1", "0d6+1", "3d1+2"]),
     "challenge": ({"action": ["action", "ACTION"], "fortune": ["fortune"], "resist": ["resist", "resistance"]},
                   ["2", "0", "3", "adv", "advantage", "DIS", "disadvantage", "minor", "moderate", "major", "risk",
                    "major risk", "x", "-1", "2d6", "100000", "adv2", "MAJOR", "ſtr"]),
@@ -164,3 +177,101 @@ def test_kindred_scanners_read_as_their_grammars_do(monkeypatch: pytest.MonkeyPa
         fast, slow = (kindred_answer(module, monkeypatch, text, keyword, fast) for fast in (True, False))
         assert fast == slow, text
     assert scanned > 40  # the scanner read a good many itself
+
+
+# --- the Crux sheet statements' scanner (rulesets/crux/sheet_grammar.py `scan`) ----------------------------
+
+SHEET_HEADS = ["damage", "dmg", "DAMAGE", "wound", "heal", "rest", "Rest", "cond", "condition", "conditions", "show"]
+SHEET_WORDS = ["9", "0", "crit", "critical", "CRIT", "field", "short", "safe", "long", "2", "add", "remove", "rm",
+               "del", "drop", "prone", "Blinded", "dying", "x-y", "a_b", "9x", "99999999999999999999", "frightened",
+               "nosuch", "-1", "prone,"]
+
+
+def sheet_answer(monkeypatch: pytest.MonkeyPatch, text: str, word: str, fast: bool) -> str:
+    from crux_cli.rulesets.crux import sheet_grammar
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sheet_grammar, "FAST_PATH", fast)
+        try:
+            return repr(sheet_grammar.parse(text, word))
+        except CruxError as error:
+            return f"refused: {error.message} at {error.position}: {error.hint}"
+
+
+def test_the_sheet_statements_scanner_reads_as_the_grammar_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crux_cli.rulesets.crux import sheet_grammar
+
+    rng, scanned = random.Random("sheet"), 0
+    for _ in range(1500):
+        head = rng.choice(SHEET_HEADS)
+        text = spaced(rng, [head, *rng.choices(SHEET_WORDS, k=rng.randint(0, 3))])
+        scanned += sheet_grammar.scan(sheet_grammar.statement_kind(head), text) is not None
+        fast, slow = (sheet_answer(monkeypatch, text, head, fast) for fast in (True, False))
+        assert fast == slow, text
+    assert scanned > 40  # the scanner read a good many itself
+
+
+# --- hypothesis: statements drawn from every rule set's words, read the same with and without the scanners --
+
+FAST_PATHS = ["crux_cli.dice.grammar", "crux_cli.rulesets.crux.grammar", "crux_cli.rulesets.crux.sheet_grammar",
+              *(f"crux_cli.rulesets.{name}.grammar" for name in KINDRED)]
+
+
+def read_answer(text: str, rules: str) -> str:
+    try:
+        return repr(read_uncached(text, rulesets.load(rules))[1])
+    except CruxError as error:
+        return f"refused: {error.message} at {error.position}: {error.hint}"
+
+
+def statements() -> st.SearchStrategy[tuple[str, str]]:
+    joiners = st.sampled_from(["", " ", "  ", "\t"])
+    dice = st.lists(st.sampled_from(DICE_TERMS + DICE_OPERATORS), min_size=1, max_size=6).map("".join)
+    crux = st.tuples(st.sampled_from([h for heads in CRUX_HEADS.values() for h in heads] + SHEET_HEADS),
+                     st.lists(st.sampled_from(CRUX_WORDS + SHEET_WORDS), max_size=4)).map(lambda t: [t[0], *t[1]])
+    by_rules = [st.tuples(st.just("crux"), dice.map(lambda d: [d])), st.tuples(st.just("crux"), crux)]
+    for name, (heads, words) in KINDRED.items():
+        kindred = st.tuples(st.sampled_from([h for hs in heads.values() for h in hs]),
+                            st.lists(st.sampled_from(words), max_size=4)).map(lambda t: [t[0], *t[1]])
+        by_rules.append(st.tuples(st.just(name), kindred))
+    return st.tuples(st.one_of(by_rules), joiners).map(lambda t: (t[0][0], t[1].join(t[0][1]) or " "))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(statements())
+def test_any_statement_reads_the_same_with_and_without_the_scanners(monkeypatch: pytest.MonkeyPatch,
+                                                                     drawn: tuple[str, str]) -> None:
+    import importlib
+
+    rules, text = drawn
+    fast = read_answer(text, rules)
+    with monkeypatch.context() as patch:
+        for module in FAST_PATHS:
+            patch.setattr(importlib.import_module(module), "FAST_PATH", False)
+        assert read_answer(text, rules) == fast, (rules, text)
+
+
+def test_every_statement_form_of_the_corpus_is_read_without_pyparsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a one-shot command reads (tests/bench/bench_startup.py): every form of every rule set in
+    grammar/examples.txt, refusals aside, read by a scanner, so pyparsing is never imported for it."""
+    from test_grammar_corpus import EXAMPLES
+
+    from crux_cli.core import grammar
+
+    def no_pyparsing(self: object, name: str) -> None:
+        raise AssertionError(f"pyparsing asked for {name}")
+
+    monkeypatch.setattr(grammar._Pyparsing, "__getattr__", no_pyparsing)
+    for rules, statement, expected, _ in EXAMPLES:
+        if not expected.startswith("error:"):
+            read_uncached(statement, rulesets.load(rules))  # raises on a statement left to the grammar
+
+
+def test_a_flat_damage_with_a_tab_after_its_sign_is_read_not_an_internal_error() -> None:
+    """`atk d6 +<tab>2` raised ValueError from int() in both readers (found by the test above)."""
+    for fast in (True, False):
+        crux_grammar.FAST_PATH = fast
+        try:
+            assert str(read_uncached("atk d6 +\t2", rulesets.load("crux"))[1]) == "atk 1d6+2"
+        finally:
+            crux_grammar.FAST_PATH = True

@@ -59,8 +59,9 @@ def test_any_modifier_is_added_as_written(name: str, modifier: int, face: int) -
     assert answer.result.total == face + modifier
 
 
-def test_the_grammar_reads_names_and_the_fast_path_leaves_them() -> None:
+def test_the_grammar_and_the_fast_path_read_names_alike() -> None:
     statement = notation.parse("1d20 + Strength")
     assert isinstance(statement, syntax.Roll) and statement.reads_sheet and str(statement) == "1d20 + STR"
     assert not notation.parse("1d20 + 2").reads_sheet
-    assert scan.scan("1d20 + DEX") is None
+    scanned = scan.scan("1d20 + DEX")  # the fast path reads the name; parse marks the statement as reading the sheet
+    assert scanned is not None and str(scanned) == "1d20 + DEX" and notation.parse("1d20 + DEX").reads_sheet

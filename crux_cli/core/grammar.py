@@ -125,7 +125,7 @@ def integer(value: str, text: str, loc: int) -> int:
     if len(digits) > SHORT_DIGITS or int(digits) > MAX_INTEGER:
         raise LimitError(f"{value.strip()[:12]}{'…' if len(value) > 12 else ''} is larger than "
                          f"{MAX_INTEGER:,} (the limit for a number)", text=text, position=loc)
-    return int(value.replace(" ", ""))
+    return int("".join(value.split()))  # `+ 2` and `+\t2` (flat damage) as +2
 
 
 def number() -> pp.ParserElement:

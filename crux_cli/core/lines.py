@@ -6,8 +6,9 @@ the runner, the REPL session, its lexer and its suggester all split here, so the
 `odds DEX +2b; DEX +1b grit` compares the odds of two statements side by side.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: with it, typing.NamedTuple (`OddsAsked`) turned each field's
+# string annotation into a ForwardRef and compiled it, on every one-shot path: the first compile() of a process
+# also builds the ast module's types, 18 M instructions, a tenth of a roll (tests/bench/bench_startup.py).
 import re
 from typing import NamedTuple
 

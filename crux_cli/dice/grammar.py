@@ -19,19 +19,30 @@ from typing import Any, cast
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.grammar import check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_NESTING
-from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
+from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
 from crux_cli.dice import syntax
 from crux_cli.dice.scan import (
     BASE,
+    COUNTDOWN_WORD,
+    EXTREME_WORD,
     MODIFIER,
+    POOL_KEEP_WORD,
     REPEAT,
+    SHEET_VALUE_WORD,
+    VERSUS_WORD,
     Against,
     _base_dice,
     _chain,
+    _countdown,
     _dice_term,
+    _extreme,
+    _labelled,
     _modifier,
+    _pool,
+    _pool_keep,
     _repeat,
     _statement,
+    _unary,
     scan,
 )
 
@@ -56,72 +67,6 @@ def positioned(action: Any) -> Any:
 
 
 # -- arithmetic ------------------------------------------------------------------------------------
-
-class PoolKeep:
-    """The keep or drop written after a grouped roll's `}`, until the pool is built."""
-
-    __slots__ = ("count", "loc", "word")
-
-    def __init__(self, word: str, count: int, loc: int) -> None:
-        self.word, self.count, self.loc = word, count, loc
-
-
-def _pool_keep(s: str, loc: int, toks: pp.ParseResults) -> PoolKeep:
-    word = toks["keep"].lower()
-    return PoolKeep("kh" if word == "k" else word, integer(toks["n"], s, loc) if toks.get("n") else 1, loc)
-
-
-def _pool(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
-    """`{A, B, C}` with an optional keep or drop of whole items."""
-    items = list(toks)
-    keep = items.pop() if items and isinstance(items[-1], PoolKeep) else None
-    _check_items(items, s, loc)
-    if keep is None:
-        return syntax.Pool(tuple(items), pos=loc)
-    return syntax.Pool(tuple(items), keep.word, keep.count, loc)
-
-
-def _extreme(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
-    """`min(A, B)`, `max(A, B)`: the lowest or highest item."""
-    word, *items = toks
-    _check_items(items, s, loc)
-    return syntax.Pool(tuple(items), word[:3].lower(), 1, loc)
-
-
-MAX_ITEMS = 100  # items of one grouped roll or min/max: each is worked out on its own for the odds
-
-
-def _check_items(items: list[Any], s: str, loc: int) -> None:
-    if len(items) > MAX_ITEMS:
-        raise LimitError(f"{len(items):,} items in one group is more than {MAX_ITEMS} (the limit)", text=s,
-                         position=loc, hint="group fewer rolls, or repeat one: 6x 4d6kh3")
-
-
-def _unary(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
-    if len(toks) == 1:
-        return cast(syntax.Expr, toks[0])
-    signs, operand = toks
-    signs = signs.replace(" ", "").replace("\t", "")
-    if len(signs) > MAX_NESTING:
-        raise LimitError(f"{len(signs)} signs in a row is more than {MAX_NESTING} (the nesting limit)",
-                         text=s, position=loc)
-    return syntax.Negate(operand, loc) if signs.count("-") % 2 else operand
-
-
-def _labelled(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
-    if len(toks) == 1:
-        return cast(syntax.Expr, toks[0])
-    expr, label = toks
-    return syntax.Labelled(expr, " ".join(label[1:-1].split()), loc)
-
-
-def _countdown(s: str, loc: int, toks: pp.ParseResults) -> syntax.Countdown:
-    sides = integer(toks["sides"], s, loc)
-    if sides not in COUNTDOWN_SIZES:
-        raise CruxError(f"there is no countdown die Cd{sides}", text=s, position=loc,
-                        hint=COUNTDOWN_HINT)
-    return syntax.Countdown(sides, pos=loc)
-
 
 STANCES = {"adv": "kh1", "advantage": "kh1", "dis": "kl1", "disadvantage": "kl1"}
 
@@ -159,13 +104,12 @@ def grammar() -> pp.ParserElement:
     group = (pp.Suppress("(") + expr + pp.Suppress(")")).set_parse_action(positioned(
         lambda s, loc, t: syntax.Group(t[0], loc)))
     items = pp.DelimitedList(expr, ",")
-    pool_keep = pp.Regex(r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?").set_parse_action(positioned(_pool_keep))
+    pool_keep = pp.Regex(POOL_KEEP_WORD).set_parse_action(positioned(_pool_keep))
     pool = (pp.Suppress("{") + items + pp.Suppress("}") + pp.Optional(pool_keep.leave_whitespace()))
     pool.set_parse_action(positioned(_pool)).set_name("{")
-    extreme = (pp.Regex(r"(?i)(?:min|max)[ \t]*\(") + items + pp.Suppress(")")).set_parse_action(
+    extreme = (pp.Regex(EXTREME_WORD) + items + pp.Suppress(")")).set_parse_action(
         positioned(_extreme)).set_name("min( or max(")
-    spellings = "|".join(sorted(ATTRIBUTE_NAMES, key=len, reverse=True))
-    sheet_value = pp.Regex(rf"(?i)(?:{spellings})(?![A-Za-z0-9_])").set_name("attribute").set_parse_action(
+    sheet_value = pp.Regex(SHEET_VALUE_WORD).set_name("attribute").set_parse_action(
         positioned(lambda s, loc, t: syntax.SheetValue(ATTRIBUTE_NAMES[t[0].lower()], loc)))
     atom = (dice | number | group | pool | extreme | sheet_value).set_name("dice, a number or (")
     label = pp.Regex(r"\[[^\[\]]*\]").set_name("label")
@@ -177,9 +121,9 @@ def grammar() -> pp.ParserElement:
     roll = pp.Suppress(pp.CaselessKeyword("roll"))
     repeat = pp.Regex(REPEAT)
     repeat.set_parse_action(positioned(_repeat))
-    countdown = pp.Regex(r"[cC][dD](?P<sides>[0-9]+)").set_parse_action(positioned(_countdown))
+    countdown = pp.Regex(COUNTDOWN_WORD).set_parse_action(positioned(_countdown))
     # `vs` then a target or the other side (grammar/crux.ebnf, versus); `1d20+5 vs15` reads too
-    versus = pp.Regex(r"[vV][sS](?![A-Za-z_])").set_name("vs")
+    versus = pp.Regex(VERSUS_WORD).set_name("vs")
     against = (pp.Suppress(versus) - expr).set_parse_action(lambda t: Against(t[0]))
     body = countdown - pp.StringEnd() | expr + pp.Optional(against)
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
@@ -190,17 +134,21 @@ def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
     check_input(text)
     if not text.strip():
         raise CruxError("the dice expression is empty", text=text, position=0, hint=HINT)
-    if FAST_PATH:
-        tree: syntax.DiceStatement | None = scan(text)
-        if tree is not None:
-            return tree
+    tree = scan(text) if FAST_PATH else None
+    if tree is None:
+        tree = parsed(text)
+    if not isinstance(tree, syntax.Countdown) and (syntax.names_attribute(tree.expr) or (
+            isinstance(tree, syntax.Versus) and syntax.names_attribute(tree.against))):
+        tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
+    return tree
+
+
+def parsed(text: str) -> syntax.DiceStatement:
+    """The tree the pyparsing grammar reads (a statement the scanner left to it), or its refusal."""
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
     try:
         tree = grammar().parse_with_tabs().parse_string(text, parse_all=True)[0]  # positions as typed
-        if not isinstance(tree, syntax.Countdown) and (syntax.names_attribute(tree.expr) or (
-                isinstance(tree, syntax.Versus) and syntax.names_attribute(tree.against))):
-            tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
         return cast(syntax.DiceStatement, tree)
     except pp.ParseBaseException as failure:
         refusal = not_understood(text, failure.loc, "a dice expression", HINT)

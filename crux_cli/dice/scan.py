@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import integer, pp
-from crux_cli.core.limits import MAX_DICE, MAX_REPEAT, MAX_SIDES, rolling
+from crux_cli.core.grammar import Pattern, integer, pp
+from crux_cli.core.limits import MAX_DICE, MAX_NESTING, MAX_REPEAT, MAX_SIDES, rolling
+from crux_cli.core.vocabulary import ATTRIBUTE_NAMES, COUNTDOWN_HINT, COUNTDOWN_SIZES
 from crux_cli.dice import syntax
 
 COMPARE = r"(?:>=|<=|>|<|=)"
@@ -30,6 +31,11 @@ MODIFIER = (r"(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # matched case-insensitive
             rf"|(?P<bang>!!|!)(?:(?P<eop>{COMPARE})(?P<ev>[0-9]+))?"
             rf"|(?P<sop>{COMPARE})(?P<sv>[0-9]+)"
             r"|(?P<sort>s)")  # show the dice in order of face
+POOL_KEEP_WORD = r"(?i)(?P<keep>kh|kl|dh|dl|k)(?P<n>[0-9]+)?"  # right after a grouped roll's }
+EXTREME_WORD = r"(?i)(?:min|max)[ \t]*\("
+SHEET_VALUE_WORD = rf"(?i)(?:{'|'.join(sorted(ATTRIBUTE_NAMES, key=len, reverse=True))})(?![A-Za-z0-9_])"
+COUNTDOWN_WORD = r"[cC][dD](?P<sides>[0-9]+)"
+VERSUS_WORD = r"[vV][sS](?![A-Za-z_])"  # `1d20+5 vs15` reads too
 REPEAT = r"(?P<times>[0-9]+)[xX](?=[ \t0-9(+\-]|[dD][0-9%fF]|[cC][dD][0-9]|$)"
 
 
@@ -196,6 +202,74 @@ def _statement(s: str, loc: int, toks: pp.ParseResults) -> syntax.DiceStatement:
     return syntax.Roll(body, repeat, loc)
 
 
+# -- grouped rolls, signs, labels and countdown dice ---------------------------------------------------
+
+class PoolKeep:
+    """The keep or drop written after a grouped roll's `}`, until the pool is built."""
+
+    __slots__ = ("count", "loc", "word")
+
+    def __init__(self, word: str, count: int, loc: int) -> None:
+        self.word, self.count, self.loc = word, count, loc
+
+
+def _pool_keep(s: str, loc: int, toks: pp.ParseResults) -> PoolKeep:
+    word = toks["keep"].lower()
+    return PoolKeep("kh" if word == "k" else word, integer(toks["n"], s, loc) if toks.get("n") else 1, loc)
+
+
+def _pool(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
+    """`{A, B, C}` with an optional keep or drop of whole items."""
+    items = list(toks)
+    keep = items.pop() if items and isinstance(items[-1], PoolKeep) else None
+    _check_items(items, s, loc)
+    if keep is None:
+        return syntax.Pool(tuple(items), pos=loc)
+    return syntax.Pool(tuple(items), keep.word, keep.count, loc)
+
+
+def _extreme(s: str, loc: int, toks: pp.ParseResults) -> syntax.Pool:
+    """`min(A, B)`, `max(A, B)`: the lowest or highest item."""
+    word, *items = toks
+    _check_items(items, s, loc)
+    return syntax.Pool(tuple(items), word[:3].lower(), 1, loc)
+
+
+MAX_ITEMS = 100  # items of one grouped roll or min/max: each is worked out on its own for the odds
+
+
+def _check_items(items: list[Any], s: str, loc: int) -> None:
+    if len(items) > MAX_ITEMS:
+        raise LimitError(f"{len(items):,} items in one group is more than {MAX_ITEMS} (the limit)", text=s,
+                         position=loc, hint="group fewer rolls, or repeat one: 6x 4d6kh3")
+
+
+def _unary(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
+    if len(toks) == 1:
+        return cast(syntax.Expr, toks[0])
+    signs, operand = toks
+    signs = signs.replace(" ", "").replace("\t", "")
+    if len(signs) > MAX_NESTING:
+        raise LimitError(f"{len(signs)} signs in a row is more than {MAX_NESTING} (the nesting limit)",
+                         text=s, position=loc)
+    return syntax.Negate(operand, loc) if signs.count("-") % 2 else operand
+
+
+def _labelled(s: str, loc: int, toks: pp.ParseResults) -> syntax.Expr:
+    if len(toks) == 1:
+        return cast(syntax.Expr, toks[0])
+    expr, label = toks
+    return syntax.Labelled(expr, " ".join(label[1:-1].split()), loc)
+
+
+def _countdown(s: str, loc: int, toks: pp.ParseResults) -> syntax.Countdown:
+    sides = integer(toks["sides"], s, loc)
+    if sides not in COUNTDOWN_SIZES:
+        raise CruxError(f"there is no countdown die Cd{sides}", text=s, position=loc,
+                        hint=COUNTDOWN_HINT)
+    return syntax.Countdown(sides, pos=loc)
+
+
 # -- the fast path -----------------------------------------------------------------------------------
 
 # The parse actions are typed for pyparsing's ParseResults; the scanner hands them a dict of the same named
@@ -205,6 +279,12 @@ modifier: Any = _modifier
 dice_term: Any = _dice_term
 repeat: Any = _repeat
 statement_of: Any = _statement
+unary: Any = _unary
+labelled_of: Any = _labelled
+pool_of: Any = _pool
+pool_keep: Any = _pool_keep
+extreme_of: Any = _extreme
+countdown_of: Any = _countdown
 
 GAP = re.compile(r"[ \t]*")
 ROLL = re.compile(r"(?i:roll)(?![A-Za-z0-9_$])")
@@ -215,6 +295,14 @@ NUMBER = re.compile(r"[0-9]+")
 OPERATOR = re.compile(r"[ \t]*([-+*/])[ \t]*")
 OPEN = re.compile(r"\([ \t]*")
 CLOSE = re.compile(r"[ \t]*\)")
+# the rarer words, compiled when first met (core.grammar.Pattern): a plain roll never pays for them
+SIGNS = Pattern(r"[+-](?:[ \t]*[+-])*")
+LABEL = Pattern(r"\[[^\[\]]*\]")
+POOL_KEEP = Pattern(POOL_KEEP_WORD)
+EXTREME = Pattern(EXTREME_WORD)
+SHEET_VALUE = Pattern(SHEET_VALUE_WORD)
+COUNTDOWN = Pattern(COUNTDOWN_WORD)
+VERSUS = Pattern(VERSUS_WORD)
 
 
 def past_gap(text: str, loc: int) -> int:
@@ -229,18 +317,64 @@ BLANKS = (" ", "\t")
 
 
 def operand(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
-    """A dice term with its modifiers (written right after it), a whole number, or `( expression )`."""
-    if text.startswith("(", loc) and (opened := OPEN.match(text, loc)) is not None:
-        found = expression(text, opened.end())
+    """The grammar's `unary`: signs, then an atom and its label (`-d6`, `(2d6+3) [fire]`)."""
+    if text.startswith(("+", "-"), loc):
+        signs = SIGNS.match(text, loc)
+        if signs is None:
+            return None
+        found = labelled(text, past_gap(text, signs.end()))
+        if found is None:
+            return None
+        node: syntax.Expr = unary(text, loc, [signs.group(), found[0]])
+        return node, found[1]
+    return labelled(text, loc)
+
+
+def labelled(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
+    """An atom, and the label written after it (`1d20 [to hit]`)."""
+    found = atom(text, loc)
+    if found is None:
+        return None
+    label_at = past_gap(text, found[1])
+    if not text.startswith("[", label_at):
+        return found
+    label = LABEL.match(text, label_at)
+    if label is None:
+        return None
+    node: syntax.Expr = labelled_of(text, loc, [found[0], label.group()])
+    return node, label.end()
+
+
+def atom(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
+    """A dice term with its modifiers (written right after it), a whole number, `( expression )`, a grouped
+    roll, `min(…)` or `max(…)`, or an attribute: tried in the grammar's order."""
+    base = BASE_WORD.match(text, loc)
+    if base is not None:
+        return dice(text, loc, base)
+    number = NUMBER.match(text, loc)
+    if number is not None:
+        return syntax.Number(integer(number.group(), text, loc), loc), number.end()
+    if text.startswith("(", loc):
+        opened = OPEN.match(text, loc)
+        found = expression(text, opened.end()) if opened is not None else None
         if found is None or (closed := CLOSE.match(text, found[1])) is None:
             return None
         return syntax.Group(found[0], loc), closed.end()
-    base = BASE_WORD.match(text, loc)
-    if base is None:
-        number = NUMBER.match(text, loc)
-        if number is None:
+    if text.startswith("{", loc):
+        return grouped(text, loc)
+    extreme = EXTREME.match(text, loc)
+    if extreme is not None:
+        found_items = items(text, past_gap(text, extreme.end()), ")")
+        if found_items is None:
             return None
-        return syntax.Number(integer(number.group(), text, loc), loc), number.end()
+        return extreme_of(text, loc, [extreme.group(), *found_items[0]]), found_items[1]
+    value = SHEET_VALUE.match(text, loc)
+    if value is not None:
+        return syntax.SheetValue(ATTRIBUTE_NAMES[value.group().lower()], loc), value.end()
+    return None
+
+
+def dice(text: str, loc: int, base: re.Match[str]) -> tuple[syntax.Expr, int]:
     tokens: list[Any] = [base_dice(text, loc, base.groupdict())]
     end = base.end()
     while (modifier_word := MODIFIER_WORD.match(text, end)) is not None and modifier_word.end() > end:
@@ -249,6 +383,36 @@ def operand(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
     if len(tokens) == 1:  # plain dice: the term's action would give them back as they are
         return tokens[0], end
     return dice_term(text, loc, tokens), end
+
+
+def grouped(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
+    """`{A, B}` and the keep or drop written right after its `}`."""
+    found = items(text, past_gap(text, loc + 1), "}")
+    if found is None:
+        return None
+    tokens, end = found
+    keep = POOL_KEEP.match(text, end)
+    if keep is not None:
+        tokens.append(pool_keep(text, end, keep.groupdict()))
+        end = keep.end()
+    return pool_of(text, loc, tokens), end
+
+
+def items(text: str, loc: int, closing: str) -> tuple[list[Any], int] | None:
+    """Expressions parted by commas up to `closing` (the grammar's DelimitedList), and the end past it."""
+    found: list[Any] = []
+    while True:
+        item = expression(text, loc)
+        if item is None:
+            return None
+        found.append(item[0])
+        loc = past_gap(text, item[1])
+        if text.startswith(",", loc):
+            loc = past_gap(text, loc + 1)
+        elif text.startswith(closing, loc):
+            return found, loc + 1
+        else:
+            return None
 
 
 PRODUCT: Any = _chain(syntax.Product)  # the grammar's folds, made once
@@ -278,8 +442,24 @@ def expression(text: str, loc: int) -> tuple[syntax.Expr, int] | None:
         loc = op.end()
 
 
+def body(text: str, loc: int) -> tuple[Any, int] | None:
+    """What follows `roll` and `Nx`: a countdown die alone, or an expression and what follows `vs`."""
+    if text.startswith(("c", "C"), loc) and (countdown := COUNTDOWN.match(text, loc)) is not None:
+        return countdown_of(text, loc, countdown.groupdict()), countdown.end()
+    found = expression(text, loc)
+    if found is None:
+        return None
+    after = past_gap(text, found[1])
+    if after == len(text) or (versus := VERSUS.match(text, after)) is None:
+        return found
+    against = expression(text, past_gap(text, versus.end()))
+    if against is None:
+        return None
+    return [found[0], Against(against[0])], against[1]
+
+
 def scan(text: str) -> syntax.DiceStatement | None:
-    """The grammar's tree for a plain dice statement, or None: leave it to the grammar."""
+    """The grammar's tree for a dice statement, or None: leave it to the grammar."""
     if not text.isascii():
         return None
     try:
@@ -290,10 +470,11 @@ def scan(text: str) -> syntax.DiceStatement | None:
         if (repeated := REPEAT_WORD.match(text, loc)) is not None:
             prefix.append(repeat(text, loc, repeated.groupdict()))
             loc = past_gap(text, repeated.end())
-        found = expression(text, loc)
+        found = body(text, loc)
         if found is None or past_gap(text, found[1]) != len(text):
             return None
-        statement: syntax.DiceStatement = statement_of(text, start, [*prefix, found[0]])
+        words = found[0] if isinstance(found[0], list) else [found[0]]
+        statement: syntax.DiceStatement = statement_of(text, start, [*prefix, *words])
         return statement
     except CruxError:
         return None

@@ -20,22 +20,21 @@ answered or refused within 2 s of CPU on the project's machine, is checked by
 `tests/bench/bench_odds.py --memory`, not by a timed test.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from math import ceil, log2
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from crux_cli.core.errors import LimitError
 
+# No `from __future__ import annotations` here nor in generic.py: with it, typing.NamedTuple (`Shape`, and
+# generic's `Plan` and `Sketch`) turned each field's string annotation into a ForwardRef and compiled it, at
+# every `crux odds`; the first compile() of a process also builds the ast module's types (core/lines.py).
 Predicate = Callable[[int], bool]
 Score = Callable[[int], int]  # what a kept face counts for, when not its own value
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
     class Weighted(Protocol):
         """A distribution as the cost model and the algorithms (`polynomial.py`) read it; a `dist.Dist` is
         one: outcomes ascending, each with a positive weight, over a denominator at least their total."""
@@ -54,9 +53,11 @@ if TYPE_CHECKING:
 
         def __len__(self) -> int: ...
 
-        def map(self, function: Callable[[int], int]) -> Weighted: ...  # each outcome o as function(o)
+        def map(self, function: Callable[[int], int]) -> "Weighted": ...  # each outcome o as function(o)
 
-        def part(self, keep: Predicate) -> Weighted: ...  # the outcomes `keep` picks, same denominator
+        def part(self, keep: Predicate) -> "Weighted": ...  # the outcomes `keep` picks, same denominator
+else:
+    Weighted = object  # the Protocol is mypy's; at run time the annotations below only need the name
 
 # Of predicted work per answer, in reference seconds. The predictions run from about half to 1.6 times
 # what the work takes there, family by family (tools/calibrate_odds.py): 0.75 predicted is at most about

@@ -17,8 +17,6 @@ counting choose among all the dice rolled; with `!!` (compound) a die's chain
 is one value. Their sums are the same.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -185,20 +183,19 @@ def _exploding_and_stopping(single: Dist, explodes_part: Dist, explodes: Predica
                     "faces between others", hint="explode on the top faces (!>=T) or the bottom ones (!<=T)")
 
 
-def _checked_mixture(keeps: _ExplodedKeeps, sketches: list[Sketch], bits: int,
-                     seconds: float) -> tuple[int, float]:
-    """The values of the mixture of `sketches` and the seconds of it all, refused as soon as it is over the limit."""
-    runs = [s for i, s in enumerate(sketches) if i == 0 or s is not sketches[i - 1]]  # as `bind` goes through them
-    seconds += sum(s.seconds for s in runs) + bind_cost([s.shape for s in runs], bits)
-    cost.check(seconds)
-    values = _covered([(s.shape.low, s.shape.high) for s in sketches])
-    check_outcomes(values)  # before the keeps are worked out: they can take long and much memory
-    # the mixture's table (weights of `bits`) and the largest part it adds
-    cost.check_held(cost.held(values, bits) + max(cost.held(s.shape.outcomes, s.shape.bits) for s in runs))
-    for flag, dice, how, n in keeps.needed:
-        seconds += _keep_cost(keeps.groups[flag], dice, how, n, keeps.score)
-        cost.check(seconds)  # as soon as it is over: the keeps can be many
-    return values, seconds
+class Sketch(NamedTuple):
+    """What a keep will be and what adding it to another costs, for `exploded_plan`'s first pass."""
+
+    shape: Shape
+    seconds: float
+
+    def __add__(self, other: object) -> "Sketch":
+        assert isinstance(other, Sketch)
+        return Sketch(convolve_shape(self.shape, other.shape),
+                      self.seconds + other.seconds + convolve_cost(self.shape, other.shape))
+
+
+Keeper = Callable[[bool, int, str, int], Any]  # (exploding group?, its dice, "kh" | "kl" | "all", kept)
 
 
 class _ExplodedKeeps:
@@ -238,6 +235,22 @@ class _ExplodedKeeps:
         return self.done[call]
 
 
+def _checked_mixture(keeps: _ExplodedKeeps, sketches: list[Sketch], bits: int,
+                     seconds: float) -> tuple[int, float]:
+    """The values of the mixture of `sketches` and the seconds of it all, refused as soon as it is over the limit."""
+    runs = [s for i, s in enumerate(sketches) if i == 0 or s is not sketches[i - 1]]  # as `bind` goes through them
+    seconds += sum(s.seconds for s in runs) + bind_cost([s.shape for s in runs], bits)
+    cost.check(seconds)
+    values = _covered([(s.shape.low, s.shape.high) for s in sketches])
+    check_outcomes(values)  # before the keeps are worked out: they can take long and much memory
+    # the mixture's table (weights of `bits`) and the largest part it adds
+    cost.check_held(cost.held(values, bits) + max(cost.held(s.shape.outcomes, s.shape.bits) for s in runs))
+    for flag, dice, how, n in keeps.needed:
+        seconds += _keep_cost(keeps.groups[flag], dice, how, n, keeps.score)
+        cost.check(seconds)  # as soon as it is over: the keeps can be many
+    return values, seconds
+
+
 def _covered(ranges: list[tuple[int, int]]) -> int:
     """How many integers the ranges (low, high) cover together: the values a mixture of dense parts has."""
     covered, reached = 0, None
@@ -248,21 +261,6 @@ def _covered(ranges: list[tuple[int, int]]) -> int:
             covered += high - low + 1
         reached = high if reached is None else max(reached, high)
     return covered
-
-
-class Sketch(NamedTuple):
-    """What a keep will be and what adding it to another costs, for `exploded_plan`'s first pass."""
-
-    shape: Shape
-    seconds: float
-
-    def __add__(self, other: object) -> Sketch:
-        assert isinstance(other, Sketch)
-        return Sketch(convolve_shape(self.shape, other.shape),
-                      self.seconds + other.seconds + convolve_cost(self.shape, other.shape))
-
-
-Keeper = Callable[[bool, int, str, int], Any]  # (exploding group?, its dice, "kh" | "kl" | "all", kept)
 
 
 def _split_keep(keeper: Keeper, upper: bool, uppers: int, lower: bool, lowers: int,

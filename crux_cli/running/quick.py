@@ -10,7 +10,8 @@ instead: a few options before the statement, then the statement's words,
 and answered by the very calls the click command makes (the config file, `Settings`, `run_one`,
 `run_odds`), so the output and the exit status are the same. Anything else returns None and
 goes to click, which decides it as before: any other option or an option after the statement,
-any word starting with `-` (a typo of an option, `-1B`, `--`), a subcommand or `help`, `--rules
+a first word starting with `-`, a later one starting with `--` or holding an `h` (a typo of an option, `--`,
+`-h`; `DEX +2b -1B` is read here, as click reads it), a subcommand or `help`, `--rules
 list`, an option given twice, a value starting with `-`, a seed click's type would refuse,
 CRUX_RULES or CRUX_SHEET set, a shell's completion request, and Windows (where click expands
 wildcards in the arguments).
@@ -64,7 +65,8 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
         if "seed" in options:  # click's odds command takes no --seed of its own: let it say what it says
             return None
         statement = statement[1:]
-    if not statement or statement[0] in NOT_STATEMENTS or any(word[:1] == "-" for word in statement):
+    if not statement or statement[0] in NOT_STATEMENTS or statement[0][:1] == "-" or any(
+            word[:1] == "-" and not as_typed(word) for word in statement):
         return None
     if options.get("rules") == "list":
         return None
@@ -74,6 +76,14 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
             return None
         options["seed"] = seed
     return options, odds, " ".join(statement)
+
+
+def as_typed(word: str) -> bool:
+    """Does click hand `word`, after the statement's first word, to the statement as it is? `-1B`, `-2`, `-`:
+    a word of one dash is a run of short options to click, and the only short option is -h (help); every
+    other letter is unknown, and click keeps the word whole (`ignore_unknown_options`). `--…` is an option,
+    or the end of them."""
+    return word[1:2] != "-" and "h" not in word
 
 
 def seed_value(value: str) -> int | None:

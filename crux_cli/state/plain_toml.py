@@ -2,7 +2,8 @@
 
 Importing tomllib costs a one-shot roll on a sheet about 6 ms of CPU (it compiles its regular
 expressions and imports datetime), a tenth of the command. A sheet as `crux sheet new` writes it,
-and as people edit it, uses a small part of TOML: comments, `[table]` headers, bare keys, and
+and as people edit it, uses a small part of TOML: comments, `[table]` headers (and a random table's
+`[[rows]]`, state/tables.py), bare keys, and
 values that are basic strings without escapes, decimal integers, booleans, and one-line arrays
 and inline tables of those. `loads` reads exactly that part and gives what `tomllib.loads` gives
 for it; anything else (another form, a line it does not know, a key given twice, an error of
@@ -31,6 +32,7 @@ def loads(text: str) -> dict[str, Any] | None:
         return None
     root: dict[str, Any] = {}
     table = root
+    arrays: set[str] = set()  # the names of `[[name]]` headers: another one adds a table to the array
     for line in text.split("\n"):
         rest = line.lstrip(BLANK)
         if not rest:
@@ -38,6 +40,12 @@ def loads(text: str) -> dict[str, Any] | None:
         if rest[0] == "#":
             if not comment(rest):
                 return None
+            continue
+        if rest.startswith("[["):  # a random table's `[[rows]]`: an array of tables, each header one more
+            added = array_table(rest, root, arrays)
+            if added is None:
+                return None
+            table = added
             continue
         if rest[0] == "[":
             close = rest.find("]")
@@ -55,6 +63,18 @@ def loads(text: str) -> dict[str, Any] | None:
             return None
         table[key] = value
     return root
+
+
+def array_table(header: str, root: dict[str, Any], arrays: set[str]) -> dict[str, Any] | None:
+    """The new table a `[[name]]` header adds to its array (None: a header not read here)."""
+    close = header.find("]]")
+    name = header[2:close].strip(BLANK)
+    if close < 0 or not bare(name) or (name in root and name not in arrays) or not ends(header, close + 2):
+        return None
+    arrays.add(name)
+    table: dict[str, Any] = {}
+    root.setdefault(name, []).append(table)
+    return table
 
 
 def bare(key: str) -> bool:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,10 +28,9 @@ from typing import Any
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_SIDES
 from crux_cli.dice import grammar, syntax
-from crux_cli.dice.probability import statement_odds
 from crux_cli.dice.tables import MAX_DEPTH, TABLE_NAME, Inline, Row, Table, TableStatement
-from crux_cli.probability.result import distribution_of
 from crux_cli.state.files import user_folder
+from crux_cli.state.plain_toml import loads as plain_loads
 
 FOLDER = "tables"
 SUFFIX = ".toml"
@@ -168,6 +166,12 @@ def read_text(path: Path) -> str:
 
 
 def parse_toml(raw: str, path: Path) -> dict[str, Any]:
+    """The table's TOML: its plain part read without tomllib (state/plain_toml.py), anything else by tomllib."""
+    plain = plain_loads(raw)
+    if plain is not None:
+        return plain
+    import tomllib  # a plain table never imports it (PERFORMANCE.md)
+
     try:
         return tomllib.loads(raw)
     except RecursionError:  # tens of thousands of brackets: tomllib reads nesting by recursion
@@ -320,13 +324,28 @@ def die_of(text: str, line: int, fail: Any) -> syntax.Roll:
     return statement
 
 
-def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool) -> None:
-    """Every total the die can show is in exactly one row, and no row is out of its reach."""
+PLAIN_DIE = (10, 1000)  # at most so many dice of so many sides: their totals are told without the odds
+
+
+def die_totals(die: syntax.Roll, rows: list[Row], fail: Any) -> tuple[int, ...]:
+    """Every total the die can show, in order: NdS's are N to N×S (a table's usual 1d6 or 2d6, told without
+    importing the odds); any other die's, from its odds."""
+    dice = die.expr
+    if type(dice) is syntax.Dice and 1 <= dice.count <= PLAIN_DIE[0] and 1 <= dice.sides <= PLAIN_DIE[1]:
+        return tuple(range(dice.count, dice.count * dice.sides + 1))
+    from crux_cli.dice.probability import statement_odds  # a plain die's table never loads the odds
+    from crux_cli.probability.result import distribution_of
+
     try:
         found = statement_odds(die)
     except CruxError as error:
         raise fail(rows[0].line, f"die '{die}': {error.message}") from None
-    totals = distribution_of(found.distribution).values if found.distribution is not None else ()
+    return distribution_of(found.distribution).values if found.distribution is not None else ()
+
+
+def check_cover(rows: list[Row], die: syntax.Roll, fail: Any, default_die: bool) -> None:
+    """Every total the die can show is in exactly one row, and no row is out of its reach."""
+    totals = die_totals(die, rows, fail)
     low, high = totals[0], totals[-1]
     ordered = sorted(rows, key=lambda r: (r.low, r.high))
     for before, after in itertools.pairwise(ordered):

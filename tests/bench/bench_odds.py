@@ -12,7 +12,8 @@ by side in one run (interleaved repeats, medians of CPU time per call):
   probabilities), which is what `crux odds` does with its distribution ("ice. shown").
 
 `--commands` also times whole processes as users run them: `crux odds STATEMENT` against
-`python -c "import icepool; print(EXPRESSION)"`, after one untimed run of each.
+`python -c "import icepool; print(EXPRESSION)"`, after one untimed run of each; `--commands-only` times
+only those, and `--instructions` counts their instructions instead (valgrind), steady on a loaded machine.
 
 `--memory` runs `crux odds STATEMENT` and `crux --json odds STATEMENT` as whole processes for every
 case of the sweeps and the large requests of issue 27 (MEMORY_CASES, and KINDRED_CASES in their rule
@@ -327,11 +328,16 @@ def main() -> None:
     parser.add_argument("--only", default="", help="sweeps to run, by name: " + ",".join(SWEEPS))
     parser.add_argument("--commands", action="store_true",
                         help="also time whole commands: `crux odds` against a one-line icepool script")
+    parser.add_argument("--commands-only", action="store_true", help="only the whole commands, no sweeps")
+    parser.add_argument("--instructions", action="store_true",
+                        help="whole commands counted in instructions (valgrind), not timed")
     parser.add_argument("--memory", action="store_true",
                         help="only the peak memory and CPU of whole `crux odds` commands, case by case")
     args = parser.parse_args()
     if args.memory:
         raise SystemExit(peak_memory([case.statement for sweep in SWEEPS.values() for case in sweep]))
+    if args.commands_only:
+        raise SystemExit(compare_commands(args.repeats, args.instructions))
     LIMIT[0] = args.icepool_limit
     chosen = [name for name in SWEEPS if not args.only or name in args.only.split(",")]
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}; CPU time per call, medians of up to "
@@ -363,7 +369,7 @@ def main() -> None:
           f"distribution alone, {worst['shown']:.2f}x against icepool's distribution written out, "
           f"{worst['core']:.2f}x for the core (goal: at least 1 on each, {met})")
     if args.commands:
-        compare_commands(args.repeats)
+        compare_commands(args.repeats, args.instructions)
     print("slopes: " + ("every crux slope within icepool's + 0.2" if not over else "OVER icepool's + 0.2: "
                         + ", ".join(over)))
 
@@ -372,11 +378,29 @@ def main() -> None:
 COMMANDS = [("1d6", "icepool.d6"), ("1d10", "icepool.Die(range(1, 11))"), ("3d6", "3 @ icepool.d6"),
             ("4d6kh3", "icepool.d6.highest(4, 3)"), ("10d6", "10 @ icepool.d6"),
             ("DEX +2b", "icepool.d6.highest(3, 1).map({1: 'failure', 2: 'failure', 3: 'partial', "
-                        "4: 'partial', 5: 'success', 6: 'success'})")]
+                        "4: 'partial', 5: 'success', 6: 'success'})"),
+            ("1d20+5 vs 15", "icepool.d20 + 5 >= 15"), ("d20 vs 10", "icepool.d20 >= 10"),
+            ("1d20+3 vs 1d20+5", "((icepool.d20 + 3) - (icepool.d20 + 5)).sign()"),
+            ("2d6 vs 2d6", "((2 @ icepool.d6) - (2 @ icepool.d6)).sign()")]
 
 
-def compare_commands(repeats: int) -> None:
-    """Whole processes, alternating, medians of CPU time (user + system, from wait4)."""
+def instructions(command: list[str], environment: dict[str, str]) -> int:
+    """The instructions one run of `command` executes (valgrind's cachegrind, no cache simulation): the same
+    on a loaded machine as on a quiet one, where CPU times of 0.1 s vary by a third."""
+    import re
+    import subprocess
+
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind gave no count for {command}")
+    return int(found.group(1).replace(",", ""))
+
+
+def compare_commands(repeats: int, count: bool = False) -> None:
+    """Whole processes, alternating, medians of CPU time (user + system, from wait4); with `count`, the
+    instructions of one run of each instead. The ratio is icepool's / crux's: at least 1, crux is as fast."""
     import os
     import shlex
     import subprocess
@@ -399,6 +423,11 @@ def compare_commands(repeats: int) -> None:
             cpu(ours_command, environment)           # let it go) and the bytecode, as bench_startup.py does
             cpu(theirs_command, environment)
         for (statement, _), (ours_command, theirs_command) in zip(COMMANDS, pairs, strict=True):
+            if count:
+                mine_n, other_n = instructions(ours_command, environment), instructions(theirs_command, environment)
+                print(f"{statement:<24} {mine_n / 1e6:>8.1f} M  {other_n / 1e6:>8.1f} M  {other_n / mine_n:>6.2f}x   "
+                      f"$ {shlex.join(ours_command)}  vs  $ {shlex.join(theirs_command)}", flush=True)
+                continue
             ours, theirs = [], []
             for _ in range(repeats):
                 ours.append(cpu(ours_command, environment))

@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     from crux_cli.rulesets.crux import sheet_syntax as syntax  # loaded only when a sheet statement is read
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.grammar import keyword, not_understood, number, parse_with, pp, tagged
+from crux_cli.core.grammar import Pattern, keyword, not_understood, number, parse_with, pp, tagged
+from crux_cli.core.grammar_parts import Word, plain_number, plain_pieces
 
 DAMAGE_WORDS = ("damage", "dmg")
 WOUND_WORDS = ("wound",)
@@ -99,6 +100,56 @@ def _condition_names(words: list[Any], text: str) -> tuple[str, ...]:
 def parse(text: str, word: str) -> syntax.SheetStatement:
     """Parse a sheet statement whose first word is `word` (one of KEYWORDS)."""
     kind = statement_kind(word)
-    grammar = _grammars()[kind]
-    words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, f"'{kind}'", HINTS[kind], grammar))
+    words = scan(kind, text) if FAST_PATH else None
+    if words is None:
+        grammar = _grammars()[kind]
+        words = parse_with(grammar, text, lambda s, loc: not_understood(s, loc, f"'{kind}'", HINTS[kind], grammar))
     return fold(kind, words, text)
+
+
+# -- the fast path: a plain sheet statement read without pyparsing, word for word as the grammar reads it,
+# or not at all (core/grammar_parts.py, "fast paths"; tests/test_scan_fast_path.py) ---------------------
+
+FAST_PATH = True  # tests turn it off to compare the scanner with the grammar
+REST_KINDS = {"field": "field", "short": "field", "safe": "safe", "long": "safe"}
+ACTIONS = {"add": "add", "remove": "remove", "rm": "remove", "del": "remove", "drop": "remove"}
+CONDITION_NAME = Pattern(r"[A-Za-z][A-Za-z_-]*")
+
+
+def scan(kind: str, text: str) -> list[Word] | None:
+    """The tagged words of a plain sheet statement of `kind`, or None for the grammar to read."""
+    try:
+        pieces = plain_pieces(text)
+        if pieces is None or statement_kind(pieces[0][0]) != kind or pieces[0][0].lower() not in KEYWORDS:
+            return None
+        rest = [(piece.lower(), piece, loc) for piece, loc in pieces[1:]]
+        return _scanned(kind, rest, text)
+    except CruxError:  # a number over the limit: the grammar words it
+        return None
+
+
+def _scanned(kind: str, rest: list[tuple[str, str, int]], text: str) -> list[Word] | None:
+    if kind == "show":
+        return None if rest else []
+    if kind in ("damage", "wound", "heal"):
+        amount = plain_number(rest[0][1], text, rest[0][2]) if rest else None
+        if amount is None or len(rest) > (2 if kind == "damage" else 1):
+            return None
+        words: list[Word] = [("amount", amount, rest[0][2])]
+        if len(rest) == 2 and rest[1][0] not in ("crit", "critical"):
+            return None
+        return [*words, ("crit", "crit", rest[1][2])] if len(rest) == 2 else words
+    if not rest:
+        return None
+    if kind == "rest":
+        rest_kind = REST_KINDS.get(rest[0][0])
+        if rest_kind is None or len(rest) > (2 if rest_kind == "field" else 1):
+            return None
+        dice = plain_number(rest[1][1], text, rest[1][2]) if len(rest) == 2 else None
+        if len(rest) == 2 and dice is None:
+            return None
+        return [("rest", rest_kind, rest[0][2])] + ([("hit dice", dice, rest[1][2])] if dice is not None else [])
+    action = ACTIONS.get(rest[0][0])
+    if action is None or len(rest) < 2 or not all(CONDITION_NAME.fullmatch(piece) for _, piece, _ in rest[1:]):
+        return None
+    return [("action", action, rest[0][2])] + [("name", piece, loc) for _, piece, loc in rest[1:]]

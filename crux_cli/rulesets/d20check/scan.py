@@ -47,12 +47,19 @@ def check(text: str, pieces: list[tuple[str, int]]) -> list[Word] | None:
     return words
 
 
+GLUED = re.compile(r"([0-9]*[dD][0-9]+)([+-][0-9]+)")  # `d8+2`: the pool and its flat damage in one piece
+
+
 def damage(text: str, pieces: list[tuple[str, int]]) -> list[Word] | None:
     piece, loc = pieces[0]
-    dice = plain_pool(piece, text, loc, "dice")
+    glued = GLUED.fullmatch(piece)
+    dice = plain_pool(glued.group(1) if glued else piece, text, loc, "dice")
     if dice is None:
         return None
     words: list[Word] = [dice]
+    if glued is not None:
+        at = loc + glued.start(2)
+        words.append(("flat", integer(glued.group(2), text, at), at))
     rest = iter(pieces[1:])
     for piece, loc in rest:
         word = piece.lower()
