@@ -19,7 +19,7 @@ function __crux_command --argument-names path
             set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal --completion -V --version -h --help
             set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Print the Tab-completion script for SHELL (bash, zsh or fish) and exit.' 'Show the version and exit.' 'Show the version and exit.' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --color --sheet --repeat --completion
-            set -g __crux_subcommands log odds repl sheet
+            set -g __crux_subcommands join log odds repl serve sheet
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback _statement
@@ -31,10 +31,18 @@ function __crux_command --argument-names path
             set -g __crux_argument statement
             set -g __crux_argument_words
             set -g __crux_fallback ''
+        case 'crux join'
+            set -g __crux_options --hero --no-color -h --help
+            set -g __crux_helps 'The hero you roll as (also: /hero NAME once joined).' 'No colour, even on a terminal.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --hero
+            set -g __crux_subcommands
+            set -g __crux_argument ''
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
         case 'crux log'
-            set -g __crux_options --json --since --sheet --fight --session -n --last --stats --color --no-color --set-aside -h --help
-            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each plain statement\'s outcomes against its odds.' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Keep a damaged store under another name (crux.db.damaged-TIME) and start a new one.' 'Show this message and exit.' 'Show this message and exit.'
-            set -g __crux_valued --since --sheet --session -n --last --color
+            set -g __crux_options --json --since --sheet --fight --session -n --last --stats --export --verify --color --no-color --set-aside -h --help
+            set -g __crux_helps 'The journal\'s own JSON lines, one per roll or change.' 'From a time on: 30m, 2h, 3d ago, or a date like 2026-11-23 20:00.' 'Only what touched this sheet.' 'Only the words and rolls of fights.' 'Only one session (\'last\' for the latest).' 'Only the last N entries.' 'Only the last N entries.' 'Count the faces rolled against fair dice and each plain statement\'s outcomes against its odds.' 'The session\'s verifiable record (--session, else the last): commitment, entries, reveal.' 'Check a record made by --export: its chain, its seeds and every die (crux-verify(7)).' 'Colour: auto (on a terminal), always (through a pipe too), never.' 'No colour, even on a terminal (--color=never).' 'Keep a damaged store under another name (crux.db.damaged-TIME) and start a new one.' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --since --sheet --session -n --last --verify --color
             set -g __crux_subcommands
             set -g __crux_argument ''
             set -g __crux_argument_words
@@ -51,6 +59,14 @@ function __crux_command --argument-names path
             set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal -h --help
             set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'Show this message and exit.' 'Show this message and exit.'
             set -g __crux_valued --seed --rules --color --sheet --repeat
+            set -g __crux_subcommands
+            set -g __crux_argument ''
+            set -g __crux_argument_words
+            set -g __crux_fallback ''
+        case 'crux serve'
+            set -g __crux_options --seed --json --rules --color --no-color --sheet --no-sheet --repeat --no-journal --host --port --cert --key -h --help
+            set -g __crux_helps 'Seed the dice: the same seed repeats a run exactly.' 'One JSON object per statement (JSON Lines), for scripts.' 'Rule set to use (default crux); \'--rules list\' names them all.' 'Colour: auto (on a terminal; CLICOLOR_FORCE or FORCE_COLOR force it, NO_COLOR turns it off), always (through a pipe too) or never.' 'No colour, even on a terminal (--color=never; NO_COLOR works too).' 'A character sheet: its ratings, saves and attack apply, and Grit, HP, Wounds and conditions are kept on it (CRUX_SHEET works too).' 'No character sheet, whatever the config file or CRUX_SHEET names.' 'Answer each statement N times (like \'6x 4d6kh3\' for dice).' 'Leave no trace of this run in the journal (CRUX_JOURNAL=off works too).' 'The address to serve on; 0.0.0.0 serves every network (the links are then the only key).' 'The port (0, the default, picks a free one).' 'A TLS certificate (PEM): the links become https://.' 'The TLS certificate\'s private key (PEM).' 'Show this message and exit.' 'Show this message and exit.'
+            set -g __crux_valued --seed --rules --color --sheet --repeat --host --port --cert --key
             set -g __crux_subcommands
             set -g __crux_argument ''
             set -g __crux_argument_words
@@ -115,6 +131,8 @@ function __crux_option_values --argument-names path option
             echo words auto always never
         case 'crux _statement --sheet'
             echo files
+        case 'crux log --verify'
+            echo files
         case 'crux log --color'
             echo words auto always never
         case 'crux odds --rules'
@@ -128,6 +146,16 @@ function __crux_option_values --argument-names path option
         case 'crux repl --color'
             echo words auto always never
         case 'crux repl --sheet'
+            echo files
+        case 'crux serve --rules'
+            echo asked rules
+        case 'crux serve --color'
+            echo words auto always never
+        case 'crux serve --sheet'
+            echo files
+        case 'crux serve --cert'
+            echo files
+        case 'crux serve --key'
             echo files
         case 'crux sheet new --adv'
             echo words STR DEX INT WIL
