@@ -44,7 +44,7 @@ def test_under_no_color_a_suggestion_is_drawn_unlike_typed_text(environ: dict[st
     child = start(environ, "repl", "--seed", "1")
     children.append(child)
     child.sendline("DEX +2b")
-    child.expect_exact("success")
+    child.expect_exact("partial")
     child.expect_exact(PROMPT)
     child.send("DE")
     shown = screen(child, "DEX +2b")
@@ -79,7 +79,7 @@ def test_ctrl_c_leaves_the_abandoned_line_visible_with_a_caret_c(environ: dict[s
     shown = screen(child)
     assert shown.row("crux> atk 2d8^C") < shown.row("crux> ")  # the line stays, a new prompt below it
     child.sendline("DEX +2b")  # a new, empty line: the abandoned text is not part of it
-    child.expect_exact("DEX +2b: success (5)")
+    child.expect_exact("DEX +2b: partial (3)")
     assert leave(child) == 0
 
 
@@ -87,7 +87,7 @@ def test_a_refused_line_is_not_offered_back_as_a_suggestion(environ: dict[str, s
     child = start(environ, "repl", "--seed", "1")
     children.append(child)
     child.sendline("DEX +1b")
-    child.expect_exact("success")
+    child.expect_exact("partial")
     child.sendline("DEX +2")
     child.expect_exact("hint")
     child.expect_exact(PROMPT)

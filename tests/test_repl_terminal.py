@@ -24,7 +24,7 @@ def session(environ: dict[str, str]) -> Iterator[pexpect.spawn]:
 
 def test_the_prompt_appears_a_roll_prints_and_ctrl_d_exits_0(session: pexpect.spawn) -> None:
     session.sendline("DEX +2b")
-    session.expect_exact("success (5) · 3d6 keep highest [2, 5, 1]")
+    session.expect_exact("partial (3) · 3d6 keep highest [3, 3, 2]")
     assert leave(session) == 0
 
 
@@ -73,7 +73,7 @@ def test_piped_stdin_never_opens_the_session(environ: dict[str, str]) -> None:
         done = subprocess.run([*crux_command(), *args, "--seed", "1"], input="DEX +2b\n", capture_output=True,
                               text=True, env=environ, timeout=20)
         assert done.returncode == 0
-        assert done.stdout.startswith("DEX +2b: success (5)")
+        assert done.stdout.startswith("DEX +2b: partial (3)")
         assert PROMPT not in done.stdout
 
 

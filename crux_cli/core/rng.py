@@ -88,10 +88,10 @@ class DiceStream:
 
     def start(self) -> None:
         self.fresh = False
-        self.number += 1
+        number = self.number = self.number + 1
         self.block = 1
         self.at = 0
-        self.buffer = _sha256(self.key + self.number.to_bytes(8, "big") + b"\x00" * 8).digest()
+        self.buffer = _sha256(self.key + (number << 64).to_bytes(16, "big")).digest()  # block 0 of stream n
 
     def more(self, wanted: int) -> None:
         """At least `wanted` bytes unread in the buffer: the stream's next blocks joined on."""
@@ -129,16 +129,17 @@ class DiceStream:
                 return value % sides
 
     def faces(self, count: int, sides: int) -> list[int]:
-        """`count` dice of `sides` (≤ 256) faces, 1..sides: the bytes of a whole roll read at once when none is
-        rejected (a d4, d8 or d16 never is), else die by die as `below` reads them."""
+        """`count` dice of `sides` (< 256) faces, 1..sides: the bytes of a whole roll mapped at once in C (`_TABLES`)
+        when none is rejected (a d4, d8 or d16 never is), else die by die as `below` reads them."""
         if self.fresh:
             self.start()
         if self.at + count > len(self.buffer):
             self.more(count)
-        chunk = self.buffer[self.at:self.at + count]
-        if max(chunk, default=0) < 256 - 256 % sides:
+        table = _TABLES.get(sides) or _table(sides)
+        mapped = self.buffer[self.at:self.at + count].translate(table)
+        if 0 not in mapped:
             self.at += count
-            return [byte % sides + 1 for byte in chunk]
+            return list(mapped)
         return [self.below(sides) + 1 for _ in range(count)]
 
     def aside(self) -> DiceStream:
@@ -154,6 +155,15 @@ class DiceStream:
         if high < low:
             raise ValueError(f"empty range for randint({low}, {high})")
         return low + self.below(high - low + 1)
+
+
+_TABLES: dict[int, bytes] = {}  # by sides: each byte's face (1 + byte mod sides), 0 for a byte rejection skips
+
+
+def _table(sides: int) -> bytes:
+    limit = 256 - 256 % sides
+    table = _TABLES[sides] = bytes(1 + byte % sides if byte < limit else 0 for byte in range(256))
+    return table
 
 
 class ScriptedSource:
@@ -222,7 +232,7 @@ class Roller:
     def dice(self, count: int, sides: int) -> list[int]:
         self.reserve(count)
         stream = self.stream
-        if stream is None or not 0 < sides <= 256:
+        if stream is None or not 0 < sides < 256:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
         faces = stream.faces(count, sides)
