@@ -345,3 +345,51 @@ def test_a_connection_that_never_says_hello_is_closed(links: dict[str, str], mon
     silent = Page(links["player"], hello=False)
     assert silent.closed_with() == 1008
     assert Page(links["player"]).say("d6")["type"] == "entry"
+
+
+def test_with_a_certificate_the_links_are_https_and_the_page_talks_tls(own_state_dir: Path, tmp_path: Path) -> None:
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl makes the test's certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    session = Session(make_runner(Settings(seed=1)))
+    sharing = session.sharing = Sharing(session, TableAsked(cert=str(cert), key=str(key)))
+    try:
+        link = sharing.server.links()["player"]
+        assert link.startswith("https://127.0.0.1:")
+        trusted = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(link, context=trusted) as answer:
+            assert answer.status == 200
+        with connect(socket_url(link), ssl=trusted) as page:
+            assert socket_url(link).startswith("wss://")
+            page.send(json.dumps({"type": "hello"}))
+            assert json.loads(page.recv(timeout=10))["type"] == "welcome"
+    finally:
+        sharing.stop()
+
+
+def test_the_gms_session_commands_are_never_shown_to_players(table: Sharing, links: dict[str, str]) -> None:
+    """`/serve` at the prompt shows the GM link: no page but the GM's may ever see a command's answer."""
+    player, gm = Page(links["player"]), Page(links["gm"])
+    table.handle("/serve")
+    table.handle("/log")
+    assert gm.say("/log", id=5)["privacy"] == "gm"
+    table.handle("d4")
+    assert player.next("entry")["text"] == "d4"  # the first entry a player gets is the roll after them
+    assert links["gm"].rsplit("/", 1)[1] not in json.dumps(player.log)
+
+
+def test_a_players_escape_sequence_never_reaches_a_terminal(table: Sharing, links: dict[str, str],
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from crux_cli.table.frames import printable
+
+    assert printable("d6 \x1b[2J\u202e") == "d6 \\x1b[2J\\u202e" and printable("Wren é") == "Wren é"
+    Page(links["player"]).say("d6 # \x1b]0;owned\x07")
+    echoed = capsys.readouterr().out  # the GM's terminal
+    assert "\x1b]0" not in echoed and "\x07" not in echoed and "\\x1b]0;owned\\x07" in echoed

@@ -22,7 +22,7 @@ from crux_cli.repl.session import Session
 from crux_cli.running.config import Config
 from crux_cli.running.settings import Settings, make_runner
 from crux_cli.table.client import TableClient
-from crux_cli.table.frames import PRIVACY
+from crux_cli.table.frames import PRIVACY, printable
 
 if TYPE_CHECKING:
     from prompt_toolkit.history import History
@@ -54,7 +54,7 @@ class Joined:
             for entry in entries[-10:]:
                 self.entry(entry)
         elif kind in ("refused", "error"):
-            self.say(*(frame.get("lines") or [frame.get("message", "")]))
+            self.say(*(printable(str(line)) for line in frame.get("lines") or [frame.get("message", "")]))
         elif kind == "fight":
             self.turn(frame.get("fight"))
         elif kind == "joined":
@@ -62,17 +62,20 @@ class Joined:
             self.say(self.palette.dim(f"you roll as {hero}" if hero else "you roll as nobody: plain dice"))
 
     def entry(self, entry: dict[str, Any]) -> None:
-        lines = [str(line) for line in entry.get("lines") or ()]
+        """An entry of the shared log: its lines, after who said what (unless it is this terminal's answer).
+        Every text from the table is made printable first: a player's escape sequence never reaches this terminal."""
+        lines = [printable(str(line)) for line in entry.get("lines") or ()]
         if entry.get("id") is None:  # someone else's (or said before): who said what
-            shown = f"{entry.get('who', '')}: {entry.get('text', '')}" if entry.get("text") else entry.get("who", "")
-            lines = [self.palette.dim(shown), *lines]
+            who, text = printable(str(entry.get("who", ""))), printable(str(entry.get("text", "")))
+            lines = [self.palette.dim(f"{who}: {text}" if text else who), *lines]
         self.say(*lines)
 
     def turn(self, fight: dict[str, Any] | None) -> None:
         acting = fight.get("acting") if fight else None
         if acting != self.acting and acting is not None and fight is not None:
             mine = self.client.hero is not None and str(acting).lower() == self.client.hero.lower()
-            self.say(self.palette.dim(f"round {fight.get('round')}: " + ("your turn" if mine else f"{acting}'s turn")))
+            turn = "your turn" if mine else f"{printable(str(acting))}'s turn"
+            self.say(self.palette.dim(f"round {fight.get('round')}: {turn}"))
         self.acting = acting
 
     def status(self, what: str) -> None:
@@ -106,7 +109,7 @@ class Joined:
     def heroes(self) -> list[str]:
         heroes = self.client.welcome.get("heroes") or []
         return [f"you roll as {self.client.hero or 'nobody (plain dice)'}",
-                "heroes at this table: " + (", ".join(heroes) or "none yet")]
+                "heroes at this table: " + (printable(", ".join(map(str, heroes))) or "none yet")]
 
     def toolbar(self) -> StyleAndTextTuples:
         fight = self.client.fight

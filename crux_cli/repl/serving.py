@@ -23,6 +23,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
 from crux_cli.state.db import state_dir
+from crux_cli.table.frames import printable
 from crux_cli.table.host import ERROR, GM_ONLY, NOT_YOURS, Said
 from crux_cli.table.hub import Hub
 from crux_cli.table.keeping import Keeping
@@ -76,9 +77,10 @@ class SessionHost:
         fight_before, refusals = session.fight, session.refusals
         with self.rolling_as(hero, kind == "roll" and (hero is not None or not gm)):
             out = session.handle(line)
-        self.echo([session.palette.dim(f"{hero or ('GM' if gm else 'a player')} at the table: {typed}"), *out])
+        who = hero or ("GM" if gm else "a player")
+        self.echo([session.palette.dim(f"{who} at the table: {printable(typed)}"), *out])
         refused = session.refusals > refusals and kind != "word"
-        public = kind == "word" or fight_before != session.fight
+        public = kind == "word" or (kind != "command" and fight_before != session.fight)
         return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=public or hero is not None,
                     public=public)
 
@@ -86,7 +88,9 @@ class SessionHost:
         statement = lines.code(line).strip()
         if lines.odds_body(statement) is not None:
             return "odds"
-        return "word" if statement.startswith("/") or self.session.claims(line) else "roll"
+        if statement.startswith("/"):
+            return "command"  # the GM's session commands: their answers are the GM's alone (links, the journal)
+        return "word" if self.session.claims(line) else "roll"
 
     # -- whose words ---------------------------------------------------------------------------------
 
@@ -258,8 +262,10 @@ class Sharing:
             kind = "word" if session.pending is not None else self.host.kind_of(line) if line.strip() else ""
             out = session.handle(line)
             changed = fight_before != session.fight or kind == "word"
-        if kind and kind != "odds" and session.refusals == refusals:
+        if kind in ("roll", "word") and session.refusals == refusals:
             self.hub.from_gm(line.strip(), plain(out), kind, changed, self.privacy)
+        elif changed:  # a session command (`/undo`, `/load`): the GM's own answer, and the fight as it is now
+            self.hub.refresh()
         return out
 
     def links(self) -> list[str]:

@@ -211,3 +211,12 @@ def _combatant(combatant: dict[str, Any], shown: bool) -> dict[str, Any]:
 def frame(kind: str, /, **fields: Any) -> str:
     """A frame to send: compact JSON text, never HTML."""
     return json.dumps({"type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: a control or invisible character (an escape sequence a player typed,
+    a bidi override) shown as `\\xNN` / `\\uNNNN`, never sent to the terminal as it is."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+                   for c in text)

@@ -194,6 +194,8 @@ class Hub:
         privacy = say.privacy if said.kind == "roll" and not said.public else "public"
         if said.kind == "odds":
             privacy = "self"
+        elif said.kind == "command":  # a session command's answer (the journal, the links) is the GM's alone
+            privacy = "gm"
         entry = Entry(seq=0, at=now(), who=viewer.name, role=viewer.role, privacy=privacy, kind=said.kind,
                       text=say.text, lines=said.lines, by=viewer.identity)
         await self.publish(entry, said.changed, keep=said.kind != "odds", asker=connection, asked=say.id)

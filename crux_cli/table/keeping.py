@@ -35,6 +35,10 @@ class Keeping:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.store = Store.open(folder)
+        # The shared log's copy of a roll waits for no disk flush of its own: WAL with synchronous NORMAL keeps
+        # it through a kill -9 (the OS has it), and the roll itself is in the journal, flushed as ever (FULL).
+        # A flush a roll less: about 10 ms less from a player's Enter to every page (PERFORMANCE.md).
+        self.store.db.execute("PRAGMA synchronous = NORMAL")
         self.lock: int | None = None
 
     def hold(self) -> None:
