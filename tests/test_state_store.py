@@ -563,7 +563,9 @@ main()
 def test_crux_runs_where_fcntl_does_not_exist(sheet: Path, tmp_path: Path) -> None:
     def crux(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-c", NO_FCNTL, *args], capture_output=True, text=True,
-                              input=stdin, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+                              input=stdin, timeout=60, env={**os.environ, "NO_COLOR": "1",  # Windows' folders here
+                                                            "APPDATA": str(tmp_path / "Roaming"),
+                                                            "LOCALAPPDATA": str(tmp_path / "Local")})
 
     for args in (("--seed", "1", "DEX +1b"), ("--sheet", str(sheet), "damage 3"), ("sheet", "undo", str(sheet)),
                  ("log", "-n", "5")):

@@ -67,10 +67,12 @@ kestrel.gritt  # error
 # imports only crux_cli.plugin. Its own module is checked, and a misuse beside it is refused.
 PLUGIN_MISUSE = '''\
 from crux_cli.plugin import Odds, RuleSet
-from coinflip.ruleset import RULESET
+from coinflip.ruleset import RULESET, Flip, Flipped
 
-flip: RuleSet[object, object] = RULESET
+flip: RuleSet[Flip, Flipped] = RULESET
+statement: Flip = flip.parse("flip 3", "flip")
 Odds("flip", (("all heads", "half"),))  # error
+wrong: RuleSet[Flipped, Flip] = RULESET  # error
 '''
 
 
