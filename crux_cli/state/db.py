@@ -25,11 +25,12 @@ The schema is made by numbered steps (`STEPS`), each run in a transaction of its
 store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of
 one before it. A store's `PRAGMA user_version` says how many steps it has had, so opening it runs only the
 steps it lacks (a new store runs them all); one that has had more than this crux knows was made by a newer
-crux, and is moved aside as a damaged one is.
+crux, and is left exactly as it is (`NewerStore`: no journal is kept).
 
-A damaged database is moved aside (`crux.db.damaged-TIME`) with one warning and a new one started;
-one locked by another crux for longer than `WAIT` seconds gives a plain message. Neither stops a
-roll: the roll is answered and the journal says it was not kept.
+A damaged database is set aside once (`crux.db.damaged-TIME`, state.damage) with one warning and a new one
+started; damage met only while reading is `StoreDamaged` (every read is `guarded`); one locked by another crux
+for longer than `WAIT` seconds gives a plain message. None stops a roll: the roll is answered and the journal
+says it was not kept.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from crux_cli.state.values import (
     stamp,
     stamp_of,
     text_or_none,
+    whole,
 )
 from crux_cli.state.values import reason as failure
 
@@ -219,18 +221,11 @@ class Store:
         """Bring the store to the last of `STEPS` (True when it was new: it had none); a table dropped by hand,
         or `meta` emptied, is made again (state.damage `repair`)."""
         fresh = self.migrate() == 0
-        if not fresh and not self.whole():
+        if not fresh and not whole(self.db):
             from crux_cli.state.damage import repair
 
             self.warnings += repair(self, STEPS[0])
         return fresh
-
-    def whole(self) -> bool:
-        """Has the store every table of step 1, and `meta`'s count of rolls as a number?"""
-        tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                 "('entries', 'sheet_entries', 'fights', 'intents', 'meta')").fetchone()[0]
-        return tables == 5 and self.db.execute("SELECT 1 FROM meta WHERE key = 'rolls' AND "
-                                               "CAST(value AS INTEGER) || '' = value").fetchone() is not None
 
     def migrate(self, upto: int | None = None) -> int:
         """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
