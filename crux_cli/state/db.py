@@ -291,7 +291,7 @@ class Store:
         """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
         with self.transaction() as db:
             if self.numbering:
-                entry = {**entry, "id": shifted(entry["id"], self.taken(entry["session"], entry["id"]))}
+                entry = {**entry, "id": shifted(entry["id"], taken(self, entry["session"], entry["id"]))}
             cursor = db.execute(
                 "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
@@ -311,7 +311,7 @@ class Store:
         if not rows:
             return
         with self.transaction() as db:
-            rows = self.numbered(rows) if self.numbering else rows
+            rows = numbered(self, rows) if self.numbering else rows
             seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
             rolls, runs, entries, sheets, counted = [], [], [], [], 0
             for kind, row in rows:
@@ -339,24 +339,6 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
             if counted:
                 db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (counted,))
-
-    def taken(self, session: str, ident: str) -> int:
-        """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
-        other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
-        number = ident.rpartition("-")[2]
-        return max(0, self.next_number(session) - int(number)) if number.isdigit() else 0
-
-    def numbered(self, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-        """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
-        kind, row = rows[0]
-        first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
-        session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
-        step = self.taken(session, first)
-        if not step:
-            return rows
-        return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
-                 ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
-                 (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
     def entry_columns(self, entry: Mapping[str, Any]) -> tuple[Any, ...]:
         """An entry's columns but `seq` (id, time, until, session, kind, who, statement, fight, body)."""
@@ -395,7 +377,7 @@ class Store:
                      body: dict[str, Any]) -> None:
         with self.transaction() as db:
             if self.numbering:
-                first_id = shifted(first_id, self.taken(session, first_id))
+                first_id = shifted(first_id, taken(self, session, first_id))
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
                        (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
@@ -544,6 +526,25 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+def taken(store: Store, session: str, ident: str) -> int:
+    """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
+    other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
+    number = ident.rpartition("-")[2]
+    return max(0, store.next_number(session) - int(number)) if number.isdigit() else 0
+
+def numbered(store: Store, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
+    kind, row = rows[0]
+    first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
+    session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
+    step = taken(store, session, first)
+    if not step:
+        return rows
+    return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
+             ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
+             (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
 
 for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",
