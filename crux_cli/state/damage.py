@@ -1,4 +1,4 @@
-"""A state store that cannot be used as it is: damaged, made by a newer crux, short of a table, on a full disk.
+"""A state store that cannot be used as it is: damaged, short of a table, readable by others.
 
 Imported only when something is wrong (state.db), never on a roll's way.
 
@@ -8,7 +8,8 @@ Imported only when something is wrong (state.db), never on a roll's way.
   once set it aside once between them; none moves a new store another has just made, none replaces a copy.
 - A store that lacks a table or the row `meta` counts rolls in (dropped, emptied by hand) gets them back
   (`repair`): its first step is written to be run again.
-- What a failure of SQLite means, in a user's words (`reason`): "no space left on the device" for a full disk.
+- A store others may read (0644, made by another tool) is made 0600 through a descriptor (`make_private`).
+A store made by a newer crux, a full disk and damage met while reading are said by state.values.
 """
 
 from __future__ import annotations

@@ -27,11 +27,12 @@ The schema is made by numbered steps (`STEPS`), each run in a transaction of its
 store as crux first kept it, and a later change of the schema is a step added at the end, never an edit of
 one before it. A store's `PRAGMA user_version` says how many steps it has had, so opening it runs only the
 steps it lacks (a new store runs them all); one that has had more than this crux knows was made by a newer
-crux, and is moved aside as a damaged one is.
+crux, and is left exactly as it is (`NewerStore`: no journal is kept).
 
-A damaged database is moved aside (`crux.db.damaged-TIME`) with one warning and a new one started;
-one locked by another crux for longer than `WAIT` seconds gives a plain message. Neither stops a
-roll: the roll is answered and the journal says it was not kept.
+A damaged database is set aside once (`crux.db.damaged-TIME`, state.damage) with one warning and a new one
+started; damage met only while reading is `StoreDamaged` (every read is `guarded`); one locked by another crux
+for longer than `WAIT` seconds gives a plain message. None stops a roll: the roll is answered and the journal
+says it was not kept.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from crux_cli.state.values import (
     stamp,
     stamp_of,
     text_or_none,
+    whole,
 )
 from crux_cli.state.values import reason as failure
 
@@ -235,18 +237,11 @@ class Store:
         """Bring the store to the last of `STEPS` (True when it was new: it had none); a table dropped by hand,
         or `meta` emptied, is made again (state.damage `repair`)."""
         fresh = self.migrate() == 0
-        if not fresh and not self.whole():
+        if not fresh and not whole(self.db):
             from crux_cli.state.damage import repair
 
             self.warnings += repair(self, STEPS[0])
         return fresh
-
-    def whole(self) -> bool:
-        """Has the store every table of step 1, and `meta`'s count of rolls as a number?"""
-        tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                                 "('entries', 'sheet_entries', 'fights', 'intents', 'meta')").fetchone()[0]
-        return tables == 5 and self.db.execute("SELECT 1 FROM meta WHERE key = 'rolls' AND "
-                                               "CAST(value AS INTEGER) || '' = value").fetchone() is not None
 
     def migrate(self, upto: int | None = None) -> int:
         """Run the steps the store lacks, up to step `upto` (None: the last), each in a transaction of its own;
@@ -331,7 +326,7 @@ class Store:
         """Write one journal entry (a dict as `crux log --json` prints it); its row number."""
         with self.transaction() as db:
             if self.numbering:
-                entry = {**entry, "id": shifted(entry["id"], self.taken(entry["session"], entry["id"]))}
+                entry = {**entry, "id": shifted(entry["id"], taken(self, entry["session"], entry["id"]))}
             cursor = db.execute(
                 "INSERT INTO entries (id, time, until, session, kind, who, statement, fight, body) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self.entry_columns(entry))
@@ -351,7 +346,7 @@ class Store:
         if not rows:
             return
         with self.transaction() as db:
-            rows = self.numbered(rows) if self.numbering else rows
+            rows = numbered(self, rows) if self.numbering else rows
             seq = int(db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0)
             rolls, runs, entries, sheets, counted = [], [], [], [], 0
             for kind, row in rows:
@@ -379,24 +374,6 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO sheet_entries VALUES (?, ?)", sheets)
             if counted:
                 db.execute("UPDATE meta SET value = value + ? WHERE key = 'rolls'", (counted,))
-
-    def taken(self, session: str, ident: str) -> int:
-        """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
-        other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
-        number = ident.rpartition("-")[2]
-        return max(0, self.next_number(session) - int(number)) if number.isdigit() else 0
-
-    def numbered(self, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-        """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
-        kind, row = rows[0]
-        first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
-        session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
-        step = self.taken(session, first)
-        if not step:
-            return rows
-        return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
-                 ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
-                 (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
     def entry_columns(self, entry: Mapping[str, Any]) -> tuple[Any, ...]:
         """An entry's columns but `seq` (id, time, until, session, kind, who, statement, fight, body)."""
@@ -435,7 +412,7 @@ class Store:
                      body: dict[str, Any]) -> None:
         with self.transaction() as db:
             if self.numbering:
-                first_id = shifted(first_id, self.taken(session, first_id))
+                first_id = shifted(first_id, taken(self, session, first_id))
             db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
                        "VALUES (?, ?, ?, ?, 'roll', NULL, NULL, 0, ?, ?)",
                        (first_id, started, ended, session, count, dumps(body, large=self.bulk or count >= 64)))
@@ -568,6 +545,25 @@ class Store:
                 parsed = None
             out.append((int(seq), str(session), str(kind), parsed if isinstance(parsed, dict) else {}))
         return out
+
+
+def taken(store: Store, session: str, ident: str) -> int:
+    """Inside a write's transaction: how far `ident` ("SESSION-N") must move on so that its number is free, when
+    other crux sharing its session (CRUX_SESSION) took numbers since this one counted (0: it is free)."""
+    number = ident.rpartition("-")[2]
+    return max(0, store.next_number(session) - int(number)) if number.isdigit() else 0
+
+def numbered(store: Store, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A batch's rows (`add_rows`), their ids moved on together by `taken` (of the first of them)."""
+    kind, row = rows[0]
+    first = row["id"] if kind == "entry" else row[0][0] if kind == "run" else row[0]
+    session = row["session"] if kind == "entry" else row[0][1] if kind == "run" else row[1]
+    step = taken(store, session, first)
+    if not step:
+        return rows
+    return [(kind, {**row, "id": shifted(row["id"], step)} if kind == "entry" else
+             ((shifted(row[0][0], step), *row[0][1:]), *row[1:]) if kind == "run" else
+             (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
 
 for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",

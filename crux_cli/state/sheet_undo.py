@@ -129,20 +129,27 @@ def undo_sheet(journal: Journal, path: str, redo: bool = False) -> tuple[Journal
     expected, wanted = (change["before"], change["after"]) if redo else (change["after"], change["before"])
     entry = JournalEntry(kind=word, who=change.get("who"), statement=target.statement, undoes=target.id, answers=(),
                          sheets=({**change, "before": expected, "after": wanted},))
+    return target, set_back(journal, store, entry, path, str(target.statement or ""))
+
+
+def set_back(journal: Journal, store: Store, entry: JournalEntry, path: str, statement: str) -> JournalEntry:
+    """Make an undo's (or redo's) write and journal it: announced first (`announced`), its entry and the intent
+    it settles committed together; the entry as written."""
+    change = (entry.sheets or ())[0]
     intent = announced(journal, store, entry)  # refused here, the sheet untouched, when the store is busy
     try:
-        restore_sheets([(path, expected, wanted)], str(target.statement or ""))
+        restore_sheets([(path, change["before"], change["after"])], statement)
     except BaseException:
         with contextlib.suppress(CruxError, sqlite3.Error):
             store.finish_intent(intent)
         raise
-    with store.transaction():  # the entry, and the intent it settles, together
+    with store.transaction():
         store.finish_intent(intent)
-        entry = journal.append(entry)
+        written = journal.append(entry)
         if journal.warned:  # not written: the intent stays, and the next start journals the undo (state.recovery)
-            raise CruxError(f"{path}: the {word} is made, and journaled at crux's next start",
+            raise CruxError(f"{path}: the {entry.kind} is made, and journaled at crux's next start",
                             hint="; ".join(journal.take_warnings()))
-    return target, entry
+    return written
 
 
 def announced(journal: Journal, store: Store, entry: JournalEntry) -> int:

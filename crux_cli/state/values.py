@@ -202,3 +202,12 @@ def shifted(ident: str, step: int) -> str:
         return ident
     prefix, _, number = ident.rpartition("-")
     return f"{prefix}-{int(number) + step}"
+
+
+def whole(db: sqlite3.Connection) -> bool:
+    """Has the store every table of its first step, and `meta`'s count of rolls as a number (state.damage
+    `repair` makes again what it lacks)?"""
+    tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                        "('entries', 'sheet_entries', 'fights', 'intents', 'meta')").fetchone()[0]
+    return tables == 5 and db.execute("SELECT 1 FROM meta WHERE key = 'rolls' AND "
+                                      "CAST(value AS INTEGER) || '' = value").fetchone() is not None
