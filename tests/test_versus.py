@@ -95,8 +95,11 @@ def test_refusals_point_at_the_mistake(text: str, position: int, message: str) -
     assert refused.value.position == position
 
 
-def test_the_fast_path_leaves_vs_to_the_grammar() -> None:
-    assert scan.scan("1d20+5 vs 15") is None and scan.scan("1d20+5") is not None
+def test_the_fast_path_reads_vs_as_the_grammar_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 38: `vs` stays on the fast path (no pyparsing); the scanner's tree is the grammar's own
+    monkeypatch.setattr(notation, "FAST_PATH", False)
+    for text in ("1d20+5 vs 15", "1d20+3 vs 1d20+5", "2d6 + 1 vs 2d6"):
+        assert scan.scan(text) is not None and repr(scan.scan(text)) == repr(notation.parse(text)), text
 
 
 def test_limits_count_both_sides() -> None:
