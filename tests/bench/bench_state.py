@@ -1,6 +1,8 @@
 """Benchmark, run on demand (pytest does not collect it): the state store's readers over a long history.
 
-    python tests/bench/bench_state.py [--entries 1000000] [--runs 5]
+    python tests/bench/bench_state.py [--entries 1000000] [--runs 5] [--quick] [--all-history]
+
+    (issue 38's figures: --entries 5000000 --runs 3 --quick --all-history)
 
 Fills a store of its own with ENTRIES journal entries as a season of play leaves them (issue 22):
 60 % plain rolls of batches (a row per chunk of 1,024), 30 % rolls typed at a prompt (a row each,
@@ -37,6 +39,7 @@ from benchkit import bench_environment, crux_command
 CPU_GOAL_MS = 100
 STATS_GOAL_MS = 1000  # crux log --stats reads every plain roll (issue 24: under a second over a million)
 RSS_GOAL_MB = 60
+FIRST_GOAL_MS = 200  # a reader of all history: its first line within 0.2 s (issue 38), the rest streamed
 SHEETS = 20
 CHUNK = 1024
 
@@ -159,6 +162,20 @@ def fill_quickly(folder: Path, entries: int, sheets: list[Path]) -> None:
         path.write_text(text.replace("hp = 12\n", f"hp = {hp[str(path)]}\n"))
 
 
+def first_line(command: list[str], env: dict[str, str]) -> float:
+    """Wall seconds from the start of the process to its first line of output (a reader that streams shows its
+    first page at once, however much follows); the rest is read and thrown away."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert child.stdout is not None
+    child.stdout.readline()
+    took = time.perf_counter() - started
+    while child.stdout.read(1 << 20):
+        pass
+    child.wait()
+    return took
+
+
 def run(command: list[str], env: dict[str, str]) -> tuple[float, int, str]:
     """(CPU seconds, peak RSS KB, output) of one whole process, from wait4."""
     with tempfile.TemporaryFile("w+") as out:
@@ -209,6 +226,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="fill the store by direct SQL inserts (5M in a minute)")
+    parser.add_argument("--all-history", action="store_true",
+                        help="the readers of all history too: crux log, --json, --fight, --sheet F (issues 37, 38)")
     options = parser.parse_args()
     with bench_environment() as env, tempfile.TemporaryDirectory(prefix="crux-bench-sheets-") as scratch:
         folder = Path(scratch)
@@ -223,7 +243,7 @@ def main() -> int:
                            check=True, capture_output=True, stdin=subprocess.DEVNULL)
             sheets.append(path.resolve())
         started = time.perf_counter()
-        fill(state_dir(), options.entries, sheets)
+        (fill_quickly if options.quick else fill)(state_dir(), options.entries, sheets)
         size = (state_dir() / "crux.db").stat().st_size
         filled = time.perf_counter() - started
         print(f"store: {options.entries:,} entries, {size / 1e6:.0f} MB, filled in {filled:.1f} s")
@@ -239,6 +259,7 @@ def main() -> int:
             ("REPL /log (20)", None, ("repl-log", "")),
             ("REPL resume offer", None, ("resume", "")),
             ("crux log --stats", [*crux, "log", "--stats"], ("stats", "")),
+            ("crux log --stats (again)", [*crux, "log", "--stats"], ("stats", "")),
         ]
         ok = True
         print(f"{'reader':28} {'process CPU ms':>15} {'peak RSS MB':>12} {'answer CPU ms':>14}  goal: answer < "
@@ -271,7 +292,28 @@ def main() -> int:
             process = f"{statistics.median(cpus) * 1000:15.0f}" if cpus else f"{'':>15}"
             shown = f"{answer:14.1f}" if answer is not None else f"{'':>14}"
             print(f"{name:28} {process} {rss:12.1f} {shown}  {'ok' if good else 'SHORT'}")
+        if options.all_history:
+            ok &= all_history(crux, env, sheet, options.runs)
         return 0 if ok else 1
+
+
+def all_history(crux: list[str], env: dict[str, str], sheet: str, runs: int) -> bool:
+    """The readers of all history stream (issue 37) within FIRST_GOAL_MS to their first line and RSS_GOAL_MB
+    however long their output: its first line's wall time, the whole output's CPU and peak RSS."""
+    readers = [("crux log", ["log"]), ("crux log --json", ["log", "--json"]), ("crux log --since 1h",
+               ["log", "--since", "1h"]), ("crux log --fight", ["log", "--fight"]),
+               ("crux log --sheet F", ["log", "--sheet", sheet])]
+    print(f"{'reader of all history':28} {'first line ms':>15} {'peak RSS MB':>12} {'whole CPU s':>14} {'lines':>10}"
+          f"  goal: first line < {FIRST_GOAL_MS} ms, RSS < {RSS_GOAL_MB} MB")
+    ok = True
+    for name, args in readers:
+        firsts = [first_line([*crux, *args], env) * 1000 for _ in range(runs)]
+        cpu, rss, said = run([*crux, *args], env)
+        good = statistics.median(firsts) < FIRST_GOAL_MS and rss / 1024 < RSS_GOAL_MB
+        ok &= good
+        print(f"{name:28} {statistics.median(firsts):15.0f} {rss / 1024:12.1f} {cpu:14.1f} {said.count(chr(10)):10,}"
+              f"  {'ok' if good else 'SHORT'}")
+    return ok
 
 
 if __name__ == "__main__":
