@@ -1,6 +1,6 @@
 """Every reader of all history streams (issue 37): `crux log`, `--since`, `--json`, `--fight`, `--sheet` print as
 they read, a page of rows at a time, so their memory does not grow with the journal. Measured with tracemalloc's
-peak at 10,000 and 100,000 entries (the same shares of rows as tests/bench/bench_state.py), never timed.
+peak at 4,000 and 40,000 entries (the same shares of rows as tests/bench/bench_state.py), never timed.
 """
 
 from __future__ import annotations
@@ -52,12 +52,12 @@ def peak(**options: object) -> int:
 def test_every_reader_of_all_history_keeps_the_same_memory_at_ten_times_the_entries(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     peaks: dict[str, list[int]] = {}
-    for entries in (10_000, 100_000):
+    for entries in (4_000, 40_000):
         sheet = journal_of(tmp_path, entries, monkeypatch)
         for name, options in (("log", {}), ("json", {"as_json": True}), ("since", {"since": "30d"}),
                               ("fight", {"fight": True}), ("sheet", {"sheet": str(sheet)})):
             peaks.setdefault(name, []).append(peak(**options))
-    print("\ntracemalloc peaks (10k, 100k entries):", {k: [f"{v / 1e6:.1f} MB" for v in p] for k, p in peaks.items()})
+    print("\ntracemalloc peaks (4k, 40k entries):", {k: [f"{v / 1e6:.1f} MB" for v in p] for k, p in peaks.items()})
     for name, (small, large) in peaks.items():
         assert large < small * 1.5 + 1_000_000, (name, small, large)  # not 10×: a page, whatever the store
 

@@ -107,18 +107,18 @@ def print_all(as_json: bool, since: str | None, sheet: str | None, fight: bool, 
         store.close()
 
 
-PAGE = 512  # lines written at once (one write a page, not a line)
+PAGE = 512  # lines written at once (one write a page, not a line); the first pages are smaller, to start at once
 
 
 def echo_pages(lines: Iterator[str], color: bool) -> bool:
     """Write `lines` a page at a time, each page as soon as it is made; whether there was any."""
     page: list[str] = []
-    wrote = False
+    wrote, size = False, 16
     for line in lines:
         page.append(line)
-        if len(page) == PAGE:
+        if len(page) == size:
             click.echo("\n".join(page), color=color)  # click strips colour through a pipe unless told
-            page, wrote = [], True
+            page, wrote, size = [], True, min(2 * size, PAGE)
     if page:
         click.echo("\n".join(page), color=color)
     return wrote or bool(page)

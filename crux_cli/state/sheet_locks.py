@@ -3,7 +3,7 @@ state folder, never beside the user's file (issue 38): `locks/` there, each name
 path. The lock file holds the id of the process that holds it, so a wait longer than NOTICE_AFTER says whom it
 waits for, and one holder keeping it `CRUX_LOCK_WAIT` seconds (a process stopped or stuck) is refused in plain
 words (issue 37). The `.NAME.lock` files older crux left beside sheets are removed when met (`remove_sidecar`).
-Locks go through state.locking (fcntl, or msvcrt on Windows).
+Locks go through state.locking (POSIX locks, or msvcrt's on Windows).
 """
 
 from __future__ import annotations

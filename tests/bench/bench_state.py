@@ -1,6 +1,8 @@
 """Benchmark, run on demand (pytest does not collect it): the state store's readers over a long history.
 
-    python tests/bench/bench_state.py [--entries 1000000] [--runs 5]
+    python tests/bench/bench_state.py [--entries 1000000] [--runs 5] [--quick] [--all-history]
+
+    (issue 38's figures: --entries 5000000 --runs 3 --quick --all-history)
 
 Fills a store of its own with ENTRIES journal entries as a season of play leaves them (issue 22):
 60 % plain rolls of batches (a row per chunk of 1,024), 30 % rolls typed at a prompt (a row each,
@@ -37,6 +39,7 @@ from benchkit import bench_environment, crux_command
 CPU_GOAL_MS = 100
 STATS_GOAL_MS = 1000  # crux log --stats reads every plain roll (issue 24: under a second over a million)
 RSS_GOAL_MB = 60
+FIRST_GOAL_MS = 200  # a reader of all history: its first page within 0.2 s (issue 38), the rest streamed
 SHEETS = 20
 CHUNK = 1024
 
@@ -159,14 +162,47 @@ def fill_quickly(folder: Path, entries: int, sheets: list[Path]) -> None:
         path.write_text(text.replace("hp = 12\n", f"hp = {hp[str(path)]}\n"))
 
 
+MEASURE = """
+import json, os, subprocess, sys, time
+mode, command = sys.argv[1], sys.argv[2:]
+started = time.perf_counter()
+child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+first = child.stdout.readline()
+took = time.perf_counter() - started
+lines, tail = (1 if first else 0), first
+most = int(mode) if mode.isdigit() else None  # a number: the first lines, then the pipe closed
+if mode == "page":  # the reader's first page alone: the pipe closed after its first line
+    child.stdout.close()
+else:
+    while (most is None or lines < most) and (chunk := child.stdout.read(1 << 16)):
+        lines += chunk.count(b"\\n")
+        tail = (tail + chunk)[-4096:]
+    child.stdout.close()
+_, _, usage = os.wait4(child.pid, 0)
+print(json.dumps({"first": took, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss, "lines": lines,
+                  "said": (first + b"..." + tail).decode(errors="replace")}))
+"""
+
+
+# A Python that starts small and becomes the reader (exec): a process's peak RSS counts the memory of whoever spawned
+# it (Linux folds the pre-exec image's peak into it), and the bench holds a store's worth once it filled one.
+SMALL_START = "import os, sys; os.execv(sys.executable, [sys.executable, '-c', *sys.argv[1:]])"
+
+
+def measured(mode: str, command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """One whole process, run by a small Python of its own (a child's peak RSS counts the memory of whoever
+    spawned it, and this one holds a store's worth after filling it): wall seconds to its first line, CPU
+    seconds and peak RSS (KB) from wait4, lines; `mode` "page" closes the pipe after the first line."""
+    result = subprocess.run([sys.executable, "-c", MEASURE, mode, *command], capture_output=True, text=True,
+                            env=env, check=True)
+    figures: dict[str, Any] = json.loads(result.stdout)
+    return figures
+
+
 def run(command: list[str], env: dict[str, str]) -> tuple[float, int, str]:
-    """(CPU seconds, peak RSS KB, output) of one whole process, from wait4."""
-    with tempfile.TemporaryFile("w+") as out:
-        child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, text=True)
-        _, _, usage = os.wait4(child.pid, 0)
-        child.returncode = 0
-        out.seek(0)
-        return usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out.read()
+    """(CPU seconds, peak RSS KB, output's head and tail) of one whole process."""
+    figures = measured("all", command, env)
+    return figures["cpu"], figures["rss"], figures["said"]
 
 
 IN_PROCESS = """
@@ -190,9 +226,9 @@ elif what == "resume":
     for fight in left:
         fight.release()
 elif what == "stats":
-    from crux_cli.running.stats import report, tally
-    from crux_cli.state.history import kept_rolls
-    report(tally(kept_rolls(open_store())))
+    from crux_cli.running.stats import report
+    from crux_cli.running.stats_blocks import tally_all
+    report(tally_all(open_store()))
 elif what == "undo":
     journal = Journal.open()
     undo_sheet(journal, arg)
@@ -209,6 +245,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="fill the store by direct SQL inserts (5M in a minute)")
+    parser.add_argument("--only-all-history", action="store_true", help="skip the readers of a page")
+    parser.add_argument("--all-history", action="store_true",
+                        help="the readers of all history too: crux log, --json, --fight, --sheet F (issues 37, 38)")
     options = parser.parse_args()
     with bench_environment() as env, tempfile.TemporaryDirectory(prefix="crux-bench-sheets-") as scratch:
         folder = Path(scratch)
@@ -223,7 +263,7 @@ def main() -> int:
                            check=True, capture_output=True, stdin=subprocess.DEVNULL)
             sheets.append(path.resolve())
         started = time.perf_counter()
-        fill(state_dir(), options.entries, sheets)
+        (fill_quickly if options.quick else fill)(state_dir(), options.entries, sheets)
         size = (state_dir() / "crux.db").stat().st_size
         filled = time.perf_counter() - started
         print(f"store: {options.entries:,} entries, {size / 1e6:.0f} MB, filled in {filled:.1f} s")
@@ -239,11 +279,12 @@ def main() -> int:
             ("REPL /log (20)", None, ("repl-log", "")),
             ("REPL resume offer", None, ("resume", "")),
             ("crux log --stats", [*crux, "log", "--stats"], ("stats", "")),
+            ("crux log --stats (again)", [*crux, "log", "--stats"], ("stats", "")),
         ]
         ok = True
         print(f"{'reader':28} {'process CPU ms':>15} {'peak RSS MB':>12} {'answer CPU ms':>14}  goal: answer < "
               f"{CPU_GOAL_MS} ms, RSS < {RSS_GOAL_MB} MB")
-        for name, command, inner in readers:
+        for name, command, inner in [] if options.only_all_history else readers:
             cpus, rsses, inners = [], [], []
             for _ in range(options.runs):
                 if command is not None:
@@ -254,8 +295,8 @@ def main() -> int:
                     cpus.append(cpu)
                     rsses.append(rss / 1024)
                 if inner is not None:
-                    result = subprocess.run([sys.executable, "-c", IN_PROCESS, *inner], capture_output=True,
-                                            text=True, env=env)
+                    result = subprocess.run([sys.executable, "-c", SMALL_START, IN_PROCESS, *inner],
+                                            capture_output=True, text=True, env=env)
                     if result.returncode:
                         print(result.stderr)
                         return 1
@@ -271,7 +312,35 @@ def main() -> int:
             process = f"{statistics.median(cpus) * 1000:15.0f}" if cpus else f"{'':>15}"
             shown = f"{answer:14.1f}" if answer is not None else f"{'':>14}"
             print(f"{name:28} {process} {rss:12.1f} {shown}  {'ok' if good else 'SHORT'}")
+        if options.all_history:
+            ok &= all_history(crux, env, sheet, options.runs)
         return 0 if ok else 1
+
+
+WHOLE_LINES = 500_000  # lines read of a reader that prints (nearly) all 5,000,000 entries: its memory by then
+UNBOUNDED = ("crux log", "crux log --json", "crux log --since 1h")
+
+
+def all_history(crux: list[str], env: dict[str, str], sheet: str, runs: int) -> bool:
+    """The readers of all history stream (issue 37): within FIRST_GOAL_MS of wall time and CPU to their first page
+    and RSS_GOAL_MB however long their output; the whole output's CPU and lines beside."""
+    readers = [("crux log", ["log"]), ("crux log --json", ["log", "--json"]), ("crux log --since 1h",
+               ["log", "--since", "1h"]), ("crux log --fight", ["log", "--fight"]),
+               ("crux log --sheet F", ["log", "--sheet", sheet])]
+    print(f"{'reader of all history':24} {'first line ms':>13} {'page CPU ms':>11} {'peak RSS MB':>11} "
+          f"{'lines CPU s':>11} {'lines':>10}  goal: first page < {FIRST_GOAL_MS} ms, RSS < {RSS_GOAL_MB} MB")
+    ok = True
+    for name, args in readers:
+        pages = [measured("page", [*crux, *args], env) for _ in range(runs)]
+        first = statistics.median(page["first"] for page in pages) * 1000
+        page_cpu = statistics.median(page["cpu"] for page in pages) * 1000
+        whole = measured(str(WHOLE_LINES) if name in UNBOUNDED else "all", [*crux, *args], env)
+        rss = max(whole["rss"], *(page["rss"] for page in pages)) / 1024
+        good = page_cpu < FIRST_GOAL_MS and rss < RSS_GOAL_MB
+        ok &= good
+        print(f"{name:24} {first:13.0f} {page_cpu:11.0f} {rss:11.1f} {whole['cpu']:11.1f} {whole['lines']:10,}"
+              f"  {'ok' if good else 'SHORT'}")
+    return ok
 
 
 if __name__ == "__main__":
