@@ -21,6 +21,7 @@ from crux_cli.state.dice_keys import epochs
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
 from crux_cli.state.recovery import open_store
 from crux_cli.state.sessions import is_alive
+from crux_cli.state.values import reading
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -93,16 +94,17 @@ def print_all(as_json: bool, since: str | None, sheet: str | None, fight: bool, 
         click.echo("the journal holds nothing yet")
         return
     try:
-        for warning in store.warnings:
-            click.echo(f"crux: warning: {warning}", err=True)
-        if session == "last":
-            session = store.last_session()
-        entries = iter_answers(stream_entries(store, session=session, since=since_stamp(since) if since else None,
-                                              sheet=os.path.expanduser(sheet) if sheet else None, fight=fight))
-        lines = iter_lines(entries) if as_json else iter_log_lines(entries, palette)
-        if not echo_pages(lines, palette.enabled) and not as_json:
-            click.echo("the journal holds nothing yet" if store.last_session() is None else
-                       "nothing in the journal matches")
+        with reading(store.path):  # damage met while paging: said plainly (state.values)
+            for warning in store.warnings:
+                click.echo(f"crux: warning: {warning}", err=True)
+            if session == "last":
+                session = store.last_session()
+            entries = iter_answers(stream_entries(store, session=session, since=since_stamp(since) if since else None,
+                                                  sheet=os.path.expanduser(sheet) if sheet else None, fight=fight))
+            lines = iter_lines(entries) if as_json else iter_log_lines(entries, palette)
+            if not echo_pages(lines, palette.enabled) and not as_json:
+                click.echo("the journal holds nothing yet" if store.last_session() is None else
+                           "nothing in the journal matches")
     finally:
         store.close()
 
@@ -153,12 +155,13 @@ def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool,
     store = open_store()
     if store is not None:
         try:
-            if session == "last":
-                session = store.last_session()
-            if session is None and since is None:  # all history: the sums kept of its blocks, and what is new
-                counted = tally_all(store)
-            else:
-                counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
+            with reading(store.path):
+                if session == "last":
+                    session = store.last_session()
+                if session is None and since is None:  # all history: the sums kept of its blocks, and what is new
+                    counted = tally_all(store)
+                else:
+                    counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
         finally:
             store.close()
     else:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.journal_entry import FORMAT, JournalEntry
 from crux_cli.state.db import WAIT
+from crux_cli.state.values import path_key
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
@@ -243,7 +244,7 @@ def sheet_rows_after(store: Store, path: str, after: int, limit: int = 200) -> l
     return store.db.execute(
         "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
         "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq > ? "
-        "ORDER BY s.seq LIMIT ?", (path, after, limit)).fetchall()
+        "ORDER BY s.seq LIMIT ?", (path_key(path), after, limit)).fetchall()
 
 
 def kept_rolls(store: Store, *, session: str | None = None,

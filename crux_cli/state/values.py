@@ -154,6 +154,15 @@ def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     return read
 
 
+@contextlib.contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """`guarded` for a reader that pages through the store itself (state.history's streams, `crux log`)."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        raise read_failure(path, error) from None
+
+
 def read_failure(path: Path, error: sqlite3.DatabaseError) -> StoreError:
     """What a failed read of the store says: busy, a full disk, or damage, with the way to set it aside."""
     text = str(error).lower()
