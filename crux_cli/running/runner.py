@@ -56,6 +56,29 @@ class Answer(Record):
     odds: bool = False  # `odds STATEMENT`: `result` is the exact `Odds` of `input`, nothing was rolled
 
 
+def line_statements(text: str) -> list[str]:
+    """The `;`-separated statements of a line (its comment split off), refused before any is rolled when
+    there are more than MAX_STATEMENTS: limits hold per line, not only per statement."""
+    if text.count(SEPARATOR) > COUNTED_SEPARATORS:  # megabytes of `d6;`: no string made for each part
+        import re
+
+        found: list[str] = []
+        start, statement = 0, re.compile(rf"[^{SEPARATOR}\s]").search  # a statement's first letter
+        while len(found) <= MAX_STATEMENTS and (letter := statement(text, start)):
+            end = text.find(SEPARATOR, letter.start())
+            found.append(text[letter.start():end if end >= 0 else len(text)].strip())
+            if end < 0:
+                break
+            start = end + 1
+        if len(found) > MAX_STATEMENTS:
+            raise too_many_statements(None)
+        return found or [text]  # as split_statements has them
+    parts = split_statements(text)
+    if len(parts) > MAX_STATEMENTS:
+        raise too_many_statements(len(parts))
+    return parts
+
+
 class Runner:
     def __init__(self, rules: str = rulesets.DEFAULT, seed: int | None = None,
                  source: RandomSource | None = None, hero: SheetHero | None = None,
@@ -170,28 +193,7 @@ class Runner:
         text, comment = split_comment(checked_text(line))
         return Runner.statements(text), comment
 
-    @staticmethod
-    def statements(text: str) -> list[str]:
-        """The `;`-separated statements of a line (its comment split off), refused before any is rolled when
-        there are more than MAX_STATEMENTS: limits hold per line, not only per statement."""
-        if text.count(SEPARATOR) > COUNTED_SEPARATORS:  # megabytes of `d6;`: no string made for each part
-            import re
-
-            found: list[str] = []
-            start, statement = 0, re.compile(rf"[^{SEPARATOR}\s]").search  # a statement's first letter
-            while len(found) <= MAX_STATEMENTS and (letter := statement(text, start)):
-                end = text.find(SEPARATOR, letter.start())
-                found.append(text[letter.start():end if end >= 0 else len(text)].strip())
-                if end < 0:
-                    break
-                start = end + 1
-            if len(found) > MAX_STATEMENTS:
-                raise too_many_statements(None)
-            return found or [text]  # as split_statements has them
-        parts = split_statements(text)
-        if len(parts) > MAX_STATEMENTS:
-            raise too_many_statements(len(parts))
-        return parts
+    statements = staticmethod(line_statements)  # module-level: `Runner` stays a size one can read
 
     def answer(self, text: str, comment: str | None = None) -> Answer:
         return self.answers(text, comment)[0]
