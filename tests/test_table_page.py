@@ -12,6 +12,7 @@ A missing chromium fails these tests; it never skips them.
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import urllib.error
 import urllib.request
@@ -326,13 +327,15 @@ def test_the_box_suggests_statement_words_and_names(browser: BrowserContext, tab
     expect(player.page.locator("#words option[value='atk goblin']")).to_have_count(1)
 
 
-def test_the_seed_commitment_is_shown_when_the_session_has_one(browser: BrowserContext, table: Table,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_seed_commitment_is_shown_when_the_session_has_one(browser: BrowserContext, table: Table) -> None:
+    commitment = table.sharing.host.commitment()  # made as the table opened (issue 35): every session has one
+    assert commitment is not None and re.fullmatch(r"[0-9a-f]{64}", commitment)
     player = opened(browser, table.player)
-    assert player.page.locator("#commitment").is_hidden()  # this session has none
-    monkeypatch.setattr(table.sharing.host, "commitment", lambda: "sha256:5f1e0c")
+    expect(player.page.locator("#commitment-value")).to_have_text(commitment)
+    table.session.runner.source = random.Random(1)  # dice drawn otherwise: no commitment to show
     player.page.reload()
-    expect(player.page.locator("#commitment-value")).to_have_text("sha256:5f1e0c")
+    expect(player.page.locator("#status")).to_contain_text("connected")
+    assert player.page.locator("#commitment").is_hidden()
 
 
 def test_the_keyboard_alone_reaches_the_box_and_rolls(browser: BrowserContext, table: Table) -> None:

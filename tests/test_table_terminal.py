@@ -32,6 +32,8 @@ def serve(environ: dict[str, str]) -> tuple[pexpect.spawn, dict[str, str]]:
 def join(environ: dict[str, str], link: str, hero: str | None = None) -> pexpect.spawn:
     player = terminal.start(environ, "join", link, *(["--hero", hero] if hero else []), prompt=None, timeout=20)
     player.expect_exact("at the table")
+    player.expect(r"seed commitment ([0-9a-f]{64})")  # shown as it connects (issue 35)
+    player.commitment = player.match.group(1)
     if hero:
         player.expect_exact(f"you roll as {hero}")
     player.expect_exact(PROMPT)
@@ -44,6 +46,8 @@ def test_two_players_join_from_their_terminals_and_the_table_rolls(environ: dict
                        ("enemy ogre hp 20", "ogre (20 HP")):
         answered(gm, line, said)
     wren, ash = join(environ, links["player"], "Wren"), join(environ, links["player"], "Ash")
+    committed = re.search(r"seed commitment ([0-9a-f]{64})", gm.shown)
+    assert committed and wren.commitment == ash.commitment == committed.group(1)  # the GM's, as the table opened
     answered(wren, "DEX +1b", "net +1")  # rolled by the table, as Wren
     ash.expect_exact("Wren: DEX +1b")
     gm.expect_exact("Wren at the table: DEX +1b")

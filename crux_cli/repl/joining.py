@@ -9,6 +9,7 @@ itself after a loss, missing nothing (table/client.py).
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +40,15 @@ class Joined:
     """This terminal at the table: what it prints of the frames that come, and its few own commands."""
 
     def __init__(self, link: str, palette: Palette, write: Any) -> None:
-        self.client = TableClient(link, self.frame, self.status)
+        # 16 random bytes of this player's, mixed into the table's dice as they join (issue 35, crux-verify(7))
+        self.client = TableClient(link, self.frame, self.status, salt=secrets.token_hex(16))
         self.palette = palette
         self.write = write
         self.privacy = "public"
         self.acting: str | None = None
+        self.hero: str | None = None  # who this terminal was last told it rolls as
+        self.asked = False  # `/hero NAME` sent: its answer is said even when the hero stays the same
+        self.commitment: str | None = None  # the table's seed commitment, as last shown
 
     def frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -59,7 +64,11 @@ class Joined:
             self.turn(frame.get("fight"))
         elif kind == "joined":
             hero = frame.get("hero")
-            self.say(self.palette.dim(f"you roll as {hero}" if hero else "you roll as nobody: plain dice"))
+            if hero != self.hero or self.asked:  # a reconnection joins again: said when it changes, or was asked
+                self.hero, self.asked = hero, False
+                self.say(self.palette.dim(f"you roll as {printable(str(hero))}" if hero
+                                          else "you roll as nobody: plain dice"))
+            self.show_commitment(frame.get("commitment"))
 
     def entry(self, entry: dict[str, Any]) -> None:
         """An entry of the shared log: its lines, after who said what (unless it is this terminal's answer).
@@ -83,8 +92,16 @@ class Joined:
             self.say(self.palette.dim("the table is gone: reconnecting…"))
         elif what == "connected" and self.client.welcome:
             self.say(self.palette.dim(f"at the table ({self.client.welcome.get('rules')} rules)"))
+            self.show_commitment(self.client.welcome.get("commitment"))
         elif what == "refused":
             self.say("the table refused this link")
+
+    def show_commitment(self, commitment: Any) -> None:
+        """The table's seed commitment (issue 35), when it has one, once each time it changes (a new seed)."""
+        if isinstance(commitment, str) and commitment and commitment != self.commitment:
+            self.commitment = commitment
+            self.say(self.palette.dim(f"seed commitment {printable(commitment)}: the dice were fixed before anyone "
+                                      "rolled (check it with crux log --verify once the session ends)"))
 
     def say(self, *lines: str) -> None:
         self.write("".join(f"{line}\n" for line in lines))
@@ -94,7 +111,11 @@ class Joined:
         words = line.split()
         name = words[0].lower() if words else ""
         if name == "/hero":
-            self.client.join(" ".join(words[1:]) or None) if len(words) > 1 else self.say(*self.heroes())
+            if len(words) > 1:
+                self.asked = True
+                self.client.join(" ".join(words[1:]) or None)
+            else:
+                self.say(*self.heroes())
         elif name == "/privacy" and len(words) == 2 and words[1].lower() in PRIVACY:
             self.privacy = words[1].lower()
             self.say(self.palette.dim(f"your rolls are {self.privacy} from now on"))
@@ -128,10 +149,9 @@ def run_join(settings: Settings, *, input: Input | None = None, output: Output |
     with patch_stdout(raw=True):
         joined = Joined(settings.table.link, palette, _stdout)
         client = joined.client
+        client.hero = settings.table.hero or None  # joined as they connect, with their salt
         client.start()
         try:
-            if settings.table.hero:
-                client.join(settings.table.hero)
             take_turns(joined, settings, history, input, output)
         finally:
             client.stop()

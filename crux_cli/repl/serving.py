@@ -58,27 +58,29 @@ class SessionHost:
         self.session = session
         self.lock = lock
         self.echo = echo  # the GM's terminal: a player's line and its answer, as the GM's own are printed
+        self.salts: set[bytes] = set()  # the players' salts mixed into the dice (issue 35)
 
     @property
     def rules_name(self) -> str:
         return self.session.rules_name
 
-    def say(self, text: str, hero: str | None, gm: bool) -> Said:
+    def say(self, text: str, hero: str | None, gm: bool, who: str | None = None) -> Said:
         with self.lock:
             try:
                 line = self.terminal_only(text) if gm else self.checked(text, hero)
             except Refusal as refusal:
                 return Said(lines=(str(refusal),), refused=refusal.reason)
-            return self.run(line, hero, gm, text)
+            return self.run(line, hero, gm, text, who)
 
-    def run(self, line: str, hero: str | None, gm: bool, typed: str) -> Said:
+    def run(self, line: str, hero: str | None, gm: bool, typed: str, who: str | None = None) -> Said:
+        """`line` run by the session as `hero`; its journal entry names `who` said it (else as the GM's own)."""
         session = self.session
         kind = self.kind_of(line)
         fight_before, refusals = session.fight, session.refusals
-        with self.rolling_as(hero, kind == "roll" and (hero is not None or not gm)):
+        with self.rolling_as(hero, kind == "roll" and (hero is not None or not gm)), session.said_by(who):
             out = session.handle(line)
-        who = hero or ("GM" if gm else "a player")
-        self.echo([session.palette.dim(f"{who} at the table: {printable(typed)}"), *out])
+        shown = hero or ("GM" if gm else "a player")
+        self.echo([session.palette.dim(f"{shown} at the table: {printable(typed)}"), *out])
         refused = session.refusals > refusals and kind != "word"
         public = kind == "word" or (kind != "command" and fight_before != session.fight)
         return Said(lines=plain(out), kind=kind, refused=ERROR if refused else "", changed=public or hero is not None,
@@ -198,20 +200,23 @@ class SessionHost:
             found += list(fight.names()) if fight is not None else []
             return tuple(dict.fromkeys(found))
 
-    # -- issue 35's seam: the seed's commitment and the players' salt ---------------------------------------
+    # -- issue 35: the seed's commitment shown to every player, each player's salt mixed in at join ------------
 
     def commitment(self) -> str | None:
-        """The session seed's commitment, when the runner keeps one (issue 35, `Runner.commitment`)."""
-        found = getattr(self.session.runner, "commitment", None)
-        value = found() if callable(found) else found
-        return value if isinstance(value, str) else None
-
-    def salt(self, who: str, salt: str) -> None:
-        """A player's salt, mixed into the seed material when the runner takes one (issue 35, `Runner.add_salt`)."""
+        """The commitment of the seed the session's dice are drawn from (crux-verify(7)), or None when they are
+        drawn otherwise. Asking makes the session's generator, so its commitment is kept before its first roll."""
         with self.lock:
-            add = getattr(self.session.runner, "add_salt", None)
-            if callable(add):
-                add(who, salt)
+            return self.session.runner.commitment() or None
+
+    def salt(self, who: str, salt: bytes) -> str | None:
+        """A player's salt, mixed into the dice from the next statement on and kept in the session's record under
+        `who`; the commitment to show them (which a salt does not change). A salt mixed in already (a page that
+        reconnects sends its salt again) is not mixed twice."""
+        with self.lock:
+            if salt not in self.salts:
+                self.salts.add(salt)
+                return self.session.runner.add_salt(salt, who) or None
+            return self.session.runner.commitment() or None
 
 
 class Sharing:
@@ -228,6 +233,7 @@ class Sharing:
             self.server: TableServer = self.serve(asked)
             self.server.start()
             self.keeping.set_meta("table:port", str(self.server.port))
+            self.commitment = self.host.commitment()  # the dice committed to as the table opens (issue 35)
         except BaseException:
             self.keeping.close()
             raise
@@ -272,6 +278,9 @@ class Sharing:
         links = self.server.links()
         said = [f"the table is served: player link {links['player']}",
                 f"                     GM link     {links['gm']}"]
+        commitment = self.host.commitment()
+        if commitment is not None:  # what every player is shown as they connect
+            said.append(f"                     seed commitment {commitment}")
         return said + network_warning(self.server.host, self.server.cert is not None)
 
     def setting(self, words: list[str], call: Invocation) -> list[str]:

@@ -66,6 +66,7 @@ class Session:
         self.pending: Callable[[str], list[str]] | None = None  # a question waiting for its answer
         self._rendered: list[Answer] | None = None  # the answers shown by the statement being tracked
         self._rolled_by: list[str] | None = None  # who rolled them, when a fight said so
+        self.speaker: str | None = None  # who says the statements now, when not the GM: a shared table's player
         self.sharing: Sharing | None = None  # the table this session is served at (crux serve, /serve)
         if self._runner is not None:
             self.refresh_hero()
@@ -250,6 +251,18 @@ class Session:
             if changed and undoable:
                 self.steps = self.steps.pushed(tracking.Step(statement, before, after, tuple(sheets), entry_id))
             out += self.journal.take_warnings() if self.journal is not None else []
+
+    @contextlib.contextmanager
+    def said_by(self, who: str | None) -> Iterator[None]:
+        """The statements handled within are `who`'s (a shared table's player): their journal entries name them."""
+        if who is None:
+            yield
+            return
+        saved, self.speaker = self.speaker, who
+        try:
+            yield
+        finally:
+            self.speaker = saved
 
     def journal_transaction(self) -> contextlib.AbstractContextManager[Any]:
         """One transaction of the store for what a statement keeps; a store that fails is said, not raised."""

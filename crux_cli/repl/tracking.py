@@ -240,8 +240,11 @@ def named_first(changed: list[str], statement: str) -> list[str]:
 
 def who(session: Session, before: Snapshot, after: Snapshot, sheets: list[dict[str, Any]],
         rolled_by: list[str], statement: str = "") -> str | None:
-    """Whose statement: who rolled first (a fight says), else the hero whose sheet changed, else the
-    combatant the fight word changed, else the one whose turn it is, else the loaded hero."""
+    """Whose statement: a shared table's player who said it, else who rolled first (a fight says), else the hero
+    whose sheet changed, else the combatant the fight word changed, else the one whose turn it is, else the loaded
+    hero."""
+    if session.speaker is not None:
+        return session.speaker
     if rolled_by:
         return rolled_by[0]
     if sheets:

@@ -45,12 +45,12 @@ class Answer:
 
 class TableClient:
     def __init__(self, link: str, on_frame: Callable[[dict[str, Any]], None],
-                 on_status: Callable[[str], None]) -> None:
+                 on_status: Callable[[str], None], salt: str | None = None) -> None:
         self.url = socket_url(link)
         self.on_frame = on_frame
         self.on_status = on_status  # "connected", "lost", "refused"
         self.hero: str | None = None
-        self.salt: str | None = None
+        self.salt = salt  # this player's salt (hex), sent as they join: mixed into the table's dice (issue 35)
         self.next = 0  # the `seq` after the last entry seen: `since` on reconnecting
         self.welcome: dict[str, Any] = {}
         self.fight: dict[str, Any] | None = None
@@ -100,7 +100,7 @@ class TableClient:
 
     def greet(self, connection: ClientConnection) -> None:
         connection.send(json.dumps({"type": "hello", "since": self.next}))
-        if self.hero is not None:
+        if self.hero is not None or self.salt is not None:
             connection.send(json.dumps({"type": "join", "hero": self.hero, "salt": self.salt}))
 
     def received(self, frame: dict[str, Any]) -> None:
@@ -147,9 +147,9 @@ class TableClient:
         self.waiting.pop(asked, None)
         return answer.frame
 
-    def join(self, hero: str | None, salt: str | None = None) -> None:
-        self.hero, self.salt = hero, salt
-        self.send({"type": "join", "hero": hero, "salt": salt})
+    def join(self, hero: str | None) -> None:
+        self.hero = hero
+        self.send({"type": "join", "hero": hero, "salt": self.salt})
 
     def fail_waiting(self) -> None:
         for answer in list(self.waiting.values()):

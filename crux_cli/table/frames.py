@@ -17,7 +17,7 @@ PROTOCOL = 1
 PRIVACY = ("public", "gm", "blind", "self")
 MAX_FRAME = 8192  # bytes of one frame: more closes the connection (1009)
 MAX_TEXT = MAX_INPUT  # characters of a statement, as at the prompt
-MAX_SALT = 64
+MAX_SALT = 64  # bytes of a player's salt (issue 35), sent as hex: at most 128 characters
 MAX_NAME = 100
 PER_SECOND, BURST = 10.0, 30  # frames a connection may send: more closes it (1008)
 HISTORY = 200  # entries of the shared log sent on (re)connecting
@@ -35,7 +35,7 @@ class Hello(Record):
 
 class Join(Record):
     hero: str | None = None
-    salt: str | None = None
+    salt: bytes | None = None  # the player's salt, decoded from its hex
 
 
 class Say(Record):
@@ -91,7 +91,18 @@ def _hello(data: dict[str, Any]) -> Hello:
 
 def _join(data: dict[str, Any]) -> Join:
     hero = _optional(data, "hero", str, MAX_NAME)
-    return Join(hero=hero or None, salt=_optional(data, "salt", str, MAX_SALT))
+    return Join(hero=hero or None, salt=_salt(_optional(data, "salt", str)))
+
+
+def _salt(text: str | None) -> bytes | None:
+    """A player's salt: hex digits, an even number of them, at most MAX_SALT bytes (None: no salt)."""
+    if not text:
+        return None
+    if len(text) > 2 * MAX_SALT:
+        raise FrameError(f"'salt' is at most {MAX_SALT} bytes ({2 * MAX_SALT} hex digits)")
+    if len(text) % 2 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise FrameError("'salt' must be hex digits, two for each byte (the page sends 32: 16 random bytes)")
+    return bytes.fromhex(text)
 
 
 def _say(data: dict[str, Any]) -> Say:
@@ -138,6 +149,14 @@ class Viewer(Record):
     @property
     def name(self) -> str:
         return "GM" if self.role == "gm" else self.hero or "someone"
+
+    @property
+    def speaker(self) -> str | None:
+        """Who said a statement, as the session's journal names them: the hero they roll as, else a player's
+        connection (`player ID`); None for the GM with no hero (the session's own lines)."""
+        if self.hero:
+            return self.hero
+        return None if self.role == "gm" else f"player {self.id}"
 
 
 class Entry(Record):

@@ -29,7 +29,8 @@ class TableHost(Protocol):
     @property
     def rules_name(self) -> str: ...
 
-    def say(self, text: str, hero: str | None, gm: bool) -> Said: ...  # apply `text` as `hero` (the GM's: gm)
+    def say(self, text: str, hero: str | None, gm: bool, who: str | None = None) -> Said:
+        """Apply `text` as `hero` (the GM's: gm); the session's journal names `who` said it (None: the GM)."""
 
     def fight(self) -> dict[str, Any] | None: ...  # the fight view, every number in it (PROTOCOL.md)
 
@@ -39,4 +40,5 @@ class TableHost(Protocol):
 
     def commitment(self) -> str | None: ...  # the session seed's commitment (issue 35), or None
 
-    def salt(self, who: str, salt: str) -> None: ...  # a player's salt mixed in at join (issue 35)
+    def salt(self, who: str, salt: bytes) -> str | None:
+        """A player's salt mixed into the dice at join (issue 35); the commitment to show them, or None."""

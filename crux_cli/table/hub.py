@@ -176,10 +176,12 @@ class Hub:
             listed = ", ".join(heroes) or "none yet: the GM adds them"
             connection.send(frame("error", message=f"there is no hero '{join.hero}' at this table; heroes: {listed}"))
             return
-        connection.viewer = connection.viewer.replace(hero=hero)
-        if join.salt is not None:
-            await self.worker(self.host.salt, connection.viewer.identity, join.salt)
-        connection.send(frame("joined", hero=hero))
+        connection.viewer = viewer = connection.viewer.replace(hero=hero)
+        if join.salt is not None:  # mixed into the dice (issue 35), kept in the record under who joined
+            commitment = await self.worker(self.host.salt, viewer.speaker or viewer.name, join.salt)
+        else:
+            commitment = await self.worker(self.host.commitment)
+        connection.send(frame("joined", hero=hero, commitment=commitment))
 
     async def say(self, connection: Connection, say: Say) -> None:
         viewer = connection.viewer
@@ -187,7 +189,7 @@ class Hub:
             connection.send(frame("refused", id=say.id, text=say.text[:80], reason="error",
                                   lines=[f"a statement is at most {frames.MAX_TEXT} characters"]))
             return
-        said = await self.worker(self.host.say, say.text, viewer.hero, viewer.role == "gm")
+        said = await self.worker(self.host.say, say.text, viewer.hero, viewer.role == "gm", viewer.speaker)
         if said.refused:
             connection.send(frame("refused", id=say.id, text=say.text, lines=list(said.lines), reason=said.refused))
             return
