@@ -183,7 +183,8 @@ def test_a_command_meeting_a_stopped_store_holder_waits_once(sheet: Path, own_st
                               capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
         took = time.monotonic() - started
         assert done.returncode in (0, 2) and "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.count("held by another crux") == 1, done.stderr
+        # the refusal, and the journal's own warning that it kept nothing: never one message per step tried
+        assert done.stderr.count("crux: error") <= 1 and done.stderr.count("held by another crux") <= 2, done.stderr
         assert took < 2 * db.WAIT, took  # one wait of the store's own WAIT, not three stacked (15.5 s)
 
 
