@@ -81,6 +81,8 @@ KEEP_ROLLS = 1_000_000  # plain rolls kept by default (changes are kept as long 
 
 
 COLUMNS = ("v", "id", "time", "session", "kind", "who", "statement")  # the rest stays in `body`
+ROW = "seq, id, time, session, kind, who, statement, fight, count, body"  # a row as the readers take it
+SHEET_ROW = ", ".join(f"e.{column}" for column in ROW.split(", "))  # the same, joined through sheet_entries
 
 
 def state_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -371,22 +373,18 @@ class Store:
                     fight: bool = False, limit: int = 200) -> list[tuple[Any, ...]]:
         """Up to `limit` rows older than row `before` (None: the newest), newest first: of one `session`, from
         row `first` on, only a fight's (each through its index)."""
-        clauses: list[str] = []
-        params: list[Any] = []
-        if session is not None:
-            clauses.append("session = ?")
-            params.append(session)
-        if first is not None:
-            clauses.append("seq >= ?")
-            params.append(first)
-        if fight:
-            clauses.append("fight = 1")
-        if before is not None:
-            clauses.append("seq < ?")
-            params.append(before)
-        sql = ("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries"
+        clauses, params = row_filter(session, fight, ("seq >= ?", first), ("seq < ?", before))
+        sql = (f"SELECT {ROW} FROM entries"
                + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY seq DESC LIMIT ?")
         return self.db.execute(sql, (*params, limit)).fetchall()
+
+    def rows_after(self, after: int, *, session: str | None = None, fight: bool = False,
+                   limit: int = 500) -> list[tuple[Any, ...]]:
+        """Up to `limit` rows newer than row `after`, oldest first: of one `session`, only a fight's (each through
+        its index). A reader of all history pages through it (state.history `stream_entries`)."""
+        clauses, params = row_filter(session, fight, ("seq > ?", after))
+        return self.db.execute(f"SELECT {ROW} FROM entries WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT ?",
+                               (*params, limit)).fetchall()
 
     def first_row_until(self, since: str) -> int | None:
         """The first row whose entries reach `since` (a time stamp), through the time index."""
@@ -411,10 +409,16 @@ class Store:
         """The entries that changed the sheet at `path` (real path), oldest first, the newest `limit` of
         them (-1: all) older than row `before` (None: the newest): through its index."""
         rows = self.db.execute(
-            "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-            "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
+            f"SELECT {SHEET_ROW} FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq < ? "
             "ORDER BY s.seq DESC LIMIT ?", (path_key(path), (1 << 62) if before is None else before, limit)).fetchall()
         return rows[::-1]
+
+    def sheet_rows_after(self, path: str, after: int, limit: int = 200) -> list[tuple[Any, ...]]:
+        """Up to `limit` entries that changed the sheet at `path` newer than row `after`, oldest first (its index):
+        `crux log --sheet` pages through them (state.history `stream_entries`)."""
+        return self.db.execute(
+            f"SELECT {SHEET_ROW} FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq > ? "
+            "ORDER BY s.seq LIMIT ?", (path_key(path), after, limit)).fetchall()
 
     def last_session(self) -> str | None:
         row = self.db.execute("SELECT session FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
@@ -509,7 +513,22 @@ def numbered(store: Store, rows: list[tuple[str, Any]]) -> list[tuple[str, Any]]
              (shifted(row[0], step), *row[1:])) for kind, row in rows]
 
 
-for _read in ("rows_before", "first_row_until", "roll_rows", "sheet_rows", "last_session", "next_number", "fights",
+def row_filter(session: str | None, fight: bool, *bounds: tuple[str, int | None]) -> tuple[list[str], list[Any]]:
+    """The WHERE clauses of a page of rows, and their parameters: of one `session`, only a fight's, and each
+    bound (a clause and its value) that has a value (`Store.rows_before`, `Store.rows_after`)."""
+    clauses: list[str] = [] if session is None else ["session = ?"]
+    params: list[Any] = [] if session is None else [session]
+    if fight:
+        clauses.append("fight = 1")
+    for clause, value in bounds:
+        if value is not None:
+            clauses.append(clause)
+            params.append(value)
+    return clauses, params
+
+
+for _read in ("rows_before", "rows_after", "sheet_rows_after", "first_row_until", "roll_rows", "sheet_rows",
+              "last_session", "next_number", "fights",
               "party", "has_intents", "intents"):  # every read: damage met there is said plainly (state.values)
     setattr(Store, _read, guarded(getattr(Store, _read)))
 

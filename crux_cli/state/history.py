@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.journal_entry import FORMAT, JournalEntry
 from crux_cli.state.db import WAIT
-from crux_cli.state.values import path_key
 
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
@@ -205,7 +204,7 @@ def stream_entries(store: Store, *, session: str | None = None, since: str | Non
     fight, sheet): what `crux log` prints as it reads, in a memory that does not grow with the journal."""
     if sheet is not None:
         real, after = os.path.realpath(sheet), 0
-        while rows := sheet_rows_after(store, real, after):
+        while rows := store.sheet_rows_after(real, after):
             for row in rows:
                 yield from (e for e in entries_of(row, changes=True)
                             if e.touches(real) and (session is None or e.session == session)
@@ -218,33 +217,10 @@ def stream_entries(store: Store, *, session: str | None = None, since: str | Non
         if first is None:
             return
         after = first - 1
-    while rows := rows_after(store, after, session=session, fight=fight):
+    while rows := store.rows_after(after, session=session, fight=fight):
         for row in rows:
             yield from (e for e in entries_of(row) if since is None or e.time >= since)
         after = rows[-1][0]
-
-
-def rows_after(store: Store, after: int, *, session: str | None = None, fight: bool = False,
-               limit: int = 500) -> list[tuple[Any, ...]]:
-    """(The SQL of `stream_entries`, here to keep state.db under 600 lines.) Up to `limit` rows newer than row
-    `after`, oldest first: of one `session`, only a fight's (each through
-    its index). A reader of all history pages through it (state.history `stream_entries`)."""
-    clauses: list[str] = ["seq > ?"]
-    params: list[Any] = [after]
-    if session is not None:
-        clauses.append("session = ?")
-        params.append(session)
-    if fight:
-        clauses.append("fight = 1")
-    return store.db.execute("SELECT seq, id, time, session, kind, who, statement, fight, count, body FROM entries "
-                           f"WHERE {' AND '.join(clauses)} ORDER BY seq LIMIT ?", (*params, limit)).fetchall()
-
-def sheet_rows_after(store: Store, path: str, after: int, limit: int = 200) -> list[tuple[Any, ...]]:
-    """Up to `limit` entries that changed the sheet at `path` newer than row `after`, oldest first (its index)."""
-    return store.db.execute(
-        "SELECT e.seq, e.id, e.time, e.session, e.kind, e.who, e.statement, e.fight, e.count, e.body "
-        "FROM sheet_entries s JOIN entries e ON e.seq = s.seq WHERE s.path = ? AND s.seq > ? "
-        "ORDER BY s.seq LIMIT ?", (path_key(path), after, limit)).fetchall()
 
 
 def kept_rolls(store: Store, *, session: str | None = None,
