@@ -94,17 +94,16 @@ def print_all(as_json: bool, since: str | None, sheet: str | None, fight: bool, 
         click.echo("the journal holds nothing yet")
         return
     try:
-        with reading(store.path):  # damage met while paging: said plainly (state.values)
-            for warning in store.warnings:
-                click.echo(f"crux: warning: {warning}", err=True)
-            if session == "last":
-                session = store.last_session()
-            entries = iter_answers(stream_entries(store, session=session, since=since_stamp(since) if since else None,
-                                                  sheet=os.path.expanduser(sheet) if sheet else None, fight=fight))
-            lines = iter_lines(entries) if as_json else iter_log_lines(entries, palette)
-            if not echo_pages(lines, palette.enabled) and not as_json:
-                click.echo("the journal holds nothing yet" if store.last_session() is None else
-                           "nothing in the journal matches")
+        for warning in store.warnings:
+            click.echo(f"crux: warning: {warning}", err=True)
+        if session == "last":
+            session = store.last_session()
+        entries = iter_answers(stream_entries(store, session=session, since=since_stamp(since) if since else None,
+                                              sheet=os.path.expanduser(sheet) if sheet else None, fight=fight))
+        lines = iter_lines(entries) if as_json else iter_log_lines(entries, palette)
+        if not echo_pages(lines, palette.enabled) and not as_json:
+            click.echo("the journal holds nothing yet" if store.last_session() is None else
+                       "nothing in the journal matches")
     finally:
         store.close()
 
