@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -39,3 +40,25 @@ def bench_environment(**extra: str) -> Iterator[dict[str, str]]:
     with tempfile.TemporaryDirectory(prefix="crux-bench-") as folder:
         yield {**os.environ, "XDG_STATE_HOME": folder, "XDG_DATA_HOME": folder, "XDG_CONFIG_HOME": folder,
                **extra}
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """One figure of a benchmark beside its anchor, as `bench_fit.py` prints them side by side in one run.
+
+    `ratio` is the figure as its goal reads it: crux's cost over the anchor's where the goal is an upper
+    bound (`at_most=True`: a one-shot path at most 0.5x `import click, pyparsing`), the anchor's over crux's
+    where it is a lower bound (`at_most=False`: a batch at least 1.5x as fast as a d20 loop)."""
+
+    name: str  # what is measured, e.g. "crux '1d20+5 vs 15' (one-shot)"
+    crux: float  # crux's own figure, in `unit`
+    anchor_name: str  # what it is held against, e.g. "python -c 'import click, pyparsing'"
+    anchor: float  # the anchor's figure, in `unit`
+    unit: str  # "M instructions", "ms CPU", "MB", ...
+    ratio: float
+    goal: float
+    at_most: bool
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= self.goal if self.at_most else self.ratio >= self.goal
