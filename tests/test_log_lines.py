@@ -54,3 +54,42 @@ def test_a_rolled_initiative_keeps_its_outcome() -> None:
     rolled = {"kind": "initiative", "dice": [5], "kept": 5, "outcome": "success", "actions": 3}
     row = log_lines([entry("Ann", "init", answers=(rolled,))])[1]
     assert row.endswith("init: success 3")
+
+
+def test_a_stamp_reads_the_same_without_strptime() -> None:
+    """`local_time` reads a stamp as crux writes it without `time.strptime` (its first use, which compiles its
+    patterns, cost the first page of `crux log` 9 ms): the same local time as strptime gives, in zones with and
+    without summer time; any other shape still goes to strptime."""
+    import os
+    import random
+    import time
+
+    from crux_cli.render.log import local_time, stamp_fields
+
+    def by_strptime(stamp: str) -> str:
+        try:
+            seconds = time.mktime(time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+        except ValueError:
+            return stamp
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+
+    draw = random.Random(38)
+    stamps = [f"{draw.randint(1971, 2100):04d}-{draw.randint(1, 12):02d}-{draw.randint(1, 31):02d}T"
+              f"{draw.randint(0, 23):02d}:{draw.randint(0, 59):02d}:{draw.randint(0, 61):02d}.{draw.randint(0, 999):03d}Z"
+              for _ in range(300)]
+    stamps += ["2026-03-29T01:30:00.000Z", "2026-10-25T00:59:59Z", "2026-02-30T10:00:00Z", "2026-1-05T10:00:00Z",
+               "not a time", "", "2026-11-23T17:02:03", "２０２６-11-23T17:02:03Z", "2026-11-23 17:02:03Z"]
+    was = os.environ.get("TZ")
+    try:
+        for zone in ("UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe"):
+            os.environ["TZ"] = zone
+            time.tzset()
+            assert [local_time(s) for s in stamps] == [by_strptime(s) for s in stamps], zone
+    finally:
+        if was is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = was
+        time.tzset()
+    assert stamp_fields("2026-11-23T17:02:03.123Z") == (2026, 11, 23, 17, 2, 3, 0, 1, -1)
+    assert stamp_fields("2026-11-23 17:02:03") is None

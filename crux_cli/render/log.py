@@ -18,11 +18,30 @@ if TYPE_CHECKING:
 
 def local_time(stamp: str) -> str:
     """'2026-11-23T17:02:03.123Z' as local 'YYYY-MM-DD HH:MM:SS' (the stamp itself when it does not read)."""
+    fields = stamp_fields(stamp)
     try:
-        seconds = time.mktime(time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+        if fields is None:  # not as crux writes it: strptime decides (its first use costs a log's first page 9 ms)
+            fields = time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")
+        seconds = time.mktime(fields) - time.timezone
     except ValueError:
         return stamp
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+
+
+def stamp_fields(stamp: str) -> tuple[int, ...] | None:
+    """The fields `time.strptime` reads of a stamp as crux writes it ('YYYY-MM-DDTHH:MM:SS…'), for `time.mktime`
+    (which reads neither the weekday nor the day of the year); None for any other shape, or a day past the 28th
+    (strptime checks the month's length), left to strptime (tests/test_log_lines.py holds the two equal)."""
+    if len(stamp) < 19 or stamp[4] != "-" or stamp[7] != "-" or stamp[10] != "T" or stamp[13] != ":" \
+            or stamp[16] != ":":
+        return None
+    parts = stamp[:4], stamp[5:7], stamp[8:10], stamp[11:13], stamp[14:16], stamp[17:19]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    year, month, day, hour, minute, second = map(int, parts)
+    if not (1971 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= 28 and hour <= 23 and minute <= 59 and second <= 59):
+        return None
+    return year, month, day, hour, minute, second, 0, 1, -1
 
 
 def log_lines(entries: Iterable[JournalEntry], palette: Palette = PLAIN) -> list[str]:
