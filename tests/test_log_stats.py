@@ -117,3 +117,33 @@ def test_a_fair_evening_of_many_dice_and_statements_is_not_flagged_by_chance() -
     judged(rows, "fair")
     assert rows[0]["p_holm"] == pytest.approx(0.184) and rows[0]["fair"]
     assert all(row["fair"] for row in rows)
+
+
+def test_a_run_counted_by_kind_adds_what_the_loop_adds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Tally.add_grouped` (each distinct roll of a run read once, issue 38) adds exactly what `add_run`'s loop
+    adds roll by roll: faces, rolls, plain rolls and outcomes, with items of every shape (a hero's, a rule set's
+    own, faces that do not read), and with the outcomes' window filling in the middle of a run."""
+    import random
+
+    from crux_cli.running import stats
+
+    draw = random.Random(38)
+    shapes = [[0, [6, 2, 2, 5]], [1, [6, 4, 1, 2, 3, 4]], [2, [8, 2, 7, 1, 6, 1, 4]], [0, [6, 2, 2, 5], 0],
+              [1, {"rules": "crux", "faces": [6, 1, 6]}], [1, {"faces": [6, 1, 6], "hero": {"name": "Wren"}}],
+              [0, [6, 2, 9, 5]], [7, [6, 1, 3]], [0, [6, 3]], [0, "faces"], 5, {"x": 1}, [0, [6.0, 1, 3]],
+              [0, [-3, 1, 2]], [True, [6, 1, 2]], [2, [2, 1, 2]]]
+    statements = ["DEX +1b", "4d6kh3", "atk 2d8+3 heavy"]
+
+    def counted(grouped_from: int, plain_before: int, runs: list[list]) -> tuple:
+        monkeypatch.setattr(stats, "GROUPED_FROM", grouped_from)
+        tally = stats.Tally()
+        tally.plain = plain_before
+        for items in runs:
+            tally.add_run("crux", None, statements, items)
+        return tally.faces, tally.rolls, tally.plain, tally.outcomes, tally.left_out
+
+    for _ in range(30):
+        runs = [[draw.choice(shapes) for _ in range(draw.choice((3, 40, 300, 1024)))]
+                for _ in range(draw.randint(1, 4))]
+        before = draw.choice((0, stats.OUTCOMES_FROM - 500, stats.OUTCOMES_FROM - 10, stats.OUTCOMES_FROM))
+        assert counted(16, before, runs) == counted(1 << 30, before, runs)

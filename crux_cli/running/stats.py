@@ -21,6 +21,7 @@ statement with the same faces is rolled once, so a long history costs its distin
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import re
@@ -155,7 +156,10 @@ class Tally:
         self.pending_size = 0  # their characters
 
     def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
-        """One row's rolls: a tight loop, since a long history holds a million of them."""
+        """One row's rolls: a tight loop, since a long history holds a million of them (or each distinct roll
+        once, `add_grouped`, when a run repeats them)."""
+        if len(items) >= GROUPED_FROM and self.add_grouped(rules, seed, statements, items):
+            return
         faces, counted, plain = self.faces, 0, 0
         outcomes_left = OUTCOMES_FROM - self.plain if self.counts_outcomes else 0
         for item in items:
@@ -192,6 +196,41 @@ class Tally:
         self.rolls += counted
         self.plain += plain
 
+    def add_grouped(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> bool:
+        """`add_run` of a run's rolls counted by their kind: the same item (statement and faces) read once and
+        counted as many times as it comes, the items grouped in C (orjson, Counter). What the loop would add,
+        or False (nothing added) where order matters: more outcomes than the window has left (the loop counts
+        the first ones), or values crux does not write (faces that are not whole numbers)."""
+        from orjson import dumps, loads
+
+        try:
+            kinds = Counter(map(dumps, items))
+        except TypeError:
+            return False
+        if len(kinds) * 2 > len(items):  # mostly distinct: grouping buys nothing
+            return False
+        read = [(read_item(rules, seed, statements, loads(key)), times) for key, times in kinds.items()]
+        if any(item is None for item, _ in read):
+            return False
+        outcomes_left = OUTCOMES_FROM - self.plain if self.counts_outcomes else 0
+        if outcomes_left > 0 and sum(times for item, times in read if item and item[4] is not None) > outcomes_left:
+            return False
+        faces = self.faces
+        for item, times in read:
+            if not item:
+                continue
+            made, counts, plain, item_rules, statement, kept, item_seed = item
+            for sides in made:
+                if sides not in faces:
+                    faces[sides] = [0] * (sides + 1)
+            for sides, face in counts:
+                faces[sides][face] += times
+            self.rolls += times
+            self.plain += times if plain else 0
+            if outcomes_left > 0 and statement is not None:
+                self.count_outcome(item_rules, statement, kept, item_seed, times)
+        return True
+
     def add_whole(self, bodies: list[str]) -> None:
         """Rolls kept whole: their rows' bodies, counted now and read with the others like them (`settle`), so
         the same body (a roll with the same dice, hero and answer) is parsed once, with a bounded memory."""
@@ -227,13 +266,13 @@ class Tally:
         self.pending.clear()
         self.pending_size = 0
 
-    def count_outcome(self, rules: str, statement: str, groups: list[int], seed: Any) -> None:
+    def count_outcome(self, rules: str, statement: str, groups: list[int], seed: Any, times: int = 1) -> None:
         key = (rules, statement, repr(groups))
         outcome = self.memo.get(key, "")
         if outcome == "":
             outcome = self.memo[key] = self.outcome_of(rules, statement, groups, seed)
         if outcome is not None:
-            self.outcomes.setdefault((rules, statement), Counter())[outcome] += 1
+            self.outcomes.setdefault((rules, statement), Counter())[outcome] += times
 
     def outcome_of(self, rules: str, statement: str, groups: list[int], seed: Any) -> str | None:
         try:
@@ -244,24 +283,73 @@ class Tally:
         return str(outcome) if isinstance(outcome, str) else None
 
 
+GROUPED_FROM = 16  # a run of at least these many rolls is counted by kind (`Tally.add_grouped`)
+
+
+def read_item(rules: str, seed: Any, statements: list[str], item: Any) -> tuple[Any, ...] | None:
+    """What `Tally.add_run`'s loop makes of one item, without adding it anywhere: () when it counts nothing, else
+    (the sides whose tallies it makes, the (sides, face) it adds one to, is it plain, its rule set, its statement
+    when its outcome counts (else None), its faces, its seed); None when its faces are not all whole numbers."""
+    try:
+        which, kept = item[0], item[1]
+    except (TypeError, IndexError, KeyError):
+        return ()
+    item_rules, item_seed = rules, seed
+    heroless = len(item) == 2
+    if kept.__class__ is dict:
+        heroless = heroless and "hero" not in kept
+        item_rules, item_seed, kept = str(kept.get("rules", rules)), kept.get("seed"), kept.get("faces")
+    if kept.__class__ is not list:
+        return ()
+    if any(value.__class__ is not int for value in kept):
+        return None
+    made: list[int] = []
+    counts: list[tuple[int, int]] = []
+    scratch: dict[int, list[int]] = {}
+    try:
+        at, end = 0, len(kept)
+        while at < end:  # as add_run's loop, on lists of the same lengths
+            sides, count = kept[at], kept[at + 1]
+            if sides not in scratch:
+                scratch[sides] = [0] * (sides + 1)
+                made.append(sides)
+            for face in kept[at + 2:at + 2 + count]:
+                scratch[sides][face] += 1
+                counts.append((sides, face))
+            at += 2 + count
+    except (TypeError, IndexError):
+        return (made, counts, False, item_rules, None, kept, item_seed)  # counted, not plain (as the loop)
+    plain = heroless
+    outcome = which.__class__ is int and 0 <= which < len(statements) and plain
+    return made, counts, plain, item_rules, statements[which] if outcome else None, kept, item_seed
+
+
 def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]], counted: Tally | None = None) -> Tally:
     """Count every run (into `counted`, else a new tally). The collector is paused meanwhile: a million rolls
     parsed are a million short-lived lists with no cycles, which reference counting frees, and collections over
     them cost a third of the time (PERFORMANCE.md)."""
     counted = Tally() if counted is None else counted
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         for rules, seed, statements, items in runs:
             if statements is None:  # rolls kept whole: their answers' dice
                 counted.add_whole(items)
             else:
                 counted.add_run(rules, seed, statements, items)
         counted.settle()
+    return counted
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic collector paused (rows parsed are short-lived lists with no cycles: it would only walk them, 4/5
+    of parsing 50 runs' rows), started again after, if it ran before."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if paused:
             gc.enable()
-    return counted
 
 
 def face_report(sides: int, counts: list[int]) -> dict[str, Any]:

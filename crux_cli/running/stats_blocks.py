@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from crux_cli.running.stats import OUTCOMES_FROM, Tally, tally
+from crux_cli.running.stats import OUTCOMES_FROM, Tally, collector_paused, tally
 from crux_cli.state.history import block_rolls, keep_tally_blocks, newest_plain_rolls, tally_blocks
 
 if TYPE_CHECKING:
@@ -40,11 +40,12 @@ def tally_all(store: Store) -> Tally:
         add(counted, part)
     keep_tally_blocks(store, new, trimmed)
     newest = Tally()
-    for rules, seed, statements, items in newest_plain_rolls(store):
-        if statements is not None:
-            newest.add_run(rules, seed, statements, items)
-            if newest.plain >= OUTCOMES_FROM:
-                break
+    with collector_paused():
+        for rules, seed, statements, items in newest_plain_rolls(store):
+            if statements is not None:
+                newest.add_run(rules, seed, statements, items)
+                if newest.plain >= OUTCOMES_FROM:
+                    break
     counted.outcomes = newest.outcomes
     return counted
 
