@@ -31,14 +31,19 @@ def entries_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = 
     """The journal entries of one row, oldest first (a run of plain rolls gives one per roll); with
     `newest`, only that many of its last ones (a log of the last 20 reads 20, not a chunk's 1,024); with
     `changes`, only the changes a run's row holds among its rolls (undo reads a sheet's, not the rolls)."""
+    return list(each_entry_of(row, newest, changes))
+
+
+def each_entry_of(row: tuple[Any, ...], newest: int | None = None, changes: bool = False) -> Iterator[JournalEntry]:
+    """`entries_of` one entry at a time, as a log streams them: its first page builds the entries it shows, not
+    a whole run's 1,024."""
     _, ident, stamp, session, kind, who, statement, _, count, body = shaped(row)
     data = body_of(body)
     if count == 1 and "items" not in data:
-        return [JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
-                                        "who": who, "statement": statement, **readable(data)})]
-    if not isinstance(data.get("items", ()), list | tuple):
-        return []
-    return run_entries(ident, stamp, session, data, newest, changes)
+        yield JournalEntry.from_json({"v": FORMAT, "id": ident, "time": stamp, "session": session, "kind": kind,
+                                      "who": who, "statement": statement, **readable(data)})
+    elif isinstance(data.get("items", ()), list | tuple):
+        yield from run_entries(ident, stamp, session, data, newest, changes)
 
 
 def shaped(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -91,14 +96,13 @@ def readable(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_entries(ident: str, stamp: str, session: str, data: dict[str, Any], newest: int | None,
-                changes: bool) -> list[JournalEntry]:
+                changes: bool) -> Iterator[JournalEntry]:
     """The entries of a run's row (`entries_of`): its rolls, and the changes a batch held among them."""
     prefix, _, first = str(ident).rpartition("-")
     try:
         number = int(first)
     except ValueError:
         number = 1
-    out = []
     usual: dict[str, Any] = {"rules": data.get("rules")}
     if data.get("seed") is not None:
         usual["seed"] = data["seed"]
@@ -110,7 +114,7 @@ def run_entries(ident: str, stamp: str, session: str, data: dict[str, Any], newe
         if item.__class__ is dict:  # a change a batch held (state.held_journal `held_change`): an entry of its own
             held = item.get("entry")
             if isinstance(held, dict):
-                out.append(held_entry(held, f"{prefix}-{number + offset}", session, heroes))
+                yield held_entry(held, f"{prefix}-{number + offset}", session, heroes)
             continue
         if changes:
             continue
@@ -122,8 +126,7 @@ def run_entries(ident: str, stamp: str, session: str, data: dict[str, Any], newe
         else:
             which, kept = item
         said_here = said[which] if isinstance(which, int) and 0 <= which < len(said) else str(which)
-        out.append(roll_entry(f"{prefix}-{number + offset}", stamp, session, said_here, kept, usual, heroes))
-    return out
+        yield roll_entry(f"{prefix}-{number + offset}", stamp, session, said_here, kept, usual, heroes)
 
 
 def roll_entry(ident: str, stamp: str, session: str, statement: str, kept: Any, usual: dict[str, Any],
@@ -217,10 +220,15 @@ def stream_entries(store: Store, *, session: str | None = None, since: str | Non
         if first is None:
             return
         after = first - 1
-    while rows := store.rows_after(after, session=session, fight=fight):
+    size = FIRST_ROWS
+    while rows := store.rows_after(after, session=session, fight=fight, limit=size):
         for row in rows:
-            yield from (e for e in entries_of(row) if since is None or e.time >= since)
-        after = rows[-1][0]
+            yield from (e for e in each_entry_of(row) if since is None or e.time >= since)
+        after, size = rows[-1][0], min(4 * size, ROWS_AT_ONCE)
+
+
+FIRST_ROWS, ROWS_AT_ONCE = 4, 500  # rows read at once by a reader of all history: few at first (a run's row holds
+# 1,024 rolls, 20 kB: the first page of `crux log` read 500 of them, 10 MB), then pages of 500
 
 
 def kept_rolls(store: Store, *, session: str | None = None,
