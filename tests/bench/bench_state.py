@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from benchkit import bench_environment, crux_command
+from benchkit import Ratio, bench_environment, crux_command
 
 CPU_GOAL_MS = 100
 STATS_GOAL_MS = 1000  # crux log --stats reads every plain roll (issue 24: under a second over a million)
@@ -241,6 +241,28 @@ print(json.dumps({"cpu": spent, "rss": resource.getrusage(resource.RUSAGE_SELF).
 """
 
 
+def reused_store(where: Path, entries: int, crux: list[str], env: dict[str, str]) -> tuple[dict[str, str], list[Path]]:
+    """A store of `entries` entries (and its sheets) kept under `where` between runs: filled once (`fill_quickly`,
+    about 5 minutes and 1 GB at 5,000,000), reused while its mark says it holds that many."""
+    env = {**env, **{key: str(where / "home") for key in ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME")}}
+    sheets = [where / "sheets" / f"hero{number}.toml" for number in range(SHEETS)]
+    mark = where / "filled"
+    if mark.exists() and mark.read_text().strip() == str(entries):
+        return env, sheets
+    import shutil
+
+    shutil.rmtree(where, ignore_errors=True)
+    (where / "sheets").mkdir(parents=True)
+    for number, path in enumerate(sheets):
+        subprocess.run([*crux, "sheet", "new", str(path), "--name", f"Hero{number}", "--hp", "12"], env=env,
+                       check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    started = time.perf_counter()
+    fill_quickly(where / "home" / "crux", entries, sheets)
+    print(f"store: {entries:,} entries filled under {where} in {time.perf_counter() - started:.0f} s")
+    mark.write_text(str(entries))
+    return env, sheets
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1_000_000)
@@ -249,7 +271,21 @@ def main() -> int:
     parser.add_argument("--only-all-history", action="store_true", help="skip the readers of a page")
     parser.add_argument("--all-history", action="store_true",
                         help="the readers of all history too: crux log, --json, --fight, --sheet F (issues 37, 38)")
+    parser.add_argument("--fit", action="store_true",
+                        help="issue 38's figures (fit), over a store kept between runs: 5,000,000 entries")
+    parser.add_argument("--fit-quick", action="store_true", help="the same over 200,000 entries")
+    parser.add_argument("--source", metavar="DIR",
+                        help="time the crux_cli found in DIR instead (python -m crux_cli: a figure from before)")
     options = parser.parse_args()
+    if options.fit or options.fit_quick:
+        crux, env = None, None
+        if options.source:
+            import compileall
+
+            compileall.compile_dir(options.source, quiet=1)
+            crux = [sys.executable, "-m", "crux_cli"]
+            env = {**os.environ, "PYTHONPATH": options.source}
+        return 0 if print_fit(fit(options.fit_quick, options.runs, crux, env)) else 1
     with bench_environment() as env, tempfile.TemporaryDirectory(prefix="crux-bench-sheets-") as scratch:
         folder = Path(scratch)
         os.environ.update({k: v for k, v in env.items() if k.startswith("XDG_")})
@@ -341,6 +377,87 @@ def all_history(crux: list[str], env: dict[str, str], sheet: str, runs: int) -> 
         print(f"{name:24} {first:13.0f} {page_cpu:11.0f} {rss:11.1f} {whole['cpu']:11.1f} {whole['lines']:10,}"
               f"  {'ok' if good else 'SHORT'}")
     return ok
+
+
+# -- issue 38's figures, as tests/bench/bench_fit.py prints them beside the others ---------------------------------
+
+FIT_ENTRIES = {False: 5_000_000, True: 200_000}  # the store's size: issue 38's, and quick's (a few seconds to fill)
+FIT_GOAL_MS = 200  # every history reader within 0.2 s of process CPU (start-up included) ...
+FIT_GOAL_MB = 60  # ... and 60 MB of peak RSS (issue 38)
+
+
+def fit_readers(sheet: str) -> list[tuple[str, list[str], str]]:
+    """(name, crux's arguments, how it is read) of every reader of history: "all" its whole output, "page" its
+    first page (the pipe closed after the first line: a reader of all history streams the rest)."""
+    return [("crux log -n 20", ["log", "-n", "20"], "all"),
+            ("crux log --sheet F -n 20", ["log", "--sheet", sheet, "-n", "20"], "all"),
+            ("crux log --fight -n 20", ["log", "--fight", "-n", "20"], "all"),
+            ("crux log --since 1m", ["log", "--since", "1m"], "all"),
+            ("crux sheet undo F", ["sheet", "undo", sheet], "all"),
+            ("crux log --stats", ["log", "--stats"], "all"),
+            ("crux log (first page)", ["log"], "page"),
+            ("crux log --json (first page)", ["log", "--json"], "page"),
+            ("crux log --since 1h (first page)", ["log", "--since", "1h"], "page"),
+            ("crux log --fight (first page)", ["log", "--fight"], "page"),
+            ("crux log --sheet F (first page)", ["log", "--sheet", sheet], "page")]
+
+
+def fit_store(entries: int) -> Path:
+    """Where the figures' store is kept between runs ($CRUX_BENCH_STORE, else the temporary folder)."""
+    base = os.environ.get("CRUX_BENCH_STORE") or os.path.join(tempfile.gettempdir(), "crux-bench-state")
+    return Path(f"{base}-{entries}")
+
+
+def fit(quick: bool, runs: int | None = None, crux: list[str] | None = None,
+        env: dict[str, str] | None = None) -> list[Ratio]:
+    """Each reader's process CPU (median of `runs`, start-up included, as wait4 gives it) against the 0.2 s goal,
+    and its peak RSS against 60 MB, over a store of 5,000,000 entries (quick: 200,000), filled once and kept
+    (`fit_store`). `crux log --stats` is run once before it is measured: the first after a long history sums it
+    all and keeps the sums; the figure is a later one's. The REPL's /log and resume offer are in-process (the
+    REPL's start-up is its own figure): their own CPU."""
+    runs = runs or (3 if quick else 5)
+    entries = FIT_ENTRIES[quick]
+    with bench_environment() as base:
+        crux = crux or crux_command()
+        env, sheets = reused_store(fit_store(entries), entries, crux, env or base)
+        sheet = str(sheets[3])
+        subprocess.run([*crux, "log", "--stats"], env=env, capture_output=True, check=True)
+        size = f"{entries / 1e6:g}M entries"
+        ratios = []
+        for name, args, mode in fit_readers(sheet):
+            figures = [measured(mode, [*crux, *args], env) for _ in range(runs)]
+            for figure in figures:
+                if "Traceback" in figure["said"] or "internal error" in figure["said"]:
+                    raise SystemExit(f"{name}: {figure['said']}")
+            cpu = statistics.median(figure["cpu"] for figure in figures) * 1000
+            rss = max(figure["rss"] for figure in figures) / 1024
+            ratios += [Ratio(f"{name} at {size}, process CPU", cpu, "0.2 s goal", FIT_GOAL_MS, "ms CPU",
+                             cpu / FIT_GOAL_MS, 1.0, True),
+                       Ratio(f"{name} at {size}, peak RSS", rss, "60 MB goal", FIT_GOAL_MB, "MB", rss / FIT_GOAL_MB,
+                             1.0, True)]
+        for name, what in (("REPL /log (20)", "repl-log"), ("REPL resume offer", "resume")):
+            inner = [in_process(what, "", env) for _ in range(runs)]
+            cpu = statistics.median(figure["cpu"] for figure in inner) * 1000
+            ratios.append(Ratio(f"{name} at {size}, its own CPU", cpu, "0.2 s goal", FIT_GOAL_MS, "ms CPU",
+                                cpu / FIT_GOAL_MS, 1.0, True))
+    return ratios
+
+
+def in_process(what: str, arg: str, env: dict[str, str]) -> dict[str, Any]:
+    """A reader's own call in a small Python (IN_PROCESS): its CPU seconds after start-up, the process's RSS KB."""
+    result = subprocess.run([sys.executable, "-c", SMALL_START, IN_PROCESS, what, arg], capture_output=True,
+                            text=True, env=env)
+    if result.returncode:
+        raise SystemExit(result.stderr)
+    figures: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
+    return figures
+
+
+def print_fit(ratios: list[Ratio]) -> bool:
+    for ratio in ratios:
+        print(f"{ratio.name:58} {ratio.crux:8.1f} {ratio.unit:6} vs {ratio.anchor_name} {ratio.anchor:g}: "
+              f"{ratio.ratio:.2f} (goal <= {ratio.goal:g})  {'ok' if ratio.met else 'SHORT'}")
+    return all(ratio.met for ratio in ratios)
 
 
 if __name__ == "__main__":
