@@ -75,7 +75,8 @@ def test_a_stamp_reads_the_same_without_strptime() -> None:
 
     draw = random.Random(38)
     stamps = [f"{draw.randint(1971, 2100):04d}-{draw.randint(1, 12):02d}-{draw.randint(1, 31):02d}T"
-              f"{draw.randint(0, 23):02d}:{draw.randint(0, 59):02d}:{draw.randint(0, 61):02d}.{draw.randint(0, 999):03d}Z"
+              f"{draw.randint(0, 23):02d}:{draw.randint(0, 59):02d}:{draw.randint(0, 61):02d}."
+              f"{draw.randint(0, 999):03d}Z"
               for _ in range(300)]
     stamps += ["2026-03-29T01:30:00.000Z", "2026-10-25T00:59:59Z", "2026-02-30T10:00:00Z", "2026-1-05T10:00:00Z",
                "not a time", "", "2026-11-23T17:02:03", "２０２６-11-23T17:02:03Z", "2026-11-23 17:02:03Z"]

@@ -39,7 +39,8 @@ def stamp_fields(stamp: str) -> tuple[int, ...] | None:
     if not all(part.isascii() and part.isdigit() for part in parts):
         return None
     year, month, day, hour, minute, second = map(int, parts)
-    if not (1971 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= 28 and hour <= 23 and minute <= 59 and second <= 59):
+    if not (1971 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= 28 and hour <= 23 and minute <= 59
+            and second <= 59):
         return None
     return year, month, day, hour, minute, second, 0, 1, -1
 
