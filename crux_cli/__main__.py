@@ -57,6 +57,10 @@ def quick_answer(argv: list[str]) -> int | None:
     collecting = gc.isenabled()  # as the caller had it (a program that turned it off keeps it off)
     gc.disable()
     try:
+        if argv[:1] == ["log"]:  # `crux log`: read without click too (running.log_view, issue 38)
+            from crux_cli.running.log_view import answer as answer_log
+
+            return answer_log(argv, ready=hand_back_ctrl_c)
         return answer(argv, ready=hand_back_ctrl_c)
     finally:
         gc.freeze()

@@ -1,32 +1,24 @@
-"""`crux log`: the rolls and changes kept in the journal, for people or (with --json) as its lines."""
+"""`crux log`: the rolls and changes kept in the journal, for people or (with --json) as its lines.
+
+The common forms are read without click and printed by running.log_view, which this command calls too.
+"""
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-from typing import TYPE_CHECKING
 
 import click
 
 from crux_cli.core.errors import CruxError
-from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
-from crux_cli.render.log import iter_log_lines, log_lines
-from crux_cli.running.replay import iter_answers, with_answers
-from crux_cli.running.stats import report, tally, text_lines
-from crux_cli.running.stats_blocks import tally_all
+from crux_cli.core.style import COLOR_CHOICES
+from crux_cli.running.log_view import show, show_stats
+from crux_cli.running.replay import with_answers
 from crux_cli.running.verify import chained, record_lines, verify
 from crux_cli.state.db import state_dir, store_path
 from crux_cli.state.dice_keys import epochs
-from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
+from crux_cli.state.history import select_entries
 from crux_cli.state.recovery import open_store
 from crux_cli.state.sessions import is_alive
-from crux_cli.state.values import reading
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from crux_cli.core.journal_entry import JournalEntry
 
 
 @click.command("log")
@@ -69,108 +61,7 @@ def log_command(as_json: bool, since: str | None, sheet: str | None, fight: bool
     if export:
         export_record(session)
         return
-    if last is None:
-        print_all(as_json, since, sheet, fight, session, color, no_color)
-        return
-    chosen, empty = chosen_entries(since, sheet, fight, session, last)
-    chosen = with_answers(chosen)
-    if as_json:
-        for line in iter_lines(chosen):
-            click.echo(line)
-        return
-    palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ), color))
-    for line in log_lines(chosen, palette) or ["the journal holds nothing yet" if empty else
-                                               "nothing in the journal matches"]:
-        click.echo(line, color=palette.enabled)  # click strips colour through a pipe unless told
-
-
-def print_all(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None, color: str,
-              no_color: bool) -> None:
-    """Every entry the options choose, printed as it is read, a page at a time (state.history `stream_entries`):
-    the memory stays that of a page whatever the journal holds (tests/test_log_streams.py)."""
-    palette = Palette(wants_colour(sys.stdout.isatty(), no_color, dict(os.environ), color))
-    store = open_store()
-    if store is None:
-        click.echo("the journal holds nothing yet")
-        return
-    try:
-        for warning in store.warnings:
-            click.echo(f"crux: warning: {warning}", err=True)
-        if session == "last":
-            session = store.last_session()
-        entries = iter_answers(stream_entries(store, session=session, since=since_stamp(since) if since else None,
-                                              sheet=os.path.expanduser(sheet) if sheet else None, fight=fight))
-        lines = iter_lines(entries) if as_json else iter_log_lines(entries, palette)
-        if not echo_pages(lines, palette.enabled) and not as_json:
-            click.echo("the journal holds nothing yet" if store.last_session() is None else
-                       "nothing in the journal matches")
-    finally:
-        store.close()
-
-
-PAGE = 512  # lines written at once (one write a page, not a line); the first pages are smaller, to start at once
-
-
-def echo_pages(lines: Iterator[str], color: bool) -> bool:
-    """Write `lines` a page at a time, each page as soon as it is made; whether there was any."""
-    page: list[str] = []
-    wrote, size = False, 16
-    for line in lines:
-        page.append(line)
-        if len(page) == size:
-            click.echo("\n".join(page), color=color)  # click strips colour through a pipe unless told
-            page, wrote, size = [], True, min(2 * size, PAGE)
-    if page:
-        click.echo("\n".join(page), color=color)
-    return wrote or bool(page)
-
-
-def chosen_entries(since: str | None, sheet: str | None, fight: bool, session: str | None,
-                   last: int | None) -> tuple[list[JournalEntry], bool]:
-    """The journal's entries the options choose, and whether the journal holds nothing at all."""
-    store = open_store()
-    if store is None:
-        return [], True
-    try:
-        if session == "last":
-            session = store.last_session()
-        chosen = select_entries(store, session=session, since=since_stamp(since) if since else None,
-                                sheet=os.path.expanduser(sheet) if sheet else None, fight=fight, last=last)
-        empty = not chosen and store.last_session() is None
-    finally:
-        store.close()
-    for warning in store.warnings:
-        click.echo(f"crux: warning: {warning}", err=True)
-    return chosen, empty
-
-
-def show_stats(as_json: bool, since: str | None, sheet: str | None, fight: bool, session: str | None,
-               last: int | None) -> None:
-    """`crux log --stats`: faces against fair dice, outcomes against the exact odds (running.stats)."""
-    for given, name in ((sheet, "--sheet"), (fight or None, "--fight"), (last, "-n")):
-        if given is not None:
-            raise CruxError(f"--stats counts every roll kept: it does not take {name}",
-                            hint="--stats takes --since and --session")
-    store = open_store()
-    if store is not None:
-        try:
-            with reading(store.path):
-                if session == "last":
-                    session = store.last_session()
-                if session is None and since is None:  # all history: the sums kept of its blocks, and what is new
-                    counted = tally_all(store)
-                else:
-                    counted = tally(kept_rolls(store, session=session, since=since_stamp(since) if since else None))
-        finally:
-            store.close()
-    else:
-        counted = tally(())
-    stats = report(counted)
-    if as_json:
-        click.echo(json.dumps(stats, ensure_ascii=False))
-        return
-    for line in text_lines(stats):
-        click.echo(line)
+    show(as_json, since, sheet, fight, session, last, color=color, no_color=no_color)  # as read without click
 
 
 def export_record(session: str | None) -> None:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def local_time(stamp: str) -> str:
     """'2026-11-23T17:02:03.123Z' as local 'YYYY-MM-DD HH:MM:SS' (the stamp itself when it does not read)."""
-    fields = stamp_fields(stamp)
+    fields: time.struct_time | tuple[int, int, int, int, int, int, int, int, int] | None = stamp_fields(stamp)
     try:
         if fields is None:  # not as crux writes it: strptime decides (its first use costs a log's first page 9 ms)
             fields = time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")
@@ -28,7 +28,7 @@ def local_time(stamp: str) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
 
 
-def stamp_fields(stamp: str) -> tuple[int, ...] | None:
+def stamp_fields(stamp: str) -> tuple[int, int, int, int, int, int, int, int, int] | None:
     """The fields `time.strptime` reads of a stamp as crux writes it ('YYYY-MM-DDTHH:MM:SS…'), for `time.mktime`
     (which reads neither the weekday nor the day of the year); None for any other shape, or a day past the 28th
     (strptime checks the month's length), left to strptime (tests/test_log_lines.py holds the two equal)."""

@@ -156,8 +156,7 @@ class Tally:
         self.pending_size = 0  # their characters
 
     def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
-        """One row's rolls: a tight loop, since a long history holds a million of them (or each distinct roll
-        once, `add_grouped`, when a run repeats them)."""
+        """One row's rolls: a tight loop (or each distinct roll once when a run repeats them: `add_grouped`)."""
         if len(items) >= GROUPED_FROM and self.add_grouped(rules, seed, statements, items):
             return
         faces, counted, plain = self.faces, 0, 0
