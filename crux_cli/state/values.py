@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import inspect
 import os
 import sqlite3
 import stat
@@ -133,10 +132,13 @@ def is_full(error: BaseException, path: Path) -> bool:
     return False
 
 
+CO_GENERATOR = 0x20  # inspect.CO_GENERATOR: the inspect module (with ast, dis, tokenize) costs every reader ~8 ms
+
+
 def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     """A read of the store (a method of state.db `Store`) whose SQLite errors are said plainly (`read_failure`):
     damage found only at read time (a malformed page) is "the state store is damaged", never a crash."""
-    if inspect.isgeneratorfunction(method):
+    if getattr(getattr(method, "__code__", None), "co_flags", 0) & CO_GENERATOR:  # inspect.isgeneratorfunction
         @functools.wraps(method)
         def rows(self: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
             try:
