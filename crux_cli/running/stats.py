@@ -149,6 +149,7 @@ class Tally:
         self.outcomes: dict[tuple[str, str], Counter[str]] = {}
         self.rolls = 0  # rolls whose faces are counted
         self.plain = 0  # of them, plain rolls (statement and faces): their outcomes count too
+        self.asked = 0  # of them, those whose outcome was asked for (the window's share they took)
         self.left_out: Counter[str] = Counter()  # rolls whose dice the journal does not hold, by kind
         self.memo: dict[tuple[str, str, str], str | None] = {}
         self.runners: dict[Any, Any] = {}
@@ -191,6 +192,7 @@ class Tally:
             plain += 1
             if outcomes_left > 0 and which.__class__ is int and 0 <= which < len(statements):
                 outcomes_left -= 1
+                self.asked += 1
                 self.count_outcome(item_rules, statements[which], kept, item_seed)
         self.rolls += counted
         self.plain += plain
@@ -227,6 +229,7 @@ class Tally:
             self.rolls += times
             self.plain += times if plain else 0
             if outcomes_left > 0 and statement is not None:
+                self.asked += times
                 self.count_outcome(item_rules, statement, kept, item_seed, times)
         return True
 

@@ -281,11 +281,21 @@ def block_rolls(store: Store, start: int, end: int) -> Iterator[tuple[str, Any, 
                                      "AND kind IN ('roll', 'change')", (start, end)))
 
 
-def newest_plain_rolls(store: Store) -> Iterator[tuple[str, Any, list[str] | None, Any]]:
-    """The runs of rolls kept as their faces, newest first, through their own index (the rows kept whole are
-    not walked over to reach them): the outcomes of `crux log --stats` are the newest plain rolls'."""
-    return rolls_of(store.db.execute("SELECT count, body FROM entries WHERE kind = 'roll' AND "
-                                     "(who IS NULL OR count > 1) ORDER BY seq DESC"))
+def plain_rows(store: Store) -> Iterator[tuple[int, str, int, str | None, str | None]]:
+    """The rows of plain rolls, newest first, through their own index (the rows kept whole are not walked over to
+    reach them: the outcomes of `crux log --stats` are the newest plain rolls'), as (row, id, count, the counts of
+    its outcomes kept in `meta`, its body when they are not)."""
+    rows = store.db.execute("SELECT e.seq, e.id, e.count, m.value, CASE WHEN m.value IS NULL THEN e.body END "
+                            "FROM entries e LEFT JOIN meta m ON m.key = printf('outcome:%012d', e.seq) "
+                            "WHERE e.kind = 'roll' AND (e.who IS NULL OR e.count > 1) ORDER BY e.seq DESC")
+    for seq, ident, count, kept, body in rows:
+        yield seq, text(ident), count if isinstance(count, int) else 1, kept, body
+
+
+def row_body(store: Store, seq: int) -> str:
+    """One row's body (its outcomes were kept, but of another row: read afresh)."""
+    found = store.db.execute("SELECT body FROM entries WHERE seq = ?", (seq,)).fetchone()
+    return text(found[0]) if found else ""
 
 
 def tally_blocks(store: Store) -> tuple[int, int, dict[int, str]]:
@@ -298,10 +308,10 @@ def tally_blocks(store: Store) -> tuple[int, int, dict[int, str]]:
     return int(top), int(mark[0]) if mark else 0, kept
 
 
-def keep_tally_blocks(store: Store, blocks: dict[int, str], trimmed: int) -> None:
-    """Keep the sums of full blocks, unless a trim since they were read changed them; never waiting for the store
-    (another crux writing it: they are summed again next time)."""
-    if not blocks:
+def keep_sums(store: Store, sums: dict[str, tuple[int, str]], trimmed: int) -> None:
+    """Keep sums in `meta` (key: (the first row they count, their text)), unless a trim since they were read changed
+    their rows; never waiting for the store (another crux writing it: they are summed again next time)."""
+    if not sums:
         return
     store.db.execute("PRAGMA busy_timeout = 0")
     try:
@@ -309,8 +319,7 @@ def keep_tally_blocks(store: Store, blocks: dict[int, str], trimmed: int) -> Non
             mark = db.execute("SELECT value FROM meta WHERE key = 'trimmed'").fetchone()
             now = int(mark[0]) if mark else 0
             db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                           [(f"tally:{start:012d}", text) for start, text in blocks.items()
-                            if now == trimmed or start > now])
+                           [(key, value) for key, (start, value) in sums.items() if now == trimmed or start > now])
     except CruxError:
         pass
     finally:
