@@ -147,3 +147,17 @@ def test_a_run_counted_by_kind_adds_what_the_loop_adds(monkeypatch: pytest.Monke
                 for _ in range(draw.randint(1, 4))]
         before = draw.choice((0, stats.OUTCOMES_FROM - 500, stats.OUTCOMES_FROM - 10, stats.OUTCOMES_FROM))
         assert counted(16, before, runs) == counted(1 << 30, before, runs)
+
+
+def test_outcomes_as_likely_as_each_other_are_listed_in_one_order_whatever_the_hash_seed() -> None:
+    """`crux log --stats` listed a statement's outcomes of equal odds (an attack's crit and miss) in a set's
+    order, which changes from process to process: two runs over one journal printed different reports."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("from collections import Counter\nfrom crux_cli.running.stats import outcome_report\n"
+             "print(list(outcome_report('crux', 'atk 2d8+3 heavy', Counter(hit=5, miss=1))['counts']))")
+    orders = {subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert len(orders) == 1, orders

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from bench.bench_state import fill_quickly
 
-from crux_cli.cli.log import print_all
 from crux_cli.core.journal_entry import JournalEntry
 from crux_cli.render.log import SINGLES_AT_ONCE, iter_log_lines, log_lines
+from crux_cli.running.log_view import print_all  # the body of crux log (cli/log.py calls it)
 from crux_cli.state.db import state_dir
 from crux_cli.state.history import select_entries, stream_entries
 from crux_cli.state.recovery import open_store

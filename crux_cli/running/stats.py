@@ -156,6 +156,7 @@ class Tally:
         self.pending: Counter[str] = Counter()  # rows of rolls kept whole not read yet: their body, how many times
         self.pending_size = 0  # their characters
 
+    # long: one tight loop over a million rolls; split, it would pay a call per roll
     def add_run(self, rules: str, seed: Any, statements: list[str], items: list[Any]) -> None:
         """One row's rolls: a tight loop (or each distinct roll once when a run repeats them: `add_grouped`)."""
         if len(items) >= GROUPED_FROM and self.add_grouped(rules, seed, statements, items):
@@ -371,7 +372,8 @@ def outcome_report(rules: str, statement: str, counts: Counter[str]) -> dict[str
     if not chances:
         return None
     rolled = sum(counts.values())
-    names = sorted(set(chances) | set(counts), key=lambda name: -float(chances.get(name, 0)))
+    # likeliest first; outcomes as likely as each other in the odds' order (a set's order changed from run to run)
+    names = sorted(dict.fromkeys([*chances, *sorted(counts)]), key=lambda name: -float(chances.get(name, 0)))
     observed = [counts.get(name, 0) for name in names]
     expected = [float(chances.get(name, 0)) * rolled for name in names]
     statistic, df, p = chi_square(observed, expected)
