@@ -175,3 +175,35 @@ def test_a_trim_forgets_the_runs_counts_and_undo_changes_nothing_counted(tmp_pat
     report_now, _ = steps_of_report()
     assert report_now == fresh_report()
     assert steps_of_report()[0] == report_now
+
+
+def test_a_later_report_reads_only_the_newest_part_and_a_block_that_fills_is_summed_from_its_parts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The newest block, still filling, keeps the sums of its full parts of PART rows: a later report reads fewer
+    than PART rows, and once more rows fill the block its sums come from its parts and the rows since."""
+    from crux_cli.running import stats_blocks
+    from crux_cli.running.stats_blocks import PART
+
+    journal(tmp_path, 2 * BLOCK + 3 * PART + 10, monkeypatch)  # the rows: a few runs, then one row an entry
+    steps_of_report()
+    spans: list[int] = []
+    real = stats_blocks.block_rolls
+    monkeypatch.setattr(stats_blocks, "block_rolls", lambda store, start, end: (spans.append(end - start),
+                                                                                 real(store, start, end))[1])
+    again, _ = steps_of_report()
+    assert spans == [PART] and again == fresh_report()
+    store = open_store()
+    assert store is not None
+    try:
+        with store.transaction() as db:  # more of the same rows, past the block's end
+            top = db.execute("SELECT max(seq) FROM entries").fetchone()[0]
+            db.execute("INSERT INTO entries (id, time, until, session, kind, who, statement, fight, count, body) "
+                       "SELECT id || 'x', time, until, session, kind, who, statement, fight, count, body FROM entries "
+                       "WHERE seq > ? AND seq <= ?", (top - 6 * PART, top))
+    finally:
+        store.close()
+    spans.clear()
+    filled, _ = steps_of_report()
+    assert filled == fresh_report()
+    # the rows added, the part of the filled block read fresh last time, and the new newest part: not the block
+    assert sum(spans) <= 6 * PART + 2 * PART, spans

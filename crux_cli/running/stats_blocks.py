@@ -21,27 +21,47 @@ from crux_cli.state.history import block_rolls, keep_sums, plain_rows, rolls_of,
 if TYPE_CHECKING:
     from crux_cli.state.db import Store
 
-BLOCK = 8192  # row numbers a block: the newest, unfinished one is read at every `--stats`
+BLOCK, PART = 8192, 1024  # row numbers a block, and a part of the newest block: only its newest part is read
 
 
 def tally_all(store: Store) -> Tally:
     """The faces of every roll kept (from the blocks' sums kept and the rows since) and the outcomes of the newest
-    plain ones."""
+    plain ones. The newest block, still filling, is summed a part of PART rows at a time, the full parts kept
+    too (`tally:ROW/PART`): a later report reads fewer than PART rows, and a block once full is summed from its
+    parts."""
     top, trimmed, kept = tally_blocks(store)
     counted = Tally(outcomes=False)
-    new: dict[int, str] = {}
+    new: dict[str, tuple[int, str]] = {}
     for start in range(1, top + 1, BLOCK):
-        if start + BLOCK > top + 1:  # the newest block, still filling: read, never kept
-            tally(block_rolls(store, start, start + BLOCK), counted)
+        if start + BLOCK > top + 1:  # the newest block, still filling
+            for part_start in range(start, top + 1, PART):
+                if part_start + PART > top + 1:  # its newest part: read, never kept
+                    tally(block_rolls(store, part_start, part_start + PART), counted)
+                    break
+                add(counted, summed(store, kept, new, f"{part_start:012d}/{PART}", part_start, PART))
             break
-        part = loaded(kept.get(start))
-        if part is None:
-            part = tally(block_rolls(store, start, start + BLOCK), Tally(outcomes=False))
-            new[start] = dumped(part)
-        add(counted, part)
-    keep_sums(store, {f"tally:{start:012d}": (start, text) for start, text in new.items()}, trimmed)
+        add(counted, summed(store, kept, new, f"{start:012d}", start, BLOCK))
+    keep_sums(store, {f"tally:{key}": value for key, value in new.items()}, trimmed)
     counted.outcomes = newest_outcomes(store, trimmed).outcomes
     return counted
+
+
+def summed(store: Store, kept: dict[str, str], new: dict[str, tuple[int, str]], key: str, start: int,
+           size: int) -> Tally:
+    """The sums of the rows from `start` on (`size` of them): as kept, else (a block) from its parts, each as kept
+    or read, else read; put in `new`, to be kept."""
+    part = loaded(kept.get(key))
+    if part is not None:
+        return part
+    part = Tally(outcomes=False)
+    if size == BLOCK:
+        for at in range(start, start + size, PART):
+            add(part, loaded(kept.get(f"{at:012d}/{PART}")) or tally(block_rolls(store, at, at + PART),
+                                                                         Tally(outcomes=False)))
+    else:
+        tally(block_rolls(store, start, start + size), part)
+    new[key] = (start, dumped(part))
+    return part
 
 
 RUN_KEEPS_FROM = 64  # a run of at least these many rolls keeps the counts of its outcomes (meta `outcome:ROW`)

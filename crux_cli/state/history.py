@@ -298,13 +298,12 @@ def row_body(store: Store, seq: int) -> str:
     return text(found[0]) if found else ""
 
 
-def tally_blocks(store: Store) -> tuple[int, int, dict[int, str]]:
-    """The newest row's number, where the last trim stopped, and the sums kept of each full block by its first row."""
+def tally_blocks(store: Store) -> tuple[int, int, dict[str, str]]:
+    """The newest row's number, where the last trim stopped, and the sums kept (`tally:` keys, without it)."""
     top = store.db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0
     mark = store.db.execute("SELECT value FROM meta WHERE key = 'trimmed'").fetchone()
-    kept = {int(key[6:]): str(value) for key, value in
-            store.db.execute("SELECT key, value FROM meta WHERE key >= 'tally:' AND key < 'tally;'")
-            if key[6:].isdigit()}
+    kept = {str(key)[6:]: str(value) for key, value in
+            store.db.execute("SELECT key, value FROM meta WHERE key >= 'tally:' AND key < 'tally;'")}
     return int(top), int(mark[0]) if mark else 0, kept
 
 

@@ -44,8 +44,8 @@ def trim(store: Store, keep: int) -> int:
             if full:
                 break
         if dropped:  # the sums `crux log --stats` kept of the blocks and runs of rows changed here (state.history)
-            db.execute("DELETE FROM meta WHERE key >= 'tally:' AND key <= ?", (f"tally:{after:012d}",))
-            db.execute("DELETE FROM meta WHERE key >= 'outcome:' AND key <= ?", (f"outcome:{after:012d}",))
+            db.execute("DELETE FROM meta WHERE key >= 'tally:' AND key < ?", (f"tally:{after + 1:012d}",))
+            db.execute("DELETE FROM meta WHERE key >= 'outcome:' AND key < ?", (f"outcome:{after + 1:012d}",))
         top = db.execute("SELECT max(seq) FROM entries").fetchone()[0] or 0
         db.execute("INSERT OR REPLACE INTO meta VALUES ('trimmed', ?)", (str(min(after, top)),))
         db.execute("UPDATE meta SET value = ? WHERE key = 'rolls'", (str(held),))
