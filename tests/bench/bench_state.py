@@ -3,6 +3,7 @@
     python tests/bench/bench_state.py [--entries 1000000] [--runs 5] [--quick] [--all-history]
     python tests/bench/bench_state.py --fit [--runs 5] [--source DIR]    (issue 38's figures: `fit`)
     python tests/bench/bench_state.py --fit-quick                        (the same at 200,000 entries)
+    python tests/bench/bench_state.py --fit --instructions [--source DIR] (valgrind: instructions, before and now)
 
     (`--fit` keeps its 5,000,000-entry store between runs: $CRUX_BENCH_STORE-5000000, else
     /tmp/crux-bench-state-5000000; the first run fills it, about 2-5 minutes and 1 GB)
@@ -279,7 +280,16 @@ def main() -> int:
     parser.add_argument("--fit-quick", action="store_true", help="the same over 200,000 entries")
     parser.add_argument("--source", metavar="DIR",
                         help="time the crux_cli found in DIR instead (python -m crux_cli: a figure from before)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --fit or --fit-quick: instructions (valgrind) against import click, pyparsing")
     options = parser.parse_args()
+    if options.instructions and (options.fit or options.fit_quick):
+        if options.source:
+            import compileall
+
+            compileall.compile_dir(options.source, quiet=1)
+        fit_instructions(options.fit_quick, options.source)
+        return 0
     if options.fit or options.fit_quick:
         crux, env = None, None
         if options.source:
@@ -395,7 +405,7 @@ def fit_readers(sheet: str) -> list[tuple[str, list[str], str]]:
     return [("crux log -n 20", ["log", "-n", "20"], "all"),
             ("crux log --sheet F -n 20", ["log", "--sheet", sheet, "-n", "20"], "all"),
             ("crux log --fight -n 20", ["log", "--fight", "-n", "20"], "all"),
-            ("crux log --since 1m", ["log", "--since", "1m"], "all"),
+            ("crux log --since 1m (first page)", ["log", "--since", "1m"], "page"),  # a fresh store: 6,000 lines
             ("crux sheet undo F", ["sheet", "undo", sheet], "all"),
             ("crux log --stats", ["log", "--stats"], "all"),
             ("crux log (first page)", ["log"], "page"),
@@ -455,6 +465,48 @@ def in_process(what: str, arg: str, env: dict[str, str]) -> dict[str, Any]:
         raise SystemExit(result.stderr)
     figures: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
     return figures
+
+
+INSTRUCTION_ANCHOR = ["-c", "import click, pyparsing"]  # issue 38's anchor for start-up paths (369 M)
+
+
+def instructions_of(command: list[str], env: dict[str, str], page: bool) -> int:
+    """The instructions one run of `command` executes (valgrind's cachegrind, no cache simulation): the same on a
+    loaded machine, where CPU times vary by a third; `page`: until the pipe closed after its first line."""
+    import re
+
+    child = subprocess.Popen(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                              *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert child.stdout is not None and child.stderr is not None
+    if page:
+        child.stdout.readline()
+    else:
+        child.stdout.read()
+    child.stdout.close()
+    said = child.stderr.read().decode(errors="replace")
+    child.wait()
+    found = re.search(r"I\s+refs:\s+([\d,]+)", said)
+    if found is None:
+        raise SystemExit(f"valgrind gave no count for {' '.join(command)}")
+    return int(found.group(1).replace(",", ""))
+
+
+def fit_instructions(quick: bool, source: str | None) -> None:
+    """Each reader's instructions (one run each) against `python -c 'import click, pyparsing'`, for this crux and,
+    with `source`, the crux_cli of another tree beside it (before and after, free of the machine's load)."""
+    entries = FIT_ENTRIES[quick]
+    with bench_environment() as base:
+        crux = [sys.executable, "-m", "crux_cli"]
+        env, sheets = reused_store(fit_store(entries), entries, crux_command(), base)
+        subprocess.run([*crux, "log", "--stats"], env=env, capture_output=True, check=True)
+        anchor = instructions_of([sys.executable, *INSTRUCTION_ANCHOR], env, False)
+        print(f"at {entries:,} entries; python -c 'import click, pyparsing': {anchor / 1e6:.0f} M instructions")
+        for name, args, mode in fit_readers(str(sheets[3])):
+            shown = []
+            for label, extra in ([("before", {"PYTHONPATH": source})] if source else []) + [("now", {})]:
+                count = instructions_of([*crux, *args], {**env, **extra}, mode == "page")
+                shown.append(f"{label} {count / 1e6:5.0f} M ({count / anchor:.2f}x)")
+            print(f"{name:34} {'  '.join(shown)}", flush=True)
 
 
 def print_fit(ratios: list[Ratio]) -> bool:
