@@ -283,6 +283,9 @@ def main() -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="with --fit or --fit-quick: instructions (valgrind) against import click, pyparsing")
     options = parser.parse_args()
+    if options.source:  # `python -m crux_cli` puts the working folder first: not this checkout's
+        options.source = os.path.abspath(options.source)
+        os.chdir(tempfile.gettempdir())
     if options.instructions and (options.fit or options.fit_quick):
         if options.source:
             import compileall
