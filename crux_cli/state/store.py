@@ -121,19 +121,28 @@ def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
 
 def file_for(rules: object) -> SheetFile[Any]:
     """The sheet file of the rule set called `rules` (a sheet's `rules`, a hero's), else the default rule set's,
-    which reads a sheet that names none, or one whose rules keep no file (and refuses an unknown name at its line)."""
+    which reads a sheet that names none, or one whose rules keep no file (and refuses an unknown name at its line).
+    A built-in rule set's is remembered: a batch on a sheet asks at every change."""
+    known = BUILT_IN_FILES.get(rules) if rules.__class__ is str else None
+    if known is not None:
+        return known
     from crux_cli import rulesets
 
+    found = None
     if isinstance(rules, str) and (name := rules.strip().lower()) != rulesets.DEFAULT:
         try:
             found = rulesets.sheet_file(name)
         except CruxError:  # a plug-in that cannot be loaded: its sheet is read (and refused) as the default's
             found = None
-        if found is not None:
-            return found
-    default = rulesets.sheet_file(rulesets.DEFAULT)
-    assert default is not None, "the default rule set keeps sheets"
-    return default
+    if found is None:
+        found = rulesets.sheet_file(rulesets.DEFAULT)
+        assert found is not None, "the default rule set keeps sheets"
+    if isinstance(rules, str) and rules.strip().lower() in rulesets.BUILT_IN and len(BUILT_IN_FILES) < KEPT_SHEETS:
+        BUILT_IN_FILES[rules] = found
+    return found
+
+
+BUILT_IN_FILES: dict[object, SheetFile[Any]] = {}  # by the name given (a built-in rule set's file never changes)
 
 
 def updated_sheet(text: str, before: SheetHero, after: SheetHero, path: str) -> tuple[str, SheetHero]:
@@ -162,6 +171,9 @@ def updated_sheet(text: str, before: SheetHero, after: SheetHero, path: str) -> 
 def load_hero(path: str | os.PathLike[str]) -> SheetHero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
     process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
+    run = HELD_NAMES.get(path)  # a batch's dice line beside its sheet: the name it gives (a str)
+    if run is not None:
+        return run.hero
     shown = os.fspath(path)
     run = held_run(shown)
     if run is not None:
@@ -338,10 +350,7 @@ def quiet_run(shown: str) -> HeldRun | None:
     do first (no look at the file due, the hold not over): a batch's usual statement on its sheet, which skips
     `sheet_transaction` (that does the rest)."""
     run = HELD_NAMES.get(shown)
-    if run is None:
-        return None
-    now = time.monotonic()
-    return run if now < run.next_check and (HOLDING.release is None or now <= HOLDING.until) else None
+    return run if run is not None and time.monotonic() < run.quiet_until else None
 
 
 def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[SheetTransaction]:
@@ -356,7 +365,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContex
         if HOLDING.release is None or now <= HOLDING.until:
             if now >= run.next_check:  # a writer that ignores the lock is seen within CHECK_SECONDS
                 run.check(shown)
-                run.next_check = now + CHECK_SECONDS
+                run.checked(now)
             return run  # the statement's transaction: its own `with`, with nothing to undo
         HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
     return locked_transaction(resolve_again(shown), shown)
@@ -444,7 +453,13 @@ class HeldRun(SheetTransaction):
         self.planned: SheetHero | None = None
         self.file = file_for(hero.rules)
         self.found: dict[str, int | None] = {}  # what the sheet file keeps between edits in place (`SheetFile.edit`)
-        self.started = self.next_check = time.monotonic()
+        self.started = self.next_check = self.quiet_until = time.monotonic()
+
+    def checked(self, now: float) -> None:
+        """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet
+        (`quiet_run`: one comparison a statement)."""
+        self.next_check = now + CHECK_SECONDS
+        self.quiet_until = min(self.next_check, HOLDING.until) if HOLDING.release is not None else self.next_check
 
     def save(self, hero: SheetHero) -> None:
         if hero is not self.hero and self.file.kept(hero) != self.file.kept(self.hero):
