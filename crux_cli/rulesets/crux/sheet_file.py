@@ -548,7 +548,7 @@ class CruxSheetFile:
     def kept(self, hero: Hero) -> dict[str, Any]:
         """The values crux keeps on a sheet (the ones it writes back), as JSON: made in C, but for the one tuple
         (`conditions`, last), four times a change in a batch on a sheet (PERFORMANCE.md, "A batch holds its sheet")."""
-        values = dict(zip(WRITABLE, KEPT(hero)))
+        values = dict(zip(WRITABLE, KEPT(hero), strict=True))
         conditions = values["conditions"]
         if conditions.__class__ is tuple:
             values["conditions"] = list(conditions)
