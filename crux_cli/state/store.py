@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -56,16 +55,13 @@ from crux_cli.state.locking import unlock
 
 # a sheet's lock, in crux's state folder: state.sheet_locks (what its callers import from here too)
 from crux_cli.state.sheet_locks import lock_path as lock_path
-from crux_cli.state.sheet_locks import lock_problem, remove_sidecar, wait_for
+from crux_cli.state.sheet_locks import lock_problem, remove_leftovers, remove_sidecar, wait_for
 from crux_cli.state.sheet_locks import locked as locked
 from crux_cli.state.sheet_locks import open_lock as open_lock
 from crux_cli.state.sheet_locks import sidecar_path as sidecar_path
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetFile, SheetHero
-
-TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
-
 
 def resolve(path: str | os.PathLike[str]) -> Path:
     """The real file behind `path`: writing through a symlink must replace its target, not the link."""
@@ -427,8 +423,10 @@ class Holding:
 HOLDING = Holding()
 HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
 HELD_RUNS: dict[Path, HeldRun] = {}
-HELD_NAMES: dict[str, HeldRun] = {}  # the same, by the name the statements give (a held run keeps the file it locked)
+# the same, by the name the statements give (a held run keeps the file it locked)
+HELD_NAMES: dict[str | os.PathLike[str], HeldRun] = {}
 CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
+RACY_LOOKS = 10  # a held sheet written in the last moments has its text compared at one look in this many (`check`)
 
 
 def holdable(sheet: Path, shown: str) -> bool:
@@ -454,6 +452,8 @@ class HeldRun(SheetTransaction):
         self.file = file_for(hero.rules)
         self.found: dict[str, int | None] = {}  # what the sheet file keeps between edits in place (`SheetFile.edit`)
         self.started = self.next_check = self.quiet_until = time.monotonic()
+        self.compared: tuple[int, ...] | None = None  # a signature its text was last found unchanged at, racy
+        self.racy_looks = 0  # looks left before that text is compared again (`check`)
 
     def checked(self, now: float) -> None:
         """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet
@@ -471,13 +471,26 @@ class HeldRun(SheetTransaction):
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
-        editor), it is read again, and the run's changes go on from it (`merge`)."""
+        editor), it is read again, and the run's changes go on from it (`merge`).
+
+        A file written in the last moments has no signature to trust (`trusted_signature`: the batch's own writes,
+        a tenth of a second apart, always), so its text is compared; while its signature stays the one its text was
+        found unchanged at, only one look in RACY_LOOKS compares it again (a read of the whole file at each look
+        cost a batch on a sheet a tenth of its time). A change that keeps the size and times too is seen at most
+        RACY_LOOKS looks later, and always before a write (`plan`); any other is seen at the next look."""
         try:
             now = signature(os.stat(self.path))
         except OSError:
             now = None
-        if now != self.base_signature:
-            self.merge(shown)
+        if now == self.base_signature:
+            return
+        if now is not None and now == self.compared and self.racy_looks > 0:
+            self.racy_looks -= 1
+            return
+        text = self.base_text
+        self.merge(shown)
+        if self.base_text is text:  # unchanged at `now`
+            self.compared, self.racy_looks = now, RACY_LOOKS - 1
 
     def merge(self, shown: str) -> None:
         """The file as it is now, with the run's changes of the values its writer left as they were."""
@@ -550,19 +563,6 @@ class HeldRun(SheetTransaction):
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)
-
-
-def remove_leftovers(sheet: Path) -> None:
-    """Delete temporary files of writers killed before their rename (only lock holders write them).
-
-    The name is matched exactly: `.x.y.toml.abcd1234.tmp` is sheet `x.y.toml`'s, not sheet `x`'s.
-    """
-    leftover = re.compile(rf"\.{re.escape(sheet.name)}\.{TEMPORARY_NAME}\.tmp")
-    with contextlib.suppress(OSError), os.scandir(sheet.parent) as entries:
-        for entry in entries:
-            if leftover.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
 
 
 def create_sheet(path: str | os.PathLike[str], text: str) -> SheetHero:
