@@ -425,7 +425,7 @@ HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others b
 HELD_RUNS: dict[Path, HeldRun] = {}
 # the same, by the name the statements give (a held run keeps the file it locked)
 HELD_NAMES: dict[str | os.PathLike[str], HeldRun] = {}
-CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
+CHECK_SECONDS = 0.01  # a held sheet is looked at (stat) this often: at most once a statement (a tenth of the hold)
 RACY_LOOKS = 10  # a held sheet written in the last moments has its text compared at one look in this many (`check`)
 
 
