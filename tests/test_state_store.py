@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import crux_here
@@ -457,6 +458,64 @@ def test_an_edit_made_while_a_batch_holds_the_sheet_is_kept(sheet: Path, monkeyp
     text = sheet.read_text()
     assert text.startswith("# the player's note\n")
     assert (load_hero(sheet).hp, load_hero(sheet).grit, load_hero(sheet).hit_dice) == (7, 3, 0)
+
+
+def held_after_its_write(sheet: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
+    """A held run whose own write was just made (no signature to trust: `trusted_signature`), and the list of
+    the sheet's reads from then on."""
+    from crux_cli.state import store as sheets
+
+    monkeypatch.setattr(sheets.HOLDING, "release", lambda: None)
+    monkeypatch.setattr(sheets, "RACY_NS", 10**15)  # "a moment ago" for the whole test
+    with sheets.sheet_transaction(sheet) as held:
+        held.save(held.hero.with_changes(hp=9))
+    (run,) = sheets.HELD_RUNS.values()
+    run.plan()
+    run.write()
+    reads: list[str] = []
+    read = sheets.read_text
+    monkeypatch.setattr(sheets, "read_text", lambda *args, **kwargs: reads.append("read") or read(*args, **kwargs))
+    return run, reads
+
+
+def test_a_held_sheet_written_a_moment_ago_is_read_at_one_look_in_racy_looks(
+        sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its signature cannot be trusted, so its text is compared, but not at every look: a batch on a sheet writes
+    it a tenth of a second apart, and read it whole at every look (PERFORMANCE.md, "A batch holds its sheet")."""
+    from crux_cli.state import store as sheets
+
+    run, reads = held_after_its_write(sheet, monkeypatch)
+    try:
+        for _ in range(3 * sheets.RACY_LOOKS):
+            run.check(str(sheet))
+        assert len(reads) == 3
+    finally:
+        run.release()
+
+
+def test_an_edit_that_keeps_the_signature_is_seen_within_racy_looks_and_kept_by_the_write(
+        sheet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editor's change in the very tick of crux's write, of the same size, on a reused inode: its signature is
+    the one crux's text was found at. It is seen within RACY_LOOKS looks, and the write keeps it."""
+    from crux_cli.state import store as sheets
+
+    run, reads = held_after_its_write(sheet, monkeypatch)
+    monkeypatch.setattr(sheets, "signature", lambda status: (status.st_size,))  # all a signature keeps here
+    try:
+        run.check(str(sheet))
+        assert reads and run.racy_looks == sheets.RACY_LOOKS - 1
+        sheet.write_text(sheet.read_text().replace("grit = 0", "grit = 3"))  # in place, the same size
+        looks = 0
+        while run.hero.grit != 3:
+            run.check(str(sheet))
+            looks += 1
+            assert looks <= sheets.RACY_LOOKS
+        run.keep(run.hero.with_changes(hp=7))
+        run.plan()
+        run.write()
+    finally:
+        run.release()
+    assert (load_hero(sheet).hp, load_hero(sheet).grit) == (7, 3)
 
 
 def test_crux_sheet_undo_leaves_a_running_fights_word_to_its_session(sheet: Path) -> None:

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -336,6 +337,31 @@ def test_damage_met_only_while_reading_is_said_plainly_and_the_store_can_be_set_
     assert aside.returncode == 0 and "is kept as crux.db.damaged-" in aside.stdout
     assert next(path.parent.glob("crux.db.damaged-*[0-9]")).read_bytes() == damaged
     assert crux_here("d6").returncode == 0 and "d6" in crux_here("log").stdout
+
+
+def test_the_read_guards_tell_a_generator_from_a_function_and_a_journaled_roll_imports_no_inspect(
+        tmp_path: Path) -> None:
+    """`guarded` wraps a store's generator as a generator (its rows streamed, damage said at the row that meets it)
+    and a plain read as a function, telling them by the code's flags: `inspect` (with ast, dis and tokenize) cost
+    a journaled one-shot 30 M instructions (tests/bench/bench_startup.py)."""
+    import inspect
+
+    from crux_cli.state.values import guarded
+
+    def rows(self: object) -> Iterator[int]:
+        yield 1
+
+    def one(self: object) -> int:
+        return 1
+
+    assert inspect.isgeneratorfunction(guarded(rows)) and not inspect.isgeneratorfunction(guarded(one))
+    assert list(guarded(rows)(None)) == [1] and guarded(one)(None) == 1
+    environment = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    for statement in ("d20", "DEX"):
+        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "crux_cli", statement], capture_output=True,
+                                text=True, env=environment, timeout=60, check=True)
+        imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+        assert "crux_cli.state.values" in imported and "inspect" not in imported
 
 
 def test_a_full_disk_is_said_as_no_space_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -176,7 +176,12 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                     made = answer_json(answer) if as_json else None
                     faces = answer.drawn
                     if answer.sheet is not None:
-                        if usual_on_sheet is None or not usual_on_sheet(answer):
+                        if usual_on_sheet is not None and usual_on_sheet(answer):  # its hero as it was: no more to ask
+                            if on_sheet is not None and faces is not None and len(faces) <= REMEMBERED_FACES \
+                                    and answer.handler != "table":
+                                held.append(on_sheet.line(answer, number, made, answer.sheet.after))
+                                continue
+                        else:
                             answered(answer, made)
                         if on_sheet is not None:
                             held.append(on_sheet.on_sheet(answer, number, made))

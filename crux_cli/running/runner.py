@@ -279,8 +279,8 @@ class Runner:
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
         if self.sheet is not None and handler is self.loaded and handler.sheet is not None:  # keeps state
-            return self.roll_on_sheet(handler, statement, roller, text, self.sheet)
-        hero = self.hero if self.sheet is None else self.current_hero()
+            return roll_on_sheet(self, handler, statement, roller, text, self.sheet)
+        hero = self.hero if self.sheet is None else store_module().load_hero(self.sheet)  # `current_hero`, spelled out
         try:  # `run`, spelled out: a batch rolls thousands of statements a second
             result = handler.run(statement, Context(roller, hero, text))
         except CruxError as error:
@@ -288,52 +288,6 @@ class Runner:
         if self.hero is not None and handler is self.loaded:  # a hero held in memory carries Grit and HP along
             self.hero = self.apply(result, self.hero)
         return result, None
-
-    def roll_on_sheet(self, rules: RuleSet, statement: Any, roller: Roller, text: str,
-                      path: str) -> tuple[Any, SheetUpdate]:
-        """Read the sheet, roll, and write back what changed, all under the sheet's lock.
-
-        The lock is held from the read to the write, so two crux processes spending
-        Grit from one sheet never both start from the same value. `rules` is the active rule set, which
-        keeps state on the sheet (a batch on a sheet rolls here at every line: each look-up counts, so the
-        run a batch holds is used as it is, with no `with` around it).
-        """
-        sheets = store_module()
-        run = sheets.quiet_run(path)
-        if run is None:
-            # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
-            # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
-            # changes in the order they were made (issue 37).
-            transaction = sheets.sheet_transaction(path)
-            sheet = transaction.__enter__()
-            try:
-                done = self.rolled_on(sheet, rules, statement, roller, text, path)
-            except BaseException as error:
-                transaction.__exit__(type(error), error, error.__traceback__)
-                raise
-            self.locked_sheet = transaction
-            return done
-        return self.rolled_on(run, rules, statement, roller, text, path)
-
-    def rolled_on(self, sheet: SheetTransaction, rules: RuleSet, statement: Any, roller: Roller, text: str,
-                  path: str) -> tuple[Any, SheetUpdate]:
-        """`roll_on_sheet` in its transaction (or the batch's held run): the roll, and the sheet's change saved."""
-        before = sheet.hero
-        try:  # `run`, spelled out
-            result = rules.run(statement, Context(roller, before, text))
-        except CruxError as error:
-            raise error.at(text) from None
-        keeping = rules.sheet
-        after = before if keeping is None else keeping.apply(result, before)
-        if after is not before:  # a save of the very hero read changes nothing
-            if self.on_write is not None:  # `announce` compares what the sheet keeps
-                self.announce(self.on_write, path, before, after, text)
-            sheet.save(after)
-        self.hero = after
-        update = self.last_update  # the usual statement on a sheet leaves the very hero the last one did
-        if update is None or update.after is not after or update.before is not before or update.path != path:
-            update = self.last_update = SheetUpdate(path, before, after)
-        return result, update
 
     @staticmethod
     def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
@@ -494,6 +448,46 @@ class _SourceOf:
         return self.runner.source.randint(low, high)
 
 
+
+
+def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller, text: str,
+                  path: str) -> tuple[Any, SheetUpdate]:
+    """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
+    spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
+    the sheet. A batch on a sheet rolls here at every line: the run it holds is used as it is, with no `with`, and
+    the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
+    sheets = store_module()
+    sheet: SheetTransaction | None = sheets.quiet_run(path)
+    transaction = None
+    if sheet is None:
+        # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
+        # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
+        # changes in the order they were made (issue 37).
+        transaction = sheets.sheet_transaction(path)
+        sheet = transaction.__enter__()
+    try:
+        before = sheet.hero
+        try:  # `run`, spelled out
+            result = rules.run(statement, Context(roller, before, text))
+        except CruxError as error:
+            raise error.at(text) from None
+        keeping = rules.sheet
+        after = before if keeping is None else keeping.apply(result, before)
+        if after is not before:  # a save of the very hero read changes nothing
+            if runner.on_write is not None:  # `announce` compares what the sheet keeps
+                runner.announce(runner.on_write, path, before, after, text)
+            sheet.save(after)
+    except BaseException as error:
+        if transaction is not None:
+            transaction.__exit__(type(error), error, error.__traceback__)
+        raise
+    if transaction is not None:
+        runner.locked_sheet = transaction
+    runner.hero = after
+    update = runner.last_update  # the usual statement on a sheet leaves the very hero the last one did
+    if update is None or update.after is not after or update.before is not before or update.path != path:
+        update = runner.last_update = SheetUpdate(path, before, after)
+    return result, update
 
 
 def counted(error: CruxError, passed: list[str]) -> CruxError:

@@ -208,6 +208,7 @@ class Journal(JournalStore):
         self.heroes: list[dict[str, Any]] = []  # the run's heroes (rolls on a sheet), each kept once: items give its
         self.hero_at: dict[int, tuple[Any, str, int]] = {}  # number, by the hero's identity (`hero_number`)
         self.hero_made: dict[int, tuple[Any, dict[str, Any]]] = {}  # its JSON, by its identity, over all runs
+        self.usual_update, self.usual_hero = None, 0  # the last usual roll's on a sheet, its hero's number (this run)
         self.written = 0  # plain rolls written since the last retention check
         self.sheet_intent: int | None = None  # a sheet write announced, waiting for its answer (one-shot, batch)
         # a batch holding its sheets (`holding_sheets`): the rows that wait for their writes, in order, as
@@ -316,7 +317,7 @@ class Journal(JournalStore):
         self.run_rules, self.run_seed = answer.rules, answer.seed
         self.run_start = time.time()
         self.statements = {}
-        self.heroes, self.hero_at = [], {}
+        self.heroes, self.hero_at, self.usual_update = [], {}, None
 
     def roll(self, answer: Any, answer_json: str | None) -> None:
         """A roll that changed nothing: kept with the others of its chunk, as what replays it when it can be.
@@ -368,22 +369,21 @@ class Journal(JournalStore):
     def usual_on_sheet(self, answer: Any) -> bool:
         """`answered`, for a batch's usual roll on a sheet that changed nothing (the batch's rule set and seed: the
         caller knows), once its run is begun: kept as `roll` keeps it, in fewer steps. False when it is not such a
-        roll, or the run is not begun (or the journal failed): `answered`."""
+        roll, or the run is not begun (or the journal failed): `answered`. The runner gives the same `SheetUpdate`
+        while its hero stays as it was, so the last one's hero number (in this run) is taken as it is."""
         runs, update, drawn = self.runs, answer.sheet, answer.drawn
-        if not runs or self.warned or drawn is None or update.before is not update.after \
-                or answer.comment is not None or answer.index is not None:
+        if not runs or self.warned or drawn is None or answer.comment is not None or answer.index is not None:
             return False
+        if update is not self.usual_update:  # not the last usual roll's sheet and hero (held: its id stays its own)
+            if update.before is not update.after:
+                return False
+            self.usual_update, self.usual_hero = update, self.hero_number(update)
         self.count += 1
         statements, said = self.statements, answer.input
         number = statements.get(said)
         if number is None:
             number = statements[said] = len(statements)
-        hero = update.before
-        known = self.hero_at.get(id(hero))  # `hero_number`, its usual case spelled out: the hero met before
-        if known is not None and known[0] is hero and known[1] == update.path:
-            runs.append((number, drawn, known[2]))
-        else:
-            runs.append((number, drawn, self.hero_number(update)))
+        runs.append((number, drawn, self.usual_hero))
         return True
 
     def hero_number(self, update: Any) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import time
@@ -31,6 +32,7 @@ except ImportError:
 LOCKS = "locks"  # the folder of the state folder that holds the lock files of sheets and crux's own files
 NOTICE_AFTER = 1.0  # seconds a lock is waited for before saying who holds it
 LOCK_WAIT = 10.0  # seconds a lock is waited for before the command gives up (CRUX_LOCK_WAIT)
+TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix (state.files)
 
 
 def lock_folder() -> Path:
@@ -148,3 +150,16 @@ def remove_sidecar(target: Path) -> None:
     if removable and os.path.lexists(path):
         with contextlib.suppress(OSError):
             os.unlink(path)  # Windows removes no file held open: once closed
+
+
+def remove_leftovers(sheet: Path) -> None:
+    """Delete temporary files of writers killed before their rename (only lock holders write them).
+
+    The name is matched exactly: `.x.y.toml.abcd1234.tmp` is sheet `x.y.toml`'s, not sheet `x`'s.
+    """
+    leftover = re.compile(rf"\.{re.escape(sheet.name)}\.{TEMPORARY_NAME}\.tmp")
+    with contextlib.suppress(OSError), os.scandir(sheet.parent) as entries:
+        for entry in entries:
+            if leftover.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)

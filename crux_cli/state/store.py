@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -56,16 +55,13 @@ from crux_cli.state.locking import unlock
 
 # a sheet's lock, in crux's state folder: state.sheet_locks (what its callers import from here too)
 from crux_cli.state.sheet_locks import lock_path as lock_path
-from crux_cli.state.sheet_locks import lock_problem, remove_sidecar, wait_for
+from crux_cli.state.sheet_locks import lock_problem, remove_leftovers, remove_sidecar, wait_for
 from crux_cli.state.sheet_locks import locked as locked
 from crux_cli.state.sheet_locks import open_lock as open_lock
 from crux_cli.state.sheet_locks import sidecar_path as sidecar_path
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import SheetFile, SheetHero
-
-TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
-
 
 def resolve(path: str | os.PathLike[str]) -> Path:
     """The real file behind `path`: writing through a symlink must replace its target, not the link."""
@@ -121,19 +117,28 @@ def parse_sheet(text: str, path: str = "<sheet>") -> SheetHero:
 
 def file_for(rules: object) -> SheetFile[Any]:
     """The sheet file of the rule set called `rules` (a sheet's `rules`, a hero's), else the default rule set's,
-    which reads a sheet that names none, or one whose rules keep no file (and refuses an unknown name at its line)."""
+    which reads a sheet that names none, or one whose rules keep no file (and refuses an unknown name at its line).
+    A built-in rule set's is remembered: a batch on a sheet asks at every change."""
+    known = BUILT_IN_FILES.get(rules) if rules.__class__ is str else None
+    if known is not None:
+        return known
     from crux_cli import rulesets
 
+    found = None
     if isinstance(rules, str) and (name := rules.strip().lower()) != rulesets.DEFAULT:
         try:
             found = rulesets.sheet_file(name)
         except CruxError:  # a plug-in that cannot be loaded: its sheet is read (and refused) as the default's
             found = None
-        if found is not None:
-            return found
-    default = rulesets.sheet_file(rulesets.DEFAULT)
-    assert default is not None, "the default rule set keeps sheets"
-    return default
+    if found is None:
+        found = rulesets.sheet_file(rulesets.DEFAULT)
+        assert found is not None, "the default rule set keeps sheets"
+    if isinstance(rules, str) and rules.strip().lower() in rulesets.BUILT_IN and len(BUILT_IN_FILES) < KEPT_SHEETS:
+        BUILT_IN_FILES[rules] = found
+    return found
+
+
+BUILT_IN_FILES: dict[object, SheetFile[Any]] = {}  # by the name given (a built-in rule set's file never changes)
 
 
 def updated_sheet(text: str, before: SheetHero, after: SheetHero, path: str) -> tuple[str, SheetHero]:
@@ -162,6 +167,9 @@ def updated_sheet(text: str, before: SheetHero, after: SheetHero, path: str) -> 
 def load_hero(path: str | os.PathLike[str]) -> SheetHero:
     """The hero on a sheet, read without a lock: writes are atomic renames, never half a file. A sheet this
     process holds (`HeldRun`) gives the hero its statements left, written at the end of the run."""
+    run = HELD_NAMES.get(path)  # a batch's dice line beside its sheet: the name it gives (a str)
+    if run is not None:
+        return run.hero
     shown = os.fspath(path)
     run = held_run(shown)
     if run is not None:
@@ -338,10 +346,7 @@ def quiet_run(shown: str) -> HeldRun | None:
     do first (no look at the file due, the hold not over): a batch's usual statement on its sheet, which skips
     `sheet_transaction` (that does the rest)."""
     run = HELD_NAMES.get(shown)
-    if run is None:
-        return None
-    now = time.monotonic()
-    return run if now < run.next_check and (HOLDING.release is None or now <= HOLDING.until) else None
+    return run if run is not None and time.monotonic() < run.quiet_until else None
 
 
 def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[SheetTransaction]:
@@ -356,7 +361,7 @@ def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContex
         if HOLDING.release is None or now <= HOLDING.until:
             if now >= run.next_check:  # a writer that ignores the lock is seen within CHECK_SECONDS
                 run.check(shown)
-                run.next_check = now + CHECK_SECONDS
+                run.checked(now)
             return run  # the statement's transaction: its own `with`, with nothing to undo
         HOLDING.release()  # held long enough: the batch writes it now, and others get their turn at the lock
     return locked_transaction(resolve_again(shown), shown)
@@ -418,8 +423,10 @@ class Holding:
 HOLDING = Holding()
 HOLD_SECONDS = 0.1  # the longest a batch keeps a sheet's lock from the others before writing it (0: never held)
 HELD_RUNS: dict[Path, HeldRun] = {}
-HELD_NAMES: dict[str, HeldRun] = {}  # the same, by the name the statements give (a held run keeps the file it locked)
-CHECK_SECONDS = 0.001  # a held sheet is looked at (stat) this often: at most once a statement, about once in 40
+# the same, by the name the statements give (a held run keeps the file it locked)
+HELD_NAMES: dict[str | os.PathLike[str], HeldRun] = {}
+CHECK_SECONDS = 0.01  # a held sheet is looked at (stat) this often: at most once a statement (a tenth of the hold)
+RACY_LOOKS = 10  # a held sheet written in the last moments has its text compared at one look in this many (`check`)
 
 
 def holdable(sheet: Path, shown: str) -> bool:
@@ -444,7 +451,15 @@ class HeldRun(SheetTransaction):
         self.planned: SheetHero | None = None
         self.file = file_for(hero.rules)
         self.found: dict[str, int | None] = {}  # what the sheet file keeps between edits in place (`SheetFile.edit`)
-        self.started = self.next_check = time.monotonic()
+        self.started = self.next_check = self.quiet_until = time.monotonic()
+        self.compared: tuple[int, ...] | None = None  # a signature its text was last found unchanged at, racy
+        self.racy_looks = 0  # looks left before that text is compared again (`check`)
+
+    def checked(self, now: float) -> None:
+        """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet
+        (`quiet_run`: one comparison a statement)."""
+        self.next_check = now + CHECK_SECONDS
+        self.quiet_until = min(self.next_check, HOLDING.until) if HOLDING.release is not None else self.next_check
 
     def save(self, hero: SheetHero) -> None:
         if hero is not self.hero and self.file.kept(hero) != self.file.kept(self.hero):
@@ -456,13 +471,26 @@ class HeldRun(SheetTransaction):
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
-        editor), it is read again, and the run's changes go on from it (`merge`)."""
+        editor), it is read again, and the run's changes go on from it (`merge`).
+
+        A file written in the last moments has no signature to trust (`trusted_signature`: the batch's own writes,
+        a tenth of a second apart, always), so its text is compared; while its signature stays the one its text was
+        found unchanged at, only one look in RACY_LOOKS compares it again (a read of the whole file at each look
+        cost a batch on a sheet a tenth of its time). A change that keeps the size and times too is seen at most
+        RACY_LOOKS looks later, and always before a write (`plan`); any other is seen at the next look."""
         try:
             now = signature(os.stat(self.path))
         except OSError:
             now = None
-        if now != self.base_signature:
-            self.merge(shown)
+        if now == self.base_signature:
+            return
+        if now is not None and now == self.compared and self.racy_looks > 0:
+            self.racy_looks -= 1
+            return
+        text = self.base_text
+        self.merge(shown)
+        if self.base_text is text:  # unchanged at `now`
+            self.compared, self.racy_looks = now, RACY_LOOKS - 1
 
     def merge(self, shown: str) -> None:
         """The file as it is now, with the run's changes of the values its writer left as they were."""
@@ -535,19 +563,6 @@ class HeldRun(SheetTransaction):
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)
-
-
-def remove_leftovers(sheet: Path) -> None:
-    """Delete temporary files of writers killed before their rename (only lock holders write them).
-
-    The name is matched exactly: `.x.y.toml.abcd1234.tmp` is sheet `x.y.toml`'s, not sheet `x`'s.
-    """
-    leftover = re.compile(rf"\.{re.escape(sheet.name)}\.{TEMPORARY_NAME}\.tmp")
-    with contextlib.suppress(OSError), os.scandir(sheet.parent) as entries:
-        for entry in entries:
-            if leftover.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
 
 
 def create_sheet(path: str | os.PathLike[str], text: str) -> SheetHero:

@@ -546,9 +546,13 @@ class CruxSheetFile:
         return Hero(**{**values, "attributes": {name: Attribute(*given.get(name, (0, 0))) for name in ATTRIBUTES}})
 
     def kept(self, hero: Hero) -> dict[str, Any]:
-        """The values crux keeps on a sheet (the ones it writes back), as JSON."""
-        return {name: list(value) if value.__class__ is tuple else value
-                for name, value in zip(WRITABLE, KEPT(hero), strict=True)}
+        """The values crux keeps on a sheet (the ones it writes back), as JSON: made in C, but for the one tuple
+        (`conditions`, last), four times a change in a batch on a sheet (PERFORMANCE.md, "A batch holds its sheet")."""
+        values = dict(zip(WRITABLE, KEPT(hero), strict=True))
+        conditions = values["conditions"]
+        if conditions.__class__ is tuple:
+            values["conditions"] = list(conditions)
+        return values
 
     def with_kept(self, hero: Hero, values: Mapping[str, Any]) -> Hero:
         return hero.with_changes(**{name: tuple(value) if isinstance(value, list) else value

@@ -157,10 +157,26 @@ def toolbar_status(hero: Hero) -> tuple[tuple[str, str], ...]:
 
 
 def sheet_suffix(answer: Any, palette: Palette) -> str:
-    """After a roll on a sheet: `Wren: Grit 3 → 2`, or `Wren: Grit 3` when it did not change."""
-    if answer.sheet is None or isinstance(answer.result, StateChange):
+    """After a roll on a sheet: `Wren: Grit 3 → 2`, or `Wren: Grit 3` when it did not change. Remembered by the
+    update (the runner gives the same one while the hero stays as it was: a batch's lines on a sheet)."""
+    update = answer.sheet
+    if update is None or isinstance(answer.result, StateChange):
         return ""  # a sheet statement already says what it changed
-    before, after = answer.sheet.before, answer.sheet.after
+    known = SUFFIXES.get(id(update))
+    if known is not None and known[0] is update and known[1] is palette:
+        return known[2]
+    if len(SUFFIXES) >= KEPT_SUFFIXES:
+        SUFFIXES.clear()
+    suffix = made_suffix(update.before, update.after, palette)
+    SUFFIXES[id(update)] = (update, palette, suffix)  # kept alive with it: its id names no other meanwhile
+    return suffix
+
+
+SUFFIXES: dict[int, tuple[Any, Palette, str]] = {}
+KEPT_SUFFIXES = 256
+
+
+def made_suffix(before: Hero, after: Hero, palette: Palette) -> str:
     grit = f"Grit {before.grit} → {after.grit}" if before.grit != after.grit else f"Grit {after.grit}"
     wounds = ""
     if after.wounds != before.wounds:  # a failed STR save while Dying (§9.3)
