@@ -25,11 +25,16 @@ Word = tuple[str, Any, int]
 Scanner = Callable[[str, int], tuple[Any, int] | None]  # (text, loc) -> (word or None to skip, end)
 
 GAP = re.compile(r"[ \t]*")
+BLANKS = (" ", "\t")
 IDENT = "A-Za-z0-9_$"  # pyparsing's keyword characters: a keyword is not part of a longer word
 
 
 def past_gap(text: str, loc: int) -> int:
     """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
+    if not text.startswith(BLANKS, loc):  # no gap, or one blank (the usual gaps), told without a match
+        return loc
+    if not text.startswith(BLANKS, loc + 1):
+        return loc + 1
     gap = GAP.match(text, loc)
     return gap.end() if gap is not None else loc
 
