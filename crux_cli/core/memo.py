@@ -89,7 +89,7 @@ def by_identities(make: Callable[Concatenate[Key, Other, Context], Value],
     return remembered
 
 
-class kept_property(Generic[Owner, Value]):  # noqa: N801 - named as the decorator it is, like functools.cached_property
+class kept_property(Generic[Owner, Value]):  # named as the decorator it is, like functools.cached_property
     """A property worked out at its first read and kept in the instance's `__dict__` (a Record's too: its
     fields, equality and hash never see it): `functools.cached_property` without the lock Python 3.11 takes at
     every first read, which a batch of different lines pays at every line (each request is new)."""
