@@ -52,16 +52,20 @@ class Pattern:
     shows should not wait for the patterns of words it does not use (each costs a few milliseconds),
     nor a command for the patterns of statements it is not given."""
 
-    __slots__ = ("compiled", "source")
+    __slots__ = ("compiled", "match", "source")
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.compiled: re.Pattern[str] | None = None
+        # the first match compiles; from then on `match` is the compiled pattern's own, called with no layer
+        # of Python around it (a scanner matches a dozen words a line: tests/bench/bench_batch.py)
+        self.match: Callable[..., re.Match[str] | None] = self.first_match
 
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+    def first_match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         compiled = self.compiled
         if compiled is None:
             compiled = self.compiled = re.compile(self.source)
+        self.match = compiled.match
         return compiled.match(text, pos)
 
     def __getattr__(self, name: str) -> Any:

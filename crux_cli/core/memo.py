@@ -8,28 +8,46 @@ hashing a tree walks all of it, which costs more than most of the work saved.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 Key = TypeVar("Key")
 Other = TypeVar("Other")
 Value = TypeVar("Value")
 Context = ParamSpec("Context")
 
+Owner = TypeVar("Owner")
+
 REMEMBERED = 1024  # objects each cache keeps alive (their trees with them); a batch repeats a few dozen
 
 
 def by_identity(make: Callable[Concatenate[Key, Context], Value],
                 size: int = REMEMBERED) -> Callable[Concatenate[Key, Context], Value]:
-    """`make`, remembered for the last `size` distinct objects it was given (cleared whole when full).
+    """`make`, remembered for each object it was given: in the object's own `__dict__` when it has one (a
+    Record's: its fields, equality and hash never see it), else for the last `size` distinct objects (cleared
+    whole when full).
 
-    Further arguments are passed to `make` but are not part of the key: they may only serve what is
-    not remembered, such as the text an error points into. A call that raises remembers nothing.
-    Each entry keeps its object alive, so its id cannot be reused by another object while it is there.
+    Kept on the object, a value lives exactly as long as its tree: no table to look it up in, to bound, or to
+    clear, and a batch of lines never seen twice pays one dictionary store a value (PERFORMANCE.md, "A tree
+    keeps what is worked out from it"). Further arguments are passed to `make` but are not part of the key: they
+    may only serve what is not remembered, such as the text an error points into. A call that raises remembers
+    nothing. Each entry of the table keeps its object alive, so its id cannot be reused by another object
+    while it is there.
     """
     known: dict[int, tuple[Any, Value]] = {}
+    name = f"_remembered_{getattr(make, '__qualname__', 'value')}_{next(_MEMOS)}"  # this memo's key in a __dict__
 
     def remembered(key: Key, /, *args: Context.args, **kwargs: Context.kwargs) -> Value:
+        try:
+            own = key.__dict__
+        except AttributeError:  # no __dict__ (slots, a tuple): the table
+            own = None
+        if own is not None:
+            value = own.get(name, _NOTHING)
+            if value is _NOTHING:
+                value = own[name] = make(key, *args, **kwargs)
+            return value  # type: ignore[no-any-return]
         hit = known.get(id(key))
         if hit is not None and hit[0] is key:
             return hit[1]
@@ -43,6 +61,10 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
     remembered.__doc__ = make.__doc__
     remembered.cache_clear = known.clear  # type: ignore[attr-defined]
     return remembered
+
+
+_MEMOS = itertools.count()  # each memo's own name in the objects' __dict__
+_NOTHING: Any = object()
 
 
 def by_identities(make: Callable[Concatenate[Key, Other, Context], Value],
@@ -65,3 +87,29 @@ def by_identities(make: Callable[Concatenate[Key, Other, Context], Value],
     remembered.__doc__ = make.__doc__
     remembered.cache_clear = known.clear  # type: ignore[attr-defined]
     return remembered
+
+
+class kept_property(Generic[Owner, Value]):  # named as the decorator it is, like functools.cached_property
+    """A property worked out at its first read and kept in the instance's `__dict__` (a Record's too: its
+    fields, equality and hash never see it): `functools.cached_property` without the lock Python 3.11 takes at
+    every first read, which a batch of different lines pays at every line (each request is new)."""
+
+    def __init__(self, make: Callable[[Owner], Value]) -> None:
+        self.make = make
+        self.name = make.__name__
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: Owner, owner: type | None = None) -> Value: ...
+
+    def __get__(self, instance: Owner | None, owner: type | None = None) -> Value | Self:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.make(instance)
+        return value

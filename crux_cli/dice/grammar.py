@@ -17,7 +17,7 @@ import sys
 from typing import Any, cast
 
 from crux_cli.core.errors import CruxError, LimitError
-from crux_cli.core.grammar import check_input, integer, not_understood, pp
+from crux_cli.core.grammar import Pattern, check_input, integer, not_understood, pp
 from crux_cli.core.limits import MAX_NESTING
 from crux_cli.core.vocabulary import ATTRIBUTE_NAMES
 from crux_cli.dice import syntax
@@ -129,6 +129,11 @@ def grammar() -> pp.ParserElement:
     return (pp.Optional(roll) + pp.Optional(repeat) + body).set_parse_action(positioned(_statement))
 
 
+# every spelling of an attribute starts with one of these: a text holding none names no attribute, and its tree
+# is not walked to look for one (a batch of different dice lines reads each: tests/bench/bench_batch.py)
+ATTRIBUTE_STEM = Pattern(r"(?is).*?(?:" + "|".join(sorted({name[:3] for name in ATTRIBUTE_NAMES})) + ")")
+
+
 def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
     """The syntax tree of one dice statement (`keyword` is its first word, unused: dice have none)."""
     check_input(text)
@@ -137,7 +142,8 @@ def parse(text: str, keyword: str = "") -> syntax.DiceStatement:
     tree = scan(text) if FAST_PATH else None
     if tree is None:
         tree = parsed(text)
-    if not isinstance(tree, syntax.Countdown) and (syntax.names_attribute(tree.expr) or (
+    if not isinstance(tree, syntax.Countdown) and ATTRIBUTE_STEM.match(text) is not None and (
+            syntax.names_attribute(tree.expr) or (
             isinstance(tree, syntax.Versus) and syntax.names_attribute(tree.against))):
         tree = tree.replace(reads_sheet=True)  # `1d20 + DEX`: the sheet's value is put in at each roll
     return tree

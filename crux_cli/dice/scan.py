@@ -309,6 +309,8 @@ def past_gap(text: str, loc: int) -> int:
     """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
     if not text.startswith(BLANKS, loc):  # the usual case, told without a match
         return loc
+    if not text.startswith(BLANKS, loc + 1):  # one space: the usual gap between words
+        return loc + 1
     gap = GAP.match(text, loc)
     return gap.end() if gap is not None else loc
 

@@ -219,7 +219,7 @@ class Runner:
             return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
                                    asked.cumulative).replace(comment=comment),))
         handler, statement = self.read(text)
-        times = getattr(statement, "repeat", 1) * self.repeat
+        times = repeats(statement) * self.repeat
         if times > MAX_REPEAT:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
@@ -430,6 +430,20 @@ class Runner:
 
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
+REPEATING: dict[type, bool] = {}  # by a tree's type: does it say how often it is rolled (`6x 4d6kh3`)?
+
+
+def repeats(statement: Any) -> int:
+    """How often `statement` is rolled (1 when its type has no `repeat`): asked once a type, as a `getattr` with a
+    default would pay for an AttributeError at every line of a type without one (a Crux statement)."""
+    kind = type(statement)
+    has = REPEATING.get(kind)
+    if has is None:
+        has = REPEATING[kind] = hasattr(statement, "repeat")
+    if not has:
+        return 1
+    count: int = statement.repeat
+    return count
 MAX_COMPARED = 10  # statements one comparison shows side by side
 COMPARE_SECONDS = 0.75  # predicted work (reference seconds, probability/cost.py) a comparison's odds may take together
 ODDS_INITIALS = "oO"  # a statement starting otherwise is never `odds …` (told without a call: a batch asks each line)

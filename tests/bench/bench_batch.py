@@ -60,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import batch_lines
-from benchkit import bench_environment, crux_command
+from benchkit import Ratio, bench_environment, crux_command
 
 GOALS = {"realistic": 1.0, "all-different": 0.5}
 TEXT_GOALS = {"realistic": 2.5, "all-different": 1.5}  # the journaled text run, issue 38 (the others keep GOALS)
@@ -209,15 +209,12 @@ def counted(command: list[str], stdin: Path, env: dict[str, str]) -> int:
     return int(found.group(1))
 
 
-def run_instructions(folder: Path, size: int, env: dict[str, str]) -> list[bool]:
-    """The realistic mix's instructions a line (`--instructions`), with the goals of the timed runs."""
-    import shutil
-
-    if shutil.which("valgrind") is None:
-        print("\n--instructions needs valgrind (callgrind) on PATH")
-        return [False]
+def instructions_a_line(folder: Path, size: int, env: dict[str, str]) -> dict[str, float]:
+    """Instructions a line (callgrind: 3 x `size` lines less `size`) of crux text, crux --sheet (realistic mix
+    only) and the d20 loop, on each mix, keyed "MIX NAME"; printed as they come."""
     counting = folder / "crux_counted.py"
     counting.write_text(CRUX_COUNTED)
+    (folder / "d20_loop.py").write_text(D20_LOOP)
     sheet = [sys.executable, str(counting), "--seed", "1", "--sheet", str(folder / "hero.toml"), "-"]
     commands = {"crux text": [*crux_command(), "--seed", "1", "-"], "--sheet": sheet,
                 "d20 loop": [sys.executable, str(folder / "d20_loop.py")]}
@@ -234,15 +231,48 @@ def run_instructions(folder: Path, size: int, env: dict[str, str]) -> list[bool]
             per_line[f"{mix} {name}"] = (total[3 * size] - total[size]) / (2 * size)
             print(f"  {name:12} {per_line[f'{mix} {name}']:9,.0f} instructions a line   $ {shlex.join(command)}",
                   flush=True)
-    ratios = {mix: per_line[f"{mix} d20 loop"] / per_line[f"{mix} crux text"] for mix in ("realistic", "all-different")}
-    sheet = per_line["realistic --sheet"] / per_line["realistic crux text"]
-    met = [ratios["realistic"] >= TEXT_GOALS["realistic"], ratios["all-different"] >= TEXT_GOALS["all-different"],
-           sheet <= SHEET_GOAL]
-    for mix, goal in zip(ratios, met[:2], strict=True):
-        print(f"  {mix}: d20/crux text {ratios[mix]:.2f}x, goal at least {TEXT_GOALS[mix]}x:"
-              f" {'met' if goal else 'NOT met'}")
-    print(f"  sheet/sheetless: {sheet:.2f}x, goal at most {SHEET_GOAL}x: {'met' if met[2] else 'NOT met'}")
-    return met
+    return per_line
+
+
+def ratios(per_line: dict[str, float], size: int) -> list[Ratio]:
+    """Issue 38's three batch figures, from `instructions_a_line`."""
+    unit = "instructions a line"
+    return [Ratio(f"crux --seed 1 - < {mix} lines (journaled text; {3 * size:,} less {size:,} lines)",
+                  per_line[f"{mix} crux text"], "the same dice, d20.roll(line) a line", per_line[f"{mix} d20 loop"],
+                  unit, per_line[f"{mix} d20 loop"] / per_line[f"{mix} crux text"], TEXT_GOALS[mix], at_most=False)
+            for mix in ("all-different", "realistic")] + [
+        Ratio(f"crux --sheet hero.toml --seed 1 - < realistic lines, Grit spent and earned ({3 * size:,} less"
+              f" {size:,} lines)", per_line["realistic --sheet"], "the same batch without --sheet",
+              per_line["realistic crux text"], unit, per_line["realistic --sheet"] / per_line["realistic crux text"],
+              SHEET_GOAL, at_most=True)]
+
+
+def fit(quick: bool) -> list[Ratio]:
+    """Issue 38's batch figures in instructions a line (bench_fit.py): all-different lines and the realistic mix
+    against a d20 loop (goals 1.5x, 2.5x), and the realistic mix on a sheet against it without (at most 1.3x).
+    `quick`: 300 and 900 lines rather than 1,000 and 3,000 (start-up cancels out either way)."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench_batch.fit needs valgrind (callgrind) on PATH")
+    size = 300 if quick else 1000
+    with bench_environment() as env, tempfile.TemporaryDirectory() as name:
+        return ratios(instructions_a_line(Path(name), size, env), size)
+
+
+def run_instructions(folder: Path, size: int, env: dict[str, str]) -> list[bool]:
+    """The instructions a line of each mix (`--instructions`), with the goals of the timed runs."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        print("\n--instructions needs valgrind (callgrind) on PATH")
+        return [False]
+    figures = ratios(instructions_a_line(folder, size, env), size)
+    for figure in figures:
+        print(f"  {figure.name}\n    {figure.ratio:.2f}x (crux {figure.crux:,.0f}; {figure.anchor_name}"
+              f" {figure.anchor:,.0f} {figure.unit}), goal {'at most' if figure.at_most else 'at least'}"
+              f" {figure.goal}x: {'met' if figure.met else 'NOT met'}")
+    return [figure.met for figure in figures]
 
 
 def main() -> int:

@@ -8,10 +8,10 @@ the exact odds in `crux_cli.rulesets.crux.probability`.
 
 # No `from __future__ import annotations`: typing.NamedTuple turns each string annotation into a ForwardRef,
 # compiling it, about 1.3 ms of every roll's start-up for Source and GritChange (tests/bench/bench_startup.py).
-from functools import cached_property
 from typing import ClassVar, NamedTuple
 
 from crux_cli.core.limits import EXPLOSION_DEPTH
+from crux_cli.core.memo import kept_property
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import Roller
 
@@ -47,7 +47,7 @@ class PoolRequest(Record):
     position: str | None = None  # narrative labels, carried into the output
     effect: str | None = None
 
-    @cached_property  # kept in the instance: a request is reused by every roll of its statement
+    @kept_property  # kept in the instance: a request is reused by every roll of its statement
     def net(self) -> int:
         return sum(s.net for s in self.sources)
 
@@ -67,7 +67,7 @@ class AttackRequest(Record):
     effect: str | None = None
     crits: bool = True  # False: the primary die's maximum is a plain hit (minions, §11 "usually do not crit")
 
-    @cached_property  # kept in the instance: a request is reused by every roll of its statement
+    @kept_property  # kept in the instance: a request is reused by every roll of its statement
     def net(self) -> int:
         return sum(s.net for s in self.sources)
 

@@ -129,6 +129,19 @@ def fold_modifiers(words: Iterable[tuple[str, Any, int]], text: str) -> syntax.M
                          position=seen.get("position", (None,))[0], effect=seen.get("effect", (None,))[0])
 
 
+def each_once(words: list[Any]) -> dict[str, Any] | None:
+    """{tag: value} of tagged words when no tag comes twice (the usual statement: nothing to sum, nothing to
+    refuse), else None: the folds below then read the words one rule at a time and word any refusal."""
+    tagged_words = {w[0]: w[1] for w in words}
+    return tagged_words if len(tagged_words) == len(words) else None
+
+
+def modifiers_of(once: dict[str, Any]) -> syntax.Modifiers:
+    """`fold_modifiers` of words that each came once (`each_once`)."""
+    return syntax.Modifiers(boons=once.get("boons", 0), banes=once.get("banes", 0), grit="grit" in once,
+                            help="help" in once, position=once.get("position"), effect=once.get("effect"))
+
+
 def _twice(tag: str, value: Any, first: Any) -> tuple[str]:
     if tag == "grit":
         return ("grit is spent at most once per roll (Steady the Roll)",)
@@ -154,6 +167,9 @@ def _test_grammar(words: tuple[str, ...]) -> pp.ParserElement:
 
 def fold_test(words: list[Any], text: str) -> syntax.Test:
     words = [w for w in words if w != "test"]
+    once = each_once(words)
+    if once is not None:
+        return syntax.Test(once.get("attribute"), modifiers_of(once))
     attribute = single(words, "attribute", text, "a test has one attribute")
     mods = fold_modifiers(_split(words, "attribute")[1], text)
     return syntax.Test(attribute, mods)
@@ -171,6 +187,9 @@ def _save_grammar(words: tuple[str, ...]) -> pp.ParserElement:
 
 def fold_save(words: list[Any], text: str) -> syntax.Save:
     (_, attribute, _), *rest = words
+    once = each_once(rest)
+    if once is not None:
+        return syntax.Save(attribute, once.get("stance"), "vs rushed" in once, modifiers_of(once))
     stance = single(rest, "stance", text, "a save is adv or dis, not both (they would cancel: leave both out)")
     vs_rushed = single(rest, "vs rushed", text, "'vs rushed' is one Boon, given once") is not None
     mods = fold_modifiers(_split(rest, "stance", "vs rushed")[1], text)
@@ -183,6 +202,9 @@ def _init_grammar(words: tuple[str, ...]) -> pp.ParserElement:
 
 
 def fold_init(words: list[Any], text: str) -> syntax.Initiative:
+    once = each_once(words)
+    if once is not None:
+        return syntax.Initiative(modifiers_of(once), "ambush" in once)
     ambush = single(words, "ambush", text, "ambush is said once") is not None
     return syntax.Initiative(fold_modifiers(_split(words, "ambush")[1], text), ambush)
 
@@ -213,6 +235,11 @@ def _attack_grammar(words: tuple[str, ...]) -> pp.ParserElement:
 
 
 def fold_attack(words: list[Any], text: str) -> syntax.Attack:
+    once = each_once(words)
+    if once is not None and not ("ranged" in once and "melee" in once):
+        return syntax.Attack(once.get("pool"), once.get("flat", 0), (once["bonus"],) if "bonus" in once else (),
+                             modifiers_of(once), once.get("rushed", 0), once.get("armour") or "unarmoured",
+                             "resist" in once, "vuln" in once, "minion" in once, "ranged" in once)
     pool = single(words, "pool", text, "an attack has one pool of dice")
     flat = sum(w[1] for w in words if w[0] == "flat")
     bonuses = tuple(w[1] for w in words if w[0] == "bonus")

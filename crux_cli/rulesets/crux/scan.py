@@ -25,11 +25,16 @@ Word = tuple[str, Any, int]
 Scanner = Callable[[str, int], tuple[Any, int] | None]  # (text, loc) -> (word or None to skip, end)
 
 GAP = re.compile(r"[ \t]*")
+BLANKS = (" ", "\t")
 IDENT = "A-Za-z0-9_$"  # pyparsing's keyword characters: a keyword is not part of a longer word
 
 
 def past_gap(text: str, loc: int) -> int:
     """`loc` moved past any spaces and tabs (GAP always matches, if only the empty string)."""
+    if not text.startswith(BLANKS, loc):  # no gap, or one blank (the usual gaps), told without a match
+        return loc
+    if not text.startswith(BLANKS, loc + 1):
+        return loc + 1
     gap = GAP.match(text, loc)
     return gap.end() if gap is not None else loc
 
@@ -164,6 +169,17 @@ WORDS: dict[str, tuple[Scanner, ...]] = {  # the words after each statement's he
 }
 
 
+# A word beginning with a sign or a digit can only be one of these (every other word begins with a letter): the
+# scanners tried there, in the grammar's order still, skip the keywords that could not match (`atk d8 +2` tries
+# two rather than seven)
+SIGNED: tuple[Scanner, ...] = (boons, flat, bonus)
+NUMBERED: tuple[Scanner, ...] = (boons, counted)
+BY_START: dict[str, dict[str, tuple[Scanner, ...]]] = {
+    kind: {start: tuple(s for s in scanners if s in (SIGNED if start in "+-" else NUMBERED))
+           for start in "+-0123456789"}
+    for kind, scanners in WORDS.items()}
+
+
 def head(kind: str, text: str, loc: int) -> tuple[list[Any], int] | None:
     """The statement word and what the grammar reads right after it, as the grammar yields them."""
     if kind == "test":
@@ -196,13 +212,13 @@ def scan(kind: str, text: str) -> list[Any] | None:
         if start is None:
             return None
         words, loc = start
-        scanners = WORDS[kind]
+        every, by_start = WORDS[kind], BY_START[kind]
         end = len(text)
         while True:
             before, loc = loc, past_gap(text, loc)
             if loc == end:
                 return words
-            for scanner in scanners:
+            for scanner in by_start.get(text[loc], every):
                 found = scanner(text, loc)
                 if found is not None:
                     break

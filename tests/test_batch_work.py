@@ -1,0 +1,152 @@
+"""The work a batch does a line, counted (never timed): what keeps a batch of lines never seen twice quick
+(PERFORMANCE.md, "A batch of different lines"; tests/bench/bench_batch.py measures it against a d20 loop)."""
+
+from __future__ import annotations
+
+import gc
+import io
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from crux_cli.core.memo import by_identity, kept_property
+from crux_cli.core.record import Record
+from crux_cli.rulesets.crux import grammar as crux_grammar
+from crux_cli.running import modes, read
+from crux_cli.running.output import Output
+from crux_cli.running.runner import repeats
+from crux_cli.running.settings import Settings
+
+sys.path.insert(0, str(Path(__file__).parent / "bench"))
+import batch_lines  # the bench's own lines: the test counts what the bench measures
+
+
+def batch_calls(lines: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """Function calls (Python and C) the batch makes over `lines`, journaled, text out; and its output."""
+    from helpers import counting
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    read.clear_cache()
+    settings = Settings(seed=1)
+    stdout = io.StringIO()
+    with counting() as work:
+        modes.run_batch(settings, io.StringIO("".join(line + "\n" for line in lines)),
+                        Output(settings, stdout, io.StringIO(), environ={}))
+    return work.calls, stdout.getvalue()
+
+
+def test_a_different_line_costs_a_bounded_number_of_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Each line of the bench's all-different mix read, rolled, rendered and journaled in a few hundred calls
+    (about 175 today): a line left to pyparsing costs thousands, and so would a memo or a cache per line
+    growing a walk of what it holds. Counted as the difference between 600 and 1,200 lines (start-up out)."""
+    lines = [crux for crux, _ in batch_lines.all_different(1200)]
+    small, _ = batch_calls(lines[:600], tmp_path / "small", monkeypatch)
+    large, out = batch_calls(lines, tmp_path / "large", monkeypatch)
+    assert out.count("\n") == 1200 and "not" not in out.split("\n")[0]
+    assert (large - small) / 600 < 400, (large - small) / 600
+
+
+def test_a_crux_statement_of_words_each_once_is_folded_in_one_pass(monkeypatch: pytest.MonkeyPatch):
+    """`each_once`: the usual statement is folded from one {tag: value}, no rule's pass (`single`) over its
+    words, into the very tree the rule-by-rule fold gives (which still words every refusal)."""
+    statements = ["DEX +2b -1B grit risky great", "test +1b help", "save WIL adv vs rushed +1b -2B",
+                  "save STR", "init ambush", "init +3b -1B limited", "atk 2d8+3 heavy rushed 2 resist",
+                  "atk d6 +2 -1B minion ranged", "atk 3d10-1 vuln medium grit controlled", "INT -1B",
+                  "atk 2d6 +1 +2"]  # the last: flat damage twice, summed by the rule-by-rule fold
+    from crux_cli.rulesets.crux import ruleset  # noqa: F401  (the rule set's table, as a batch loads it)
+
+    fast = [crux_grammar.parse(text, text.split()[0]) for text in statements]
+    passes: list[str] = []
+    real_single = crux_grammar.single
+
+    def single(words: list[Any], tag: str, text: str, why: str) -> Any:
+        passes.append(text)
+        return real_single(words, tag, text, why)
+
+    monkeypatch.setattr(crux_grammar, "single", single)
+    for text in statements[:-1]:
+        crux_grammar.parse(text, text.split()[0])
+    assert passes == []
+    crux_grammar.parse(statements[-1], "atk")
+    assert passes  # a tag twice: the rule-by-rule fold
+    monkeypatch.setattr(crux_grammar, "each_once", lambda words: None)
+    assert [crux_grammar.parse(text, text.split()[0]) for text in statements] == fast
+    assert [repr(tree) for tree in fast] == [repr(crux_grammar.parse(text, text.split()[0])) for text in statements]
+
+
+def test_a_dice_line_naming_no_attribute_is_not_walked_for_one(monkeypatch: pytest.MonkeyPatch):
+    from crux_cli.dice import grammar as dice_grammar
+    from crux_cli.dice import syntax
+
+    walked: list[Any] = []
+    real = syntax.names_attribute
+    monkeypatch.setattr(syntax, "names_attribute", lambda expr: walked.append(expr) or real(expr))
+    assert not dice_grammar.parse("4d6kh3 + 2 - 1d4").reads_sheet and walked == []
+    assert dice_grammar.parse("1d20 + dex").reads_sheet and len(walked) == 1
+    assert dice_grammar.parse("2d6 + Strength vs 1d20 + WIL").reads_sheet
+    assert not dice_grammar.parse("d20 + 3 [str check]").reads_sheet  # a label's word is no sheet value
+
+
+def test_the_batch_collects_garbage_seldom_and_puts_the_threshold_back(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
+    seen: list[tuple[int, int, int]] = []
+    real = modes.answer_lines
+
+    def answer_lines(*args: Any) -> None:
+        seen.append(gc.get_threshold())
+        real(*args)
+
+    monkeypatch.setattr(modes, "answer_lines", answer_lines)
+    before = gc.get_threshold()
+    batch_calls(["d6", "DEX +1b"], tmp_path, monkeypatch)
+    assert seen[0][0] == modes.COLLECT_AFTER and seen[0][1:] == before[1:] and gc.get_threshold() == before
+
+
+class Tree(Record):
+    value: int
+
+
+def test_a_memo_keeps_its_value_on_a_record_without_changing_what_it_equals():
+    made: list[Tree] = []
+
+    def make(tree: Tree) -> int:
+        made.append(tree)
+        return tree.value * 2
+
+    remembered = by_identity(make)
+    first, second = Tree(3), Tree(3)
+    assert remembered(first) == remembered(first) == 6 and made == [first]
+    remembered.cache_clear()  # type: ignore[attr-defined]  # the table: a Record's value is not in it
+    assert remembered(first) == 6 and made == [first]
+    assert remembered(second) == 6 and len(made) == 2  # an equal record is another object
+    assert first == second and hash(first) == hash(second) and repr(first) == "Tree(value=3)"
+    assert first.as_dict() == {"value": 3} and first.replace(value=4).value == 4
+
+
+class Request(Record):
+    parts: tuple[int, ...]
+
+    @kept_property
+    def total(self) -> int:
+        self.counted.append(1)
+        return sum(self.parts)
+
+    counted: ClassVar[list[int]] = []  # how often `total` was worked out
+
+
+def test_a_kept_property_is_worked_out_once_and_is_no_field():
+    request = Request((1, 2, 3))
+    assert request.total == request.total == 6 and Request.counted == [1]
+    assert request == Request((1, 2, 3)) and Request.field_names() == ("parts",) and "total" not in repr(request)
+    assert isinstance(Request.total, kept_property)
+
+
+def test_repeats_reads_a_tree_s_count_and_a_crux_statement_is_rolled_once():
+    from crux_cli import rulesets
+
+    rules = rulesets.load("crux")
+    assert repeats(read.read_uncached("6x 4d6kh3", rules)[1]) == 6
+    assert repeats(read.read_uncached("DEX +1b", rules)[1]) == 1
+    assert repeats(read.read_uncached("d20", rules)[1]) == 1
