@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from benchkit import bench_environment, crux_command
+from benchkit import Ratio, bench_environment, crux_command, instructions, ratio_of
 
 GOAL = 0.5
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -49,16 +50,6 @@ def run(command: list[str], env: dict[str, str], cwd: str | None = None) -> tupl
     return status, usage.ru_utime + usage.ru_stime
 
 
-def instructions(command: list[str], env: dict[str, str], cwd: str | None = None) -> int:
-    """The instructions one run of `command` executes (valgrind's cachegrind, no cache simulation)."""
-    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                           *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"valgrind gave no count for {' '.join(command)}")
-    return int(found.group(1).replace(",", ""))
-
-
 def corpus() -> list[tuple[str, str]]:
     """(rule set, statement) of every line of the corpus that is not a refusal."""
     lines, rules = [], "crux"
@@ -75,10 +66,21 @@ def corpus() -> list[tuple[str, str]]:
     return lines
 
 
-def paths(crux: list[str], sheet: str, env: dict[str, str], cwd: str) -> dict[str, list[str]]:
-    """Every path: the corpus's statements (on the sheet where one is needed), their odds, and the forms."""
+# `--quick`'s sample of the corpus: a statement of each kind the issue named off the fast path, in each rule set
+QUICK = {("crux", "DEX +2b -1B grit"), ("crux", "atk 2d8+3 heavy rushed"), ("crux", "damage 9"), ("crux", "4d6kh3"),
+         ("crux", "1d20+5 vs 15"), ("crux", "1d20+3 vs 1d20+5"), ("crux", "(2d6 + 3) [fire] + 1d4 [cold]"),
+         ("crux", "{1d8, 1d10}kh1"), ("crux", "max(1d20, 1d20) + 5"), ("stepdice", "step d8 down 2"),
+         ("stepdice", "attack d6 d8 armor 1 grit 3 str d8"), ("stepdice", "death"), ("d20check", "dmg d8+2 immune"),
+         ("challenge", "action 2 adv major")}
+
+
+def paths(crux: list[str], sheet: str, env: dict[str, str], cwd: str, quick: bool = False) -> dict[str, list[str]]:
+    """Every path: the corpus's statements (on the sheet where one is needed), their odds, and the forms;
+    `quick`, the corpus's lines in QUICK alone."""
     cases: dict[str, list[str]] = {}
     for rules, statement in corpus():
+        if quick and (rules, statement) not in QUICK:
+            continue
         rule_words = ["--rules", rules] if rules != "crux" else []
         for odds in ([], ["odds"]):
             command = [*crux, *rule_words, *odds, statement]
@@ -114,18 +116,47 @@ def measure(name: str, command: list[str], env: dict[str, str], cwd: str, args: 
     return ratio
 
 
+@contextmanager
+def setting() -> Iterator[tuple[dict[str, str], str, str]]:
+    """(environment, folder, sheet): the bench's folders, a new sheet, the tables `table loot` finds."""
+    with bench_environment(NO_COLOR="1") as env, tempfile.TemporaryDirectory() as folder:
+        sheet = os.path.join(folder, "hero.toml")
+        subprocess.run([*crux_command(), "sheet", "new", sheet, "--name", "Wren", "--no-ask"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        shutil.copytree(ROOT / "grammar" / "tables", os.path.join(folder, "tables"))
+        yield env, folder, sheet
+
+
+def fit(quick: bool) -> list[Ratio]:
+    """Every one-shot path in instructions against `import click, pyparsing`: the worst and the median (every
+    path is a detail, under bench_fit.py --json); `quick`, the sample QUICK of the corpus and the forms."""
+    with setting() as (env, folder, sheet):
+        cases = paths(crux_command(), sheet, env, folder, quick)
+        for command in [FLOOR, *cases.values()]:  # warm the file cache and the bytecode
+            cpu_seconds(command, env, folder)
+        floor = instructions(FLOOR, env) / 1e6
+        counts = {}
+        for name, command in cases.items():
+            counts[name] = instructions(command, env, folder) / 1e6
+            print(f"{name:58} {counts[name]:7.1f} M vs {floor:7.1f} M instructions", flush=True)
+    anchor, unit, size = "python -c 'import click, pyparsing'", "M instructions", "sampled" if quick else "every"
+    worst = max(counts, key=counts.__getitem__)
+    median = statistics.median(counts.values())
+    return [ratio_of(f"worst of {len(counts)} one-shot paths ({size}): {worst}", counts[worst], anchor, floor, unit,
+                     GOAL, True),
+            ratio_of(f"median of {len(counts)} one-shot paths ({size})", median, anchor, floor, unit, GOAL, True),
+            *(ratio_of(name, count, anchor, floor, unit, GOAL, True, detail=True) for name, count in counts.items())]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU")
     parser.add_argument("--only", default="", help="only the paths whose name holds this text")
+    parser.add_argument("--quick", action="store_true", help="a sample of the corpus (QUICK) and the forms")
     args = parser.parse_args()
-    with bench_environment(NO_COLOR="1") as env, tempfile.TemporaryDirectory() as folder:
-        sheet = os.path.join(folder, "hero.toml")
-        subprocess.run([*crux_command(), "sheet", "new", sheet, "--name", "Wren", "--no-ask"], env=env, check=True,
-                       stdout=subprocess.DEVNULL)
-        shutil.copytree(ROOT / "grammar" / "tables", os.path.join(folder, "tables"))  # `table loot` finds it here
-        cases = {name: command for name, command in paths(crux_command(), sheet, env, folder).items()
+    with setting() as (env, folder, sheet):
+        cases = {name: command for name, command in paths(crux_command(), sheet, env, folder, args.quick).items()
                  if args.only in name}
         for command in [FLOOR, *cases.values()]:  # warm the file cache and the bytecode
             cpu_seconds(command, env, folder)
