@@ -49,9 +49,9 @@ def has_fit(path: Path) -> bool:
 
 
 def load(path: Path) -> ModuleType:
-    """Import a benchmark by its file, as `python tests/bench/NAME.py` would find its neighbours."""
-    if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
+    """Import a benchmark by its file, as `python tests/bench/NAME.py` would find its neighbours (and benchkit)."""
+    for folder in {str(HERE), str(path.parent)} - set(sys.path):
+        sys.path.insert(0, folder)
     if path.stem in sys.modules and getattr(sys.modules[path.stem], "__file__", None) == str(path):
         return sys.modules[path.stem]
     spec = importlib.util.spec_from_file_location(path.stem, path)
@@ -149,7 +149,7 @@ def run(folder: Path, quick: bool = False, only: str = "", as_json: bool = False
 def summary(figures: Iterable[Any], failed: list[str], hidden: int, say: Callable[[str], None]) -> int:
     figures = list(figures)
     missed = [figure.name for figure in figures if not figure.met]
-    detail = f" ({hidden} more with --json)" if hidden else ""
+    detail = f" ({hidden} of them only under --json)" if hidden else ""
     say(f"{len(figures)} figures{detail}: {len(figures) - len(missed)} met"
         + (f"; NOT met: {', '.join(missed)}" if missed else "")
         + (f"; failed: {', '.join(failed)}" if failed else ""))
