@@ -52,8 +52,8 @@ def test_the_table_shows_each_figure_beside_its_anchor_and_exits_0_when_all_are_
     assert status == 0
     lines = table.splitlines()
     assert lines[0].split() == ["figure", "crux", "anchor", "anchor", "unit", "ratio", "goal"]
-    assert lines[1].split() == ["crux", "4d6kh3", "150", "import", "click,", "pyparsing", "370", "M", "instructions",
-                                "0.41x", "<=", "0.5", "met"]
+    assert lines[1].split() == ["crux", "4d6kh3", "150.0", "import", "click,", "pyparsing", "370.0", "M",
+                                "instructions", "0.41x", "<=", "0.5", "met"]
     assert "a path" not in table  # a detail: under --json only
     assert "bench_fake_plain: no fit(), skipped" in table  # and not imported: its main would have raised
     assert lines[-1] == "2 figures (1 of them only under --json): 2 met"
@@ -65,7 +65,7 @@ def test_a_figure_not_met_or_a_benchmark_that_breaks_exits_1(folder: Path) -> No
     bench(folder, "bench_fake_slow", fit_returning(MISSED))
     status, table = run(folder)
     assert status == 1
-    assert "0.50x >= 1     NOT MET" in table
+    assert "0.50x >= 1    NOT MET" in table
     assert table.splitlines()[-1] == "2 figures: 1 met; NOT met: crux odds 1d6"
     (folder / "bench_fake_slow.py").unlink()
     bench(folder, "bench_fake_zbroken", "def fit(quick: bool) -> list[Ratio]:\n    raise RuntimeError('no valgrind')\n")

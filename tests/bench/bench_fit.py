@@ -66,7 +66,7 @@ def load(path: Path) -> ModuleType:
 def number(value: float) -> str:
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)
-    if abs(value) >= 100:
+    if abs(value) >= 10_000:
         return f"{value:,.0f}"
     return f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
 
@@ -75,7 +75,7 @@ def goal(figure: Any) -> str:
     return f"{'<=' if figure.at_most else '>='} {figure.goal:g}"
 
 
-ROW = "{:<52} {:>9} {:<42} {:>9} {:<16} {:>7} {:<8} {}"
+ROW = "{:<56} {:>9} {:<50} {:>9} {:<17} {:>6} {:<7} {}"
 HEADER = ROW.format("figure", "crux", "anchor", "anchor", "unit", "ratio", "goal", "")
 
 
