@@ -381,7 +381,39 @@ COMMANDS = [("1d6", "icepool.d6"), ("1d10", "icepool.Die(range(1, 11))"), ("3d6"
                         "4: 'partial', 5: 'success', 6: 'success'})"),
             ("1d20+5 vs 15", "icepool.d20 + 5 >= 15"), ("d20 vs 10", "icepool.d20 >= 10"),
             ("1d20+3 vs 1d20+5", "((icepool.d20 + 3) - (icepool.d20 + 5)).sign()"),
-            ("2d6 vs 2d6", "((2 @ icepool.d6) - (2 @ icepool.d6)).sign()")]
+            ("2d6 vs 2d6", "((2 @ icepool.d6) - (2 @ icepool.d6)).sign()"),
+            ("DEX -2B", "icepool.d6.lowest(3, 1).map({1: 'failure', 2: 'failure', 3: 'partial', "
+                        "4: 'partial', 5: 'success', 6: 'success'})"),
+            ("2d6+3", "2 @ icepool.d6 + 3"), ("d20 VS 10+5", "icepool.d20 >= 10 + 5"),
+            ("6x 4d6kh3 vs 12", "icepool.d6.highest(4, 3) >= 12"),
+            ("{1d8, 1d10}kh1", "icepool.highest(icepool.d8, icepool.d10)"),
+            ("max(1d20, 1d20) + 5", "icepool.highest(icepool.d20, icepool.d20) + 5"),
+            ("4dF", "4 @ icepool.Die([-1, 0, 1])"), ("10d10>=8", "10 @ icepool.Die({0: 7, 1: 3})")]
+QUICK_COMMANDS = {"1d6", "4d6kh3", "DEX +2b", "1d20+5 vs 15", "1d20+3 vs 1d20+5"}  # fit(quick=True)'s sample
+
+
+def fit(quick: bool) -> list[Any]:
+    """Each whole command of COMMANDS (QUICK_COMMANDS when `quick`) in instructions, icepool's over crux's: at
+    least 1.0 on every shape (bench_fit.py prints them beside the other figures of issue 38)."""
+    import subprocess
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from benchkit import bench_environment, crux_command, instructions, ratio_of
+
+    figures = []
+    with bench_environment() as environment:
+        for statement, expression in COMMANDS:
+            if quick and statement not in QUICK_COMMANDS:
+                continue
+            ours = [*crux_command(), "odds", statement]
+            theirs = [sys.executable, "-c", f"import icepool; print({expression})"]
+            for command in (ours, theirs):  # untimed: the bytecode and the file cache, and both answer
+                subprocess.run(command, stdout=subprocess.DEVNULL, env=environment, check=True)
+            mine, other = instructions(ours, environment) / 1e6, instructions(theirs, environment) / 1e6
+            shown = f"icepool: {expression}" if len(expression) <= 40 else f"icepool: {expression[:37]}..."
+            print(f"crux odds {statement!r}: {mine:.1f} M, {shown}: {other:.1f} M", flush=True)
+            figures.append(ratio_of(f"crux odds {statement!r}", mine, shown, other, "M instructions", 1.0, False))
+    return figures
 
 
 def instructions(command: list[str], environment: dict[str, str]) -> int:

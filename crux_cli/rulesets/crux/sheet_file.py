@@ -296,7 +296,8 @@ def checked(text: str, changed: list[str], after: Hero) -> bool:
         status = tomllib.loads(text).get("status")
     except ValueError:
         return False
-    return isinstance(status, dict) and all(status.get(name) == getattr(after, name) for name in changed)
+    return isinstance(status, dict) and all(status.get(name) == (list(value) if isinstance(value, tuple) else value)
+                                            for name in changed for value in [getattr(after, name)])
 
 
 def rewritten(text: str, changed: list[str], after: Hero) -> str:
@@ -394,20 +395,34 @@ def updated_section(text: str, after: Hero, changed: list[str]) -> str | None:
 
 
 SCALAR_LINE = Pattern(r"^(\s*([A-Za-z_]+)\s*=\s*)(-?\d+|true|false)(?=\s*(?:#.*)?$)")
+CONDITIONS_LINE = Pattern(r'^(\s*conditions\s*=\s*)\[((?:"[a-z]+"(?:, "[a-z]+")*)?)\](?=\s*(?:#.*)?$)')
+
+
+def conditions_in_place(line: str, wanted: tuple[str, ...]) -> str | None:
+    """A one-line `conditions = ["prone"]` with `wanted`, as tomlkit's `update_list` writes it (the names that
+    stay keep their places, new ones go last; tests/test_sheet_conditions.py holds the two equal), else None:
+    a condition changed from the command line then never imports tomlkit (80 M instructions, bench_startup.py)."""
+    match = CONDITIONS_LINE.match(line)
+    if match is None or not all(name.isascii() and name.isalpha() and name.islower() for name in wanted):
+        return None
+    current = match.group(2)[1:-1].split('", "') if match.group(2) else []
+    if len(set(current)) != len(current):
+        return None
+    names = [name for name in current if name in wanted] + [name for name in wanted if name not in current]
+    return match.group(1) + "[" + ", ".join(f'"{name}"' for name in names) + "]" + line[match.end():]
 
 
 def edited_in_place(text: str, changed: list[str], after: Hero,
                     found: dict[str, int | None] | None = None) -> str | None:
-    """`text` with each changed number or flag rewritten on its own `key = value` line, else None.
+    """`text` with each changed number or flag rewritten on its own `key = value` line (and a one-line list of
+    conditions, `conditions_in_place`), else None.
 
     What tomlkit would write for a value already on the sheet, at a fraction of its cost: a batch that
     gains Grit rewrites the sheet often (tests/bench/bench_batch.py, sheet mix). Its callers read the result
-    back, and it must hold exactly the new values; anything else (a list, a missing key, an unusual
-    layout) is left to tomlkit. `found` remembers the line of each key for the next edit of the text this
-    returns (an edit in place moves no line: state.store `HeldRun`).
+    back, and it must hold exactly the new values; anything else (a list over lines or with comments, a
+    missing key, an unusual layout) is left to tomlkit. `found` remembers the line of each key for the next
+    edit of the text this returns (an edit in place moves no line: state.store `HeldRun`).
     """
-    if "conditions" in changed:
-        return None
     lines = text.split("\n")
     if not found and len(text.splitlines()) != len(lines) - text.endswith("\n"):  # key_line counts other breaks
         return None
@@ -418,6 +433,12 @@ def edited_in_place(text: str, changed: list[str], after: Hero,
             number = found[name]
         else:
             number = found[name] = key_line(text, ("status", name))
+        if name == "conditions":
+            edited = None if number is None else conditions_in_place(lines[number - 1], after.conditions)
+            if number is None or edited is None:
+                return None
+            lines[number - 1] = edited
+            continue
         match = SCALAR_LINE.match(lines[number - 1]) if number is not None else None
         if match is None or match.group(2) != name:
             return None
