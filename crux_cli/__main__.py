@@ -7,16 +7,18 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
 # without importing click, a third of a roll's start-up (running/quick.py; tests/bench/bench_startup.py).
+from crux_cli.core.errors import CruxError
+from crux_cli.running import quick
 from crux_cli.running.quick import answer
-
-if TYPE_CHECKING:
-    from crux_cli.running.settings import Settings
+from crux_cli.running.settings import Settings
+from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
 
 
 def command_line() -> Any:
@@ -73,13 +75,58 @@ def start_repl(settings: Settings) -> int:
         from crux_cli.repl.joining import run_join
 
         return run_join(settings)
-    from crux_cli.repl.app import run_repl  # prompt-toolkit is imported only here: one-shot rolls stay quick
-
+    # prompt-toolkit is imported only here: one-shot rolls stay quick. Its ~120 modules and crux's REPL
+    # live as long as the session: collected while they are made, they cost the first prompt ~4 % of its
+    # instructions (tests/bench/bench_repl_startup.py), so the collector waits, then leaves them frozen.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from crux_cli.repl.app import run_repl
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
     return run_repl(settings)
 
 
+def quick_session(argv: list[str]) -> int | None:
+    """`crux repl` or `crux` alone on a terminal, opened without importing click (a twelfth of the first
+    prompt's instructions, tests/bench/bench_repl_startup.py); None: any other command line, for click.
+
+    Only the bare forms, with neither CRUX_RULES nor CRUX_SHEET set (click reads those as options), and
+    not on Windows (as running/quick.py); the session is started and its errors said as click's path does.
+    """
+    if argv not in ([], ["repl"]) or os.name == "nt" or any(
+            name in os.environ for name in ("CRUX_RULES", "CRUX_SHEET", quick.COMPLETE)):
+        return None
+    guard_streams()
+    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
+        return None  # batch mode, help, or the refusal of a session without a terminal: click's
+    hand_back_ctrl_c()
+    try:
+        quick.check_text(argv)
+        return start_repl(Settings.from_config(quick.read_config()))
+    except CruxError as error:  # a config naming a rule set there is none of, as click's path says it
+        return quick.refuse(error, argv)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return output_failed(None)
+    except OSError as error:
+        return os_error(error)
+    except Exception as error:  # a bug in crux: said as crux_cli.cli.main says it
+        if os.environ.get("CRUX_DEBUG"):
+            raise
+        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
+                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
+        return 1
+
+
 def main(argv: list[str] | None = None) -> None:
-    status = quick_answer(sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else argv
+    status = quick_answer(words)
+    if status is None:
+        status = quick_session(words)
     if status is not None:
         raise SystemExit(status)
     run = command_line()

@@ -435,3 +435,22 @@ def test_saving_into_a_missing_folder_says_so(tmp_path: Path):
         said(session, line)
     out = refused(session, f"save {tmp_path / 'nosuch' / 'f.toml'}")
     assert "there is no folder" in out and "lock" not in out
+
+
+def test_a_start_writes_out_only_the_fight_it_offers_and_the_others_wait_their_turn():
+    """Three sessions left a fight each: a start offers the newest and writes out that one alone (each
+    written-out file costs an fsync before the first prompt); set aside, the next start offers the next."""
+    from crux_cli.state.autosave import fights_dir
+
+    for name in ("first", "second", "third"):
+        session = kept_in(zed_dying(), name)
+        said(session, f"cond add goblin prone # {name}")
+        gone(session)
+    later = kept_in(Session(Runner(source=ScriptedSource([]))), "later")
+    assert "resume it?" in later.resume_offer()[-1]
+    assert sorted(path.name for path in fights_dir(later.journal).glob("*.toml")) == ["third.toml"]
+    assert "the fight is kept in" in said(later, "n")
+    gone(later)
+    again = kept_in(Session(Runner(source=ScriptedSource([]))), "again")
+    assert "resume it?" in again.resume_offer()[-1]
+    assert "second.toml" in [path.name for path in fights_dir(again.journal).glob("*.toml")]

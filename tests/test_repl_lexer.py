@@ -66,3 +66,63 @@ def test_the_lexer_follows_the_rule_set_of_the_moment() -> None:
     line = lexer.lex_document(Document("save WIL adv"))
     assert line(0)[0] == ("class:keyword", "save")
     assert line(1) == []
+
+
+def test_a_line_is_lexed_once_a_frame_and_anew_in_the_next(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """prompt-toolkit asks for a line's colours several times a frame: worked out once a frame, and again in the
+    next, so a name that became a combatant's between two frames is coloured as one (never stale)."""
+    from crux_cli.repl import lexer
+
+    frame = [("app", 1)]
+    monkeypatch.setattr(lexer, "current_frame", lambda: frame[0])
+    marks: dict[str, str] = {}
+    lexed: list[str] = []
+    real = lexer.fragments
+
+    def counted(text: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+        lexed.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(lexer, "fragments", counted)
+    line = CruxLexer(lambda: CRUX, frozenset, marked=lambda: marks).lex_document(Document("atk rat"))
+    first = [line(0) for _ in range(4)]
+    assert lexed == ["atk rat"] and all(f == first[0] for f in first)
+    assert ("class:name", "rat") not in first[0]
+    marks["rat"] = "class:name"  # a fight began between two frames
+    frame[0] = ("app", 2)
+    assert ("class:name", "rat") in line(0) and lexed == ["atk rat"] * 2
+
+
+def test_outside_a_running_app_every_ask_lexes_anew(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from crux_cli.repl import lexer
+
+    assert lexer.current_frame() is None
+    marks: dict[str, str] = {}
+    line = CruxLexer(lambda: CRUX, frozenset, marked=lambda: marks).lex_document(Document("atk rat"))
+    assert ("class:name", "rat") not in line(0)
+    marks["rat"] = "class:name"
+    assert ("class:name", "rat") in line(0)
+
+
+def test_the_colours_look_for_no_near_word_but_the_message_still_does() -> None:
+    """The lexer needs only where a statement is refused (core.grammar.where_only): the 'did you mean' a
+    refusal shows is looked for when the statement is answered, as before."""
+    from crux_cli.core.errors import CruxError
+    from crux_cli.core.grammar import where_only
+    from crux_cli.running.read import parse_statement
+
+    assert error_span("save WIL avd ", CRUX) == (9, 12)
+    try:
+        parse_statement("save WIL avd", CRUX)
+    except CruxError as error:
+        assert error.hint is not None and "did you mean 'adv'" in error.hint
+        said, where = error.hint, error.position
+    with where_only():
+        try:
+            parse_statement("save WIL avd", CRUX)
+        except CruxError as error:
+            assert error.position == where and "did you mean" not in (error.hint or "")
+    try:
+        parse_statement("save WIL avd", CRUX)
+    except CruxError as error:
+        assert error.hint == said

@@ -10,8 +10,10 @@ nor the REPL's first answer waits for its import.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from crux_cli.core.errors import CruxError, LimitError
@@ -196,10 +198,24 @@ def not_understood(text: str, loc: int, what: str, hint: str | None,
     if not word.isascii():
         return CruxError(f"'{word[0]}' ({_codepoint(word[0])}) is not part of the notation", text=text,
                          position=loc, hint="use plain ASCII letters, digits and signs")
-    fix = did_you_mean(text, loc, word, grammar) if grammar is not None else None
+    fix = did_you_mean(text, loc, word, grammar) if grammar is not None and _HINTED.get() else None
     if fix is not None:
         hint = f"did you mean '{fix}'?" + (f" ({hint})" if hint else "")
     return CruxError(f"{what} does not take '{word}' here", text=text, position=loc, hint=hint)
+
+
+_HINTED = contextvars.ContextVar("hinted", default=True)
+
+
+@contextlib.contextmanager
+def where_only() -> Iterator[None]:
+    """Within, a refusal says where and what, without looking for a word the statement nearly takes: for a
+    reader that needs only the place (the REPL's colours, at every key). Nothing keeps these refusals."""
+    token = _HINTED.set(False)
+    try:
+        yield
+    finally:
+        _HINTED.reset(token)
 
 
 def did_you_mean(text: str, loc: int, word: str, grammar: pp.ParserElement) -> str | None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import shutil
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,12 @@ def create_prompt(session: Session, history: History, no_color: bool = False, in
 def run_repl(settings: Settings, *, input: Input | None = None, output: Output | None = None,
              history: History | None = None, write: Callable[[str], Any] | None = None) -> int:
     """Run the session until /quit or Ctrl-D; the exit status is 0 (errors were answered, not fatal)."""
+    with collector_paused() as resume:
+        return run_session(settings, input, output, history, write, resume)
+
+
+def run_session(settings: Settings, input: Input | None, output: Output | None, history: History | None,
+                write: Callable[[str], Any] | None, resume: Callable[[Any], None]) -> int:
     terminal = output is None and sys.stdout.isatty()
     config = getattr(settings, "config", None) or Config()
     no_color = settings.no_color or bool(os.environ.get("NO_COLOR"))
@@ -160,6 +167,7 @@ def run_repl(settings: Settings, *, input: Input | None = None, output: Output |
         session.sharing = Sharing(session, settings.table)
         warnings += session.sharing.links()
     prompt = create_prompt(session, history, no_color, input, output, config)
+    prompt.app.after_render += resume  # the collector, paused until the first prompt is drawn
     warm_up_after_first_draw(prompt, session)
     session.paging = config.pager
     show = Screen(say, terminal, lambda: session.paging)
@@ -279,6 +287,30 @@ def keep_aliases_in(session: Session, path: Path) -> list[str]:
     except OSError as error:
         return [f"the aliases of earlier sessions cannot be read: {path}: {error.strerror}"]
     return []
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[Callable[[Any], None]]:
+    """The collector paused until the function given is first called (the first prompt drawn), or the block
+    ends; what was made meanwhile is then frozen out of its reach.
+
+    The session, the prompt's key bindings, layout and filters live as long as the session: collected
+    while they are made, they cost the first prompt some 4 % of its instructions
+    (tests/bench/bench_repl_startup.py); frozen, no later collection walks them again.
+    """
+    paused = [gc.isenabled()]  # a caller that turned it off keeps it off
+    gc.disable()
+
+    def resume(_: Any = None) -> None:  # left in the event's handlers: removing one mid-fire skips the next
+        if paused[0]:
+            paused[0] = False
+            gc.freeze()
+            gc.enable()
+
+    try:
+        yield resume
+    finally:
+        resume()
 
 
 WARM_GRAMMARS_AFTER = 1.0  # seconds after a prompt is drawn

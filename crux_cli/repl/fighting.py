@@ -297,7 +297,7 @@ class Fighting:
 
         if session.journal is None:
             return []
-        left = left_fights(session.journal)
+        left = left_fights(session.journal, most=1)  # one is offered; the others wait for a later start
         said = session.journal.take_warnings()  # what settling statements cut short by a kill did
         if not left:
             return said  # the usual start: the encounter files and the fight rules stay unloaded

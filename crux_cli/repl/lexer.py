@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.lexers import Lexer
@@ -24,6 +25,7 @@ from prompt_toolkit.lexers import Lexer
 from crux_cli import rulesets
 from crux_cli.core import lines
 from crux_cli.core.errors import CruxError
+from crux_cli.core.grammar import where_only
 from crux_cli.repl import words
 from crux_cli.running.read import parse_statement
 
@@ -135,7 +137,8 @@ def _error_span(text: str, rules_name: str, aliases: frozenset[str]) -> tuple[in
         if not statement or statement.split()[0].lower() in aliases:
             continue
         try:
-            parse_statement(statement, rules)
+            with where_only():  # the place is all the colours need: no 'did you mean' tried at every key
+                parse_statement(statement, rules)
         except CruxError as error:
             first, last = _word_span(statement, error.position or 0)
             if first >= len(statement) or start + last >= len(text):
@@ -167,12 +170,29 @@ class CruxLexer(Lexer):
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
         rows = document.lines
+        drawn: dict[int, tuple[object, StyleAndTextTuples]] = {}  # row -> (the frame it was lexed for, fragments)
 
         def line(number: int) -> StyleAndTextTuples:
             if number >= len(rows) or not rows[number]:
                 return []  # an empty prompt needs no rule set: start-up stays quick
+            frame = current_frame()
+            kept = drawn.get(number)
+            if kept is not None and frame is not None and kept[0] == frame:
+                return kept[1]
             text = rows[number]
-            return fragments(text, self.rules(), self.aliases(),  # type: ignore[return-value]
-                             judge=not self.claimed(text), marked=self.marked())
+            lexed = fragments(text, self.rules(), self.aliases(), judge=not self.claimed(text), marked=self.marked())
+            drawn[number] = (frame, lexed)  # type: ignore[assignment]
+            return lexed  # type: ignore[return-value]
 
         return line
+
+
+def current_frame() -> object | None:
+    """The frame prompt-toolkit is drawing (its app and render count), or None outside a running app.
+
+    One frame asks for a line's colours four times (its height, the cursor, the text, the margin): they are
+    worked out once a frame. Each frame works them out anew, as the fight, the aliases or a file on disk
+    may have changed what they are between two frames (tests/test_repl_lexer.py).
+    """
+    app = get_app_or_none()
+    return None if app is None or not app.is_running else (id(app), app.render_counter)

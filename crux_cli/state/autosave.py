@@ -137,8 +137,10 @@ def fights_dir(journal: Journal) -> Path:
     return journal.folder / "fights"
 
 
-def left_fights(journal: Journal) -> list[Left]:
-    """Fights whose session is gone, newest first, each claimed so no other REPL offers it too."""
+def left_fights(journal: Journal, most: int | None = None) -> list[Left]:
+    """Fights whose session is gone, newest first, each claimed so no other REPL offers it too; with `most`,
+    the newest `most` of them only (the REPL's start offers one: the others are neither claimed nor written
+    out, which cost it an fsync'd file each before its first prompt)."""
     from crux_cli.state.files import private_dir
 
     store = journal.connected()  # opening settles what sessions cut short left unfinished
@@ -164,6 +166,8 @@ def left_fights(journal: Journal) -> list[Left]:
             os.close(claim)
             continue
         found.append(Left(journal, session, path, claim))
+        if most is not None and len(found) >= most:
+            break
     return found
 
 
