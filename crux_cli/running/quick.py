@@ -10,7 +10,7 @@ instead: a few options before the statement, then the statement's words,
 and answered by the very calls the click command makes (the config file, `Settings`, `run_one`,
 `run_odds`), so the output and the exit status are the same. Anything else returns None and
 goes to click, which decides it as before: any other option or an option after the statement,
-a first word starting with `-`, a later one starting with `--` or holding an `h` (a typo of an option, `--`,
+a first word starting with `-` but for arithmetic (`-1d6`, `-7/2`, `--2`: no `h` or `V`), a later one starting with `--` or holding an `h` (a typo of an option, `--`,
 `-h`; `DEX +2b -1B` is read here, as click reads it), a subcommand or `help`, `--rules
 list`, an option given twice, a value starting with `-`, a seed click's type would refuse,
 CRUX_RULES or CRUX_SHEET set, a shell's completion request, and Windows (where click expands
@@ -48,7 +48,7 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
         return None
     options: dict[str, Any] = {}
     at = 0
-    while at < len(words) and words[at][:1] == "-":
+    while at < len(words) and words[at][:1] == "-" and not number_first(words[at]):
         word = words[at]
         if word in FLAGS and FLAGS[word] not in options:
             options[FLAGS[word]] = True
@@ -65,8 +65,9 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
         if "seed" in options:  # click's odds command takes no --seed of its own: let it say what it says
             return None
         statement = statement[1:]
-    if not statement or statement[0] in NOT_STATEMENTS or statement[0][:1] == "-" or any(
-            word[:1] == "-" and not as_typed(word) for word in statement):
+    if not statement or statement[0] in NOT_STATEMENTS or (statement[0][:1] == "-" and not number_first(
+            statement[0])) or any(
+            word[:1] == "-" and not as_typed(word) for word in statement[1:]):
         return None
     if options.get("rules") == "list":
         return None
@@ -84,6 +85,16 @@ def as_typed(word: str) -> bool:
     other letter is unknown, and click keeps the word whole (`ignore_unknown_options`). `--…` is an option,
     or the end of them."""
     return word[1:2] != "-" and "h" not in word
+
+
+def number_first(word: str) -> bool:
+    """Does click hand `word`, as the command line's first word, to the statement whole? `-1d6`, `-7/2`, `--2`:
+    a word of one dash is a run of short options, of which the group knows -h and -V; unknown letters are
+    kept as one word (`ignore_unknown_options`), so a digit first and neither letter is arithmetic. A word of
+    two dashes and a digit is no long option crux has, kept whole too."""
+    if word[1:2].isdecimal():
+        return "h" not in word and "V" not in word
+    return word[1:2] == "-" and word[2:3].isdecimal()
 
 
 def seed_value(value: str) -> int | None:
