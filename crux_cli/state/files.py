@@ -303,13 +303,29 @@ def keep_attributes(descriptor: int, target: Path, shown: str, what: str) -> Non
              "the file system took them on the old file but not on the new")
 
 
+TEMPORARY_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # as tempfile's; sheet_locks.TEMPORARY_NAME finds them
+NEW_FILE = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+def new_temporary(target: Path) -> tuple[int, str]:
+    """A new private file `.NAME.XXXXXXXX.tmp` beside `target`, as tempfile.mkstemp makes it (O_EXCL, 0600),
+    without importing tempfile: with random, shutil and the compressors, 9 M instructions on every one-shot
+    that changes a sheet (bench_startup.py)."""
+    for _ in range(100):
+        letters = "".join(TEMPORARY_LETTERS[byte % len(TEMPORARY_LETTERS)] for byte in os.urandom(8))
+        name = os.path.join(target.parent, f".{target.name}.{letters}.tmp")
+        try:
+            return os.open(name, NEW_FILE, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+
+
 def written_beside(target: Path, text: str, shown: str, what: str, status: os.stat_result | None,
                    mode: int) -> tuple[str, os.stat_result]:
     """`text` in a new temporary file beside `target`, with the mode, owner and attributes it is to keep,
     synced to disk: its name and status (a failure removes it)."""
-    import tempfile  # here: a roll that changes no sheet never writes one (bench_startup.py, the sheet path)
-
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    descriptor, temporary = new_temporary(target)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
             file.write(text)

@@ -32,7 +32,7 @@ except ImportError:
 LOCKS = "locks"  # the folder of the state folder that holds the lock files of sheets and crux's own files
 NOTICE_AFTER = 1.0  # seconds a lock is waited for before saying who holds it
 LOCK_WAIT = 10.0  # seconds a lock is waited for before the command gives up (CRUX_LOCK_WAIT)
-TEMPORARY_NAME = "[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix (state.files)
+TEMPORARY_NAME = "[a-z0-9_]{8}"  # what state.files.new_temporary (as tempfile.mkstemp) puts between prefix and suffix
 
 
 def lock_folder() -> Path:
