@@ -1,6 +1,6 @@
-"""`crux sheet undo` reads the newest 16 entries of a sheet first, and its newest 1,000 only when those do not
-decide what it takes back (state/sheet_undo.py `settled_within`, issue 38): whatever the history of changes,
-undos and redos, what the few decide is what the thousand decide."""
+"""`crux sheet undo` reads the newest 16 entries of a sheet first (then 64, 256), and its newest 1,000 only when
+those do not decide what it takes back (state/sheet_undo.py `settled_within`, issue 38): whatever the history of
+changes, undos and redos, what the few decide is what the thousand decide."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_the_newest_few_decide_what_the_thousand_decide() -> None:
         for redo in (False, True):
             done, undone = stacks(entries, SHEET)
             whole = (undone if redo else done)[-1:]
-            for few in (1, 4, 16, 30):
+            for few in (1, 4, 16, 30, 64):
                 newest = entries[-few:]
                 if settled_within(newest, SHEET, redo):
                     decided += 1
