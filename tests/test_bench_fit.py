@@ -15,6 +15,7 @@ from bench import bench_fit
 MET = 'Ratio("crux 4d6kh3", 150.0, "import click, pyparsing", 370.0, "M instructions", 150 / 370, 0.5, True)'
 DETAIL = 'Ratio("a path", 160.0, "import click, pyparsing", 370.0, "M instructions", 160 / 370, 0.5, True, True)'
 MISSED = 'Ratio("crux odds 1d6", 200.0, "icepool: icepool.d6", 100.0, "M instructions", 0.5, 1.0, False)'
+MISSED_DETAIL = 'Ratio("a slow path", 200.0, "import click, pyparsing", 370.0, "M instructions", 0.54, 0.5, True, True)'
 
 
 def bench(folder: Path, name: str, body: str) -> None:
@@ -62,11 +63,12 @@ def test_the_table_shows_each_figure_beside_its_anchor_and_exits_0_when_all_are_
 
 def test_a_figure_not_met_or_a_benchmark_that_breaks_exits_1(folder: Path) -> None:
     bench(folder, "bench_fake_good", fit_returning(MET))
-    bench(folder, "bench_fake_slow", fit_returning(MISSED))
+    bench(folder, "bench_fake_slow", fit_returning(MISSED, MISSED_DETAIL))
     status, table = run(folder)
     assert status == 1
     assert "0.50x >= 1    NOT MET" in table
-    assert table.splitlines()[-1] == "2 figures: 1 met; NOT met: crux odds 1d6"
+    assert table.splitlines()[-1] == ("3 figures (1 of them only under --json): 1 met; "
+                                      "NOT met: crux odds 1d6 and 1 details")
     (folder / "bench_fake_slow.py").unlink()
     bench(folder, "bench_fake_zbroken", "def fit(quick: bool) -> list[Ratio]:\n    raise RuntimeError('no valgrind')\n")
     status, table = run(folder)

@@ -148,10 +148,12 @@ def run(folder: Path, quick: bool = False, only: str = "", as_json: bool = False
 
 def summary(figures: Iterable[Any], failed: list[str], hidden: int, say: Callable[[str], None]) -> int:
     figures = list(figures)
-    missed = [figure.name for figure in figures if not figure.met]
+    missed = [figure for figure in figures if not figure.met]
+    named = [figure.name for figure in missed if not getattr(figure, "detail", False)]  # details: under --json
     detail = f" ({hidden} of them only under --json)" if hidden else ""
+    more = f" and {len(missed) - len(named)} details" if len(missed) > len(named) else ""
     say(f"{len(figures)} figures{detail}: {len(figures) - len(missed)} met"
-        + (f"; NOT met: {', '.join(missed)}" if missed else "")
+        + (f"; NOT met: {'; '.join(named)}{more}" if missed else "")
         + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 0 if figures and not missed and not failed else 1
 

@@ -14,6 +14,7 @@ by side in one run (interleaved repeats, medians of CPU time per call):
 `--commands` also times whole processes as users run them: `crux odds STATEMENT` against
 `python -c "import icepool; print(EXPRESSION)"`, after one untimed run of each; `--commands-only` times
 only those, and `--instructions` counts their instructions instead (valgrind), steady on a loaded machine.
+`fit(quick)` (bench_fit.py) gives those counts, one figure a shape of COMMANDS (QUICK_COMMANDS when quick).
 
 `--memory` runs `crux odds STATEMENT` and `crux --json odds STATEMENT` as whole processes for every
 case of the sweeps and the large requests of issue 27 (MEMORY_CASES, and KINDRED_CASES in their rule

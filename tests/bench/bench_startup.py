@@ -15,7 +15,9 @@ loaded machine as on a quiet one, but under valgrind each run takes some 8 s of 
 an hour or more: `--by-imports` counts one path for each set of modules the paths import (every path is run
 and its imports read with -X importtime; the longest statement of a set is counted), which is what
 `bench_fit.py --quick` does. Goal (issue 38): at most 0.5 on every path, and no path imports pyparsing,
-click or prompt_toolkit; `python -c pass` is about 0.24 in instructions.
+click or prompt_toolkit; `python -c pass` is about 0.24 in instructions. `fit(quick)` (bench_fit.py) gives
+the worst and the median path, each path as a detail (under `bench_fit.py --json`), and a figure not met for
+each path importing one of those three; quick counts by import set, as `--by-imports` does.
 """
 
 from __future__ import annotations
