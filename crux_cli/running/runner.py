@@ -9,6 +9,7 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -24,7 +25,6 @@ from crux_cli.state import store_module
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import RuleSet, SheetHero
-    from crux_cli.state.store import SheetTransaction
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
@@ -237,9 +237,14 @@ class Runner:
         roller.drawn = []  # every roll keeps its faces, which a verifier re-derives from the seed (crux-verify(7))
         # the faces alone give the answer back with no hero, for generic dice that read no sheet value, or for the
         # active rule set keeping state on the sheet; else the answer's JSON is kept, its faces beside it (`apart`)
-        roller.apart = (self.hero is not None or self.sheet is not None) and not (
-            handler is not None and self.sheet is not None and (
-                handler.sheet is not None if handler is self.loaded else not getattr(statement, "reads_sheet", True)))
+        if self.sheet is None:
+            roller.apart = self.hero is not None
+        elif handler is None:
+            roller.apart = True
+        elif handler is self.loaded:  # a batch on a sheet: every line of its rule set
+            roller.apart = handler.sheet is None
+        else:
+            roller.apart = bool(getattr(statement, "reads_sheet", True))
         return roller
 
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
@@ -471,9 +476,9 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
     the sheet. A batch on a sheet rolls here at every line: the run it holds is used as it is, with no `with`, and
     the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
     sheets = store_module()
-    sheet: SheetTransaction | None = sheets.quiet_run(path)
+    sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
     transaction = None
-    if sheet is None:
+    if sheet is None or monotonic() >= sheet.quiet_until:
         # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
         # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
         # changes in the order they were made (issue 37).

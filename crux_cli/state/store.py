@@ -341,14 +341,6 @@ class SheetTransaction:
                 PARSED[self.path] = (trusted_signature(now), text, interned(parsed))
 
 
-def quiet_run(shown: str) -> HeldRun | None:
-    """The run holding the sheet named `shown` when a statement may read and change it in memory with nothing to
-    do first (no look at the file due, the hold not over): a batch's usual statement on its sheet, which skips
-    `sheet_transaction` (that does the rest)."""
-    run = HELD_NAMES.get(shown)
-    return run if run is not None and time.monotonic() < run.quiet_until else None
-
-
 def sheet_transaction(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[SheetTransaction]:
     """Lock the sheet, read and check it, and let the body change it; the lock is held until the end.
 
@@ -456,8 +448,9 @@ class HeldRun(SheetTransaction):
         self.racy_looks = 0  # looks left before that text is compared again (`check`)
 
     def checked(self, now: float) -> None:
-        """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet
-        (`quiet_run`: one comparison a statement)."""
+        """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet: a
+        batch's usual statement on its sheet finds its run by name and rolls on it as it is, with one comparison
+        (running.runner `roll_on_sheet`), and `sheet_transaction` does what is due after."""
         self.next_check = now + CHECK_SECONDS
         self.quiet_until = min(self.next_check, HOLDING.until) if HOLDING.release is not None else self.next_check
 

@@ -95,6 +95,18 @@ STATEMENTS: StatementTable[Statement, Result] = StatementTable(NAME, {
 })
 
 
+def after(result: Result, hero: Hero) -> Hero:
+    """The hero after any result (its row's `apply`); after the usual roll (no Grit spent or earned, not Dying), the
+    very hero, with no more calls: a batch on a sheet asks at every line (PERFORMANCE.md, "A line on a held sheet")."""
+    if result.__class__ is engine.PoolResult or result.__class__ is engine.AttackResult:
+        change = result.grit
+        if not (change.spent or change.gained) and 0 <= hero.grit <= engine.GRIT_MAX and not hero.dying:
+            return hero
+        return after_roll(result, hero)
+    changed: Hero = STATEMENTS.apply(result, hero)  # a sheet statement's row
+    return changed
+
+
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
@@ -108,7 +120,7 @@ RULESET = RuleSet(
     vocabulary=Vocabulary(words=words.statement_words(frozenset(KEYWORDS)),
                           after=Kinds(suggest=words.suggest, words_for=words.words_for),
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
-    sheet=SheetKeeping(apply=STATEMENTS.apply, status=sheet_render.toolbar_status,
+    sheet=SheetKeeping(apply=after, status=sheet_render.toolbar_status,
                        suffix=sheet_render.sheet_suffix, json=sheet_render.sheet_json,
                        file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")),
     fights=lazy_value("crux_cli.rulesets.crux.fights", "FIGHTS"),
