@@ -89,6 +89,10 @@ def stance_from_sheet(node: syntax.Save, hero: Hero | None, text: str) -> str | 
 
 
 def test_request(node: syntax.Test, hero: Hero | None, text: str) -> PoolRequest:
+    if hero is None:  # no rating, no conditions, no Grit to check: a batch without a sheet, every new line
+        mods = node.mods
+        return PoolRequest("test", node.attribute, tuple(modifier_sources(mods)), mods.grit, None,
+                           position=mods.position, effect=mods.effect)
     sources = rating_source(hero, node.attribute) + modifier_sources(node.mods)
     sources += condition_sources(hero, "test", node.attribute, False)
     return PoolRequest("test", node.attribute, tuple(sources), node.mods.grit,
