@@ -154,7 +154,7 @@ class Runner:
         if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE and reading.TABLE not in \
                 self.rules.keywords:
             return self.read_table(text)  # read from its file every time: a GM edits tables during a game
-        handler, statement = read(text, lambda: self.rules)
+        handler, statement = read(text, self.loaded or (lambda: self.rules))  # the rule set, once it is loaded
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
         if len(self.known) >= MAX_KNOWN:
