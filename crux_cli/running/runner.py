@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
-from crux_cli.core.lines import SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
+from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -177,7 +177,10 @@ class Runner:
 
     def each(self, line: str) -> Iterator[Answer]:
         """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
-        text, comment = split_comment(checked_text(line))
+        if line.isascii() and COMMENT not in line:  # the usual line: `checked_text` and `split_comment`, inline
+            text, comment = line.strip(), None
+        else:
+            text, comment = split_comment(checked_text(line))
         if SEPARATOR not in text:  # one statement, the usual line: its answers, with no generator around them
             return self.each_answer(text, comment)
         return self.each_part(text, comment)
