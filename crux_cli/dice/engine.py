@@ -216,20 +216,21 @@ def apply(op: str, left: int, right: int, operand: syntax.Expr) -> int:
 
 def least_dice(expr: syntax.Expr) -> int:
     """The dice `expr` rolls at the least (before rerolls and explosions), for an early refusal."""
-    match expr:
-        case syntax.Number():
-            return 0
-        case syntax.Group(inner) | syntax.Labelled(inner) | syntax.Negate(inner):
-            return least_dice(inner)
-        case syntax.Sum() | syntax.Product():
-            return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
-        case syntax.Pool(items):
-            return sum(least_dice(item) for item in items)
-        case syntax.SheetValue():
-            return 0
-        case _:
-            base = syntax.base_of(expr)
-            return base.count * (2 if isinstance(base, syntax.D66) else 1)
+    # isinstance in turn rather than `match`, as `roll_expression` does: a batch of different lines walks each tree
+    if isinstance(expr, syntax.Number):
+        return 0
+    if isinstance(expr, syntax.Group | syntax.Labelled):
+        return least_dice(expr.expr)
+    if isinstance(expr, syntax.Negate):
+        return least_dice(expr.operand)
+    if isinstance(expr, syntax.Sum | syntax.Product):
+        return least_dice(expr.first) + sum(least_dice(operand) for _, operand in expr.rest)
+    if isinstance(expr, syntax.Pool):
+        return sum(least_dice(item) for item in expr.items)
+    if isinstance(expr, syntax.SheetValue):
+        return 0
+    base = syntax.base_of(expr)
+    return base.count * (2 if isinstance(base, syntax.D66) else 1)
 
 
 # -- dice ------------------------------------------------------------------------------------------

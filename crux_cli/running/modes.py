@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
-from crux_cli.core.lines import ODDS, is_blank
+from crux_cli.core.lines import COMMENT, ODDS, is_blank
 from crux_cli.rulesets import BUILT_IN
 from crux_cli.running.settings import make_runner
 
@@ -170,7 +170,7 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
             line = raw.rstrip("\r")
             if number == 1:
                 line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-            if is_blank(line):
+            if not line.strip() or (COMMENT in line and is_blank(line)):  # `is_blank`, a call only past a `#`
                 continue
             lines += 1
             try:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
-from crux_cli.core.lines import SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
+from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -154,7 +154,7 @@ class Runner:
         if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE and reading.TABLE not in \
                 self.rules.keywords:
             return self.read_table(text)  # read from its file every time: a GM edits tables during a game
-        handler, statement = read(text, lambda: self.rules)
+        handler, statement = read(text, self.loaded or (lambda: self.rules))  # the rule set, once it is loaded
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
         if len(self.known) >= MAX_KNOWN:
@@ -177,7 +177,10 @@ class Runner:
 
     def each(self, line: str) -> Iterator[Answer]:
         """The answers of one line, each as soon as it is done: what changed a sheet is shown before an error."""
-        text, comment = split_comment(checked_text(line))
+        if line.isascii() and COMMENT not in line:  # the usual line: `checked_text` and `split_comment`, inline
+            text, comment = line.strip(), None
+        else:
+            text, comment = split_comment(checked_text(line))
         if SEPARATOR not in text:  # one statement, the usual line: its answers, with no generator around them
             return self.each_answer(text, comment)
         return self.each_part(text, comment)

@@ -89,6 +89,10 @@ def stance_from_sheet(node: syntax.Save, hero: Hero | None, text: str) -> str | 
 
 
 def test_request(node: syntax.Test, hero: Hero | None, text: str) -> PoolRequest:
+    if hero is None:  # no rating, no conditions, no Grit to check: a batch without a sheet, every new line
+        mods = node.mods
+        return PoolRequest("test", node.attribute, tuple(modifier_sources(mods)), mods.grit, None,
+                           position=mods.position, effect=mods.effect)
     sources = rating_source(hero, node.attribute) + modifier_sources(node.mods)
     sources += condition_sources(hero, "test", node.attribute, False)
     return PoolRequest("test", node.attribute, tuple(sources), node.mods.grit,
@@ -98,14 +102,17 @@ def test_request(node: syntax.Test, hero: Hero | None, text: str) -> PoolRequest
 
 def save_request(node: syntax.Save, hero: Hero | None, text: str) -> PoolRequest:
     stance = stance_from_sheet(node, hero, text)
-    sources = rating_source(hero, node.attribute)
+    sources = rating_source(hero, node.attribute) if hero is not None else []
     if stance:
         sources.append(Source(stance, 1 if stance == "adv" else -1))
     if node.vs_rushed:
         sources.append(Source("vs rushed", 1))
-    sources += modifier_sources(node.mods) + condition_sources(hero, "save", node.attribute, False)
+    sources += modifier_sources(node.mods)
+    if hero is not None:  # without one, no conditions nor Grit to check: a batch without a sheet, every new line
+        sources += condition_sources(hero, "save", node.attribute, False)
     return PoolRequest("save", node.attribute, tuple(sources), node.mods.grit,
-                       grit_before(hero, node.mods.grit, text), stance=stance, vs_rushed=node.vs_rushed,
+                       grit_before(hero, node.mods.grit, text) if hero is not None else None, stance=stance,
+                       vs_rushed=node.vs_rushed,
                        position=node.mods.position, effect=node.mods.effect)
 
 
@@ -117,6 +124,9 @@ def initiative_request(node: syntax.Initiative, hero: Hero | None, text: str) ->
         raise CruxError("an ambush rolls nothing: Boons and Banes have no dice to change", text=text,
                         position=text.lower().find("ambush"),
                         hint="init ambush (every hero counts as 5–6: 3 actions), or init +2b to roll with Boons")
+    if hero is None:  # no rating, no conditions, no Grit to check
+        return PoolRequest("initiative", "DEX", tuple(modifier_sources(node.mods)), node.mods.grit, None,
+                           ambush=node.ambush, position=node.mods.position, effect=node.mods.effect)
     sources = rating_source(hero, "DEX") + modifier_sources(node.mods)
     sources += condition_sources(hero, "initiative", "DEX", False)
     return PoolRequest("initiative", "DEX", tuple(sources), node.mods.grit,

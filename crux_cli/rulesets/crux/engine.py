@@ -33,6 +33,11 @@ class GritChange(NamedTuple):
     gained: int = 0
 
 
+# the four Grit changes a roll can make, made once (a NamedTuple's __new__ is a Python function: a batch makes one
+# a line); immutable, so every result shares them
+GRIT_CHANGES = {(spent, gained): GritChange(spent, gained) for spent in (0, 1) for gained in (0, 1)}
+
+
 class PoolRequest(Record):
     """A d6 pool test: what tests, saves and initiative have in common."""
 
@@ -130,10 +135,10 @@ def grit_gained(kept: int | None, grit_before: int | None) -> int:
 def roll_pool(roller: Roller, request: PoolRequest) -> PoolResult:
     spent = 1 if request.grit_spent else 0
     if request.ambush:
-        return PoolResult(request, (), None, "success", GritChange(spent, 0))
+        return PoolResult(request, (), None, "success", GRIT_CHANGES[spent, 0])
     dice = tuple(roller.dice(pool_size(request.net), 6))
     kept = keep(dice, request.net)
-    return PoolResult(request, dice, kept, BANDS[kept], GritChange(spent, grit_gained(kept, request.grit_before)))
+    return PoolResult(request, dice, kept, BANDS[kept], GRIT_CHANGES[spent, grit_gained(kept, request.grit_before)])
 
 
 def explode(roller: Roller, sides: int) -> tuple[int, ...]:
@@ -188,7 +193,7 @@ def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
     primary_dice = tuple(roller.dice(pool_size(net), sides))
     primary = keep(primary_dice, net)
     others = tuple(roller.dice(request.count - 1, sides))
-    grit = GritChange(1 if request.grit_spent else 0, grit_gained(primary, request.grit_before))
+    grit = GRIT_CHANGES[1 if request.grit_spent else 0, grit_gained(primary, request.grit_before)]
     if primary == 1:
         return AttackResult(request, primary_dice, primary, (), others, "miss", 0, 0, 0, 0,
                             False if request.minion else None, grit)
