@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Hashable, Iterator
 
+from prompt_toolkit.application import application
 from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.filters import completion_is_selected, has_completions
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -83,8 +84,6 @@ def default_bindings_later() -> Iterator[None]:
     The Application makes them with the `load_key_bindings` its module imported; that name is swapped for
     the block only. A prompt-toolkit without that name makes them at once, as before.
     """
-    from prompt_toolkit.application import application
-
     load = getattr(application, "load_key_bindings", None)
     if load is None:
         yield
