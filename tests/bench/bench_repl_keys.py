@@ -183,7 +183,7 @@ def keys_between(count: int) -> int:
 
 def per_key(variants: tuple[str, ...], count: int, history_path: Path, measure: Any) -> dict[str, float]:
     """Each variant's cost of a key: a session of 3 x `count` lines less one of `count`, over the keys between."""
-    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "PYTHONHASHSEED": "0"}  # the same sets and dicts each run
     keys = keys_between(count)
     return {variant: (measure(child_command(variant, 3 * count, history_path), env)
                       - measure(child_command(variant, count, history_path), env)) / keys for variant in variants}

@@ -241,9 +241,12 @@ def fill(root: Path, entries: int, environ: dict[str, str]) -> None:
         sheets.append(sheet.resolve())
     store = folders["STATE"] / "crux"
     bench_state.fill_quickly(store, entries, sheets)
-    with sqlite3.connect(store / "crux.db") as connection:  # no fight left running (the docstring says why)
+    connection = sqlite3.connect(store / "crux.db", isolation_level=None)
+    try:  # no fight left running (the docstring says why)
         connection.execute("DELETE FROM fights")
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        connection.close()
 
 
 def fit(quick: bool) -> list[Ratio]:
