@@ -13,7 +13,7 @@ library, `import click, pyparsing, prompt_toolkit` (issue 15's goal of 1.3), fol
 `--instructions` counts instead (valgrind's cachegrind, the same on a busy machine): `crux repl` until
 its first prompt is drawn (the process leaves right after that draw) against `import prompt_toolkit`
 (left right after the import), with an empty store and with a store of a season's journal
-(5,000,000 entries filled by bench_state.py's SQL, built once and kept in BIG_STORE; `--quick`: 200,000
+(5,000,000 entries filled by bench_state.py's SQL, built once and kept in BIG_STORE or CRUX_BENCH_REPL_STORE; `--quick`: 200,000
 in a temporary folder). That store holds no fight left running: a left fight is offered before the
 first prompt and loads its rule set to say what it is (PERFORMANCE.md gives that figure).
 Context lines follow: a bare prompt_toolkit prompt, and `DEX` typed the moment
@@ -25,6 +25,7 @@ once the session has answered one): the goal is at most 1.1 (issue 15).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import statistics
@@ -44,7 +45,8 @@ from benchkit import Ratio, bench_environment, compile_crux, crux_command
 GOAL = 1.2  # issue 38: against `import prompt_toolkit`
 CONTEXT_GOAL = 1.3  # issue 15: against `import click, pyparsing, prompt_toolkit`
 BIG, QUICK_BIG = 5_000_000, 200_000  # journal entries of the big store (full, --quick)
-BIG_STORE = Path(tempfile.gettempdir()) / "crux-bench-repl-store"  # the 5,000,000-entry store, built once
+# the 5,000,000-entry store, built once (CRUX_BENCH_REPL_STORE: one built before, as XDG state/data/config folders)
+BIG_STORE = Path(os.environ.get("CRUX_BENCH_REPL_STORE", Path(tempfile.gettempdir()) / "crux-bench-repl-store"))
 # `crux repl`, left the moment its first prompt is drawn (os._exit: no teardown, as the anchor's mark), its
 # session's liveness file taken away first so the next run finds no session gone without a goodbye.
 FIRST_DRAW = r"""
