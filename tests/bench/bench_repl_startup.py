@@ -13,8 +13,8 @@ library, `import click, pyparsing, prompt_toolkit` (issue 15's goal of 1.3), fol
 `--instructions` counts instead (valgrind's cachegrind, the same on a busy machine): `crux repl` until
 its first prompt is drawn (the process leaves right after that draw) against `import prompt_toolkit`
 (left right after the import), with an empty store and with a store of a season's journal
-(5,000,000 entries filled by bench_state.py's SQL, built once and kept in BIG_STORE or CRUX_BENCH_REPL_STORE; `--quick`: 200,000
-in a temporary folder). That store holds no fight left running: a left fight is offered before the
+(5,000,000 entries filled by bench_state.py's SQL, built once and kept in BIG_STORE or
+CRUX_BENCH_REPL_STORE; `--quick`: 200,000 in a temporary folder). That store holds no fight left running: a left fight is offered before the
 first prompt and loads its rule set to say what it is (PERFORMANCE.md gives that figure).
 Context lines follow: a bare prompt_toolkit prompt, and `DEX` typed the moment
 the prompt shows until its answer (the runner is built just after the first draw;
