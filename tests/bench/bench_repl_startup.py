@@ -10,12 +10,12 @@ until it exits: interpreter teardown would flatter crux). The figure is the rati
 the medians; the goal (issue 38) is at most 1.2. The floor of a REPL with this grammar
 library, `import click, pyparsing, prompt_toolkit` (issue 15's goal of 1.3), follows as context.
 
-`--instructions` counts instead (valgrind's cachegrind, the same on a busy machine): `crux repl` until
-its first prompt is drawn (the process leaves right after that draw) against `import prompt_toolkit`
-(left right after the import), with an empty store and with a store of a season's journal
-(5,000,000 entries filled by bench_state.py's SQL, built once and kept in BIG_STORE or
-CRUX_BENCH_REPL_STORE; `--quick`: 200,000 in a temporary folder). That store holds no fight left running: a left fight is offered before the
-first prompt and loads its rule set to say what it is (PERFORMANCE.md gives that figure).
+`--instructions` counts instead (valgrind's cachegrind, the same on a busy machine): `crux repl` until its
+first prompt is drawn (the process leaves right after that draw) against `import prompt_toolkit` (left right
+after the import), with an empty store and with a store of a season's journal (5,000,000 entries filled by
+bench_state.py's SQL, built once and kept in BIG_STORE or CRUX_BENCH_REPL_STORE; `--quick`: 200,000 in a
+temporary folder). That store holds no fight left running: a left fight is offered before the first prompt and
+loads its rule set to say what it is (PERFORMANCE.md gives that figure).
 Context lines follow: a bare prompt_toolkit prompt, and `DEX` typed the moment
 the prompt shows until its answer (the runner is built just after the first draw;
 plain statements need neither pyparsing nor a grammar, which come a second later).
