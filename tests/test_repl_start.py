@@ -80,3 +80,31 @@ def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_prompt_toolkits_default_keys_are_made_after_the_first_draw_and_work() -> None:
+    """Its ~600 default bindings are made at the first key or by the warm-up after the first draw
+    (repl/key_bindings.py LaterBindings), never before the prompt shows; typed keys still edit the line."""
+    from crux_cli.core.style import PLAIN
+    from crux_cli.repl.key_bindings import LaterBindings
+
+    session = app.new_session(Settings(seed=3), PLAIN)
+    made_at_first_draw: list[bool] = []
+    with create_pipe_input() as keys:
+        prompt = app.create_prompt(session, InMemoryHistory(), input=keys, output=DummyOutput())
+        defaults = prompt.app._default_bindings
+        assert isinstance(defaults, LaterBindings) and defaults.made is None
+        prompt.app.after_render += lambda _: made_at_first_draw.append(defaults.made is not None)
+        keys.send_text("DEX +1x\x7fb\x01\x05\r")  # Backspace, Ctrl-A, Ctrl-E: Emacs keys of the defaults
+        assert prompt.prompt() == "DEX +1b"
+    assert made_at_first_draw[0] is False and defaults.made is not None
+
+
+def test_the_default_keys_are_made_at_once_outside_the_session() -> None:
+    """Only the session's prompt takes them later: an Application made elsewhere makes them as it always did."""
+    from prompt_toolkit import PromptSession
+
+    from crux_cli.repl.key_bindings import LaterBindings
+
+    with create_pipe_input() as keys:
+        assert not isinstance(PromptSession(input=keys, output=DummyOutput()).app._default_bindings, LaterBindings)

@@ -33,7 +33,7 @@ from crux_cli.repl.aliases import load_aliases
 from crux_cli.repl.commands import alias_clash
 from crux_cli.repl.completer import CruxCompleter
 from crux_cli.repl.history import data_dir, open_history
-from crux_cli.repl.key_bindings import create_key_bindings
+from crux_cli.repl.key_bindings import create_key_bindings, default_bindings_later
 from crux_cli.repl.lexer import CruxLexer, tokens
 from crux_cli.repl.pager import page, pager_command, wrap
 from crux_cli.repl.session import Session
@@ -117,6 +117,12 @@ class KeptPromptSession(PromptSession[str]):
 def create_prompt(session: Session, history: History, no_color: bool = False, input: Input | None = None,
                   output: Output | None = None, config: Config | None = None) -> PromptSession[str]:
     config = config or Config()
+    with default_bindings_later():  # made after the first draw (repl/key_bindings.py)
+        return kept_prompt_session(session, history, no_color, input, output, config)
+
+
+def kept_prompt_session(session: Session, history: History, no_color: bool, input: Input | None,
+                        output: Output | None, config: Config) -> PromptSession[str]:
     return KeptPromptSession(
         message=lambda: [("class:prompt", f"{session.rules_name}> ")],
         history=history,

@@ -3,12 +3,12 @@ prompt_toolkit PromptSession prompt, with each of crux's parts alone.
 
     python tests/bench/bench_repl_keys.py [--lines L] [--cpu] [--profile]
 
-A whole session in process (`run_repl` with prompt-toolkit's pipe input and a 256-colour terminal of 40 x 80 writing to /dev/null,
-so the keys, the buffer, the lexer, the suggestion from history, the toolbar and the renderer are the real
-ones). It types L different statements (tests/bench/batch_lines.py), each key by key and then erased with
-Ctrl-U, all at one prompt (so no statement is answered: this is the cost of keys), and leaves with Ctrl-D.
-Each key waits for the screen to be drawn after it (one draw a key, as a person types), and the rule set,
-its grammars and the first-draw warm-up are built before the first key.
+A whole session in process (`run_repl` with prompt-toolkit's pipe input and a 256-colour terminal of 40 x 80
+writing to /dev/null, so the keys, the buffer, the lexer, the suggestion from history, the toolbar and the
+renderer are the real ones). It types L different statements (tests/bench/batch_lines.py), each key by key and
+then erased with Ctrl-U, all at one prompt (so no statement is answered: this is the cost of keys), and leaves
+with Ctrl-D. Each key waits for the screen to be drawn after it (one draw a key, as a person types), and the
+rule set, its grammars and the first-draw warm-up are built before the first key.
 
 Variants, side by side in one run: the bare prompt (`PromptSession()`: no history, lexer, completer,
 toolbar or style), crux with everything on (lexer, completer as configured: complete_while_typing off,
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -32,7 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -105,10 +105,8 @@ def bare_session(keys: str) -> None:
     with create_pipe_input() as pipe:
         prompt: PromptSession[str] = PromptSession(input=pipe, output=terminal())
         feed_keys(prompt.app, pipe, keys)
-        try:
+        with contextlib.suppress(EOFError):  # Ctrl-D leaves
             prompt.prompt()
-        except EOFError:
-            pass
 
 
 def crux_session(variant: str, keys: str, history_path: Path) -> None:
@@ -185,7 +183,7 @@ def keys_between(count: int) -> int:
 
 def per_key(variants: tuple[str, ...], count: int, history_path: Path, measure: Any) -> dict[str, float]:
     """Each variant's cost of a key: a session of 3 x `count` lines less one of `count`, over the keys between."""
-    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "PYTHONHASHSEED": "0"}  # the same sets and dicts each run
     keys = keys_between(count)
     return {variant: (measure(child_command(variant, 3 * count, history_path), env)
                       - measure(child_command(variant, count, history_path), env)) / keys for variant in variants}
