@@ -12,7 +12,8 @@ and answered by the very calls the click command makes (the config file, `Settin
 goes to click, which decides it as before: any other option or an option after the statement,
 a first word starting with `-` but for arithmetic (`-1d6`, `-7/2`, `--2`: no `h` or `V`), a later
 one starting with `--` or holding an `h` (a typo of an option, `--`, `-h`; `DEX +2b -1B` is read
-here, as click reads it), a subcommand or `help`, `--rules list`, an option given twice, a value starting with `-`, a seed click's type would refuse,
+here, as click reads it), a subcommand or `help`, `--rules list`, an option given twice, a value
+starting with `-`, a seed click's type would refuse,
 CRUX_RULES or CRUX_SHEET set, a shell's completion request, and Windows (where click expands
 wildcards in the arguments).
 tests/test_cli.py runs each form both ways and compares.
