@@ -36,7 +36,7 @@ def is_dice(text: str, word: str, rules: RuleSet) -> bool:
 
 # Syntax trees are immutable and a statement's tree depends only on its text and rule set, so a batch
 # that repeats a few dozen statements parses each once. Bounded, so a million different lines stay flat.
-CACHE_SIZE = 4096
+CACHE_SIZE = 1024  # as many as a runner knows (MAX_KNOWN): each tree keeps what its memos worked out (core.memo)
 _cache: OrderedDict[tuple[str, str], tuple[RuleSet | None, RuleSet, Any]] = OrderedDict()
 
 
