@@ -130,8 +130,8 @@ def test_a_shared_table_with_salts_verifies(tmp_path: Path, monkeypatch: pytest.
     commitment = runner.commitment()
     runner.answers("1d20")
     assert runner.add_salt(bytes(range(16)), "Ann") == commitment  # the commitment shown does not change
-    runner.answers("2d6")
-    runner.answers("1d8")
+    runner.answers("8d20")  # many dice after each salt: another salt's faces never match them by chance (2d6: 1 in 36)
+    runner.answers("8d12")
     runner.add_salt(b"bob's salt", "Bob")
     runner.answers("4d6kh3")
     journal.close()
