@@ -6,7 +6,6 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import sys
@@ -14,6 +13,7 @@ from typing import Any
 
 # The forms people type most (`crux 'DEX +2b'`, `crux --json 4d6kh3`, `crux odds …`) are answered
 # without importing click, a third of a roll's start-up (running/quick.py; tests/bench/bench_startup.py).
+from crux_cli.core import collector
 from crux_cli.core.errors import CruxError
 from crux_cli.running import quick
 from crux_cli.running.quick import answer
@@ -30,14 +30,8 @@ def command_line() -> Any:
     they are imported, and they are then frozen out of its reach (gc.freeze); whatever runs after that
     is collected as usual, so a batch or a session holds no more garbage than before.
     """
-    collecting = gc.isenabled()  # as the caller had it (a program that turned it off keeps it off)
-    gc.disable()
-    try:
+    with collector.paused(freeze=True):
         from crux_cli.cli import main
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
     return main
 
 
@@ -56,18 +50,12 @@ def quick_answer(argv: list[str]) -> int | None:
     instructions. A one-shot answer makes little garbage of cycles (a batch, a session and what click
     answers are collected as usual); what is left is frozen out of the exit's collection (gc.freeze).
     """
-    collecting = gc.isenabled()  # as the caller had it (a program that turned it off keeps it off)
-    gc.disable()
-    try:
+    with collector.paused(freeze=True):
         if argv[:1] == ["log"]:  # `crux log`: read without click too (running.log_view, issue 38)
             from crux_cli.running.log_view import answer as answer_log
 
             return answer_log(argv, ready=hand_back_ctrl_c)
         return answer(argv, ready=hand_back_ctrl_c)
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
 
 
 def start_repl(settings: Settings) -> int:
@@ -78,14 +66,8 @@ def start_repl(settings: Settings) -> int:
     # prompt-toolkit is imported only here: one-shot rolls stay quick. Its ~120 modules and crux's REPL
     # live as long as the session: collected while they are made, they cost the first prompt ~4 % of its
     # instructions (tests/bench/bench_repl_startup.py), so the collector waits, then leaves them frozen.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector.paused(freeze=True):
         from crux_cli.repl.app import run_repl
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
     return run_repl(settings)
 
 

@@ -21,8 +21,6 @@ statement with the same faces is rolled once, so a long history costs its distin
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 import re
 from collections import Counter
@@ -30,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
+from crux_cli.core import collector
 from crux_cli.core.errors import CruxError
 from crux_cli.running.replay import replayed
 from crux_cli.running.runner import Runner
@@ -332,7 +331,7 @@ def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]], counted: Tally
     parsed are a million short-lived lists with no cycles, which reference counting frees, and collections over
     them cost a third of the time (PERFORMANCE.md)."""
     counted = Tally() if counted is None else counted
-    with collector_paused():
+    with collector.paused():
         for rules, seed, statements, items in runs:
             if statements is None:  # rolls kept whole: their answers' dice
                 counted.add_whole(items)
@@ -340,19 +339,6 @@ def tally(runs: Iterable[tuple[str, Any, list[str] | None, Any]], counted: Tally
                 counted.add_run(rules, seed, statements, items)
         counted.settle()
     return counted
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic collector paused (rows parsed are short-lived lists with no cycles: it would only walk them, 4/5
-    of parsing 50 runs' rows), started again after, if it ran before."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def face_report(sides: int, counts: list[int]) -> dict[str, Any]:

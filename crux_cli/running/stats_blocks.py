@@ -15,7 +15,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from crux_cli.running.stats import OUTCOMES_FROM, Tally, collector_paused, tally
+from crux_cli.core import collector
+from crux_cli.running.stats import OUTCOMES_FROM, Tally, tally
 from crux_cli.state.history import block_rolls, keep_sums, plain_rows, rolls_of, row_body, tally_blocks
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def newest_outcomes(store: Store, trimmed: int) -> Tally:
     counted from its row and kept, so a later report rolls nothing again nor parses its rows."""
     newest = Tally()
     new: dict[str, tuple[int, str]] = {}
-    with collector_paused():
+    with collector.paused():
         for seq, ident, count, kept, body in plain_rows(store):
             part = outcomes_loaded(kept, ident, count)
             if part is None and count >= RUN_KEEPS_FROM:
