@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import iter_log_lines, log_lines
-from crux_cli.running.quick import COMPLETE, check_text, read_config, refuse
+from crux_cli.running.quick import COMPLETE, check_text, leading_options, read_config, refuse
 from crux_cli.running.replay import iter_answers, with_answers
 from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
@@ -49,19 +49,10 @@ def read(words: list[str]) -> dict[str, Any] | None:
     if words[:1] != ["log"] or os.name == "nt" or any(name in os.environ for name in
                                                        ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
         return None
-    options: dict[str, Any] = {}
-    at = 1
-    while at < len(words):
-        word = words[at]
-        if word in FLAGS and FLAGS[word] not in options:
-            options[FLAGS[word]] = True
-            at += 1
-        elif word in VALUES and VALUES[word] not in options and at + 1 < len(words) \
-                and words[at + 1][:1] != "-":
-            options[VALUES[word]] = words[at + 1]
-            at += 2
-        else:
-            return None
+    read = leading_options(words, 1, FLAGS, VALUES)
+    if read is None or read[1] != len(words):  # a word that is no option: click's to refuse
+        return None
+    options = read[0]
     if "last" in options:
         last = options["last"]
         if not (last.isascii() and last.isdigit() and 1 <= int(last) < 1 << 63):

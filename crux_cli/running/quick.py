@@ -47,19 +47,10 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
     """(the options, is it `odds`, the statement's text) of a command line read here, else None."""
     if not words or os.name == "nt" or any(name in os.environ for name in ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
         return None
-    options: dict[str, Any] = {}
-    at = 0
-    while at < len(words) and words[at][:1] == "-" and not number_first(words[at]):
-        word = words[at]
-        if word in FLAGS and FLAGS[word] not in options:
-            options[FLAGS[word]] = True
-            at += 1
-        elif word in VALUES and VALUES[word] not in options and at + 1 < len(words) \
-                and words[at + 1][:1] != "-":
-            options[VALUES[word]] = words[at + 1]
-            at += 2
-        else:
-            return None
+    read = leading_options(words, 0, FLAGS, VALUES)
+    if read is None:
+        return None
+    options, at = read
     statement = words[at:]
     odds = statement[:1] == ["odds"]
     if odds:
@@ -78,6 +69,26 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
             return None
         options["seed"] = seed
     return options, odds, " ".join(statement)
+
+
+def leading_options(words: list[str], at: int, flags: dict[str, str],
+                    values: dict[str, str]) -> tuple[dict[str, Any], int] | None:
+    """The options of `words` from `at` up to the first word that is none (the statement's), and where they
+    end; None where click is to decide: an option unknown here or given twice, a value missing or starting
+    with `-`. `flags` and `values` map each option to its parameter's name."""
+    options: dict[str, Any] = {}
+    while at < len(words) and words[at][:1] == "-" and not number_first(words[at]):
+        word = words[at]
+        if word in flags and flags[word] not in options:
+            options[flags[word]] = True
+            at += 1
+        elif word in values and values[word] not in options and at + 1 < len(words) \
+                and words[at + 1][:1] != "-":
+            options[values[word]] = words[at + 1]
+            at += 2
+        else:
+            return None
+    return options, at
 
 
 def as_typed(word: str) -> bool:
