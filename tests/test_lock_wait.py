@@ -64,21 +64,17 @@ def stopped(script: str, *args: str, cwd: Path) -> Iterator[subprocess.Popen[str
             holder.stdout.close()
 
 
-def test_a_stopped_lock_holder_is_named_within_two_seconds_and_refused_plainly(sheet: Path) -> None:
+def test_a_stopped_lock_holder_is_named_while_crux_waits_and_refused_plainly(sheet: Path) -> None:
     for holder in stopped(HOLDER, str(sheet), cwd=sheet.parent):
-        started = time.monotonic()  # a crux's own start on this machine now, before it could wait for anything
-        subprocess.run([sys.executable, "-m", "crux_cli", "--no-journal", "d6"],
-                       cwd=sheet.parent, capture_output=True, timeout=60)
-        start_up = time.monotonic() - started
         waiter = subprocess.Popen([sys.executable, "-m", "crux_cli", "--sheet", "w.toml", "damage 1"],
                                   cwd=sheet.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                   env={**os.environ, "CRUX_LOCK_WAIT": "4", "NO_COLOR": "1"})
         assert waiter.stderr is not None
-        started = time.monotonic()
         first = waiter.stderr.readline()  # the first line it says: the wait, and whom for
-        said_after = time.monotonic() - started
         assert first == f"crux: waiting for another crux holding w.toml (pid {holder.pid})…\n"
-        assert said_after < 2.0 + start_up, (said_after, start_up)  # after a second of waiting, within two
+        # said while it waits (after a second of its own clock), not with the refusal (at four): the crux is
+        # still waiting when the line arrives, however busy the machine, for both are timed by the same process
+        assert waiter.poll() is None
         out, rest = waiter.communicate(timeout=30)  # and a plain refusal when the limit is reached
         assert waiter.returncode == 2, rest
         assert f"another crux (pid {holder.pid}) has held the sheet for more than 4 s: crux gives up" in rest
