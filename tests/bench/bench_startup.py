@@ -33,12 +33,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent.parent))  # tests/: the corpus's reader
 sys.path.insert(0, str(Path(__file__).parent))
 from benchkit import Ratio, bench_environment, crux_command, instructions, ratio_of
 
 GOAL = 0.5
 ROOT = Path(__file__).resolve().parent.parent.parent
-CORPUS = ROOT / "grammar" / "examples.txt"
 FLOOR = [sys.executable, "-c", "import click, pyparsing"]
 
 
@@ -64,19 +64,10 @@ def run(command: list[str], env: dict[str, str], cwd: str | None = None) -> tupl
 
 
 def corpus() -> list[tuple[str, str]]:
-    """(rule set, statement) of every line of the corpus that is not a refusal."""
-    lines, rules = [], "crux"
-    for line in CORPUS.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            rules = line[1:-1].strip()
-            continue
-        statement, _, expected = line.partition(" => ")
-        if not expected.startswith("error:"):
-            lines.append((rules, statement.strip()))
-    return lines
+    """(rule set, statement) of every line of the corpus that is not a refusal, read as its test reads it."""
+    from test_grammar_corpus import corpus as examples
+
+    return [(rules, statement) for rules, statement, expected, _ in examples() if not expected.startswith("error:")]
 
 
 Case = tuple[list[str], frozenset[str]]  # a path's command and the modules it imports
