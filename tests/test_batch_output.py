@@ -97,7 +97,6 @@ def test_a_pipe_reader_sees_each_answer_while_crux_waits_for_more_input():
     import select
     import subprocess
     import sys
-    import time
 
     child = subprocess.Popen([sys.executable, "-m", "crux_cli", "--seed", "1", "-"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
@@ -106,10 +105,9 @@ def test_a_pipe_reader_sees_each_answer_while_crux_waits_for_more_input():
         for statement in ("d20", "DEX +1b"):
             child.stdin.write(statement + "\n")
             child.stdin.flush()
-            started = time.monotonic()
+            # a bound on waiting, not on speed: an answer held until the input ends never comes while crux waits
             assert select.select([child.stdout], [], [], 20)[0], f"no answer to {statement!r} while crux waits"
             assert child.stdout.readline().startswith(f"{statement}: ")
-            assert time.monotonic() - started < 20
         child.stdin.close()
         assert child.wait(20) == 0 and child.stdout.read() == ""
     finally:
