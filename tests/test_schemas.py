@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from helpers import crux_here
+from test_grammar_corpus import EXAMPLES
 
 import crux_cli
 
@@ -80,13 +81,8 @@ def check(record: dict[str, Any], name: str | None = None) -> None:
 
 
 def corpus() -> list[tuple[str, str]]:
-    rules, found = "crux", []
-    for line in (ROOT / "grammar" / "examples.txt").read_text(encoding="utf-8").splitlines():
-        if line.startswith("[") and line.endswith("]"):
-            rules = line[1:-1]
-        elif " => " in line and not line.startswith("#") and not line.partition(" => ")[2].startswith("error"):
-            found.append((rules, line.partition(" => ")[0]))
-    return found
+    """The corpus's statements that are answered (refusals aside), read by the grammar corpus test's reader."""
+    return [(rules, statement) for rules, statement, expected, _ in EXAMPLES if not expected.startswith("error")]
 
 
 def test_the_schemas_are_what_the_tool_writes() -> None:
