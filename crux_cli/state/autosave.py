@@ -96,14 +96,16 @@ def write_private(path: Path, text: str) -> None:
 class Left:
     """A fight left by a session that is gone, claimed (its liveness lock held) by this one.
 
-    `path` is the fight written out as an encounter file (private, in the state folder) for `load`.
+    `path` is the fight written out as an encounter file (private, in the state folder) for `load`; `ledger` is
+    its text, as the store keeps it (the offer says where the fight stands from it, before the rules load).
     """
 
-    def __init__(self, journal: Journal, session: str, path: Path, alive: int) -> None:
+    def __init__(self, journal: Journal, session: str, path: Path, alive: int, ledger: str = "") -> None:
         self.journal = journal
         self.session = session
         self.path = path
         self.alive = alive
+        self.ledger = ledger
 
     def forget(self) -> None:
         """Resumed or set aside: it leaves the store, its file and its claim go."""
@@ -165,7 +167,7 @@ def left_fights(journal: Journal, most: int | None = None) -> list[Left]:
         except (OSError, CruxError):
             os.close(claim)
             continue
-        found.append(Left(journal, session, path, claim))
+        found.append(Left(journal, session, path, claim, ledger))
         if most is not None and len(found) >= most:
             break
     return found
