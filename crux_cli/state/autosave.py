@@ -84,8 +84,12 @@ class Autosave:
 
 
 def write_private(path: Path, text: str) -> None:
-    """`text` at `path` atomically, under its lock, the file private (0600) from its first byte."""
-    from crux_cli.state.store import locked, write_atomically
+    """`text` at `path` atomically, under its lock, the file private (0600) from its first byte.
+
+    The lock and the writer are state.store's, imported from their own modules: the store's sheets are not
+    needed to write out a left fight before the first prompt (2 M instructions)."""
+    from crux_cli.state.files import write_atomically
+    from crux_cli.state.sheet_locks import locked
 
     with locked(path, str(path)):
         if not path.exists():
