@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.repl import resuming
 
 if TYPE_CHECKING:
     from crux_cli.core.lines import OddsAsked
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from crux_cli.core.style import Palette
     from crux_cli.repl.session import Session
     from crux_cli.running.runner import Answer, Runner
-    from crux_cli.state.autosave import Left
 
 
 class Fighting:
@@ -287,54 +287,13 @@ class Fighting:
         return []
 
     def resume_offer(self) -> list[str]:
-        """At start: the newest fight left by a session that ended or was killed is offered for resuming.
+        """At start: the newest fight left by a session that ended or was killed is offered for resuming
+        (repl/resuming.py).
 
         Resuming is not a step `undo` takes back: undone, the fight would leave the session and its
         autosave file with it.
         """
-        session = self.session
-        from crux_cli.state.autosave import left_fights
-
-        if session.journal is None:
-            return []
-        left = left_fights(session.journal, most=1)  # one is offered; the others wait for a later start
-        said = session.journal.take_warnings()  # what settling statements cut short by a kill did
-        if not left:
-            return said  # the usual start: the encounter files and the fight rules stay unloaded
-        rules = self.rules()
-        for other in left[1 if rules is not None else 0:]:  # offered at a later start
-            other.release()
-        if rules is None:
-            return [*said, f"a fight was left running: the {session.rules_name} rules have no fights, so it "
-                    "waits for a session in rules that have them"]
-        newest = left[0]
-        try:
-            fight = self.load_fight(str(newest.path))
-        except CruxError:
-            return [*said, f"a fight was left that does not read: kept as {newest.set_aside()}"]
-
-        session.pending = lambda line: self.resume_answer(line, newest, rules)
-        return [*said, f"a fight was left running ({fight.summary()}): resume it? (Y/n; "
-                "n keeps it as a file to load later)"]
-
-    def resume_answer(self, line: str, newest: Left, rules: FightRules) -> list[str]:
-        """The answer to the resume offer: resumed (Enter, y), kept as a file (n), or a statement answered instead
-        (the fight left running waits for the next start). `newest` is the fight left (state.autosave)."""
-        session = self.session
-        reply = line.strip().lower()
-        if reply in ("n", "no"):
-            kept = newest.set_aside()
-            return [f"the fight is kept in {kept}: `{rules.resume(str(kept))}` resumes it"]
-        if reply not in ("", "y", "yes"):  # a statement typed instead: answered, and the fight waits
-            newest.release()
-            return ["not resumed: the fight left running is offered again at the next start",
-                    *session.handle(line)]
-        out = session.answered(line, lambda: self.word(rules.resume(str(newest.path)), undoable=False))
-        if self.state is not None:
-            newest.forget()  # the file it was read from goes: the fight is in the store, where it was kept
-            store = str(session.autosave.path) if session.autosave is not None else "the state store"
-            out = [said.replace(str(newest.path), f"{store} (the fight left running)") for said in out]
-        return out
+        return resuming.offer(self)
 
     # -- what the fight's words ask of the session (core.ruleset.FightHost) ----------------------------
 

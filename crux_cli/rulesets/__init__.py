@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from importlib.metadata import EntryPoint
 
     from crux_cli.core.ruleset import RuleSet, SheetFile
@@ -48,6 +49,22 @@ BUILT_IN: dict[str, tuple[str, str]] = {
 # a built-in rule set's sheet file (its `SheetKeeping.file`), named here so that a sheet is read without loading the
 # rules it names: a dice roll beside a sheet never loads them (tests/test_ruleset.py holds the two to agree)
 SHEET_FILES: dict[str, tuple[str, str]] = {"crux": ("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")}
+
+
+# a built-in rule set's reader of where a fight left running stands (a function of the fight's text, None when the text
+# is not one it reads quickly), named here so the REPL offers the fight before its first prompt without loading the
+# rules (tests/test_fight_summary.py holds it to the rules' own reading of the fight)
+FIGHT_SUMMARIES: dict[str, tuple[str, str]] = {"crux": ("crux_cli.rulesets.crux.fight_summary", "summary")}
+
+
+def fight_summary(name: str) -> Callable[[str], str | None] | None:
+    """The quick reader of a fight's summary of the built-in rule set `name` (None: it names none, so the rule set's
+    fights read the fight whole)."""
+    if name not in FIGHT_SUMMARIES:
+        return None
+    module, value = FIGHT_SUMMARIES[name]
+    found: Callable[[str], str | None] = getattr(importlib.import_module(module), value)
+    return found
 
 
 @functools.cache

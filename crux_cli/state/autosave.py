@@ -84,8 +84,12 @@ class Autosave:
 
 
 def write_private(path: Path, text: str) -> None:
-    """`text` at `path` atomically, under its lock, the file private (0600) from its first byte."""
-    from crux_cli.state.store import locked, write_atomically
+    """`text` at `path` atomically, under its lock, the file private (0600) from its first byte.
+
+    The lock and the writer are state.store's, imported from their own modules: the store's sheets are not
+    needed to write out a left fight before the first prompt (2 M instructions)."""
+    from crux_cli.state.files import write_atomically
+    from crux_cli.state.sheet_locks import locked
 
     with locked(path, str(path)):
         if not path.exists():
@@ -96,14 +100,16 @@ def write_private(path: Path, text: str) -> None:
 class Left:
     """A fight left by a session that is gone, claimed (its liveness lock held) by this one.
 
-    `path` is the fight written out as an encounter file (private, in the state folder) for `load`.
+    `path` is the fight written out as an encounter file (private, in the state folder) for `load`; `ledger` is
+    its text, as the store keeps it (the offer says where the fight stands from it, before the rules load).
     """
 
-    def __init__(self, journal: Journal, session: str, path: Path, alive: int) -> None:
+    def __init__(self, journal: Journal, session: str, path: Path, alive: int, ledger: str = "") -> None:
         self.journal = journal
         self.session = session
         self.path = path
         self.alive = alive
+        self.ledger = ledger
 
     def forget(self) -> None:
         """Resumed or set aside: it leaves the store, its file and its claim go."""
@@ -165,7 +171,7 @@ def left_fights(journal: Journal, most: int | None = None) -> list[Left]:
         except (OSError, CruxError):
             os.close(claim)
             continue
-        found.append(Left(journal, session, path, claim))
+        found.append(Left(journal, session, path, claim, ledger))
         if most is not None and len(found) >= most:
             break
     return found

@@ -14,8 +14,9 @@ library, `import click, pyparsing, prompt_toolkit` (issue 15's goal of 1.3), fol
 first prompt is drawn (the process leaves right after that draw) against `import prompt_toolkit` (left right
 after the import), with an empty store and with a store of a season's journal (5,000,000 entries filled by
 bench_state.py's SQL, built once and kept in BIG_STORE or CRUX_BENCH_REPL_STORE; `--quick`: 200,000 in a
-temporary folder). That store holds no fight left running: a left fight is offered before the first prompt and
-loads its rule set to say what it is (PERFORMANCE.md gives that figure).
+temporary folder), and with that store holding LEFT fights left running by sessions gone (a fight of two heroes
+and two enemies in its first round, as the autosave keeps it): the newest is offered before the first prompt
+("a fight was left running (round 1, Bram's turn: …): resume it?"), the others wait for later starts.
 Context lines follow: a bare prompt_toolkit prompt, and `DEX` typed the moment
 the prompt shows until its answer (the runner is built just after the first draw;
 plain statements need neither pyparsing nor a grammar, which come a second later).
@@ -74,6 +75,19 @@ sys.meta_path.insert(0, LeaveAtFirstDraw())
 sys.argv = ["crux", "repl"]
 from crux_cli.__main__ import main
 main()
+"""
+LEFT = 5  # fights left by sessions gone in the left-fight case (the newest is offered)
+# a fight as a REPL session's autosave keeps it (the encounter file's text, printed), made by crux itself so that it
+# stays one its rule set reads as the format moves on
+LEFT_FIGHT = r"""
+from crux_cli.repl.session import Session
+from crux_cli.running.runner import Runner
+from crux_cli.state.encounter import fight_text
+session = Session(Runner(seed=3))
+for line in ("fight", "hero Ann", "hero Bram", "enemy ogre hp 20 atk d6", "enemy goblin hp 7 atk d6", "init",
+             "atk ogre", "next"):
+    session.handle(line)
+print(fight_text(session.fight, session.runner.rules.fight_rules()), end="")
 """
 FIRST_ANSWER_GOAL = 1.1  # `DEX` typed the instant the prompt shows, against the prompt plus one warm answer
 PROMPT = "crux> "
@@ -244,15 +258,47 @@ def fill(root: Path, entries: int, environ: dict[str, str]) -> None:
     store = folders["STATE"] / "crux"
     bench_state.fill_quickly(store, entries, sheets)
     connection = sqlite3.connect(store / "crux.db", isolation_level=None)
-    try:  # no fight left running (the docstring says why)
+    try:  # no fight left running: the left-fight case brings its own (fights_left)
         connection.execute("DELETE FROM fights")
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         connection.close()
 
 
+@contextmanager
+def fights_left(environ: dict[str, str], count: int) -> Iterator[None]:
+    """`count` fights left running by sessions gone (`gone0`…, the last the newest), kept in the store of
+    `environ` as a session's autosave keeps them; taken away again after (the big store is kept for the
+    other cases, which have none)."""
+    import sqlite3
+
+    ledger = subprocess.run([sys.executable, "-c", LEFT_FIGHT], env=environ, check=True, capture_output=True,
+                            text=True, stdin=subprocess.DEVNULL).stdout
+    store = Path(environ["XDG_STATE_HOME"]) / "crux"
+    sessions = [f"gone{number}" for number in range(count)]
+
+    def each(statement: str, rows: list[tuple[str, ...]]) -> None:
+        connection = sqlite3.connect(store / "crux.db", isolation_level=None)
+        try:
+            connection.executemany(statement, rows)
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
+
+    each("INSERT OR REPLACE INTO fights VALUES (?, ?, ?)",
+         [(session, ledger, f"2026-11-28T12:00:{number:02}.000Z") for number, session in enumerate(sessions)])
+    try:
+        yield
+    finally:
+        each("DELETE FROM fights WHERE session = ?", [(session,) for session in sessions])
+        for session in sessions:  # the offered fight written out, the sessions' liveness files
+            for path in (store / "fights" / f"{session}.toml", store / "sessions" / f"{session}.alive"):
+                path.unlink(missing_ok=True)
+
+
 def fit(quick: bool) -> list[Ratio]:
-    """Issue 38's figures: the first prompt against `import prompt_toolkit`, with an empty and a big store."""
+    """Issue 38's figures: the first prompt against `import prompt_toolkit`, with an empty store, a big one, and
+    the big one holding fights left running (one offered before the prompt)."""
     compile_crux()
     with bench_environment(TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1") as environ:
         anchor = instructions([sys.executable, "-c", "import prompt_toolkit, os; os._exit(0)"], environ)
@@ -260,10 +306,13 @@ def fit(quick: bool) -> list[Ratio]:
     entries = QUICK_BIG if quick else BIG
     with store_of(entries, None if quick else BIG_STORE) as environ:
         big = first_prompt_instructions(environ)
+        with fights_left(environ, LEFT):
+            left = first_prompt_instructions(environ)
     anchor_name = "python -c 'import prompt_toolkit'"
     return [Ratio(f"crux repl to its first prompt, {label}", count / 1e6, anchor_name, anchor / 1e6,
                   "M instructions", count / anchor, GOAL, True)
-            for label, count in (("an empty store", empty), (f"a store of {entries:,} entries", big))]
+            for label, count in (("an empty store", empty), (f"a store of {entries:,} entries", big),
+                                 (f"a store of {entries:,} entries, {LEFT} fights left", left))]
 
 
 def main_instructions(quick: bool) -> int:

@@ -35,15 +35,13 @@ from crux_cli.rulesets.crux.encounter import (
 )
 from crux_cli.rulesets.crux.engine import GRIT_MAX
 from crux_cli.rulesets.crux.fight_state import FightState, frozen_map
+from crux_cli.rulesets.crux.fight_summary import FORMAT, FORMATS
 from crux_cli.rulesets.crux.hero import CONDITIONS, WOUND_CAP, Hero
 from crux_cli.rulesets.crux.sheet_file import brief
 
 if TYPE_CHECKING:
     from crux_cli.core.ruleset import FightValue
 
-FORMAT = 3  # 1: sheet paths relative to the folder crux ran in when saving; 2: relative to the file;
-# 3: as 2, with the values of heroes held in memory (`held`), `fallen` and `over`
-FORMATS = (1, 2, FORMAT)
 WHAT = "encounter file"
 HEADER = "# A crux encounter: resume it with `load FILE` in the REPL (`crux repl`). Written by crux; edit with care.\n"
 SIDES = ("hero", "enemy")
