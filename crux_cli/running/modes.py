@@ -260,13 +260,15 @@ class AnswerLines:
         return shown
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
-        """The text printed for `answer`, given on a sheet: a roll that changed the sheet, or is not kept by its
-        faces alone (a comment, a repetition, a table, many dice), is rendered afresh."""
+        """The text printed for `answer`, given on a sheet: a roll not kept by its faces alone (a comment, a
+        repetition, a table, many dice) is rendered afresh. One that changed the sheet is remembered by its update,
+        which the runner gives as one object for each pair of heroes (running.runner `sheet_update`): its line is
+        the same for the same statement, faces, hero before and hero after."""
         faces, update = answer.drawn, answer.sheet
-        if faces is None or update.before is not update.after or answer.comment is not None \
-                or answer.index is not None or len(faces) > REMEMBERED_FACES or answer.handler == "table":
+        if faces is None or answer.comment is not None or answer.index is not None \
+                or len(faces) > REMEMBERED_FACES or answer.handler == "table":
             return self.render(answer, number, made)
-        return self.line(answer, number, made, update.after)
+        return self.line(answer, number, made, update.after if update.before is update.after else update)
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,

@@ -496,6 +496,10 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
         keeping = rules.sheet
         after = before if keeping is None else keeping.apply(result, before)
         if after is not before:  # a save of the very hero read changes nothing
+            # one object a state (state.store `interned`): a change met again gives the very update, its line and
+            # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
+            after = sheets.interned(after)
+        if after is not before:
             if runner.on_write is not None:  # `announce` compares what the sheet keeps
                 runner.announce(runner.on_write, path, before, after, text)
             sheet.save(after)
@@ -508,8 +512,26 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
     runner.hero = after
     update = runner.last_update  # the usual statement on a sheet leaves the very hero the last one did
     if update is None or update.after is not after or update.before is not before or update.path != path:
-        update = runner.last_update = SheetUpdate(path, before, after)
+        update = runner.last_update = sheet_update(path, before, after)
     return result, update
+
+
+def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
+    """The update from `before` to `after` on the sheet at `path`: one object for each pair of heroes met (a sheet's
+    heroes are one object a state), so what is remembered by an update (a line's suffix, its answer line) is found
+    again when a hero's Grit goes 2, 3, 2, 3. Each update kept holds its heroes, so their ids name no other."""
+    key = (id(before), id(after))
+    known = UPDATES.get(key)
+    if known is not None and known.before is before and known.after is after and known.path == path:
+        return known
+    if len(UPDATES) >= KEPT_UPDATES:
+        UPDATES.clear()
+    update = UPDATES[key] = SheetUpdate(path, before, after)
+    return update
+
+
+UPDATES: dict[tuple[int, int], SheetUpdate] = {}  # by the ids of the heroes before and after (`sheet_update`)
+KEPT_UPDATES = 256
 
 
 def counted(error: CruxError, passed: list[str]) -> CruxError:
