@@ -288,7 +288,12 @@ class Runner:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
         if self.sheet is not None and handler is self.loaded and handler.sheet is not None:  # keeps state
             return roll_on_sheet(self, handler, statement, roller, text, self.sheet)
-        hero = self.hero if self.sheet is None else store_module().load_hero(self.sheet)  # `current_hero`, spelled out
+        if self.sheet is None:
+            hero = self.hero
+        else:  # `current_hero`, spelled out: a dice line beside a batch's sheet gives the hero its run holds
+            sheets = SHEETS or sheet_store()
+            run = sheets.HELD_NAMES.get(self.sheet)
+            hero = run.hero if run is not None else sheets.load_hero(self.sheet)
         try:  # `run`, spelled out: a batch rolls thousands of statements a second
             result = handler.run(statement, Context(roller, hero, text))
         except CruxError as error:
@@ -478,7 +483,7 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
     spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
     the sheet. A batch on a sheet rolls here at every line: the run it holds is used as it is, with no `with`, and
     the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
-    sheets = store_module()
+    sheets = SHEETS or sheet_store()
     sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
     transaction = None
     if sheet is None or monotonic() >= sheet.quiet_until:
@@ -514,6 +519,16 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
     if update is None or update.after is not after or update.before is not before or update.path != path:
         update = runner.last_update = sheet_update(path, before, after)
     return result, update
+
+
+SHEETS: Any = None  # state.store, once a statement on a sheet asked for it: a batch on a sheet asks at every line
+
+
+def sheet_store() -> Any:
+    """state.store (`store_module`), kept in SHEETS: a roll without a sheet never loads it."""
+    global SHEETS
+    SHEETS = store_module()
+    return SHEETS
 
 
 def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
