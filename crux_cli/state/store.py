@@ -522,7 +522,7 @@ class HeldRun(SheetTransaction):
         parsed: SheetHero | None = None
         if text is not None:
             with contextlib.suppress(SheetError):
-                parsed = parse_sheet(text, self.shown)
+                parsed = planned_hero(text, self.shown)
         if text is None or parsed is None or self.file.kept(parsed) != self.file.kept(self.hero):
             text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
             self.found = {}  # the text is rewritten: its lines may move
@@ -553,6 +553,24 @@ class HeldRun(SheetTransaction):
         except OSError:
             HELD.pop(self.path, None)
             os.close(self.descriptor)
+
+
+def planned_hero(text: str, shown: str) -> SheetHero:
+    """`parse_sheet(text, shown)`, remembered for the last few texts a held run planned to write: a batch on a sheet
+    writes it once a chunk, and a hero whose Grit goes 4, 5, 4, 5 leaves the same text again and again (a parse of a
+    sheet is a thousand lines of Python). A text refused is parsed again every time, for its refusal."""
+    known = PLANNED.get((text, shown))
+    if known is not None:
+        return known
+    hero = parse_sheet(text, shown)
+    if len(PLANNED) >= KEPT_PLANS:
+        PLANNED.clear()
+    PLANNED[text, shown] = hero
+    return hero
+
+
+PLANNED: dict[tuple[str, str], SheetHero] = {}  # the hero of each text a held run planned (`planned_hero`)
+KEPT_PLANS = 8
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)
