@@ -24,7 +24,7 @@ from crux_cli.running.read import read
 from crux_cli.state import store_module
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import RuleSet, SheetHero
+    from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
@@ -286,8 +286,8 @@ class Runner:
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
-        if self.sheet is not None and handler is self.loaded and handler.sheet is not None:  # keeps state
-            return roll_on_sheet(self, handler, statement, roller, text, self.sheet)
+        if self.sheet is not None and handler is self.loaded and (keeping := handler.sheet) is not None:  # keeps state
+            return roll_on_sheet(self, handler, keeping, statement, roller, text, self.sheet)
         if self.sheet is None:
             hero = self.hero
         else:  # `current_hero`, spelled out: a dice line beside a batch's sheet gives the hero its run holds
@@ -477,12 +477,12 @@ class _SourceOf:
 
 
 
-def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller, text: str,
+def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, statement: Any, roller: Roller, text: str,
                   path: str) -> tuple[Any, SheetUpdate]:
     """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
     spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
-    the sheet. A batch on a sheet rolls here at every line: the run it holds is used as it is, with no `with`, and
-    the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
+    the sheet (its `keeping`). A batch on a sheet rolls here at every line: the run it holds is used as it is, with
+    no `with`, and the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
     sheets = SHEETS or sheet_store()
     sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
     transaction = None
@@ -498,8 +498,7 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller
             result = rules.run(statement, Context(roller, before, text))
         except CruxError as error:
             raise error.at(text) from None
-        keeping = rules.sheet
-        after = before if keeping is None else keeping.apply(result, before)
+        after = keeping.apply(result, before)
         if after is not before:  # a save of the very hero read changes nothing
             # one object a state (state.store `interned`): a change met again gives the very update, its line and
             # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
