@@ -302,16 +302,6 @@ class Runner:
             self.hero = self.apply(result, self.hero)
         return result, None
 
-    @staticmethod
-    def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
-                 before: SheetHero, after: SheetHero, text: str) -> None:
-        """Tell the journal a sheet is about to change, with the values it keeps (none when only others did)."""
-        from crux_cli.state.sheet_undo import sheet_values
-
-        old, new = sheet_values(before), sheet_values(after)
-        if old != new:
-            on_write(path, old, new, text, after.name)
-
     def apply(self, result: Any, hero: SheetHero) -> SheetHero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
         sheet = self.rules.sheet
@@ -503,10 +493,12 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
             # one object a state (state.store `interned`): a change met again gives the very update, its line and
             # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
             after = sheets.interned(after)
-        if after is not before:
-            if runner.on_write is not None:  # `announce` compares what the sheet keeps
-                runner.announce(runner.on_write, path, before, after, text)
-            sheet.save(after)
+        if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
+            old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
+            if old != new:
+                if runner.on_write is not None:  # the journal announces the write (`announce`)
+                    runner.on_write(path, old, new, text, after.name)
+                sheet.save_changed(after)
     except BaseException as error:
         if transaction is not None:
             transaction.__exit__(type(error), error, error.__traceback__)

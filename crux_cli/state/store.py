@@ -321,6 +321,10 @@ class SheetTransaction:
     def __exit__(self, *exc: object) -> None:
         return None
 
+    def save_changed(self, hero: SheetHero) -> None:
+        """`save` a hero whose kept values the caller found to differ from those of the hero read (`roll_on_sheet`)."""
+        self.save(hero)
+
     def save(self, hero: SheetHero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
@@ -461,6 +465,8 @@ class HeldRun(SheetTransaction):
     def keep(self, hero: SheetHero) -> None:
         """A statement changed the hero: kept in memory, its text made once for all the run's changes (`plan`)."""
         self.hero = interned(hero)
+
+    save_changed = keep  # the caller compared the kept values already (running.runner `roll_on_sheet`)
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
