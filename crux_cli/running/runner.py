@@ -467,6 +467,8 @@ class _SourceOf:
 
 
 
+# long: a batch on a sheet rolls here at every line: the held run, the roll, the change and its update spelled out
+# in one function, with no call a line more (PERFORMANCE.md, "A line on a held sheet")
 def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, statement: Any, roller: Roller, text: str,
                   path: str) -> tuple[Any, SheetUpdate]:
     """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
