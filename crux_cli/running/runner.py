@@ -495,12 +495,12 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
             # one object a state (state.store `interned`): a change met again gives the very update, its line and
             # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
             after = sheets.interned(after)
-        if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
-            old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
-            if old != new:
-                if runner.on_write is not None:  # the journal announces the write (`announce`)
-                    runner.on_write(path, old, new, text, after.name)
-                sheet.save_changed(after)
+            if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
+                old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
+                if old != new:
+                    if runner.on_write is not None:  # the journal announces the write (`announce`)
+                        runner.on_write(path, old, new, text, after.name)
+                    sheet.save_changed(after)
     except BaseException as error:
         if transaction is not None:
             transaction.__exit__(type(error), error, error.__traceback__)
