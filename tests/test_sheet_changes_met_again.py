@@ -18,8 +18,8 @@ from crux_cli.rulesets.crux.hero import Attribute, Hero
 from crux_cli.running import modes
 from crux_cli.running.modes import run_batch
 from crux_cli.running.output import Output
-from crux_cli.running.runner import sheet_update
 from crux_cli.running.settings import Settings
+from crux_cli.running.sheet_roll import sheet_update
 from crux_cli.state import store
 from crux_cli.state.sheet import new_sheet_text
 

@@ -497,6 +497,15 @@ class SheetFile(Protocol[H]):
     def load(self, data: Mapping[str, Any]) -> H: ...
 
 
+class SheetUpdate(Record):
+    """The loaded sheet around one statement: the hero before and after (equal when nothing changed). Made by the
+    runner (running.sheet_roll `sheet_update`, one object for each pair of heroes), read by a rule set's `suffix`."""
+
+    path: str
+    before: SheetHero
+    after: SheetHero
+
+
 class SheetKeeping(Record, Generic[R, H]):
     """The sheet facet of a rule set whose rolls change the hero (`RuleSet.sheet`): a roll on a sheet is
     read and written under its lock. A rule set that only reads the sheet (or none) has no such facet.

@@ -226,7 +226,7 @@ class AnswerLines:
 
     On a sheet (`on_sheet`), a roll that left its hero as it was is remembered by its hero too: a sheet's hero
     is one object per state (state.store `interned`), told by identity and held here while its lines are, so
-    its id names no other object meanwhile."""
+    its id names no other object meanwhile; one that changed it, by its update (one object a pair of heroes)."""
 
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
@@ -262,7 +262,7 @@ class AnswerLines:
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
         """The text printed for `answer`, given on a sheet: a roll not kept by its faces alone (a comment, a
         repetition, a table, many dice) is rendered afresh. One that changed the sheet is remembered by its update,
-        which the runner gives as one object for each pair of heroes (running.runner `sheet_update`): its line is
+        which the runner gives as one object for each pair of heroes (running.sheet_roll `sheet_update`): its line is
         the same for the same statement, faces, hero before and hero after."""
         faces, update = answer.drawn, answer.sheet
         if faces is None or answer.comment is not None or answer.index is not None \

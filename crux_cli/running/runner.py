@@ -9,7 +9,6 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -19,23 +18,16 @@ from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
+from crux_cli.core.ruleset import SheetUpdate as SheetUpdate  # its home; still given here (running.replay, api)
 from crux_cli.running import read as reading
 from crux_cli.running.read import read
 from crux_cli.state import store_module
 
 if TYPE_CHECKING:
-    from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
+    from crux_cli.core.ruleset import RuleSet, SheetHero
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
-
-
-class SheetUpdate(Record):
-    """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
-
-    path: str
-    before: SheetHero
-    after: SheetHero
 
 
 class Answer(Record):
@@ -287,7 +279,9 @@ class Runner:
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
         if self.sheet is not None and handler is self.loaded and (keeping := handler.sheet) is not None:  # keeps state
-            return roll_on_sheet(self, handler, keeping, statement, roller, text, self.sheet)
+            rolled: tuple[Any, SheetUpdate] = (ON_SHEET or on_sheet())(self, handler, keeping, statement, roller, text,
+                                                                         self.sheet)
+            return rolled
         if self.sheet is None:
             hero = self.hero
         else:  # `current_hero`, spelled out: a dice line beside a batch's sheet gives the hero its run holds
@@ -467,53 +461,6 @@ class _SourceOf:
 
 
 
-# long: a batch on a sheet rolls here at every line: the held run, the roll, the change and its update spelled out
-# in one function, with no call a line more (PERFORMANCE.md, "A line on a held sheet")
-def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, statement: Any, roller: Roller, text: str,
-                  path: str) -> tuple[Any, SheetUpdate]:
-    """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
-    spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
-    the sheet (its `keeping`). A batch on a sheet rolls here at every line: the run it holds is used as it is, with
-    no `with`, and the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
-    sheets = SHEETS or sheet_store()
-    sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
-    transaction = None
-    if sheet is None or monotonic() >= sheet.quiet_until:
-        # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
-        # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
-        # changes in the order they were made (issue 37).
-        transaction = sheets.sheet_transaction(path)
-        sheet = transaction.__enter__()
-    try:
-        before = sheet.hero
-        try:  # `run`, spelled out
-            result = rules.run(statement, Context(roller, before, text))
-        except CruxError as error:
-            raise error.at(text) from None
-        after = keeping.apply(result, before)
-        if after is not before:  # a save of the very hero read changes nothing
-            # one object a state (state.store `interned`): a change met again gives the very update, its line and
-            # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
-            after = sheets.interned(after)
-            if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
-                old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
-                if old != new:
-                    if runner.on_write is not None:  # the journal announces the write (`announce`)
-                        runner.on_write(path, old, new, text, after.name)
-                    sheet.save_changed(after)
-    except BaseException as error:
-        if transaction is not None:
-            transaction.__exit__(type(error), error, error.__traceback__)
-        raise
-    if transaction is not None:
-        runner.locked_sheet = transaction
-    runner.hero = after
-    update = runner.last_update  # the usual statement on a sheet leaves the very hero the last one did
-    if update is None or update.after is not after or update.before is not before or update.path != path:
-        update = runner.last_update = sheet_update(path, before, after)
-    return result, update
-
-
 SHEETS: Any = None  # state.store, once a statement on a sheet asked for it: a batch on a sheet asks at every line
 
 
@@ -524,22 +471,16 @@ def sheet_store() -> Any:
     return SHEETS
 
 
-def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
-    """The update from `before` to `after` on the sheet at `path`: one object for each pair of heroes met (a sheet's
-    heroes are one object a state), so what is remembered by an update (a line's suffix, its answer line) is found
-    again when a hero's Grit goes 2, 3, 2, 3. Each update kept holds its heroes, so their ids name no other."""
-    key = (id(before), id(after))
-    known = UPDATES.get(key)
-    if known is not None and known.before is before and known.after is after and known.path == path:
-        return known
-    if len(UPDATES) >= KEPT_UPDATES:
-        UPDATES.clear()
-    update = UPDATES[key] = SheetUpdate(path, before, after)
-    return update
+ON_SHEET: Any = None  # running.sheet_roll's `roll_on_sheet`, once a statement on a sheet asked for it
 
 
-UPDATES: dict[tuple[int, int], SheetUpdate] = {}  # by the ids of the heroes before and after (`sheet_update`)
-KEPT_UPDATES = 256
+def on_sheet() -> Any:
+    """running.sheet_roll `roll_on_sheet` (a roll on a sheet), imported at the first and kept in ON_SHEET."""
+    global ON_SHEET
+    from crux_cli.running.sheet_roll import roll_on_sheet
+
+    ON_SHEET = roll_on_sheet
+    return ON_SHEET
 
 
 def counted(error: CruxError, passed: list[str]) -> CruxError:

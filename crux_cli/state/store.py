@@ -454,7 +454,7 @@ class HeldRun(SheetTransaction):
     def checked(self, now: float) -> None:
         """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet: a
         batch's usual statement on its sheet finds its run by name and rolls on it as it is, with one comparison
-        (running.runner `roll_on_sheet`), and `sheet_transaction` does what is due after."""
+        (running.sheet_roll `roll_on_sheet`), and `sheet_transaction` does what is due after."""
         self.next_check = now + CHECK_SECONDS
         self.quiet_until = min(self.next_check, HOLDING.until) if HOLDING.release is not None else self.next_check
 
@@ -466,7 +466,7 @@ class HeldRun(SheetTransaction):
         """A statement changed the hero: kept in memory, its text made once for all the run's changes (`plan`)."""
         self.hero = interned(hero)
 
-    save_changed = keep  # the caller compared the kept values already (running.runner `roll_on_sheet`)
+    save_changed = keep  # the caller compared the kept values already (running.sheet_roll `roll_on_sheet`)
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
