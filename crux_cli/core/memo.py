@@ -60,6 +60,7 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
     remembered.__name__ = remembered.__qualname__ = getattr(make, "__name__", "remembered")
     remembered.__doc__ = make.__doc__
     remembered.cache_clear = known.clear  # type: ignore[attr-defined]
+    remembered.kept_as = name  # type: ignore[attr-defined]  # the value's key in a __dict__: read straight in a loop
     return remembered
 
 

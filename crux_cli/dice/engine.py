@@ -152,7 +152,10 @@ class CountdownResult(Record):
 
 def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
     """Roll every die of `expr` and work out its value."""
-    # isinstance in turn rather than `match`: a class pattern costs more, and a batch rolls every node
+    # a dice term told by its type (one set lookup), then isinstance in turn rather than `match`: a class pattern
+    # costs more, and a batch rolls every node
+    if type(expr) in DICE_TERMS:
+        return roll_dice(roller, expr)  # type: ignore[arg-type]
     if isinstance(expr, (syntax.Sum, syntax.Product)):
         return roll_operations(roller, expr)
     if isinstance(expr, syntax.Number):
@@ -173,6 +176,10 @@ def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
 
         no_sheet(expr)
     return roll_dice(roller, expr)
+
+
+DICE_TERMS = frozenset({syntax.Dice, syntax.D66, syntax.Fudge, syntax.Reroll, syntax.Explode, syntax.Keep, syntax.Drop,
+                        syntax.Successes, syntax.Sorted})  # syntax.DiceTerm's types
 
 
 def roll_pool(roller: Roller, pool: syntax.Pool) -> RolledPool:
@@ -279,6 +286,7 @@ class DicePlan(Record):
 
 # A statement's tree is reused by every roll of it (the parse cache), so its plans are worked out once.
 plan_of = by_identity(DicePlan.of)
+PLAN_KEY: str = plan_of.kept_as  # type: ignore[attr-defined]  # where a term keeps its plan (memo.by_identity)
 
 
 def plain_die(face: int) -> Die:
@@ -298,15 +306,16 @@ def roll_dice(roller: Roller, term: syntax.DiceTerm) -> RolledDice:
     if type(term) is syntax.Sorted:  # `4d6s`: the same roll, its dice shown in order of face
         inner = roll_dice(roller, term.dice)
         return RolledDice(term, tuple(sorted(inner.dice, key=face_of)), inner.value)
-    plan = plan_of(term)
+    plan = term.__dict__.get(PLAN_KEY) or plan_of(term)  # `plan_of`'s value, read where it keeps it
     base = plan.base
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
         if type(base) is syntax.Dice:
             faces = roller.dice(base.count, base.sides)
+            known = _plain_dice  # each face's shared die, looked up here rather than called for (`plain_die`)
             if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
-                return RolledDice(term, tuple([plain_die(face) for face in faces]), sum(faces))
-            dice = [plain_die(face) for face in faces]
+                return RolledDice(term, tuple([known.get(face) or plain_die(face) for face in faces]), sum(faces))
+            dice = [known.get(face) or plain_die(face) for face in faces]
         else:
             roller.reserve(base.count * (2 if isinstance(base, syntax.D66) else 1))
             face = plan.face
@@ -378,7 +387,9 @@ def roll_statement(roller: Roller, statement: syntax.Roll) -> DiceResult:
     On a fresh roller the whole statement, every repetition, is checked against the dice limit
     before the first die is rolled, so `6x 400d6` is refused without rolling 2,000 dice first.
     """
-    roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
+    least = least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1)
+    if roller.rolled + least > roller.limit:  # `reserve`'s test, asked here: a batch rolls every line
+        roller.reserve(least)
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 
