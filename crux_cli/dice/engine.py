@@ -291,15 +291,15 @@ PLAN_KEY: str = plan_of.kept_as  # type: ignore[attr-defined]  # where a term ke
 
 def plain_die(face: int) -> Die:
     """A kept die with no marks: one shared record per face (records are immutable), not one per die rolled."""
-    die = _plain_dice.get(face)
+    die = PLAIN_DICE.get(face)
     if die is None:
         die = Die(face)
-        if len(_plain_dice) < REMEMBERED:  # faces of common dice; a d10000's faces are made each time
-            _plain_dice[face] = die
+        if len(PLAIN_DICE) < REMEMBERED:  # faces of common dice; a d10000's faces are made each time
+            PLAIN_DICE[face] = die
     return die
 
 
-_plain_dice: dict[int, Die] = {}
+PLAIN_DICE: dict[int, Die] = {}  # by face: the shared kept die of no marks (a renderer tells one by `is`)
 
 
 def roll_dice(roller: Roller, term: syntax.DiceTerm) -> RolledDice:
@@ -312,7 +312,7 @@ def roll_dice(roller: Roller, term: syntax.DiceTerm) -> RolledDice:
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
         if type(base) is syntax.Dice:
             faces = roller.dice(base.count, base.sides)
-            known = _plain_dice  # each face's shared die, looked up here rather than called for (`plain_die`)
+            known = PLAIN_DICE  # each face's shared die, looked up here rather than called for (`plain_die`)
             if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
                 return RolledDice(term, tuple([known.get(face) or plain_die(face) for face in faces]), sum(faces))
             dice = [known.get(face) or plain_die(face) for face in faces]

@@ -8,7 +8,15 @@ from crux_cli.core.memo import by_identity
 from crux_cli.core.style import CRIT, GOOD, Palette
 from crux_cli.core.vocabulary import ARMOR_KEY
 from crux_cli.core.vocabulary import grit_json as shared_grit_json
-from crux_cli.rulesets.crux.engine import AttackRequest, AttackResult, GritChange, PoolRequest, PoolResult, Source
+from crux_cli.rulesets.crux.engine import (
+    GRIT_CHANGES,
+    AttackRequest,
+    AttackResult,
+    GritChange,
+    PoolRequest,
+    PoolResult,
+    Source,
+)
 from crux_cli.rulesets.crux.words import COLOURS
 
 
@@ -54,6 +62,9 @@ def grit_text(grit: GritChange) -> str:
     return ", ".join(parts)
 
 
+GRIT_TEXTS = {change: grit_text(change) for change in GRIT_CHANGES.values()}  # a batch writes one at every roll
+
+
 def headline(result: PoolResult, palette: Palette) -> str:
     outcome = result.outcome
     kind = result.request.kind
@@ -71,13 +82,14 @@ def describe_pool(result: PoolResult, palette: Palette) -> str:
         return " · ".join(filter(None, [palette.paint("3 actions", GOOD), "ambush: no roll",
                                         grit_text(result.grit)]))
     net, labels = words_of(request)
+    grit = GRIT_TEXTS.get(result.grit)  # the four changes a roll makes, written once
     parts = [f"{headline(result, palette)} ({palette.bold(str(result.kept))})",
              pool_text(result.dice, request.net),
              net,
-             grit_text(result.grit)]
+             grit_text(result.grit) if grit is None else grit]
     if labels:
         parts.append(palette.dim(labels))
-    return " · ".join(p for p in parts if p)
+    return " · ".join(filter(None, parts))
 
 
 def damage_text(result: AttackResult) -> str:
@@ -107,10 +119,11 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
         parts.append(damage_text(result))
         parts += [f"{step} → {value}" for step, value in result.steps]
     net, labels = words_of(request)
-    parts += [net, grit_text(result.grit)]
+    grit = GRIT_TEXTS.get(result.grit)
+    parts += [net, grit_text(result.grit) if grit is None else grit]
     if labels:
         parts.append(palette.dim(labels))
-    return " · ".join(p for p in parts if p)
+    return " · ".join(filter(None, parts))
 
 
 def grit_json(grit: GritChange) -> dict[str, object]:
