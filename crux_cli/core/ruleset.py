@@ -298,7 +298,10 @@ class StatementTable(Generic[S, R]):
 
     def run(self, statement: S, ctx: Context) -> R:
         row = self.by_statement.get(type(statement)) or self.row(statement)  # the first: a batch's every line
-        result: R = row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))  # the row's own R (Any here)
+        compile_request = row.compile  # `made`, spelled out
+        request = made(row, statement, ctx.hero, ctx.text) if compile_request is None else \
+            compile_request(statement, ctx.hero, ctx.text)
+        result: R = row.run(ctx.roller, request)  # the row's own R (Any here)
         return result
 
     def odds(self, statement: S, ctx: Context | None = None) -> Odds:

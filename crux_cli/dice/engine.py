@@ -158,8 +158,8 @@ def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
         return roll_dice(roller, expr)  # type: ignore[arg-type]
     if isinstance(expr, (syntax.Sum, syntax.Product)):
         return roll_operations(roller, expr)
-    if isinstance(expr, syntax.Number):
-        return RolledNumber(expr, expr.value)
+    if isinstance(expr, syntax.Number):  # the same every roll: one record a number of the tree
+        return expr.__dict__.get(NUMBER_KEY) or rolled_number(expr)
     if isinstance(expr, syntax.Group):
         rolled = roll_expression(roller, expr.expr)
         return RolledGroup(expr, rolled, rolled.value)
@@ -182,6 +182,14 @@ DICE_TERMS = frozenset({syntax.Dice, syntax.D66, syntax.Fudge, syntax.Reroll, sy
                         syntax.Successes, syntax.Sorted})  # syntax.DiceTerm's types
 
 
+def number_rolled(node: syntax.Number) -> RolledNumber:
+    return RolledNumber(node, node.value)
+
+
+rolled_number = by_identity(number_rolled)  # a number "rolled": one immutable record a node, shared by every roll
+NUMBER_KEY: str = rolled_number.kept_as  # type: ignore[attr-defined]  # where a node keeps it
+
+
 def roll_pool(roller: Roller, pool: syntax.Pool) -> RolledPool:
     """Every item of the group in order; the kept ones add up (among equal totals the earlier is dropped first)."""
     items = tuple(roll_expression(roller, item) for item in pool.items)
@@ -202,7 +210,12 @@ def roll_operations(roller: Roller, node: syntax.Sum | syntax.Product) -> Rolled
     rest = []
     for op, operand in node.rest:
         rolled = roll_expression(roller, operand)
-        value = apply(op, value, rolled.value, operand)
+        if op == "+":  # `apply`'s commonest cases, without a call
+            value += rolled.value
+        elif op == "-":
+            value -= rolled.value
+        else:
+            value = apply(op, value, rolled.value, operand)
         rest.append((op, rolled))
     return RolledChain(node, first, tuple(rest), value)
 
@@ -369,14 +382,28 @@ def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
 
 def keep_or_drop(dice: list[Die], rule: syntax.Keep | syntax.Drop) -> list[Die]:
     """Mark dice dropped; among equal faces the earlier die is dropped first (the total is the same)."""
-    live = [i for i, d in enumerate(dice) if d.live]
+    live = [i for i, d in enumerate(dice) if not d.rerolled]  # `live`, without a call a die
     count = min(rule.count, len(live))
     keeping = isinstance(rule, syntax.Keep)
     drop_count = len(live) - count if keeping else count
     drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
     order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
     dropped = set(order[:drop_count])
-    return [d.replace(kept=False) if i in dropped else d for i, d in enumerate(dice)]
+    return [(dropped_die(d.value) if PLAIN_DICE.get(d.value) is d else d.replace(kept=False)) if i in dropped else d
+            for i, d in enumerate(dice)]
+
+
+def dropped_die(face: int) -> Die:
+    """A plain die dropped (`Die(face, kept=False)`, what `replace` would make of the shared plain die): shared too."""
+    die = _dropped_dice.get(face)
+    if die is None:
+        die = Die(face, kept=False)
+        if len(_dropped_dice) < REMEMBERED:
+            _dropped_dice[face] = die
+    return die
+
+
+_dropped_dice: dict[int, Die] = {}
 
 
 # -- statements ------------------------------------------------------------------------------------
