@@ -42,9 +42,10 @@ def written(node: syntax.Expr | syntax.DiceTerm) -> str:
 notation = by_identity(written)
 
 
-def term_facts(term: syntax.DiceTerm) -> tuple[str, bool]:
-    """A dice term's notation, and whether its dice are Fudge dice: worked out once a term (`facts`)."""
-    return notation(term), isinstance(syntax.base_of(term), syntax.Fudge)
+def term_facts(term: syntax.DiceTerm) -> tuple[str, bool, bool]:
+    """A dice term's notation, whether its dice are Fudge dice, and whether it counts successes: worked out once a
+    term (`facts`)."""
+    return notation(term), isinstance(syntax.base_of(term), syntax.Fudge), syntax.counts_successes(term)
 
 
 facts = by_identity(term_facts)
@@ -55,7 +56,7 @@ def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
     # the commonest nodes first, by isinstance: a class pattern costs more, and a batch writes every node
     if isinstance(rolled, engine.RolledDice):
         term = rolled.term
-        written_as, fudge = term.__dict__.get(FACTS_KEY) or facts(term)
+        written_as, fudge, _ = term.__dict__.get(FACTS_KEY) or facts(term)
         shared = engine.PLAIN_DICE  # a face's shared plain die is written as its number, told by `is` (`die_text`)
         dice = [str(die.value) if not fudge and shared.get(die.value) is die else die_text(die, fudge, palette)
                 for die in rolled.dice]
@@ -88,9 +89,10 @@ def headline(result: engine.DiceResult, palette: Palette) -> str:
     rolled = result.rolled
     while isinstance(rolled, WRAPPERS):
         rolled = rolled.inner
-    if isinstance(rolled, engine.RolledDice) and syntax.counts_successes(rolled.term):
-        return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
-    return palette.bold(str(result.total))
+    total = result.rolled.value  # `result.total`, read without a call
+    if isinstance(rolled, engine.RolledDice) and (rolled.term.__dict__.get(FACTS_KEY) or facts(rolled.term))[2]:
+        return palette.bold(f"{total} success{'es' if total != 1 else ''}")
+    return palette.bold(str(total))
 
 
 def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:

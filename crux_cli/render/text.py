@@ -14,7 +14,9 @@ from crux_cli.core.style import Palette
 
 def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`; the table of `odds …` (several lines)."""
-    rules = rulesets.handler(answer)
+    kind = answer.handler  # `rulesets.handler`'s two commonest cases, without its call
+    rules = rulesets.load(answer.rules) if not kind else rulesets.dice_handler() if kind == "dice" else \
+        rulesets.handler(answer)
     if answer.odds:
         return "\n".join(odds_answer_lines(answer, palette))
     head = HEADS.get(answer.input)
