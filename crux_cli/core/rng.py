@@ -240,9 +240,10 @@ class Roller:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
         faces = stream.faces(count, sides)
-        if self.drawn is not None:
-            self.drawn += (sides, count)
-            self.drawn += faces
+        drawn = self.drawn
+        if drawn is not None:  # extended in place
+            drawn += (sides, count)
+            drawn += faces
         return faces
 
 

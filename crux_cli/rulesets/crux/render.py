@@ -51,6 +51,7 @@ def request_words(request: PoolRequest | AttackRequest) -> tuple[str, str]:
 
 # A statement rolled without a hero compiles to one request object, rolled again and again in a batch.
 words_of = by_identity(request_words)
+WORDS_KEY: str = words_of.kept_as  # type: ignore[attr-defined]  # where a request keeps its words
 
 
 def grit_text(grit: GritChange) -> str:
@@ -81,7 +82,7 @@ def describe_pool(result: PoolResult, palette: Palette) -> str:
     if request.ambush:
         return " · ".join(filter(None, [palette.paint("3 actions", GOOD), "ambush: no roll",
                                         grit_text(result.grit)]))
-    net, labels = words_of(request)
+    net, labels = request.__dict__.get(WORDS_KEY) or words_of(request)  # the memo's value, read straight
     grit = GRIT_TEXTS.get(result.grit)  # the four changes a roll makes, written once
     parts = [f"{headline(result, palette)} ({palette.bold(str(result.kept))})",
              pool_text(result.dice, request.net),
@@ -118,7 +119,7 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
             parts.append("explodes " + ", ".join(map(str, result.explosions)))
         parts.append(damage_text(result))
         parts += [f"{step} → {value}" for step, value in result.steps]
-    net, labels = words_of(request)
+    net, labels = request.__dict__.get(WORDS_KEY) or words_of(request)  # the memo's value, read straight
     grit = GRIT_TEXTS.get(result.grit)
     parts += [net, grit_text(result.grit) if grit is None else grit]
     if labels:
