@@ -125,8 +125,8 @@ def describe(result: Any, palette: Palette) -> str:
     if isinstance(result, engine.VersusResult):
         return versus_text(result, palette)
     rolled = result.rolled
-    if not palette.enabled and (type(rolled) is engine.RolledChain or type(rolled) is engine.RolledDice and
-                                not (rolled.term.__dict__.get(FACTS_KEY) or facts(rolled.term))[2]):
+    if not palette.enabled and (type(rolled) is engine.RolledChain or (type(rolled) is engine.RolledDice and
+                                not (rolled.term.__dict__.get(FACTS_KEY) or facts(rolled.term))[2])):
         return f"{rolled.value} · {rolled_text(rolled, palette)}"  # `headline`'s plain total, without its calls
     return f"{headline(result, palette)} · {rolled_text(rolled, palette)}"
 
