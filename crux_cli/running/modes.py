@@ -143,6 +143,7 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
 
         held_runs = HELD_RUNS
     remembered, on_sheet, pure = remembering(runner, output)
+    lines_of = (remembered.lines if remembered is not None else {}).get  # the remembered lines by statement
     runner.keep_faces = journal.mode == "on" or remembered is not None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
@@ -201,7 +202,9 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                         # its line is the same for the same statement and faces (PERFORMANCE.md)
                         if remembered is not None and len(faces) <= REMEMBERED_FACES \
                                 and (pure or answer.handler == "dice") and answer.handler != "table":
-                            held.append(remembered.line(answer, number, made))
+                            shown_as = lines_of(said)  # `remembered.line`'s lookup, spelled out: most lines are found
+                            shown = shown_as.get(faces) if shown_as is not None else None
+                            held.append(remembered.line(answer, number, made) if shown is None else shown)
                             continue
                     held.append(render(answer, number, made))
             except CruxError as error:

@@ -90,7 +90,12 @@ class Runner:
         # given, called under a sheet's lock before each write (path, values before, values after, statement,
         # who): the journal announces the write, so a kill between the write and its entry is settled
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
-        self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
+        # statements read, by text (`read`): the rule set loaded then, what answers it, its tree, how often it is rolled
+        self.known: dict[str, tuple[RuleSet | None, RuleSet, Any, int]] = {}
+        # crux's own rules answer each statement rolled once with this one roller, set anew (`roller`), and the same
+        # context for the same text while no hero is held (`roll`): PERFORMANCE.md, "A statement's roller and context"
+        self.shared: Roller | None = None
+        self.contexts: dict[str, Context] = {}
         self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
         self.last_update: SheetUpdate | None = None  # the last statement's on a sheet (immutable: shared when equal)
         self.locked_sheet: Any = None  # a sheet's transaction let go once its answer is journaled (`answered`)
@@ -151,7 +156,7 @@ class Runner:
             return handler, statement
         if len(self.known) >= MAX_KNOWN:
             self.known.clear()
-        self.known[text] = (self.loaded, handler, statement)
+        self.known[text] = (self.loaded, handler, statement, repeats(statement))
         return handler, statement
 
     def read_table(self, text: str) -> tuple[RuleSet, Any]:
@@ -213,20 +218,38 @@ class Runner:
             asked = odds_asked(body)  # `crux odds`'s options, and its argument quoted as a shell quotes it
             return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
                                    asked.cumulative).replace(comment=comment),))
-        handler, statement = self.read(text)
-        times = repeats(statement) * self.repeat
+        known = self.known.get(text)  # `read`'s own lookup, spelled out: a batch reads every line
+        if known is not None and known[0] is self.loaded:
+            _, handler, statement, times = known
+        else:
+            handler, statement = self.read(text)
+            times = repeats(statement)
+        times *= self.repeat
         if times > MAX_REPEAT:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        if times == 1:  # the usual statement: its one answer, with no generator around it
-            return iter((self.answered(handler, statement, self.roller(handler, statement), text, comment, None),))
+        if times == 1:  # the usual statement: its one answer, with no generator around it, on the shared roller
+            return iter((self.answered(handler, statement, self.roller(handler, statement, True), text, comment,
+                                       None),))
         return self.repetitions(handler, statement, text, comment, times)
 
-    def roller(self, handler: RuleSet | None = None, statement: Any = None) -> Roller:
+    def roller(self, handler: RuleSet | None = None, statement: Any = None, shared: bool = False) -> Roller:
         """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
         answer needs is known: no hero is loaded; generic dice read no sheet value (`d20` beside a sheet); or the
-        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces."""
-        roller = Roller(self.source)
+        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces.
+
+        `shared`: the statement is rolled once, done before another begins, so in crux's own rules (whose engines
+        keep no roller) it takes the runner's one roller, set as a new one would be (PERFORMANCE.md)."""
+        roller = self.shared
+        if not shared or roller is None or roller.source is not self._source or \
+                (handler is self.loaded and self.rules_name not in rulesets.BUILT_IN):  # a package's may keep it
+            roller = Roller(self.source)
+            if shared and (handler is not self.loaded or self.rules_name in rulesets.BUILT_IN):
+                self.shared = roller
+        else:  # as `Roller(source)` makes it
+            roller.rolled, roller.drawn, roller.apart = 0, None, False
+            if roller.stream is not None:
+                roller.stream.fresh = True
         if not self.keep_faces:
             return roller
         roller.drawn = []  # every roll keeps its faces, which a verifier re-derives from the seed (crux-verify(7))
@@ -288,8 +311,15 @@ class Runner:
             sheets = SHEETS or sheet_store()
             run = sheets.HELD_NAMES.get(self.sheet)
             hero = run.hero if run is not None else sheets.load_hero(self.sheet)
+        ctx = self.contexts.get(text)  # the same for the same text and hero (a sheet's held one), on the shared roller
+        if ctx is None or ctx.roller is not roller or ctx.hero is not hero:
+            ctx = Context(roller, hero, text)
+            if roller is self.shared:
+                if len(self.contexts) >= MAX_KNOWN:
+                    self.contexts.clear()
+                self.contexts[text] = ctx
         try:  # `run`, spelled out: a batch rolls thousands of statements a second
-            result = handler.run(statement, Context(roller, hero, text))
+            result = handler.run(statement, ctx)
         except CruxError as error:
             raise error.at(text) from None
         if self.hero is not None and handler is self.loaded:  # a hero held in memory carries Grit and HP along

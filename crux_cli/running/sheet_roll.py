@@ -35,8 +35,15 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
         sheet = transaction.__enter__()
     try:
         before = sheet.hero
+        ctx = runner.contexts.get(text)  # the same for the same text and hero, on the shared roller (`Runner.roll`)
+        if ctx is None or ctx.roller is not roller or ctx.hero is not before:
+            ctx = Context(roller, before, text)
+            if roller is runner.shared:
+                if len(runner.contexts) >= KEPT_CONTEXTS:
+                    runner.contexts.clear()
+                runner.contexts[text] = ctx
         try:  # `run`, spelled out
-            result = rules.run(statement, Context(roller, before, text))
+            result = rules.run(statement, ctx)
         except CruxError as error:
             raise error.at(text) from None
         after = keeping.apply(result, before)
@@ -79,3 +86,6 @@ def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
 
 UPDATES: dict[tuple[int, int], SheetUpdate] = {}  # by the ids of the heroes before and after (`sheet_update`)
 KEPT_UPDATES = 256
+
+
+KEPT_CONTEXTS = 1024  # as running.runner MAX_KNOWN: the contexts a runner keeps by text
