@@ -20,7 +20,7 @@ What is here:
   statement word by a `Following` table or by `Kinds`, colours and explains) and `SheetKeeping` (a
   rule set whose rolls change the hero on a sheet; its `file`, a `SheetFile`, reads and writes the
   sheet's hero, whose type gives at least a `SheetHero`'s name and rules); `lazy` (a function imported
-  at its first call),
+  at its first call; `lazy(module, name, globals())` also puts the function in the wrapper's place there),
   `Context` (what a statement runs with: `ctx.roller`, `ctx.hero`, `ctx.text`),
   `Roller` (`ctx.roller.die(6)`, `ctx.roller.dice(3, 6)`, within crux's dice limit), `Palette`
   (what `describe` is given: `palette.bold(text)`, `palette.outcome(text, colours, name)`);

@@ -150,3 +150,34 @@ def test_repeats_reads_a_tree_s_count_and_a_crux_statement_is_rolled_once():
     assert repeats(read.read_uncached("6x 4d6kh3", rules)[1]) == 6
     assert repeats(read.read_uncached("DEX +1b", rules)[1]) == 1
     assert repeats(read.read_uncached("d20", rules)[1]) == 1
+
+
+def test_crux_own_rules_roll_each_statement_once_on_one_roller_set_anew(monkeypatch: pytest.MonkeyPatch):
+    """`Runner.roller(shared=True)`: a statement rolled once in crux's own rules takes the runner's one roller, set
+    as a new one is, and the same context for the same text (no hero held): the same answers and faces, line for
+    line, as a new roller and context a statement give (PERFORMANCE.md, "A statement's roller and context")."""
+    from crux_cli.core import rng
+    from crux_cli.running.runner import Runner
+
+    lines = [crux for crux, _ in batch_lines.realistic(400)] + ["6x 2d6", "DEX; 3d6"]
+    made: list[Any] = []
+    original = rng.Roller.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(rng.Roller, "__init__", counted)
+    shared = Runner(seed=1)
+    shared.keep_faces = True
+    answers = [answer for line in lines for answer in shared.each(line)]
+    rollers = len(made)
+    fresh = Runner(seed=1)
+    fresh.keep_faces = True
+    plain = fresh.roller
+    monkeypatch.setattr(fresh, "roller", lambda handler=None, statement=None, shared=False: plain(handler, statement))
+    each_fresh = [answer for line in lines for answer in fresh.each(line)]  # a new roller and context a statement
+    assert rollers <= 2  # one shared, one for the repetitions (`6x 2d6`, which keep theirs through a generator)
+    assert len(made) > rollers + 400  # the plain way: a roller a statement
+    assert answers == each_fresh and [a.drawn for a in answers] == [a.drawn for a in each_fresh]
+    assert len(shared.contexts) == len(set(lines[:400])) and not fresh.contexts  # a context a text, on its roller

@@ -275,3 +275,19 @@ def test_a_fault_in_a_plug_in_is_blamed_on_the_plug_in_not_on_crux(three_plugins
     assert "the rule set 'faulty' failed (run): ZeroDivisionError: division by zero" in err
     assert "a bug in the package that provides it (faultyflip:RULESET), not in crux" in err
     assert "internal error" not in err and "Traceback" not in err
+
+
+def test_a_package_s_rule_set_gets_a_new_roller_and_context_every_statement(coinflip: Path) -> None:
+    """Crux's own rules share one roller a runner (`Runner.roller(shared=True)`); a package's rule set may keep
+    what it is given, so each of its statements gets a roller and a context of its own."""
+    from crux_cli.core.ruleset import Context
+    from crux_cli.running.runner import Runner
+
+    runner = Runner(rules="coinflip", seed=7)
+    rules = runner.rules
+    seen: list[Context] = []
+    runner.loaded = rules.replace(run=lambda statement, ctx: seen.append(ctx) or rules.run(statement, ctx))
+    first, second = runner.answer("flip 3"), runner.answer("flip 3")
+    assert first.input == second.input == "flip 3"
+    assert seen[0] is not seen[1] and seen[0].roller is not seen[1].roller
+    assert not runner.contexts

@@ -32,8 +32,8 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
     clear, and a batch of lines never seen twice pays one dictionary store a value (PERFORMANCE.md, "A tree
     keeps what is worked out from it"). Further arguments are passed to `make` but are not part of the key: they
     may only serve what is not remembered, such as the text an error points into. A call that raises remembers
-    nothing. Each entry of the table keeps its object alive, so its id cannot be reused by another object
-    while it is there.
+    nothing. A table's entry keeps its object alive, so its id names no other object while it is there. The
+    memo's `kept_as` is its key in a `__dict__`, for a loop that reads the value straight (`.get(kept_as)`).
     """
     known: dict[int, tuple[Any, Value]] = {}
     name = f"_remembered_{getattr(make, '__qualname__', 'value')}_{next(_MEMOS)}"  # this memo's key in a __dict__
@@ -59,7 +59,7 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
 
     remembered.__name__ = remembered.__qualname__ = getattr(make, "__name__", "remembered")
     remembered.__doc__ = make.__doc__
-    remembered.cache_clear = known.clear  # type: ignore[attr-defined]
+    remembered.cache_clear, remembered.kept_as = known.clear, name  # type: ignore[attr-defined]
     return remembered
 
 

@@ -131,8 +131,11 @@ class DiceStream:
     def faces(self, count: int, sides: int) -> list[int]:
         """`count` dice of `sides` (< 256) faces, 1..sides: the bytes of a whole roll mapped at once in C (`_TABLES`)
         when none is rejected (a d4, d8 or d16 never is), else die by die as `below` reads them."""
-        if self.fresh:
-            self.start()
+        if self.fresh:  # `start`, spelled out: the first roll of nearly every statement comes here
+            self.fresh = False
+            number = self.number = self.number + 1
+            self.block, self.at = 1, 0
+            self.buffer = _sha256(self.key + (number << 64).to_bytes(16, "big")).digest()  # block 0 of stream n
         if self.at + count > len(self.buffer):
             self.more(count)
         table = _TABLES.get(sides) or _table(sides)
@@ -230,15 +233,17 @@ class Roller:
         return face
 
     def dice(self, count: int, sides: int) -> list[int]:
-        self.reserve(count)
+        if self.rolled + count > self.limit:  # `reserve`'s test, asked here: every roll of a batch comes this way
+            self.reserve(count)
         stream = self.stream
         if stream is None or not 0 < sides < 256:
             return [self.die(sides) for _ in range(count)]
         self.rolled += count  # the faces `die` would give, one after another, without its checks per die
         faces = stream.faces(count, sides)
-        if self.drawn is not None:
-            self.drawn += (sides, count)
-            self.drawn += faces
+        drawn = self.drawn
+        if drawn is not None:  # extended in place
+            drawn += (sides, count)
+            drawn += faces
         return faces
 
 

@@ -298,7 +298,10 @@ class StatementTable(Generic[S, R]):
 
     def run(self, statement: S, ctx: Context) -> R:
         row = self.by_statement.get(type(statement)) or self.row(statement)  # the first: a batch's every line
-        result: R = row.run(ctx.roller, made(row, statement, ctx.hero, ctx.text))  # the row's own R (Any here)
+        compile_request = row.compile  # `made`, spelled out
+        request = made(row, statement, ctx.hero, ctx.text) if compile_request is None else \
+            compile_request(statement, ctx.hero, ctx.text)
+        result: R = row.run(ctx.roller, request)  # the row's own R (Any here)
         return result
 
     def odds(self, statement: S, ctx: Context | None = None) -> Odds:
@@ -340,12 +343,14 @@ def named_type(named: type | str) -> type | str:
     return found
 
 
-def lazy(module: str, name: str) -> Callable[..., Any]:
+def lazy(module: str, name: str, into: dict[str, Any] | None = None) -> Callable[..., Any]:
     """The function `name` of `module`, imported at its first call rather than when the rule set loads.
 
     A rule set's renderers are not needed to parse a statement (`crux odds` never describes a roll), so
     loading them waits; after the first call the function is called directly, with no import statement
-    to run for every answer of a batch.
+    to run for every answer of a batch. `into`: the namespace (a module's `globals()`) holding this under
+    `name`, where the function itself replaces it at the first call, so a module's own calls then skip
+    this wrapper too (a batch's every dice line calls the engine through one).
     """
     target: Callable[..., Any] | None = None
 
@@ -355,6 +360,8 @@ def lazy(module: str, name: str) -> Callable[..., Any]:
             import importlib
 
             target = getattr(importlib.import_module(module), name)
+            if into is not None and into.get(name) is call:
+                into[name] = target
         return target(*args)
 
     call.__name__ = call.__qualname__ = name
@@ -495,6 +502,15 @@ class SheetFile(Protocol[H]):
     def dump(self, hero: H) -> dict[str, Any]: ...
 
     def load(self, data: Mapping[str, Any]) -> H: ...
+
+
+class SheetUpdate(Record):
+    """The loaded sheet around one statement: the hero before and after (equal when nothing changed). Made by the
+    runner (running.sheet_roll `sheet_update`, one object for each pair of heroes), read by a rule set's `suffix`."""
+
+    path: str
+    before: SheetHero
+    after: SheetHero
 
 
 class SheetKeeping(Record, Generic[R, H]):

@@ -152,11 +152,14 @@ class CountdownResult(Record):
 
 def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
     """Roll every die of `expr` and work out its value."""
-    # isinstance in turn rather than `match`: a class pattern costs more, and a batch rolls every node
+    # a dice term told by its type (one set lookup), then isinstance in turn rather than `match`: a class pattern
+    # costs more, and a batch rolls every node
+    if type(expr) in DICE_TERMS:
+        return roll_dice(roller, expr)  # type: ignore[arg-type]
     if isinstance(expr, (syntax.Sum, syntax.Product)):
         return roll_operations(roller, expr)
-    if isinstance(expr, syntax.Number):
-        return RolledNumber(expr, expr.value)
+    if isinstance(expr, syntax.Number):  # the same every roll: one record a number of the tree
+        return expr.__dict__.get(NUMBER_KEY) or rolled_number(expr)
     if isinstance(expr, syntax.Group):
         rolled = roll_expression(roller, expr.expr)
         return RolledGroup(expr, rolled, rolled.value)
@@ -173,6 +176,18 @@ def roll_expression(roller: Roller, expr: syntax.Expr) -> Rolled:
 
         no_sheet(expr)
     return roll_dice(roller, expr)
+
+
+DICE_TERMS = frozenset({syntax.Dice, syntax.D66, syntax.Fudge, syntax.Reroll, syntax.Explode, syntax.Keep, syntax.Drop,
+                        syntax.Successes, syntax.Sorted})  # syntax.DiceTerm's types
+
+
+def number_rolled(node: syntax.Number) -> RolledNumber:
+    return RolledNumber(node, node.value)
+
+
+rolled_number = by_identity(number_rolled)  # a number "rolled": one immutable record a node, shared by every roll
+NUMBER_KEY: str = rolled_number.kept_as  # type: ignore[attr-defined]  # where a node keeps it
 
 
 def roll_pool(roller: Roller, pool: syntax.Pool) -> RolledPool:
@@ -195,7 +210,12 @@ def roll_operations(roller: Roller, node: syntax.Sum | syntax.Product) -> Rolled
     rest = []
     for op, operand in node.rest:
         rolled = roll_expression(roller, operand)
-        value = apply(op, value, rolled.value, operand)
+        if op == "+":  # `apply`'s commonest cases, without a call
+            value += rolled.value
+        elif op == "-":
+            value -= rolled.value
+        else:
+            value = apply(op, value, rolled.value, operand)
         rest.append((op, rolled))
     return RolledChain(node, first, tuple(rest), value)
 
@@ -279,34 +299,36 @@ class DicePlan(Record):
 
 # A statement's tree is reused by every roll of it (the parse cache), so its plans are worked out once.
 plan_of = by_identity(DicePlan.of)
+PLAN_KEY: str = plan_of.kept_as  # type: ignore[attr-defined]  # where a term keeps its plan (memo.by_identity)
 
 
 def plain_die(face: int) -> Die:
     """A kept die with no marks: one shared record per face (records are immutable), not one per die rolled."""
-    die = _plain_dice.get(face)
+    die = PLAIN_DICE.get(face)
     if die is None:
         die = Die(face)
-        if len(_plain_dice) < REMEMBERED:  # faces of common dice; a d10000's faces are made each time
-            _plain_dice[face] = die
+        if len(PLAIN_DICE) < REMEMBERED:  # faces of common dice; a d10000's faces are made each time
+            PLAIN_DICE[face] = die
     return die
 
 
-_plain_dice: dict[int, Die] = {}
+PLAIN_DICE: dict[int, Die] = {}  # by face: the shared kept die of no marks (a renderer tells one by `is`)
 
 
 def roll_dice(roller: Roller, term: syntax.DiceTerm) -> RolledDice:
     if type(term) is syntax.Sorted:  # `4d6s`: the same roll, its dice shown in order of face
         inner = roll_dice(roller, term.dice)
         return RolledDice(term, tuple(sorted(inner.dice, key=face_of)), inner.value)
-    plan = plan_of(term)
+    plan = term.__dict__.get(PLAN_KEY) or plan_of(term)  # `plan_of`'s value, read where it keeps it
     base = plan.base
     dice: list[Die] = []
     if plan.reroll is None and plan.explode is None:  # one die per face: most terms, and most of a batch
         if type(base) is syntax.Dice:
             faces = roller.dice(base.count, base.sides)
+            known = PLAIN_DICE  # each face's shared die, looked up here rather than called for (`plain_die`)
             if plan.keep is None and plan.target is None:  # `3d6`: every die kept and counted
-                return RolledDice(term, tuple([plain_die(face) for face in faces]), sum(faces))
-            dice = [plain_die(face) for face in faces]
+                return RolledDice(term, tuple([known.get(face) or plain_die(face) for face in faces]), sum(faces))
+            dice = [known.get(face) or plain_die(face) for face in faces]
         else:
             roller.reserve(base.count * (2 if isinstance(base, syntax.D66) else 1))
             face = plan.face
@@ -360,14 +382,28 @@ def roll_one_die(roller: Roller, plan: DicePlan) -> list[Die]:
 
 def keep_or_drop(dice: list[Die], rule: syntax.Keep | syntax.Drop) -> list[Die]:
     """Mark dice dropped; among equal faces the earlier die is dropped first (the total is the same)."""
-    live = [i for i, d in enumerate(dice) if d.live]
+    live = [i for i, d in enumerate(dice) if not d.rerolled]  # `live`, without a call a die
     count = min(rule.count, len(live))
     keeping = isinstance(rule, syntax.Keep)
     drop_count = len(live) - count if keeping else count
     drops_highest = rule.highest != keeping  # kl and dh drop from the top, kh and dl from the bottom
     order = sorted(live, key=lambda i: (-dice[i].value if drops_highest else dice[i].value, i))
     dropped = set(order[:drop_count])
-    return [d.replace(kept=False) if i in dropped else d for i, d in enumerate(dice)]
+    return [(dropped_die(d.value) if PLAIN_DICE.get(d.value) is d else d.replace(kept=False)) if i in dropped else d
+            for i, d in enumerate(dice)]
+
+
+def dropped_die(face: int) -> Die:
+    """A plain die dropped (`Die(face, kept=False)`, what `replace` would make of the shared plain die): shared too."""
+    die = _dropped_dice.get(face)
+    if die is None:
+        die = Die(face, kept=False)
+        if len(_dropped_dice) < REMEMBERED:
+            _dropped_dice[face] = die
+    return die
+
+
+_dropped_dice: dict[int, Die] = {}
 
 
 # -- statements ------------------------------------------------------------------------------------
@@ -378,7 +414,9 @@ def roll_statement(roller: Roller, statement: syntax.Roll) -> DiceResult:
     On a fresh roller the whole statement, every repetition, is checked against the dice limit
     before the first die is rolled, so `6x 400d6` is refused without rolling 2,000 dice first.
     """
-    roller.reserve(least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1))
+    least = least_dice_of(statement) * (statement.repeat if roller.rolled == 0 else 1)
+    if roller.rolled + least > roller.limit:  # `reserve`'s test, asked here: a batch rolls every line
+        roller.reserve(least)
     return DiceResult(statement, roll_expression(roller, statement.expr))
 
 

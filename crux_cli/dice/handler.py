@@ -28,12 +28,12 @@ KEYWORDS = frozenset({"roll"})
 parse = notation.parse  # the grammar's own: a forwarding function would cost a call on every dice line
 
 
-# imported at the first roll: `crux odds` never rolls
-roll_countdown = lazy("crux_cli.dice.engine", "roll_countdown")
-roll_statement = lazy("crux_cli.dice.engine", "roll_statement")
+# imported at the first roll (`crux odds` never rolls), then called straight (`into`)
+roll_countdown = lazy("crux_cli.dice.engine", "roll_countdown", globals())
+roll_statement = lazy("crux_cli.dice.engine", "roll_statement", globals())
 
 
-roll_versus = lazy("crux_cli.dice.engine", "roll_versus")
+roll_versus = lazy("crux_cli.dice.engine", "roll_versus", globals())
 
 
 # attribute names in dice (`1d20 + DEX`): the sheet's values, put in before a roll or its odds

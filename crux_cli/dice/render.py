@@ -42,11 +42,25 @@ def written(node: syntax.Expr | syntax.DiceTerm) -> str:
 notation = by_identity(written)
 
 
+def term_facts(term: syntax.DiceTerm) -> tuple[str, bool, bool]:
+    """A dice term's notation, whether its dice are Fudge dice, and whether it counts successes: worked out once a
+    term (`facts`)."""
+    return notation(term), isinstance(syntax.base_of(term), syntax.Fudge), syntax.counts_successes(term)
+
+
+facts = by_identity(term_facts)
+FACTS_KEY: str = facts.kept_as  # type: ignore[attr-defined]  # where a term keeps them: read straight in a loop
+
+
 def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
     # the commonest nodes first, by isinstance: a class pattern costs more, and a batch writes every node
     if isinstance(rolled, engine.RolledDice):
-        fudge = isinstance(syntax.base_of(rolled.term), syntax.Fudge)
-        return f"{notation(rolled.term)} [{', '.join([die_text(d, fudge, palette) for d in rolled.dice])}]"
+        term = rolled.term
+        written_as, fudge, _ = term.__dict__.get(FACTS_KEY) or facts(term)
+        shared = engine.PLAIN_DICE  # a face's shared plain die is written as its number, told by `is` (`die_text`)
+        dice = [str(die.value) if not fudge and shared.get(die.value) is die else die_text(die, fudge, palette)
+                for die in rolled.dice]
+        return f"{written_as} [{', '.join(dice)}]"
     if isinstance(rolled, engine.RolledChain):
         return rolled_text(rolled.first, palette) + "".join(
             [f" {op} {rolled_text(operand, palette)}" for op, operand in rolled.rest])
@@ -68,13 +82,17 @@ def rolled_text(rolled: engine.Rolled, palette: Palette) -> str:
     raise TypeError(f"not a rolled node: {rolled!r}")
 
 
+WRAPPERS = (engine.RolledLabel, engine.RolledGroup)  # made once: `A | B` makes a union at every call
+
+
 def headline(result: engine.DiceResult, palette: Palette) -> str:
     rolled = result.rolled
-    while isinstance(rolled, engine.RolledLabel | engine.RolledGroup):
+    while isinstance(rolled, WRAPPERS):
         rolled = rolled.inner
-    if isinstance(rolled, engine.RolledDice) and syntax.counts_successes(rolled.term):
-        return palette.bold(f"{result.total} success{'es' if result.total != 1 else ''}")
-    return palette.bold(str(result.total))
+    total = result.rolled.value  # `result.total`, read without a call
+    if isinstance(rolled, engine.RolledDice) and (rolled.term.__dict__.get(FACTS_KEY) or facts(rolled.term))[2]:
+        return palette.bold(f"{total} success{'es' if total != 1 else ''}")
+    return palette.bold(str(total))
 
 
 def countdown_text(result: engine.CountdownResult, palette: Palette) -> str:
@@ -106,7 +124,11 @@ def describe(result: Any, palette: Palette) -> str:
         return countdown_text(result, palette)
     if isinstance(result, engine.VersusResult):
         return versus_text(result, palette)
-    return f"{headline(result, palette)} · {rolled_text(result.rolled, palette)}"
+    rolled = result.rolled
+    if not palette.enabled and (type(rolled) is engine.RolledChain or (type(rolled) is engine.RolledDice and
+                                not (rolled.term.__dict__.get(FACTS_KEY) or facts(rolled.term))[2])):
+        return f"{rolled.value} · {rolled_text(rolled, palette)}"  # `headline`'s plain total, without its calls
+    return f"{headline(result, palette)} · {rolled_text(rolled, palette)}"
 
 
 # -- JSON ------------------------------------------------------------------------------------------

@@ -14,17 +14,35 @@ from crux_cli.core.style import Palette
 
 def answer_line(answer: Any, palette: Palette) -> str:
     """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`; the table of `odds …` (several lines)."""
-    rules = rulesets.handler(answer)
+    kind = answer.handler  # `rulesets.handler`'s two commonest cases, without its call
+    rules = rulesets.load(answer.rules) if not kind else rulesets.dice_handler() if kind == "dice" else \
+        rulesets.handler(answer)
     if answer.odds:
         return "\n".join(odds_answer_lines(answer, palette))
+    head = HEADS.get(answer.input)
+    if head is None or head[0] is not palette:
+        head = heading(answer.input, palette)
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
-    line = f"{palette.bold(visible(answer.input))}{index}: {rules.describe(answer.result, palette)}"
+    line = f"{head[1]}{index}: {rules.describe(answer.result, palette)}"
     if getattr(answer, "sheet", None) is not None and rules.sheet is not None:
         suffix = rules.sheet.suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""
     if answer.comment:
         line += palette.dim(f"  # {visible(answer.comment)}")
-    return scrub(line)
+    return line if line.isprintable() else scrub(line)  # `scrub`'s own first test, asked without a call
+
+
+def heading(said: str, palette: Palette) -> tuple[Palette, str]:
+    """An answer's statement as its line begins, in `palette`: kept by text, for a batch heads thousands of answers
+    with a few dozen statements (PERFORMANCE.md, "A text batch remembers its answer lines")."""
+    if len(HEADS) >= HEADS_KEPT:
+        HEADS.clear()
+    head = HEADS[said] = (palette, palette.bold(visible(said)))
+    return head
+
+
+HEADS: dict[str, tuple[Palette, str]] = {}  # by statement: the palette and the line's beginning in it (`heading`)
+HEADS_KEPT = 1024  # statements whose beginnings are kept (cleared whole when full; a batch repeats a few dozen)
 
 
 def odds_answer_lines(answer: Any, palette: Palette) -> list[str]:

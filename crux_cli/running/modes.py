@@ -143,6 +143,7 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
 
         held_runs = HELD_RUNS
     remembered, on_sheet, pure = remembering(runner, output)
+    lines_of = (remembered.lines if remembered is not None else {}).get  # the remembered lines by statement
     runner.keep_faces = journal.mode == "on" or remembered is not None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
@@ -201,7 +202,9 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                         # its line is the same for the same statement and faces (PERFORMANCE.md)
                         if remembered is not None and len(faces) <= REMEMBERED_FACES \
                                 and (pure or answer.handler == "dice") and answer.handler != "table":
-                            held.append(remembered.line(answer, number, made))
+                            shown_as = lines_of(said)  # `remembered.line`'s lookup, spelled out: most lines are found
+                            shown = shown_as.get(faces) if shown_as is not None else None
+                            held.append(remembered.line(answer, number, made) if shown is None else shown)
                             continue
                     held.append(render(answer, number, made))
             except CruxError as error:
@@ -226,7 +229,7 @@ class AnswerLines:
 
     On a sheet (`on_sheet`), a roll that left its hero as it was is remembered by its hero too: a sheet's hero
     is one object per state (state.store `interned`), told by identity and held here while its lines are, so
-    its id names no other object meanwhile."""
+    its id names no other object meanwhile; one that changed it, by its update (one object a pair of heroes)."""
 
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
@@ -260,13 +263,15 @@ class AnswerLines:
         return shown
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
-        """The text printed for `answer`, given on a sheet: a roll that changed the sheet, or is not kept by its
-        faces alone (a comment, a repetition, a table, many dice), is rendered afresh."""
+        """The text printed for `answer`, given on a sheet: a roll not kept by its faces alone (a comment, a
+        repetition, a table, many dice) is rendered afresh. One that changed the sheet is remembered by its update,
+        which the runner gives as one object for each pair of heroes (running.sheet_roll `sheet_update`): its line is
+        the same for the same statement, faces, hero before and hero after."""
         faces, update = answer.drawn, answer.sheet
-        if faces is None or update.before is not update.after or answer.comment is not None \
-                or answer.index is not None or len(faces) > REMEMBERED_FACES or answer.handler == "table":
+        if faces is None or answer.comment is not None or answer.index is not None \
+                or len(faces) > REMEMBERED_FACES or answer.handler == "table":
             return self.render(answer, number, made)
-        return self.line(answer, number, made, update.after)
+        return self.line(answer, number, made, update.after if update.before is update.after else update)
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,

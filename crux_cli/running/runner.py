@@ -9,7 +9,6 @@ roll reads the hero, rolls and writes back what changed under the sheet's lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from crux_cli import rulesets
@@ -19,6 +18,7 @@ from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
+from crux_cli.core.ruleset import SheetUpdate as SheetUpdate  # its home; still given here (running.replay, api)
 from crux_cli.running import read as reading
 from crux_cli.running.read import read
 from crux_cli.state import store_module
@@ -28,14 +28,6 @@ if TYPE_CHECKING:
 
 
 MAX_KNOWN = 1024  # statements a runner remembers having read (a batch repeats a few dozen)
-
-
-class SheetUpdate(Record):
-    """The loaded sheet around one statement: the hero before and after (equal when nothing changed)."""
-
-    path: str
-    before: SheetHero
-    after: SheetHero
 
 
 class Answer(Record):
@@ -98,7 +90,12 @@ class Runner:
         # given, called under a sheet's lock before each write (path, values before, values after, statement,
         # who): the journal announces the write, so a kill between the write and its entry is settled
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
-        self.known: dict[str, tuple[RuleSet | None, RuleSet, Any]] = {}  # statements read, by text (`read`)
+        # statements read, by text (`read`): the rule set loaded then, what answers it, its tree, how often it is rolled
+        self.known: dict[str, tuple[RuleSet | None, RuleSet, Any, int]] = {}
+        # crux's own rules answer each statement rolled once with this one roller, set anew (`roller`), and the same
+        # context for the same text while no hero is held (`roll`): PERFORMANCE.md, "A statement's roller and context"
+        self.shared: Roller | None = None
+        self.contexts: dict[str, Context] = {}
         self.exact_odds = False  # `odds …` in a line counts every value as an exact fraction (JSON output)
         self.last_update: SheetUpdate | None = None  # the last statement's on a sheet (immutable: shared when equal)
         self.locked_sheet: Any = None  # a sheet's transaction let go once its answer is journaled (`answered`)
@@ -159,7 +156,7 @@ class Runner:
             return handler, statement
         if len(self.known) >= MAX_KNOWN:
             self.known.clear()
-        self.known[text] = (self.loaded, handler, statement)
+        self.known[text] = (self.loaded, handler, statement, repeats(statement))
         return handler, statement
 
     def read_table(self, text: str) -> tuple[RuleSet, Any]:
@@ -221,20 +218,38 @@ class Runner:
             asked = odds_asked(body)  # `crux odds`'s options, and its argument quoted as a shell quotes it
             return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
                                    asked.cumulative).replace(comment=comment),))
-        handler, statement = self.read(text)
-        times = repeats(statement) * self.repeat
+        known = self.known.get(text)  # `read`'s own lookup, spelled out: a batch reads every line
+        if known is not None and known[0] is self.loaded:
+            _, handler, statement, times = known
+        else:
+            handler, statement = self.read(text)
+            times = repeats(statement)
+        times *= self.repeat
         if times > MAX_REPEAT:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
-        if times == 1:  # the usual statement: its one answer, with no generator around it
-            return iter((self.answered(handler, statement, self.roller(handler, statement), text, comment, None),))
+        if times == 1:  # the usual statement: its one answer, with no generator around it, on the shared roller
+            return iter((self.answered(handler, statement, self.roller(handler, statement, True), text, comment,
+                                       None),))
         return self.repetitions(handler, statement, text, comment, times)
 
-    def roller(self, handler: RuleSet | None = None, statement: Any = None) -> Roller:
+    def roller(self, handler: RuleSet | None = None, statement: Any = None, shared: bool = False) -> Roller:
         """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
         answer needs is known: no hero is loaded; generic dice read no sheet value (`d20` beside a sheet); or the
-        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces."""
-        roller = Roller(self.source)
+        answer carries its sheet's hero (`SheetUpdate`), which the journal keeps beside the faces.
+
+        `shared`: the statement is rolled once, done before another begins, so in crux's own rules (whose engines
+        keep no roller) it takes the runner's one roller, set as a new one would be (PERFORMANCE.md)."""
+        roller = self.shared
+        if not shared or roller is None or roller.source is not self._source or \
+                (handler is self.loaded and self.rules_name not in rulesets.BUILT_IN):  # a package's may keep it
+            roller = Roller(self.source)
+            if shared and (handler is not self.loaded or self.rules_name in rulesets.BUILT_IN):
+                self.shared = roller
+        else:  # as `Roller(source)` makes it
+            roller.rolled, roller.drawn, roller.apart = 0, None, False
+            if roller.stream is not None:
+                roller.stream.fresh = True
         if not self.keep_faces:
             return roller
         roller.drawn = []  # every roll keeps its faces, which a verifier re-derives from the seed (crux-verify(7))
@@ -286,26 +301,30 @@ class Runner:
     def roll(self, handler: RuleSet, statement: Any, roller: Roller,
              text: str) -> tuple[Any, SheetUpdate | None]:
         """One roll; a rule set that keeps state on the sheet reads and writes it under the lock."""
-        if self.sheet is not None and handler is self.loaded and handler.sheet is not None:  # keeps state
-            return roll_on_sheet(self, handler, statement, roller, text, self.sheet)
-        hero = self.hero if self.sheet is None else store_module().load_hero(self.sheet)  # `current_hero`, spelled out
+        if self.sheet is not None and handler is self.loaded and (keeping := handler.sheet) is not None:  # keeps state
+            rolled: tuple[Any, SheetUpdate] = (ON_SHEET or on_sheet())(self, handler, keeping, statement, roller, text,
+                                                                         self.sheet)
+            return rolled
+        if self.sheet is None:
+            hero = self.hero
+        else:  # `current_hero`, spelled out: a dice line beside a batch's sheet gives the hero its run holds
+            sheets = SHEETS or sheet_store()
+            run = sheets.HELD_NAMES.get(self.sheet)
+            hero = run.hero if run is not None else sheets.load_hero(self.sheet)
+        ctx = self.contexts.get(text)  # the same for the same text and hero (a sheet's held one), on the shared roller
+        if ctx is None or ctx.roller is not roller or ctx.hero is not hero:
+            ctx = Context(roller, hero, text)
+            if roller is self.shared:
+                if len(self.contexts) >= MAX_KNOWN:
+                    self.contexts.clear()
+                self.contexts[text] = ctx
         try:  # `run`, spelled out: a batch rolls thousands of statements a second
-            result = handler.run(statement, Context(roller, hero, text))
+            result = handler.run(statement, ctx)
         except CruxError as error:
             raise error.at(text) from None
         if self.hero is not None and handler is self.loaded:  # a hero held in memory carries Grit and HP along
             self.hero = self.apply(result, self.hero)
         return result, None
-
-    @staticmethod
-    def announce(on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None], path: str,
-                 before: SheetHero, after: SheetHero, text: str) -> None:
-        """Tell the journal a sheet is about to change, with the values it keeps (none when only others did)."""
-        from crux_cli.state.sheet_undo import sheet_values
-
-        old, new = sheet_values(before), sheet_values(after)
-        if old != new:
-            on_write(path, old, new, text, after.name)
 
     def apply(self, result: Any, hero: SheetHero) -> SheetHero:
         """The hero after `result`, in rule sets that keep state on the sheet (others leave it as it was)."""
@@ -472,44 +491,26 @@ class _SourceOf:
 
 
 
-def roll_on_sheet(runner: Runner, rules: RuleSet, statement: Any, roller: Roller, text: str,
-                  path: str) -> tuple[Any, SheetUpdate]:
-    """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
-    spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
-    the sheet. A batch on a sheet rolls here at every line: the run it holds is used as it is, with no `with`, and
-    the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
-    sheets = store_module()
-    sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
-    transaction = None
-    if sheet is None or monotonic() >= sheet.quiet_until:
-        # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
-        # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
-        # changes in the order they were made (issue 37).
-        transaction = sheets.sheet_transaction(path)
-        sheet = transaction.__enter__()
-    try:
-        before = sheet.hero
-        try:  # `run`, spelled out
-            result = rules.run(statement, Context(roller, before, text))
-        except CruxError as error:
-            raise error.at(text) from None
-        keeping = rules.sheet
-        after = before if keeping is None else keeping.apply(result, before)
-        if after is not before:  # a save of the very hero read changes nothing
-            if runner.on_write is not None:  # `announce` compares what the sheet keeps
-                runner.announce(runner.on_write, path, before, after, text)
-            sheet.save(after)
-    except BaseException as error:
-        if transaction is not None:
-            transaction.__exit__(type(error), error, error.__traceback__)
-        raise
-    if transaction is not None:
-        runner.locked_sheet = transaction
-    runner.hero = after
-    update = runner.last_update  # the usual statement on a sheet leaves the very hero the last one did
-    if update is None or update.after is not after or update.before is not before or update.path != path:
-        update = runner.last_update = SheetUpdate(path, before, after)
-    return result, update
+SHEETS: Any = None  # state.store, once a statement on a sheet asked for it: a batch on a sheet asks at every line
+
+
+def sheet_store() -> Any:
+    """state.store (`store_module`), kept in SHEETS: a roll without a sheet never loads it."""
+    global SHEETS
+    SHEETS = store_module()
+    return SHEETS
+
+
+ON_SHEET: Any = None  # running.sheet_roll's `roll_on_sheet`, once a statement on a sheet asked for it
+
+
+def on_sheet() -> Any:
+    """running.sheet_roll `roll_on_sheet` (a roll on a sheet), imported at the first and kept in ON_SHEET."""
+    global ON_SHEET
+    from crux_cli.running.sheet_roll import roll_on_sheet
+
+    ON_SHEET = roll_on_sheet
+    return ON_SHEET
 
 
 def counted(error: CruxError, passed: list[str]) -> CruxError:

@@ -303,7 +303,7 @@ class Journal(JournalStore):
         known, self.held_values = self.held_values, None
         if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
             old, new = known[2], known[3]
-            changed = [name for name in old if old[name] != new[name]]
+            changed = [name for name, value in old.items() if value != new[name]]
             return {"path": sheet_undo().real_path(update.path), "who": update.after.name,
                     "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
         change: dict[str, Any] | None = sheet_undo().sheet_change(update.path, update.before, update.after)

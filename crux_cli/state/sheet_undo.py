@@ -20,6 +20,8 @@ from crux_cli.core.errors import CruxError, SheetError
 from crux_cli.state import store_module
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from crux_cli.core.journal_entry import JournalEntry
     from crux_cli.core.ruleset import SheetHero as Hero  # a hero of any rule set that keeps a sheet
     from crux_cli.state.db import Store
@@ -50,10 +52,9 @@ def hero_of(data: Mapping[str, Any]) -> Hero:
 
 def real_path(path: str) -> str:
     """`os.path.realpath`, remembered while the name leads to the same file (state.store `resolve_again`)."""
-    from crux_cli.state.store import resolve_again
-
     try:
-        return os.fspath(resolve_again(path))
+        real: Path = store_module().resolve_again(path)  # no `import` statement: a batch asks at every change
+        return os.fspath(real)
     except SheetError:
         return os.path.realpath(path)
 

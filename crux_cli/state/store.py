@@ -321,6 +321,10 @@ class SheetTransaction:
     def __exit__(self, *exc: object) -> None:
         return None
 
+    def save_changed(self, hero: SheetHero) -> None:
+        """`save` a hero whose kept values the caller found to differ from those of the hero read (`roll_on_sheet`)."""
+        self.save(hero)
+
     def save(self, hero: SheetHero) -> None:
         """Write `hero`'s kept values back (nothing is written when nothing changed)."""
         if hero is self.hero:
@@ -450,7 +454,7 @@ class HeldRun(SheetTransaction):
     def checked(self, now: float) -> None:
         """Looked at (`check`) at `now`: the statements before the next look, and within the hold, are quiet: a
         batch's usual statement on its sheet finds its run by name and rolls on it as it is, with one comparison
-        (running.runner `roll_on_sheet`), and `sheet_transaction` does what is due after."""
+        (running.sheet_roll `roll_on_sheet`), and `sheet_transaction` does what is due after."""
         self.next_check = now + CHECK_SECONDS
         self.quiet_until = min(self.next_check, HOLDING.until) if HOLDING.release is not None else self.next_check
 
@@ -461,6 +465,8 @@ class HeldRun(SheetTransaction):
     def keep(self, hero: SheetHero) -> None:
         """A statement changed the hero: kept in memory, its text made once for all the run's changes (`plan`)."""
         self.hero = interned(hero)
+
+    save_changed = keep  # the caller compared the kept values already (running.sheet_roll `roll_on_sheet`)
 
     def check(self, shown: str) -> None:
         """A statement of the run: the file must be the one read. Changed by a writer that ignores the lock (an
@@ -522,7 +528,7 @@ class HeldRun(SheetTransaction):
         parsed: SheetHero | None = None
         if text is not None:
             with contextlib.suppress(SheetError):
-                parsed = parse_sheet(text, self.shown)
+                parsed = planned_hero(text, self.shown)
         if text is None or parsed is None or self.file.kept(parsed) != self.file.kept(self.hero):
             text, parsed = updated_sheet(self.base_text, self.base_hero, self.hero, self.shown)
             self.found = {}  # the text is rewritten: its lines may move
@@ -553,6 +559,24 @@ class HeldRun(SheetTransaction):
         except OSError:
             HELD.pop(self.path, None)
             os.close(self.descriptor)
+
+
+def planned_hero(text: str, shown: str) -> SheetHero:
+    """`parse_sheet(text, shown)`, remembered for the last few texts a held run planned to write: a batch on a sheet
+    writes it once a chunk, and a hero whose Grit goes 4, 5, 4, 5 leaves the same text again and again (a parse of a
+    sheet is a thousand lines of Python). A text refused is parsed again every time, for its refusal."""
+    known = PLANNED.get((text, shown))
+    if known is not None:
+        return known
+    hero = parse_sheet(text, shown)
+    if len(PLANNED) >= KEPT_PLANS:
+        PLANNED.clear()
+    PLANNED[text, shown] = hero
+    return hero
+
+
+PLANNED: dict[tuple[str, str], SheetHero] = {}  # the hero of each text a held run planned (`planned_hero`)
+KEPT_PLANS = 8
 
 
 CLEARED: set[Path] = set()  # sheets whose leftovers this process has removed (tests/bench/bench_batch.py, sheet)

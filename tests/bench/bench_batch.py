@@ -26,8 +26,9 @@ lines (start-up cancels out), for crux text, crux --sheet and the d20 loop. A co
 (within 0.2 %: crux is compiled first and its state is new) however busy the machine, where CPU time on a
 shared machine varies by a third from run to run; it leaves out what an instruction waits for (cache misses,
 the disk), which the timed runs include. Under valgrind a process runs about 50 times slower, so crux's clocks
-for a held sheet are scaled to match (CRUX_COUNTED): the sheet is written at each chunk and looked at about as
-often a line as at full speed.
+are scaled to match (CRUX_COUNTED), in the text and the sheet runs alike: a held sheet is written at each chunk and
+looked at about as often a line as at full speed, and the output's flusher (every 0.2 s when stdout is not a
+terminal) wakes about as often a line as at full speed, not 50 times as often, and more again on a loaded machine.
 
 Two more columns compare crux with itself on the same lines: `--no-journal` (goal, issue 22: the
 journaled text run at least 0.9x as fast, journal-off time over journal-on time), and, on the
@@ -78,13 +79,16 @@ for line in sys.stdin:
 """
 
 
-# crux --sheet as counted under valgrind: the held sheet written at each chunk, not by a clock running 50x slow
+# crux as counted under valgrind: the held sheet written at each chunk, the output flushed, by clocks not running
+# 50x slow (without it a 900-line run's flusher woke hundreds of times more on a loaded machine: 86k -> 124k a line)
 CRUX_COUNTED = """\
 import sys
+import crux_cli.running.output as output
 import crux_cli.state.store as store
 from crux_cli.__main__ import main
 store.HOLD_SECONDS = 1e9
 store.CHECK_SECONDS *= 50
+output.FLUSH_INTERVAL *= 50
 sys.argv[0] = "crux"
 main()
 """
@@ -216,7 +220,7 @@ def instructions_a_line(folder: Path, size: int, env: dict[str, str]) -> dict[st
     counting.write_text(CRUX_COUNTED)
     (folder / "d20_loop.py").write_text(D20_LOOP)
     sheet = [sys.executable, str(counting), "--seed", "1", "--sheet", str(folder / "hero.toml"), "-"]
-    commands = {"crux text": [*crux_command(), "--seed", "1", "-"], "--sheet": sheet,
+    commands = {"crux text": [sys.executable, str(counting), "--seed", "1", "-"], "--sheet": sheet,
                 "d20 loop": [sys.executable, str(folder / "d20_loop.py")]}
     per_line: dict[str, float] = {}
     for mix in ("realistic", "all-different"):

@@ -198,11 +198,21 @@ def compiled(make: Callable[[Node, Hero | None, str], Request]) -> Callable[[Nod
     # object while its file is unchanged (state.store `interned`), so a batch on a sheet compiles each
     # statement once per state of the hero, and the echo memo (render.py) finds the very request again.
     remembered_with_hero = by_identities(with_hero)
+    last = f"_compiled_with_{make.__name__}"  # the tree's last hero and its request, in the tree's own __dict__
 
     def compile_request(node: Node, hero: Hero | None, text: str) -> Request:
         if hero is None:
             return remembered(node, text)
-        return remembered_with_hero(node, hero, text)
+        # a batch on a sheet gives a statement the same hero line after line (its Grit changes seldom): the last one
+        # is kept on the tree, and asked first (PERFORMANCE.md, "A change on a held sheet, met again")
+        own = node.__dict__
+        kept = own.get(last)
+        if kept is not None and kept[0] is hero:
+            request: Request = kept[1]
+            return request
+        request = remembered_with_hero(node, hero, text)
+        own[last] = (hero, request)
+        return request
 
     compile_request.__name__ = compile_request.__qualname__ = make.__name__
     return compile_request

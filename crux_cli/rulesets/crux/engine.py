@@ -136,9 +136,13 @@ def roll_pool(roller: Roller, request: PoolRequest) -> PoolResult:
     spent = 1 if request.grit_spent else 0
     if request.ambush:
         return PoolResult(request, (), None, "success", GRIT_CHANGES[spent, 0])
-    dice = tuple(roller.dice(pool_size(request.net), 6))
-    kept = keep(dice, request.net)
-    return PoolResult(request, dice, kept, BANDS[kept], GRIT_CHANGES[spent, grit_gained(kept, request.grit_before)])
+    net = request.net
+    # `pool_size`, `keep` and `grit_gained` spelled out: a batch rolls a pool at most lines (PERFORMANCE.md)
+    dice = tuple(roller.dice(1 + abs(net), 6))
+    kept = min(dice) if net < 0 else max(dice)
+    before = request.grit_before
+    gained = 1 if kept == 1 and (before is None or before < GRIT_MAX) else 0
+    return PoolResult(request, dice, kept, BANDS[kept], GRIT_CHANGES[spent, gained])
 
 
 def explode(roller: Roller, sides: int) -> tuple[int, ...]:
@@ -190,8 +194,8 @@ def apply_target(total: int, dice_total: int, request: AttackRequest,
 
 def roll_attack(roller: Roller, request: AttackRequest) -> AttackResult:
     net, sides = request.net, request.sides
-    primary_dice = tuple(roller.dice(pool_size(net), sides))
-    primary = keep(primary_dice, net)
+    primary_dice = tuple(roller.dice(1 + abs(net), sides))  # `pool_size`, `keep`, spelled out as in `roll_pool`
+    primary = min(primary_dice) if net < 0 else max(primary_dice)
     others = tuple(roller.dice(request.count - 1, sides))
     grit = GRIT_CHANGES[1 if request.grit_spent else 0, grit_gained(primary, request.grit_before)]
     if primary == 1:

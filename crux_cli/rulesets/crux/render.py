@@ -8,7 +8,15 @@ from crux_cli.core.memo import by_identity
 from crux_cli.core.style import CRIT, GOOD, Palette
 from crux_cli.core.vocabulary import ARMOR_KEY
 from crux_cli.core.vocabulary import grit_json as shared_grit_json
-from crux_cli.rulesets.crux.engine import AttackRequest, AttackResult, GritChange, PoolRequest, PoolResult, Source
+from crux_cli.rulesets.crux.engine import (
+    GRIT_CHANGES,
+    AttackRequest,
+    AttackResult,
+    GritChange,
+    PoolRequest,
+    PoolResult,
+    Source,
+)
 from crux_cli.rulesets.crux.words import COLOURS
 
 
@@ -43,6 +51,7 @@ def request_words(request: PoolRequest | AttackRequest) -> tuple[str, str]:
 
 # A statement rolled without a hero compiles to one request object, rolled again and again in a batch.
 words_of = by_identity(request_words)
+WORDS_KEY: str = words_of.kept_as  # type: ignore[attr-defined]  # where a request keeps its words
 
 
 def grit_text(grit: GritChange) -> str:
@@ -52,6 +61,9 @@ def grit_text(grit: GritChange) -> str:
     if grit.gained:
         parts.append("Grit +1 earned")
     return ", ".join(parts)
+
+
+GRIT_TEXTS = {change: grit_text(change) for change in GRIT_CHANGES.values()}  # a batch writes one at every roll
 
 
 def headline(result: PoolResult, palette: Palette) -> str:
@@ -70,14 +82,15 @@ def describe_pool(result: PoolResult, palette: Palette) -> str:
     if request.ambush:
         return " · ".join(filter(None, [palette.paint("3 actions", GOOD), "ambush: no roll",
                                         grit_text(result.grit)]))
-    net, labels = words_of(request)
+    net, labels = request.__dict__.get(WORDS_KEY) or words_of(request)  # the memo's value, read straight
+    grit = GRIT_TEXTS.get(result.grit)  # the four changes a roll makes, written once
     parts = [f"{headline(result, palette)} ({palette.bold(str(result.kept))})",
              pool_text(result.dice, request.net),
              net,
-             grit_text(result.grit)]
+             grit_text(result.grit) if grit is None else grit]
     if labels:
         parts.append(palette.dim(labels))
-    return " · ".join(p for p in parts if p)
+    return " · ".join(filter(None, parts))
 
 
 def damage_text(result: AttackResult) -> str:
@@ -106,11 +119,12 @@ def describe_attack(result: AttackResult, palette: Palette) -> str:
             parts.append("explodes " + ", ".join(map(str, result.explosions)))
         parts.append(damage_text(result))
         parts += [f"{step} → {value}" for step, value in result.steps]
-    net, labels = words_of(request)
-    parts += [net, grit_text(result.grit)]
+    net, labels = request.__dict__.get(WORDS_KEY) or words_of(request)  # the memo's value, read straight
+    grit = GRIT_TEXTS.get(result.grit)
+    parts += [net, grit_text(result.grit) if grit is None else grit]
     if labels:
         parts.append(palette.dim(labels))
-    return " · ".join(p for p in parts if p)
+    return " · ".join(filter(None, parts))
 
 
 def grit_json(grit: GritChange) -> dict[str, object]:

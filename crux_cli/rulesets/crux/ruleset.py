@@ -19,6 +19,7 @@ from crux_cli.core.ruleset import (
 from crux_cli.rulesets.crux import compiler, engine, syntax, words
 from crux_cli.rulesets.crux import grammar as notation
 from crux_cli.rulesets.crux import sheet_grammar as sheet_notation
+from crux_cli.rulesets.crux.engine import AttackResult, PoolResult  # `after`, at every line: no module attribute read
 
 if TYPE_CHECKING:
     from crux_cli.rulesets.crux import sheet_syntax
@@ -97,14 +98,18 @@ STATEMENTS: StatementTable[Statement, Result] = StatementTable(NAME, {
 
 def after(result: Result, hero: Hero) -> Hero:
     """The hero after any result (its row's `apply`); after the usual roll (no Grit spent or earned, not Dying), the
-    very hero, with no more calls: a batch on a sheet asks at every line (PERFORMANCE.md, "A line on a held sheet")."""
-    if result.__class__ is engine.PoolResult or result.__class__ is engine.AttackResult:
-        change = result.grit
-        if not (change.spent or change.gained) and 0 <= hero.grit <= engine.GRIT_MAX and not hero.dying:
+    very hero, with no more calls: a batch on a sheet asks at every line (PERFORMANCE.md, "A line on a held sheet").
+    The engine gives the one `GritChange` of nothing spent or earned (`STILL`); any other goes the long way."""
+    if result.__class__ is PoolResult or result.__class__ is AttackResult:
+        if result.grit is STILL and hero.grit in STEADY_GRIT and not hero.dying:
             return hero
         return after_roll(result, hero)
     changed: Hero = STATEMENTS.apply(result, hero)  # a sheet statement's row
     return changed
+
+
+STILL = engine.GRIT_CHANGES[0, 0]  # nothing spent, nothing earned: the engine's usual roll
+STEADY_GRIT = frozenset(range(engine.GRIT_MAX + 1))  # Grit a hero may hold (0..5): the usual roll leaves it as it is
 
 
 RULESET = RuleSet(

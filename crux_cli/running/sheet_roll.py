@@ -1,0 +1,91 @@
+"""A statement of the active rule set rolled on a sheet (`Runner.roll`): read, roll and write back under the sheet's
+lock, and the update the answer carries. Loaded at the first statement on a sheet (running.runner `on_sheet`): a roll
+without a sheet never imports it."""
+
+from __future__ import annotations
+
+from time import monotonic
+from typing import TYPE_CHECKING, Any
+
+from crux_cli.core.errors import CruxError
+from crux_cli.core.ruleset import Context, SheetUpdate
+from crux_cli.state import store as sheets  # sheets in play: a batch on a sheet asks at every line
+
+if TYPE_CHECKING:
+    from crux_cli.core.rng import Roller
+    from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
+    from crux_cli.running.runner import Runner
+
+
+# long: a batch on a sheet rolls here at every line: the held run, the roll, the change and its update spelled out
+# in one function, with no call a line more (PERFORMANCE.md, "A line on a held sheet")
+def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, statement: Any, roller: Roller, text: str,
+                  path: str) -> tuple[Any, SheetUpdate]:
+    """Read the sheet, roll, and write back what changed, all under the sheet's lock (`Runner.roll`), so two crux
+    spending Grit from one sheet never both start from the same value. `rules`, the active rule set, keeps state on
+    the sheet (its `keeping`). A batch on a sheet rolls here at every line: the run it holds is used as it is, with
+    no `with`, and the roll is spelled out in this one function (PERFORMANCE.md, "A batch holds its sheet")."""
+    sheet: Any = sheets.HELD_NAMES.get(path)  # a held run, used as it is until a look is due (`HeldRun.quiet_until`)
+    transaction = None
+    if sheet is None or monotonic() >= sheet.quiet_until:
+        # The lock is let go once the answer is journaled (`answered`), not before: another crux then never
+        # meets the write without its entry (state.recovery would settle it), and the journal holds a sheet's
+        # changes in the order they were made (issue 37).
+        transaction = sheets.sheet_transaction(path)
+        sheet = transaction.__enter__()
+    try:
+        before = sheet.hero
+        ctx = runner.contexts.get(text)  # the same for the same text and hero, on the shared roller (`Runner.roll`)
+        if ctx is None or ctx.roller is not roller or ctx.hero is not before:
+            ctx = Context(roller, before, text)
+            if roller is runner.shared:
+                if len(runner.contexts) >= KEPT_CONTEXTS:
+                    runner.contexts.clear()
+                runner.contexts[text] = ctx
+        try:  # `run`, spelled out
+            result = rules.run(statement, ctx)
+        except CruxError as error:
+            raise error.at(text) from None
+        after = keeping.apply(result, before)
+        if after is not before:  # a save of the very hero read changes nothing
+            # one object a state (state.store `interned`): a change met again gives the very update, its line and
+            # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
+            after = sheets.interned(after)
+            if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
+                old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
+                if old != new:
+                    if runner.on_write is not None:  # the journal announces the write (`announce`)
+                        runner.on_write(path, old, new, text, after.name)
+                    sheet.save_changed(after)
+    except BaseException as error:
+        if transaction is not None:
+            transaction.__exit__(type(error), error, error.__traceback__)
+        raise
+    if transaction is not None:
+        runner.locked_sheet = transaction
+    runner.hero = after
+    update = runner.last_update  # the usual statement on a sheet leaves the very hero the last one did
+    if update is None or update.after is not after or update.before is not before or update.path != path:
+        update = runner.last_update = sheet_update(path, before, after)
+    return result, update
+
+
+def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
+    """The update from `before` to `after` on the sheet at `path`: one object for each pair of heroes met (a sheet's
+    heroes are one object a state), so what is remembered by an update (a line's suffix, its answer line) is found
+    again when a hero's Grit goes 2, 3, 2, 3. Each update kept holds its heroes, so their ids name no other."""
+    key = (id(before), id(after))
+    known = UPDATES.get(key)
+    if known is not None and known.before is before and known.after is after and known.path == path:
+        return known
+    if len(UPDATES) >= KEPT_UPDATES:
+        UPDATES.clear()
+    update = UPDATES[key] = SheetUpdate(path, before, after)
+    return update
+
+
+UPDATES: dict[tuple[int, int], SheetUpdate] = {}  # by the ids of the heroes before and after (`sheet_update`)
+KEPT_UPDATES = 256
+
+
+KEPT_CONTEXTS = 1024  # as running.runner MAX_KNOWN: the contexts a runner keeps by text
