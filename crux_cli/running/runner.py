@@ -288,8 +288,9 @@ class Runner:
             raise
         faces = None if drawn is None else tuple(drawn)
         try:
+            apart = roller.apart  # `drawn`, then `dice`, given in order: a keyword would cost a dict an answer
             answer = Answer(text, self.rules_name, result, self.seed, comment, sheet, name, index,
-                            None if roller.apart else faces, dice=faces if roller.apart else None)
+                            None if apart else faces, faces if apart else None)
             if self.journal is not None:
                 self.journal.answered(answer)
         finally:
