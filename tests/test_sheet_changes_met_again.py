@@ -107,3 +107,36 @@ def test_changed_lines_met_again_are_remembered_and_the_same(monkeypatch: pytest
     assert outputs[0] == outputs[1]
     assert outputs[0][0].count("HP 10 → 9") == 30 and outputs[0][0].count("HP 9 → 10") == 30
     assert rendered[0] == 60 and rendered[1] <= 16  # rendered once or twice for each state of the hero, not each time
+
+
+def test_a_statements_context_is_found_again_for_each_state_of_the_hero(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """A batch whose hero's HP goes 10, 9, 10, 9 makes a context for each statement and state of the hero once
+    (running.sheet_roll `context_of`), not again at each line after a change; the answers are the same as when
+    every line makes its own."""
+    from crux_cli.running import sheet_roll
+
+    sheet = tmp_path / "hero.toml"
+    lines = "".join(f"{line}\n" for line in ("damage 1", "DEX", "heal 1", "DEX", "init")) * 20
+    outputs, made = [], []
+    for kept in (0, sheet_roll.KEPT_HEROES):
+        monkeypatch.setattr(sheet_roll, "KEPT_HEROES", kept)
+        monkeypatch.setattr(sheet_roll, "CONTEXTS", {})
+        monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / f"state-{kept}"))
+        sheet.write_text(new_sheet_text(WREN))
+        contexts: list[object] = []
+        real = sheet_roll.Context
+
+        def counting(*args, real=real, contexts=contexts):  # type: ignore[no-untyped-def]
+            contexts.append(args)
+            return real(*args)
+
+        monkeypatch.setattr(sheet_roll, "Context", counting)
+        settings = Settings(seed=5, sheet=str(sheet))
+        stdout, stderr = io.StringIO(), io.StringIO()
+        run_batch(settings, io.StringIO(lines), Output(settings, stdout, stderr, environ={}))
+        outputs.append((stdout.getvalue(), stderr.getvalue(), sheet.read_text(encoding="utf-8")))
+        made.append(len(contexts))
+    assert outputs[0] == outputs[1] and outputs[0][0].count("HP 10 → 9") == 20
+    # kept by text alone (KEPT_HEROES 0: every hero forgotten), DEX and init met a new hero at most lines
+    assert made[0] >= 40 and made[1] <= 10  # 5 statements, 2 states of the hero

@@ -37,11 +37,7 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
         before = sheet.hero
         ctx = runner.contexts.get(text)  # the same for the same text and hero, on the shared roller (`Runner.roll`)
         if ctx is None or ctx.roller is not roller or ctx.hero is not before:
-            ctx = Context(roller, before, text)
-            if roller is runner.shared:
-                if len(runner.contexts) >= KEPT_CONTEXTS:
-                    runner.contexts.clear()
-                runner.contexts[text] = ctx
+            ctx = context_of(runner, roller, before, text)
         try:  # `run`, spelled out
             result = rules.run(statement, ctx)
         except CruxError as error:
@@ -70,6 +66,31 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
     return result, update
 
 
+def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Context[Any]:
+    """The context of `text` for `hero` on `roller`, kept by hero as well as by text: a batch's Grit goes 2, 3, 2, 3,
+    and a context kept by text alone was made again at each line after a change (4 lines in 10 of the realistic
+    mix on a sheet). The runner's `contexts` holds the last hero's, asked first; a sheet's heroes are one object a
+    state (state.store `interned`), each kept here with its contexts, so its id names no other meanwhile."""
+    kept = CONTEXTS.get(id(hero))
+    if kept is None or kept[0] is not hero:
+        if len(CONTEXTS) >= KEPT_HEROES:
+            CONTEXTS.clear()
+        kept = CONTEXTS[id(hero)] = (hero, {})
+    contexts = kept[1]
+    ctx = contexts.get(text)
+    if ctx is None or ctx.roller is not roller:
+        ctx = Context(roller, hero, text)
+        if roller is runner.shared:
+            if len(contexts) >= KEPT_CONTEXTS:
+                contexts.clear()
+            contexts[text] = ctx
+    if roller is runner.shared:
+        if len(runner.contexts) >= KEPT_CONTEXTS:
+            runner.contexts.clear()
+        runner.contexts[text] = ctx
+    return ctx
+
+
 def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
     """The update from `before` to `after` on the sheet at `path`: one object for each pair of heroes met (a sheet's
     heroes are one object a state), so what is remembered by an update (a line's suffix, its answer line) is found
@@ -89,3 +110,5 @@ KEPT_UPDATES = 256
 
 
 KEPT_CONTEXTS = 1024  # as running.runner MAX_KNOWN: the contexts a runner keeps by text
+CONTEXTS: dict[int, tuple[Any, dict[str, Context[Any]]]] = {}  # by a hero's id: the hero, its contexts by text
+KEPT_HEROES = 64  # heroes whose contexts are kept (a batch's Grit takes six values; HP and wounds more)
