@@ -18,7 +18,7 @@ from crux_cli.core.errors import CruxError
 from crux_cli.running import quick
 from crux_cli.running.quick import answer
 from crux_cli.running.settings import Settings
-from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
+from crux_cli.running.streams import guard_streams, internal_error, is_terminal, os_error, output_failed
 
 
 def command_line() -> Any:
@@ -97,11 +97,7 @@ def quick_session(argv: list[str]) -> int | None:
     except OSError as error:
         return os_error(error)
     except Exception as error:  # a bug in crux: said as crux_cli.cli.main says it
-        if os.environ.get("CRUX_DEBUG"):
-            raise
-        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
-                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
-        return 1
+        return internal_error(error)
 
 
 def main(argv: list[str] | None = None) -> None:

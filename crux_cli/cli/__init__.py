@@ -26,7 +26,7 @@ from crux_cli.running.modes import run_batch, run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.quick import check_text, read_config, refuse
 from crux_cli.running.settings import Settings, TableAsked
-from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
+from crux_cli.running.streams import guard_streams, internal_error, is_terminal, os_error, output_failed
 
 EXAMPLES = """\b
 Crux statements (the default rule set):
@@ -350,9 +350,5 @@ def main(argv: list[str] | None = None, repl: ReplStarter | None = None) -> None
     except (KeyboardInterrupt, click.Abort):
         code = 130  # crux(1): interrupted
     except Exception as error:  # a bug in crux, not the user's input
-        if os.environ.get("CRUX_DEBUG"):
-            raise
-        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
-                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
-        code = 1
+        code = internal_error(error)
     raise SystemExit(code if isinstance(code, int) else 0)

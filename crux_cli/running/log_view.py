@@ -16,7 +16,6 @@ checks them for every command), a completion request, Windows. tests/test_log_qu
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -26,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import iter_log_lines, log_lines
-from crux_cli.running.quick import COMPLETE, check_text, leading_options, read_config, refuse
+from crux_cli.running.quick import COMPLETE, answered, leading_options, read_config
 from crux_cli.running.replay import iter_answers, with_answers
-from crux_cli.running.streams import guard_streams, is_terminal, os_error, output_failed
+from crux_cli.running.streams import guard_streams, is_terminal
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
 from crux_cli.state.recovery import open_store
 from crux_cli.state.values import reading
@@ -72,27 +71,13 @@ def answer(words: list[str], ready: Callable[[], None] | None = None) -> int | N
     guard_streams()
     if ready is not None:
         ready()
-    try:
-        check_text(words)
+
+    def log() -> int:
         read_config()
         show(**options)
         return 0
-    except CruxError as error:
-        return refuse(error, words)
-    except (EOFError, KeyboardInterrupt):  # as click: a blank line closes the terminal's ^C echo
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write("\n")
-        return 130
-    except BrokenPipeError:  # the reader went away (crux log | head): quietly, status 1, as click does
-        return output_failed(None)
-    except OSError as error:
-        return os_error(error)
-    except Exception as error:
-        if os.environ.get("CRUX_DEBUG"):
-            raise
-        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
-                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
-        return 1
+
+    return answered(words, log)
 
 
 def echo(text: str, err: bool = False, color: bool | None = None) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from crux_cli.core.errors import CruxError
@@ -32,7 +33,7 @@ from crux_cli.core.style import PLAIN
 from crux_cli.running.modes import run_odds, run_one
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
-from crux_cli.running.streams import guard_streams, os_error, output_failed
+from crux_cli.running.streams import guard_streams, internal_error, os_error, output_failed
 
 FLAGS = {"--json": "json", "--no-journal": "no_journal"}
 VALUES = {"--seed": "seed", "--rules": "rules", "--sheet": "sheet"}
@@ -175,13 +176,24 @@ def answer(words: list[str], ready: Any = None) -> int | None:
     guard_streams()
     if ready is not None:
         ready()
-    try:  # as crux_cli.cli.main: never a traceback
-        check_text(words)
+
+    def roll() -> int:
         settings = Settings.from_config(read_config())
         settings.update(options)
         if odds:
             return run_odds(settings, text, Output(settings), None, False)
         return run_one(settings, text, Output(settings))
+
+    return answered(words, roll)
+
+
+def answered(words: list[str], work: Callable[[], int]) -> int:
+    """The exit status of `work`, a command line `words` answered on a quick path (this module's, running.log_view's),
+    as crux_cli.cli.main gives it: the words checked as text first, every refusal said as click's path says it,
+    never a traceback."""
+    try:
+        check_text(words)
+        return work()
     except CruxError as error:
         return refuse(error, words)
     except (EOFError, KeyboardInterrupt):  # click closes the terminal's ^C echo with a blank line
@@ -193,8 +205,4 @@ def answer(words: list[str], ready: Any = None) -> int | None:
     except OSError as error:  # the output cannot be written, or another file: said as what it is
         return os_error(error)
     except Exception as error:
-        if os.environ.get("CRUX_DEBUG"):
-            raise
-        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
-                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
-        return 1
+        return internal_error(error)

@@ -131,6 +131,17 @@ def is_terminal(stream: IO[Any] | None) -> bool:
         return False
 
 
+def internal_error(error: Exception) -> int:
+    """A bug in crux, not the user's input: said in two lines, exit status 1; under CRUX_DEBUG=1 the error goes
+    on, with its traceback. Called in an `except` block (every face's last one)."""
+    if os.environ.get("CRUX_DEBUG"):
+        raise error
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"crux: internal error: {type(error).__name__}: {error}\n"
+                         "  this is a bug in crux; CRUX_DEBUG=1 shows the traceback\n")
+    return 1
+
+
 def os_error(error: OSError) -> int:
     """An OSError escaped a command: the output's own (it cannot be written: a full disk, a closed descriptor),
     or another file's (a lock, a folder), said as what it is; CRUX_DEBUG=1 shows where it was raised."""
