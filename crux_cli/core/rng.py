@@ -131,11 +131,8 @@ class DiceStream:
     def faces(self, count: int, sides: int) -> list[int]:
         """`count` dice of `sides` (< 256) faces, 1..sides: the bytes of a whole roll mapped at once in C (`_TABLES`)
         when none is rejected (a d4, d8 or d16 never is), else die by die as `below` reads them."""
-        if self.fresh:  # `start`, spelled out: the first roll of nearly every statement comes here
-            self.fresh = False
-            number = self.number = self.number + 1
-            self.block, self.at = 1, 0
-            self.buffer = _sha256(self.key + (number << 64).to_bytes(16, "big")).digest()  # block 0 of stream n
+        if self.fresh:
+            self.start()
         if self.at + count > len(self.buffer):
             self.more(count)
         table = _TABLES.get(sides) or _table(sides)
