@@ -139,4 +139,5 @@ def test_a_statements_context_is_found_again_for_each_state_of_the_hero(monkeypa
         made.append(len(contexts))
     assert outputs[0] == outputs[1] and outputs[0][0].count("HP 10 → 9") == 20
     # kept by text alone (KEPT_HEROES 0: every hero forgotten), DEX and init met a new hero at most lines
-    assert made[0] >= 40 and made[1] <= 10  # 5 statements, 2 states of the hero
+    # 5 statements, 2 states of the hero; and each statement's first line, read once and so kept by nothing
+    assert made[0] >= 40 and made[1] <= 15

@@ -63,6 +63,32 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
     return remembered
 
 
+class Met:
+    """Keys met before: `again(key)` is True from a key's second time on (of the last `size` keys met once,
+    forgotten all at once when full). A cache that keeps only what `again` says is met again keeps nothing of a
+    batch whose lines are all different, so each line's objects are freed as it ends and their memory is reused
+    while it is still in the processor's cache (PERFORMANCE.md, "A line met once is kept by nothing"). Keys are
+    held, not values: texts, which the garbage collector never walks."""
+
+    __slots__ = ("seen", "size")
+
+    def __init__(self, size: int = REMEMBERED) -> None:
+        self.seen: set[Any] = set()
+        self.size = size
+
+    def again(self, key: Any) -> bool:
+        seen = self.seen
+        if key in seen:
+            return True
+        if len(seen) >= self.size:
+            seen.clear()
+        seen.add(key)
+        return False
+
+    def clear(self) -> None:
+        self.seen.clear()
+
+
 _MEMOS = itertools.count()  # each memo's own name in the objects' __dict__
 _NOTHING: Any = object()
 

@@ -9,6 +9,7 @@ from crux_cli import rulesets
 from crux_cli.core.columns import visible, width
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import MAX_INPUT
+from crux_cli.core.memo import Met
 from crux_cli.core.style import Palette
 
 
@@ -35,14 +36,17 @@ def answer_line(answer: Any, palette: Palette) -> str:
 def heading(said: str, palette: Palette) -> tuple[Palette, str]:
     """An answer's statement as its line begins, in `palette`: kept by text, for a batch heads thousands of answers
     with a few dozen statements (PERFORMANCE.md, "A text batch remembers its answer lines")."""
-    if len(HEADS) >= HEADS_KEPT:
-        HEADS.clear()
-    head = HEADS[said] = (palette, palette.bold(visible(said)))
+    head = (palette, palette.bold(visible(said)))
+    if HEADS_MET.again(said):  # kept from the statement's second time: a line met once is kept by nothing
+        if len(HEADS) >= HEADS_KEPT:
+            HEADS.clear()
+        HEADS[said] = head
     return head
 
 
 HEADS: dict[str, tuple[Palette, str]] = {}  # by statement: the palette and the line's beginning in it (`heading`)
 HEADS_KEPT = 1024  # statements whose beginnings are kept (cleared whole when full; a batch repeats a few dozen)
+HEADS_MET = Met(HEADS_KEPT)  # statements headed once
 
 
 def odds_answer_lines(answer: Any, palette: Palette) -> list[str]:

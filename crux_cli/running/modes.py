@@ -9,7 +9,6 @@ is refused still shows what the earlier parts did to the sheet.
 from __future__ import annotations
 
 import codecs
-import gc
 from collections.abc import Callable, Iterator
 from itertools import islice
 from time import monotonic
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.lines import COMMENT, ODDS, is_blank
+from crux_cli.core.memo import Met
 from crux_cli.rulesets import BUILT_IN
 from crux_cli.running.settings import make_runner
 
@@ -106,13 +106,8 @@ def run_batch(settings: Settings, stream: Any, output: Output) -> int:
     if runner.sheet is not None:
         journal.watch(runner)
     aliases = usable_aliases(settings, runner, output)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], COLLECT_AFTER), *thresholds[1:])  # PERFORMANCE.md, "A batch collects seldom"
-    try:
-        with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
-            answer_lines(runner, journal, output, stream, aliases)
-    finally:
-        gc.set_threshold(*thresholds)
+    with journal.holding_sheets(runner.sheet is not None), output.batch():  # buffered unless stdout is a terminal
+        answer_lines(runner, journal, output, stream, aliases)
     journal.close()
     warn_about_journal(journal, output)
     return 2 if output.failures else 0
@@ -234,7 +229,7 @@ class AnswerLines:
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
         self.lines: dict[Any, dict[tuple[int, ...], str]] = {}  # by statement (or hero id and statement), then faces
-        self.once: set[str] = set()  # statements answered once
+        self.met = Met(REMEMBERED_ONCE)  # statements answered once
         self.heroes: dict[int, Any] = {}  # the heroes whose ids key lines
         self.kept = 0
 
@@ -244,10 +239,7 @@ class AnswerLines:
         key = said if hero is None else (id(hero), said)
         shown_as = self.lines.get(key)
         if shown_as is None:
-            if said not in self.once:
-                if len(self.once) >= REMEMBERED_ONCE:
-                    self.once.clear()
-                self.once.add(said)
+            if not self.met.again(said):
                 return self.render(answer, number, made)
             if self.kept >= REMEMBERED_LINES:  # full: begin again
                 self.lines.clear()
@@ -280,10 +272,6 @@ class AnswerLines:
 REMEMBERED_LINES = 8192
 REMEMBERED_FACES = 8
 REMEMBERED_ONCE = 1024
-# objects made (less those freed) before the young generation is collected, in a batch: a line's parse, memo and
-# journal keep a few objects alive a while, so at Python's 700 a batch of different lines collected every 75 lines,
-# a tenth of its time; lines make no cycles of their own, so collecting seldom holds no more memory
-COLLECT_AFTER = 50_000
 CHUNK = 1024  # input lines whose answers are held back for one fsync of the journal when more input is already there
 BLOCK = 1 << 16  # bytes asked of the input at a time: one read returns what is there, up to this
 

@@ -15,6 +15,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
+from crux_cli.core.memo import Met
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -92,6 +93,7 @@ class Runner:
         self.on_write: Callable[[str, dict[str, Any], dict[str, Any], str, str | None], None] | None = None
         # statements read, by text (`read`): the rule set loaded then, what answers it, its tree, how often it is rolled
         self.known: dict[str, tuple[RuleSet | None, RuleSet, Any, int]] = {}
+        self.met = Met(MAX_KNOWN)  # statements read once, not kept (`read`): the next reading of one keeps it
         # crux's own rules answer each statement rolled once with this one roller, set anew (`roller`), and the same
         # context for the same text while no hero is held (`roll`): PERFORMANCE.md, "A statement's roller and context"
         self.shared: Roller | None = None
@@ -151,6 +153,8 @@ class Runner:
         if text[:1] in TABLE_INITIALS and reading.first_word(text) == reading.TABLE and reading.TABLE not in \
                 self.rules.keywords:
             return self.read_table(text)  # read from its file every time: a GM edits tables during a game
+        if not self.met.again(text):  # read once: not kept, so a batch of different lines keeps no tree alive
+            return reading.read_uncached(text, self.loaded or (lambda: self.rules))
         handler, statement = read(text, self.loaded or (lambda: self.rules))  # the rule set, once it is loaded
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
@@ -315,7 +319,7 @@ class Runner:
         ctx = self.contexts.get(text)  # the same for the same text and hero (a sheet's held one), on the shared roller
         if ctx is None or ctx.roller is not roller or ctx.hero is not hero:
             ctx = Context(roller, hero, text)
-            if roller is self.shared:
+            if roller is self.shared and text in self.known:  # kept for a statement read again (`read`)
                 if len(self.contexts) >= MAX_KNOWN:
                     self.contexts.clear()
                 self.contexts[text] = ctx

@@ -80,10 +80,11 @@ def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Co
     ctx = contexts.get(text)
     if ctx is None or ctx.roller is not roller:
         ctx = Context(roller, hero, text)
-        if roller is runner.shared:
-            if len(contexts) >= KEPT_CONTEXTS:
-                contexts.clear()
-            contexts[text] = ctx
+        if roller is not runner.shared or text not in runner.known:  # a statement read once: kept by nothing
+            return ctx
+        if len(contexts) >= KEPT_CONTEXTS:
+            contexts.clear()
+        contexts[text] = ctx
     if roller is runner.shared:
         if len(runner.contexts) >= KEPT_CONTEXTS:
             runner.contexts.clear()

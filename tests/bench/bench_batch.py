@@ -1,7 +1,7 @@
 """Benchmark, run on demand (pytest does not collect it): crux's batch mode against a d20 loop.
 
     python tests/bench/bench_batch.py [--runs R] [--big-runs R] [--sizes 10000,100000] [--memory [LINES]]
-                                      [--instructions [LINES]]
+                                      [--instructions [LINES]] [--misses [LINES]]
 
 Whole processes, as a script that pipes statements would run them: `crux --seed 1 - < lines`
 (text, then `--json`) against a Python process that runs Avrae's `d20.roll(line)` and `str()` over
@@ -29,6 +29,11 @@ the disk), which the timed runs include. Under valgrind a process runs about 50 
 are scaled to match (CRUX_COUNTED), in the text and the sheet runs alike: a held sheet is written at each chunk and
 looked at about as often a line as at full speed, and the output's flusher (every 0.2 s when stdout is not a
 terminal) wakes about as often a line as at full speed, not 50 times as often, and more again on a loaded machine.
+
+`--misses` simulates what a count leaves out (valgrind's cachegrind, a 1 MB last-level cache): the first-level
+and last-level data misses a line, crux text and the d20 loop, both mixes. An instruction that misses the last
+level waits a hundred nanoseconds or more, so a batch whose lines kept their objects alive ran fewer instructions
+than d20 and still took about as long (PERFORMANCE.md, "A line met once is kept by nothing").
 
 Two more columns compare crux with itself on the same lines: `--no-journal` (goal, issue 22: the
 journaled text run at least 0.9x as fast, journal-off time over journal-on time), and, on the
@@ -289,6 +294,50 @@ def run_instructions(folder: Path, size: int, env: dict[str, str]) -> list[bool]
     return [figure.met for figure in figures]
 
 
+LAST_LEVEL = "1048576,16,64"  # the last-level cache simulated by --misses: 1 MB, a core's share on a shared host
+
+
+def simulated(command: list[str], stdin: Path, env: dict[str, str]) -> dict[str, int]:
+    """Instructions, first-level data misses and last-level data misses of one run of `command` reading `stdin`
+    (cachegrind's cache simulation with a 1 MB last level), each run on a store of its own."""
+    with stdin.open("rb") as source, tempfile.TemporaryDirectory(prefix="crux-bench-state-") as state:
+        child = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes", f"--LL={LAST_LEVEL}",
+                                "--cachegrind-out-file=/dev/null", *command], stdin=source, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env={**env, "XDG_STATE_HOME": state, "XDG_DATA_HOME": state})
+    said = child.stderr.decode()
+    found = {name: re.search(rf"{label}:\s+([\d,]+)", said)
+             for name, label in (("instructions", r"I\s+refs"), ("D1", r"D1\s+misses"), ("LL", r"LLd misses"))}
+    if any(value is None for value in found.values()):
+        raise SystemExit(f"valgrind {shlex.join(command)} < {stdin} gave no counts:\n{said[-2000:]}")
+    return {name: int(value.group(1).replace(",", "")) for name, value in found.items() if value is not None}
+
+
+def run_misses(folder: Path, size: int, env: dict[str, str]) -> None:
+    """`--misses`: what an instruction count leaves out, a line's cache misses (3 x size lines less size). CPU time
+    follows instructions only while a line's memory stays in the cache: a batch that kept each line's objects
+    alive for a thousand lines missed the last level 190 times a line, and ran at half a d20 loop's pace an
+    instruction (PERFORMANCE.md, "A line met once is kept by nothing")."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        print("\n--misses needs valgrind (cachegrind) on PATH")
+        return
+    counting = folder / "crux_counted.py"
+    counting.write_text(CRUX_COUNTED)
+    commands = {"crux text": [sys.executable, str(counting), "--seed", "1", "-"],
+                "d20 loop": [sys.executable, str(folder / "d20_loop.py")]}
+    for mix in MIXES:
+        print(f"\n{mix}, a line's share (cachegrind, last level {LAST_LEVEL}: {3 * size:,} lines less {size:,}):")
+        for name, command in commands.items():
+            runs = {}
+            for lines in (size, 3 * size):
+                crux_lines, d20_lines = write_lines(folder, mix, lines)
+                runs[lines] = simulated(command, d20_lines if name == "d20 loop" else crux_lines, env)
+            each = {key: (runs[3 * size][key] - runs[size][key]) / (2 * size) for key in runs[size]}
+            print(f"  {name:10} {each['instructions']:9,.0f} instructions  {each['D1']:7,.0f} D1 misses  "
+                  f"{each['LL']:6,.1f} last-level misses   $ {shlex.join(command)}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each case at 10,000 lines")
@@ -298,12 +347,17 @@ def main() -> int:
     parser.add_argument("--memory", type=int, nargs="?", const=1_000_000, default=None, metavar="LINES")
     parser.add_argument("--instructions", type=int, nargs="?", const=10_000, default=None, metavar="LINES",
                         help="count instructions a line under valgrind instead of timing (LINES and 3 x LINES)")
+    parser.add_argument("--misses", type=int, nargs="?", const=1000, default=None, metavar="LINES",
+                        help="simulate a line's cache misses under valgrind (LINES and 3 x LINES)")
     options = parser.parse_args()
     print(f"d20 loop ({sys.executable} d20_loop.py):\n" + "\n".join(f"    {line}" for line in D20_LOOP.splitlines()))
     met = []
     with bench_environment() as env, tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         (folder / "d20_loop.py").write_text(D20_LOOP)
+        if options.misses:
+            run_misses(folder, options.misses, env)
+            return 0
         if options.instructions:
             met = run_instructions(folder, options.instructions, env)
             print(f"\n{'all goals met' if all(met) else 'some goals NOT met'}")
