@@ -85,9 +85,6 @@ class Met:
         seen.add(key)
         return False
 
-    def clear(self) -> None:
-        self.seen.clear()
-
 
 _MEMOS = itertools.count()  # each memo's own name in the objects' __dict__
 _NOTHING: Any = object()
