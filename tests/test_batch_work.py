@@ -89,6 +89,21 @@ def test_a_dice_line_naming_no_attribute_is_not_walked_for_one(monkeypatch: pyte
     assert not dice_grammar.parse("d20 + 3 [str check]").reads_sheet  # a label's word is no sheet value
 
 
+def test_the_batch_collects_garbage_seldom_and_puts_the_threshold_back(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
+    seen: list[tuple[int, int, int]] = []
+    real = modes.answer_lines
+
+    def answer_lines(*args: Any) -> None:
+        seen.append(gc.get_threshold())
+        real(*args)
+
+    monkeypatch.setattr(modes, "answer_lines", answer_lines)
+    before = gc.get_threshold()
+    batch_calls(["d6", "DEX +1b"], tmp_path, monkeypatch)
+    assert seen[0][0] == modes.COLLECT_AFTER and seen[0][1:] == before[1:] and gc.get_threshold() == before
+
+
 def live_objects_after(lines: list[str], runner: Any, journal: Any, output: Output) -> int:
     """The objects the garbage collector tracks once `lines` are answered as a batch answers them."""
     modes.answer_lines(runner, journal, output, io.StringIO("".join(line + "\n" for line in lines)), {})
@@ -130,6 +145,45 @@ def test_a_statement_read_again_is_kept_from_its_second_reading():
     second = runner.read("DEX +1b")[1]
     assert second == first and second is not first and "DEX +1b" in runner.known
     assert runner.read("DEX +1b")[1] is second  # kept: the same tree, with what its memos worked out
+
+
+def kept_on(tree: Any) -> int:
+    """How many values `core.memo.by_identity` keeps on the records of `tree` (its keys begin `_remembered_`)."""
+    seen: set[int] = set()
+    found = 0
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, tuple | list):
+            todo.extend(node)
+        elif isinstance(node, Record):
+            found += sum(1 for key in vars(node) if key.startswith("_remembered_"))
+            todo.extend(value for key, value in vars(node).items() if not key.startswith("_remembered_"))
+    return found
+
+
+def test_nothing_is_worked_out_onto_a_tree_read_once(monkeypatch: pytest.MonkeyPatch):
+    """A statement read once is read and answered with `core.memo.KEEPING` off: a value worked out from its tree
+    is not kept on it (the tree dies with its line; a dice term's plan holds the term, a cycle only the collector
+    frees). Read again, it is kept and its memos are too. The flag is back on after each; the answers are the same
+    either way (the goldens)."""
+    from crux_cli.core.memo import KEEPING
+    from crux_cli.running.settings import make_runner
+
+    read.clear_cache()
+    read_once: list[Any] = []
+    real = read.read_uncached
+    monkeypatch.setattr(read, "read_uncached", lambda *args: read_once.append(real(*args)) or read_once[-1])
+    runner = make_runner(Settings(seed=1, no_journal=True))
+    text = "4d6kh3 + 2d8 + 1"
+    runner.answer(text)
+    assert KEEPING.on and len(read_once) == 1 and kept_on(read_once[0][1]) == 0
+    runner.answer(text)
+    kept = runner.known[text][2]
+    assert KEEPING.on and kept is not read_once[0][1] and kept_on(kept) >= 2  # both dice terms' plans, at least
 
 
 def test_met_says_again_from_a_keys_second_time_and_forgets_all_when_full():

@@ -28,13 +28,11 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
     Record's: its fields, equality and hash never see it), else for the last `size` distinct objects (cleared
     whole when full).
 
-    Kept on the object, a value lives exactly as long as its tree: no table to look it up in, to bound, or to
-    clear, and a batch of lines never seen twice pays one dictionary store a value (PERFORMANCE.md, "A tree
-    keeps what is worked out from it"). Further arguments are passed to `make` but are not part of the key: they
-    may only serve what is not remembered, such as the text an error points into. A call that raises remembers
-    nothing. A table's entry keeps its object alive, so its id names no other object while it is there. The
-    memo's `kept_as` is its key in a `__dict__`, for a loop that reads the value straight (`.get(kept_as)`).
-    """
+    Kept on the object, a value lives as long as its tree: no table to look it up in, bound or clear (PERFORMANCE.md,
+    "A tree keeps what is worked out from it"); nothing is kept while `KEEPING` is off. Further arguments are passed
+    to `make` but are not part of the key: they may only serve what is not remembered, such as the text an error
+    points into. A call that raises remembers nothing. A table's entry keeps its object alive, so its id names no
+    other object meanwhile. `kept_as` is the memo's key in a `__dict__`, for a loop reading it straight."""
     known: dict[int, tuple[Any, Value]] = {}
     name = f"_remembered_{getattr(make, '__qualname__', 'value')}_{next(_MEMOS)}"  # this memo's key in a __dict__
 
@@ -46,21 +44,38 @@ def by_identity(make: Callable[Concatenate[Key, Context], Value],
         if own is not None:
             value = own.get(name, _NOTHING)
             if value is _NOTHING:
-                value = own[name] = make(key, *args, **kwargs)
+                value = make(key, *args, **kwargs)
+                if KEEPING.on:
+                    own[name] = value
             return value  # type: ignore[no-any-return]
         hit = known.get(id(key))
         if hit is not None and hit[0] is key:
             return hit[1]
         value = make(key, *args, **kwargs)
-        if len(known) >= size:
-            known.clear()
-        known[id(key)] = (key, value)
+        if KEEPING.on:
+            keep_in(known, size, id(key), (key, value))
         return value
 
     remembered.__name__ = remembered.__qualname__ = getattr(make, "__name__", "remembered")
     remembered.__doc__ = make.__doc__
     remembered.cache_clear, remembered.kept_as = known.clear, name  # type: ignore[attr-defined]
     return remembered
+
+
+class Keeping:
+    """Whether `by_identity` keeps what it works out (`on`): off while a statement read once is read and answered
+    (running.runner turns it off and back on; PERFORMANCE.md, "A line met once is kept by nothing"). Its tree dies
+    with its line, so a value kept on it would be worked out for nothing, and one that refers back to its tree (a
+    dice term's plan holds the term) would make a cycle only the collector frees. Keeping or not never changes a
+    value, only whether it is worked out again."""
+
+    __slots__ = ("on",)
+
+    def __init__(self) -> None:
+        self.on = True
+
+
+KEEPING = Keeping()
 
 
 class Met:
@@ -84,6 +99,13 @@ class Met:
             seen.clear()
         seen.add(key)
         return False
+
+
+def keep_in(table: dict[Any, Any], size: int, key: Any, entry: Any) -> None:
+    """`entry` in `table` by `key`, the table cleared whole when it holds `size` entries."""
+    if len(table) >= size:
+        table.clear()
+    table[key] = entry
 
 
 _MEMOS = itertools.count()  # each memo's own name in the objects' __dict__

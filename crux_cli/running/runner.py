@@ -15,7 +15,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError, LimitError
 from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
-from crux_cli.core.memo import Met
+from crux_cli.core.memo import KEEPING, Met
 from crux_cli.core.record import Record, field
 from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
 from crux_cli.core.ruleset import Context
@@ -154,7 +154,11 @@ class Runner:
                 self.rules.keywords:
             return self.read_table(text)  # read from its file every time: a GM edits tables during a game
         if not self.met.again(text):  # read once: not kept, so a batch of different lines keeps no tree alive
-            return reading.read_uncached(text, self.loaded or (lambda: self.rules))
+            KEEPING.on = False  # nor anything worked out onto its tree (core.memo `Keeping`)
+            try:
+                return reading.read_uncached(text, self.loaded or (lambda: self.rules))
+            finally:
+                KEEPING.on = True
         handler, statement = read(text, self.loaded or (lambda: self.rules))  # the rule set, once it is loaded
         if reading.CACHE_SIZE <= 0:  # caching turned off (the tests compare output with and without it)
             return handler, statement
@@ -223,19 +227,31 @@ class Runner:
             return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
                                    asked.cumulative).replace(comment=comment),))
         known = self.known.get(text)  # `read`'s own lookup, spelled out: a batch reads every line
+        once = False
         if known is not None and known[0] is self.loaded:
             _, handler, statement, times = known
         else:
             handler, statement = self.read(text)
-            times = repeats(statement)
+            times, once = repeats(statement), text not in self.known
         times *= self.repeat
         if times > MAX_REPEAT:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it, on the shared roller
+            if once:  # read once: answered keeping nothing on its tree
+                return iter((self.answered_once(handler, statement, text, comment),))
             return iter((self.answered(handler, statement, self.roller(handler, statement, True), text, comment,
                                        None),))
         return self.repetitions(handler, statement, text, comment, times)
+
+    def answered_once(self, handler: RuleSet, statement: Any, text: str, comment: str | None) -> Answer:
+        """`answered` on the shared roller, for a statement read once: nothing worked out from its tree is kept on it,
+        for it dies with its line (core.memo `Keeping`; PERFORMANCE.md, "A line met once is kept by nothing")."""
+        KEEPING.on = False
+        try:
+            return self.answered(handler, statement, self.roller(handler, statement, True), text, comment, None)
+        finally:
+            KEEPING.on = True
 
     def roller(self, handler: RuleSet | None = None, statement: Any = None, shared: bool = False) -> Roller:
         """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
