@@ -227,7 +227,7 @@ class Runner:
             return iter((self.odds(asked.statement, asked.at_least, self.exact_odds,
                                    asked.cumulative).replace(comment=comment),))
         known = self.known.get(text)  # `read`'s own lookup, spelled out: a batch reads every line
-        once = False
+        once = False  # read once: answered keeping nothing on its tree, which dies with its line
         if known is not None and known[0] is self.loaded:
             _, handler, statement, times = known
         else:
@@ -238,20 +238,10 @@ class Runner:
             raise LimitError(f"{times:,} repetitions is more than {MAX_REPEAT:,} (the limit)",
                              text=text, hint="repeat fewer times")
         if times == 1:  # the usual statement: its one answer, with no generator around it, on the shared roller
-            if once:  # read once: answered keeping nothing on its tree
-                return iter((self.answered_once(handler, statement, text, comment),))
-            return iter((self.answered(handler, statement, self.roller(handler, statement, True), text, comment,
-                                       None),))
+            roller = self.roller(handler, statement, True)
+            return iter((answered_once(self, handler, statement, roller, text, comment) if once else
+                         self.answered(handler, statement, roller, text, comment, None),))
         return self.repetitions(handler, statement, text, comment, times)
-
-    def answered_once(self, handler: RuleSet, statement: Any, text: str, comment: str | None) -> Answer:
-        """`answered` on the shared roller, for a statement read once: nothing worked out from its tree is kept on it,
-        for it dies with its line (core.memo `Keeping`; PERFORMANCE.md, "A line met once is kept by nothing")."""
-        KEEPING.on = False
-        try:
-            return self.answered(handler, statement, self.roller(handler, statement, True), text, comment, None)
-        finally:
-            KEEPING.on = True
 
     def roller(self, handler: RuleSet | None = None, statement: Any = None, shared: bool = False) -> Roller:
         """A statement's roller; a journaled runner keeps the faces, which give the answer back, when what else the
@@ -479,6 +469,17 @@ class Runner:
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
 REPEATING: dict[type, bool] = {}  # by a tree's type: does it say how often it is rolled (`6x 4d6kh3`)?
+
+
+def answered_once(runner: Runner, handler: RuleSet, statement: Any, roller: Roller, text: str,
+                  comment: str | None) -> Answer:
+    """`Runner.answered`, keeping nothing worked out on the tree of a statement read once (core.memo `Keeping`):
+    the tree dies with its line (PERFORMANCE.md, "A line met once is kept by nothing")."""
+    KEEPING.on = False
+    try:
+        return runner.answered(handler, statement, roller, text, comment, None)
+    finally:
+        KEEPING.on = True
 
 
 def repeats(statement: Any) -> int:
