@@ -67,7 +67,8 @@ class Keeping:
     (running.runner turns it off and back on; PERFORMANCE.md, "A line met once is kept by nothing"). Its tree dies
     with its line, so a value kept on it would be worked out for nothing, and one that refers back to its tree (a
     dice term's plan holds the term) would make a cycle only the collector frees. Keeping or not never changes a
-    value, only whether it is worked out again."""
+    value, only whether it is worked out again; so one flag for the process will do, even where threads answer
+    statements side by side (the table's server): one may keep, or not, while another turned it off."""
 
     __slots__ = ("on",)
 
