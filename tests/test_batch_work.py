@@ -175,8 +175,8 @@ def test_nothing_is_worked_out_onto_a_tree_read_once(monkeypatch: pytest.MonkeyP
 
     read.clear_cache()
     read_once: list[Any] = []
-    real = read.read_uncached
-    monkeypatch.setattr(read, "read_uncached", lambda *args: read_once.append(real(*args)) or read_once[-1])
+    real = read._read  # the grammar, behind the shared cache
+    monkeypatch.setattr(read, "_read", lambda *args: read_once.append(real(*args)) or read_once[-1])
     runner = make_runner(Settings(seed=1, no_journal=True))
     text = "4d6kh3 + 2d8 + 1"
     runner.answer(text)
@@ -184,6 +184,19 @@ def test_nothing_is_worked_out_onto_a_tree_read_once(monkeypatch: pytest.MonkeyP
     runner.answer(text)
     kept = runner.known[text][2]
     assert KEEPING.on and kept is not read_once[0][1] and kept_on(kept) >= 2  # both dice terms' plans, at least
+
+
+def test_a_statement_the_shared_cache_holds_is_not_read_again_when_answered_once():
+    """The REPL's colours read a statement as it is typed (`parse_statement`, through the shared cache); answered
+    once, the runner takes that tree rather than reading it again, and adds nothing to the cache of its own."""
+    from crux_cli.running.settings import make_runner
+
+    read.clear_cache()
+    runner = make_runner(Settings(seed=1, no_journal=True))
+    typed = read.parse_statement("DEX +1b", runner.rules)
+    assert runner.read("DEX +1b")[1] is typed and "DEX +1b" not in runner.known
+    runner.read("2d6 + 1")  # read once, not typed at a prompt: not added to the shared cache
+    assert len(read._cache) == 1
 
 
 def test_met_says_again_from_a_keys_second_time_and_forgets_all_when_full():

@@ -9,7 +9,7 @@ from crux_cli import rulesets
 from crux_cli.core.columns import visible, width
 from crux_cli.core.errors import CruxError
 from crux_cli.core.limits import MAX_INPUT
-from crux_cli.core.memo import Met
+from crux_cli.core.memo import Met, keep_in
 from crux_cli.core.style import Palette
 
 
@@ -38,9 +38,7 @@ def heading(said: str, palette: Palette) -> tuple[Palette, str]:
     with a few dozen statements (PERFORMANCE.md, "A text batch remembers its answer lines")."""
     head = (palette, palette.bold(visible(said)))
     if HEADS_MET.again(said):  # kept from the statement's second time: a line met once is kept by nothing
-        if len(HEADS) >= HEADS_KEPT:
-            HEADS.clear()
-        HEADS[said] = head
+        keep_in(HEADS, HEADS_KEPT, said, head)
     return head
 
 

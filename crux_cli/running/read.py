@@ -45,11 +45,13 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, Any]:
+def read(text: str, rules: RuleSet | Callable[[], RuleSet], keep: bool = True) -> tuple[RuleSet, Any]:
     """The handler that answers one statement (the rule set, or generic dice) and its syntax tree.
 
     `rules` may be a function giving the rule set: a statement that starts with no word (a
     number, a sign, a bracket: `4d6kh3`) is generic dice in every rule set, so it is never asked.
+    `keep=False`: a tree the cache holds is given, but one read now is not added (a runner's statement read once:
+    PERFORMANCE.md, "A line met once is kept by nothing").
     """
     if CACHE_SIZE <= 0:
         return read_uncached(text, rules)
@@ -64,6 +66,8 @@ def read(text: str, rules: RuleSet | Callable[[], RuleSet]) -> tuple[RuleSet, An
         _cache.move_to_end(key)
         return hit[1], hit[2]
     handler, statement = _read(text, word, rules if active is None else active)
+    if not keep:
+        return handler, statement
     _cache[key] = (active, handler, statement)
     if len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)

@@ -155,8 +155,8 @@ class Runner:
             return self.read_table(text)  # read from its file every time: a GM edits tables during a game
         if not self.met.again(text):  # read once: not kept, so a batch of different lines keeps no tree alive
             KEEPING.on = False  # nor anything worked out onto its tree (core.memo `Keeping`)
-            try:
-                return reading.read_uncached(text, self.loaded or (lambda: self.rules))
+            try:  # the shared cache still asked: the REPL's colours read the statement as it was typed
+                return read(text, self.loaded or (lambda: self.rules), keep=False)
             finally:
                 KEEPING.on = True
         handler, statement = read(text, self.loaded or (lambda: self.rules))  # the rule set, once it is loaded
