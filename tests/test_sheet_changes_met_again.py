@@ -119,6 +119,7 @@ def test_a_statements_context_is_found_again_for_each_state_of_the_hero(monkeypa
     sheet = tmp_path / "hero.toml"
     lines = "".join(f"{line}\n" for line in ("damage 1", "DEX", "heal 1", "DEX", "init")) * 20
     outputs, made = [], []
+    monkeypatch.setattr(modes, "REDRAWN", False)  # every line rolled, so each asks for its context
     for kept in (0, sheet_roll.KEPT_HEROES):
         monkeypatch.setattr(sheet_roll, "KEPT_HEROES", kept)
         monkeypatch.setattr(sheet_roll, "CONTEXTS", {})

@@ -244,6 +244,37 @@ class Roller:
         return faces
 
 
+# A statement's draws, learnt from its `drawn` records (running.runner `redrawn`): by the record so far,
+# the next call's (sides, count), or () once the statement is done. Its engine, given the same faces, makes the
+# same calls, so a record met before tells which dice come next.
+Draws = dict[tuple[int, ...], tuple[int, ...]]
+
+
+def learn_draws(paths: Draws, drawn: tuple[int, ...]) -> None:
+    """Add to `paths` the calls of one roll whose record is `drawn` (sides, count, its faces, …, a call each)."""
+    at = 0
+    while at < len(drawn):
+        paths[drawn[:at]] = (drawn[at], drawn[at + 1])
+        at += 2 + drawn[at + 1]
+    paths[drawn] = ()
+
+
+def drawn_along(roller: Roller, drawn: list[int], stream: DiceStream, paths: Draws) -> tuple[int, ...] | None:
+    """The record of a statement drawn along `paths` by `roller` (whose record is `drawn` and stream `stream`), new
+    for the statement: its calls made in order, so the stream gives the faces its engine would have drawn. None
+    when the record reaches one `paths` does not know: the stream is then rewound, and the statement, rolled, draws
+    the same dice again."""
+    dice = roller.dice
+    next_dice = paths.get(())
+    while next_dice:
+        dice(next_dice[1], next_dice[0])
+        next_dice = paths.get(tuple(drawn))
+    if next_dice is None:
+        stream.rewind()
+        return None
+    return tuple(drawn)
+
+
 def bad_seed(shown: str) -> CruxError:
     """The refusal of a seed that is not a whole number, in the same words wherever it is given."""
     return CruxError(f"the seed must be a whole number, not {shown}",

@@ -19,6 +19,7 @@ from crux_cli import rulesets
 from crux_cli.core.errors import CruxError
 from crux_cli.core.lines import COMMENT, ODDS, is_blank
 from crux_cli.core.memo import Met
+from crux_cli.core.rng import Draws, learn_draws
 from crux_cli.rulesets import BUILT_IN
 from crux_cli.running.settings import make_runner
 
@@ -137,6 +138,7 @@ def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, Ans
 def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, aliases: dict[str, str]) -> None:
     """Answer each line of `stream`, journaled, and show the answers once the journal holds them."""
     from crux_cli.running.config import expand_aliases  # kept off the shells' Tab (PERFORMANCE.md)
+    from crux_cli.running.runner import redrawn
 
     held_runs: dict[Any, Any] = {}  # the sheets held between statements (state.store `HeldRun`), when any
     if runner.sheet is not None:
@@ -144,7 +146,8 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
 
         held_runs = HELD_RUNS
     remembered, on_sheet, pure = remembering(runner, output)
-    lines_of = (remembered.lines if remembered is not None else {}).get  # the remembered lines by statement
+    remembered_lines = remembered.lines if remembered is not None else {}
+    lines_of = remembered_lines.get  # the remembered lines by statement
     runner.keep_faces = journal.mode == "on" or remembered is not None
     held: list[str] = []  # answers rendered but not shown yet, for one fsync of the journal per chunk
 
@@ -164,6 +167,17 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
     usual_on_sheet = journal.usual_on_sheet if journal.mode == "on" and runner.sheet is not None else None
     # text output makes no JSON: the journal keeps what replays a roll, or makes the JSON itself
     answer_json, as_json = output.answer_json, output.json
+    # a remembered line's statement drawn again along the draws it made, its engine and renderer skipped, when its
+    # faces are journaled as the usual line's (or not at all): PERFORMANCE.md, "A remembered line is drawn again"
+    paths_of = remembered.paths.get if REDRAWN and remembered is not None and \
+        (usual is not None or journal.mode != "on") else None
+    held_paths_of = on_sheet.paths.get if on_sheet is not None and paths_of is not None else None
+    redrawn_on_sheet: Callable[..., tuple[Any, tuple[int, ...]] | None] | None = None
+    if held_paths_of is not None:
+        from crux_cli.running import sheet_roll
+
+        redrawn_on_sheet = sheet_roll.redrawn_on_sheet
+    usual_held = journal.usual_held if journal.mode == "on" else None
     waiting = input_waits(stream)
     lines = number = 0
     for block in blocks_of_lines(stream):
@@ -176,8 +190,20 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                 continue
             lines += 1
             try:
+                said = expand_aliases(line, aliases) if aliases else line
+                drawn_again = None
+                if paths_of is not None and said.isascii() and COMMENT not in said:  # `each`'s usual line
+                    text = said.strip()
+                    paths = paths_of(text)
+                    if paths is not None:
+                        if (drawn_again := redrawn(runner, text, paths, usual)) is not None:
+                            held.append(remembered_lines[text][drawn_again])  # met with its paths, dropped with them
+                    elif redrawn_on_sheet is not None and \
+                            (again := redrawn_on_sheet(runner, text, held_paths_of, usual_held)) is not None:
+                        drawn_again = again[1]
+                        held.append(remembered_lines[(id(again[0]), text)][drawn_again])
                 # kept one by one: a later refusal keeps the earlier ones
-                for answer in each(expand_aliases(line, aliases) if aliases else line):
+                for answer in each(said) if drawn_again is None else ():
                     if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
                         held.append(output.render(answer, number))
                         continue
@@ -235,6 +261,9 @@ class AnswerLines:
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
         self.lines: dict[Any, dict[tuple[int, ...], str]] = {}  # by statement (or hero id and statement), then faces
+        # by statement (or hero id and statement: a roll that left its hero as it was), the draws that led to its
+        # remembered lines (running.runner `redrawn`): dropped with them, so faces drawn again always have their line
+        self.paths: dict[Any, Draws] = {}
         self.met = Met(REMEMBERED_ONCE)  # statements answered once
         self.heroes: dict[int, Any] = {}  # the heroes whose ids key lines
         self.kept = 0
@@ -249,6 +278,7 @@ class AnswerLines:
                 return self.render(answer, number, made)
             if self.kept >= REMEMBERED_LINES:  # full: begin again
                 self.lines.clear()
+                self.paths.clear()
                 self.heroes.clear()
                 self.kept = 0
             shown_as = self.lines[key] = {}
@@ -258,6 +288,9 @@ class AnswerLines:
         if shown is None:
             self.kept += 1
             shown = shown_as[faces] = self.render(answer, number, made)
+            if hero is None or hero is answer.sheet.after:  # its answer is its faces' (and hero's) alone, its hero
+                paths = self.paths.get(key)  # left as it was: drawn again next time, without its engine
+                learn_draws(self.paths.setdefault(key, {}) if paths is None else paths, faces)
         return shown
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
@@ -276,6 +309,8 @@ class AnswerLines:
 # face…) are at most REMEMBERED_FACES numbers (a roll of more dice seldom comes up the same again), and of
 # statements met before (of the last REMEMBERED_ONCE met once: a batch of different lines remembers none)
 REMEMBERED_LINES = 8192
+# a remembered line's statement drawn again along the draws it made, without its engine (False: every line is rolled)
+REDRAWN = True
 REMEMBERED_FACES = 8
 REMEMBERED_ONCE = 1024
 # objects made (less those freed) before the young generation is collected, in a batch: a line keeps nothing of its

@@ -17,7 +17,7 @@ from crux_cli.core.limits import MAX_REPEAT, MAX_STATEMENTS, counting
 from crux_cli.core.lines import COMMENT, SEPARATOR, odds_asked, odds_body, split_comment, split_statements, undecodable
 from crux_cli.core.memo import KEEPING, Met
 from crux_cli.core.record import Record, field
-from crux_cli.core.rng import DiceStream, RandomSource, Roller, seeded
+from crux_cli.core.rng import DiceStream, Draws, RandomSource, Roller, drawn_along, seeded
 from crux_cli.core.ruleset import Context
 from crux_cli.core.ruleset import SheetUpdate as SheetUpdate  # its home; still given here (running.replay, api)
 from crux_cli.running import read as reading
@@ -469,6 +469,28 @@ class Runner:
 
 TABLE_INITIALS = "tT"  # a statement starting otherwise is never `table …`
 REPEATING: dict[type, bool] = {}  # by a tree's type: does it say how often it is rolled (`6x 4d6kh3`)?
+
+
+def redrawn(runner: Runner, text: str, paths: Draws, kept: Callable[[str, tuple[int, ...]], bool] | None) -> \
+        tuple[int, ...] | None:
+    """The faces of `text`, a statement read again whose answer is its faces' alone, drawn along the draws it
+    made before without its engine (PERFORMANCE.md, "A remembered line is drawn again"): `paths` gives, by
+    the faces drawn so far (its `drawn` record), the dice it draws next, or () once it is done. A statement
+    draws the same dice for the same faces, so the stream gives what rolling it would. `kept` journals the
+    faces (False: not now). None when it draws a way not met yet, or is not kept: its stream is then rewound,
+    and the statement, rolled, draws the same dice again."""
+    known = runner.known.get(text)
+    if known is None or known[0] is not runner.loaded or known[3] * runner.repeat != 1:
+        return None
+    roller = runner.roller(known[1], known[2], True)
+    drawn, stream = roller.drawn, roller.stream
+    if drawn is None or stream is None:  # faces not kept, or not crux's own stream (which can be rewound)
+        return None
+    faces = drawn_along(roller, drawn, stream, paths)
+    if faces is not None and kept is not None and not kept(text, faces):
+        stream.rewind()
+        return None
+    return faces
 
 
 def answered_once(runner: Runner, handler: RuleSet, statement: Any, roller: Roller, text: str,

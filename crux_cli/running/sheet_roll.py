@@ -8,11 +8,14 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any
 
 from crux_cli.core.errors import CruxError
+from crux_cli.core.rng import drawn_along
 from crux_cli.core.ruleset import Context, SheetUpdate
 from crux_cli.state import store as sheets  # sheets in play: a batch on a sheet asks at every line
 
 if TYPE_CHECKING:
-    from crux_cli.core.rng import Roller
+    from collections.abc import Callable
+
+    from crux_cli.core.rng import Draws, Roller
     from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
     from crux_cli.running.runner import Runner
 
@@ -64,6 +67,43 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
     if update is None or update.after is not after or update.before is not before or update.path != path:
         update = runner.last_update = sheet_update(path, before, after)
     return result, update
+
+
+def redrawn_on_sheet(runner: Runner, text: str, paths_of: Callable[[Any], Draws | None],
+                     kept: Callable[[str, tuple[int, ...], SheetUpdate], bool] | None) -> \
+        tuple[SheetHero, tuple[int, ...]] | None:
+    """running.runner `redrawn` for a statement of the active rule set on a batch's held sheet, whose hero it left
+    as it was: its draws are by its hero as well (`paths_of((id(hero), text))`), as its remembered lines are. Only
+    while the held run needs no look (`roll_on_sheet`); the hero it was drawn for and its faces, journaled by
+    `kept`."""
+    known = runner.known.get(text)
+    if known is None or known[0] is not runner.loaded or known[3] * runner.repeat != 1:
+        return None
+    rules, path = known[1], runner.sheet
+    if path is None:
+        return None
+    held: Any = sheets.HELD_NAMES.get(path)
+    if rules is not runner.loaded or rules.sheet is None or held is None or monotonic() >= held.quiet_until:
+        return None
+    hero = held.hero
+    paths = paths_of((id(hero), text))
+    if paths is None:
+        return None
+    roller = runner.roller(rules, known[2], True)
+    drawn, stream = roller.drawn, roller.stream
+    if drawn is None or stream is None:
+        return None
+    faces = drawn_along(roller, drawn, stream, paths)
+    if faces is None:
+        return None
+    update = runner.last_update  # as `roll_on_sheet` gives it: the very hero, before and after
+    if update is None or update.after is not hero or update.before is not hero or update.path != path:
+        update = runner.last_update = sheet_update(path, hero, hero)
+    if kept is not None and not kept(text, faces, update):
+        stream.rewind()
+        return None
+    runner.hero = hero
+    return hero, faces
 
 
 def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Context[Any]:

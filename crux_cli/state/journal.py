@@ -371,15 +371,23 @@ class Journal(JournalStore):
         caller knows), once its run is begun: kept as `roll` keeps it, in fewer steps. False when it is not such a
         roll, or the run is not begun (or the journal failed): `answered`. The runner gives the same `SheetUpdate`
         while its hero stays as it was, so the last one's hero number (in this run) is taken as it is."""
-        runs, update, drawn = self.runs, answer.sheet, answer.drawn
-        if not runs or self.warned or drawn is None or answer.comment is not None or answer.index is not None:
+        drawn = answer.drawn
+        if drawn is None or answer.comment is not None or answer.index is not None:
+            return False
+        return self.usual_held(answer.input, drawn, answer.sheet)
+
+    def usual_held(self, said: str, drawn: tuple[int, ...], update: Any) -> bool:
+        """`usual_on_sheet` for the statement `said`, with no comment or repetition, drawn as `drawn` on the sheet and
+        hero of `update` (a roll drawn again without its answer: running.sheet_roll `redrawn_on_sheet`)."""
+        runs = self.runs
+        if not runs or self.warned:
             return False
         if update is not self.usual_update:  # not the last usual roll's sheet and hero (held: its id stays its own)
             if update.before is not update.after:
                 return False
             self.usual_update, self.usual_hero = update, self.hero_number(update)
         self.count += 1
-        statements, said = self.statements, answer.input
+        statements = self.statements
         number = statements.get(said)
         if number is None:
             number = statements[said] = len(statements)

@@ -1,0 +1,149 @@
+"""A remembered line's statement drawn again without its engine (PERFORMANCE.md, "A remembered line is drawn
+again"): the draws a statement made are learnt by the faces drawn so far, a statement read again is drawn along
+them, and one that draws a way not met yet is rewound and rolled, drawing the same dice. Output, journal and
+sheet are what rolling every line gives."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import crux_here
+
+from crux_cli.core.rng import Draws, Roller, drawn_along, learn_draws, seeded
+from crux_cli.running import modes
+from crux_cli.running.modes import run_batch
+from crux_cli.running.output import Output
+from crux_cli.running.runner import Runner
+from crux_cli.running.settings import Settings
+
+
+def exploding(roller: Roller) -> None:
+    """An engine's draws: a d6 that explodes on 6 (a die at a time, as `die` draws), then 2d4 when the first was
+    odd: which dice come next depends on the faces drawn so far."""
+    face = roller.dice(1, 6)[0]
+    first = face
+    while face == 6:
+        face = roller.die(6)
+    if first % 2:
+        roller.dice(2, 4)
+
+
+def test_the_calls_of_a_record_are_learnt_by_the_faces_before_them() -> None:
+    paths: Draws = {}
+    learn_draws(paths, (6, 1, 6, 6, 1, 3, 4, 2, 1, 4))
+    assert paths == {(): (6, 1), (6, 1, 6): (6, 1), (6, 1, 6, 6, 1, 3): (4, 2), (6, 1, 6, 6, 1, 3, 4, 2, 1, 4): ()}
+    learn_draws(paths, ())  # a statement that draws nothing is done at once
+    assert paths[()] == ()
+
+
+def test_drawn_along_gives_the_faces_rolling_gives_and_rewinds_on_a_way_not_met() -> None:
+    """Two streams of one seed, statement by statement: one rolled by the engine every time, the other drawn along
+    what was learnt when it can be and rolled when not. The records and the streams stay the same throughout."""
+    rolled, redrawn = seeded(11), seeded(11)
+    paths: Draws = {}
+    hits = misses = 0
+    for _ in range(400):
+        engine = Roller(rolled)
+        engine.drawn = []
+        exploding(engine)
+        again = Roller(redrawn)
+        again.drawn = []
+        faces = drawn_along(again, again.drawn, redrawn, paths)
+        if faces is None:  # rewound: rolled as a new statement would be
+            misses += 1
+            again = Roller(redrawn)
+            again.drawn = []
+            exploding(again)
+            faces = tuple(again.drawn)
+            learn_draws(paths, faces)
+        else:
+            hits += 1
+        assert faces == tuple(engine.drawn)
+        assert (redrawn.number, redrawn.at, redrawn.buffer) == (rolled.number, rolled.at, rolled.buffer)
+    assert hits > 300 and misses > 20  # 1d6! with 2d4 after odd faces: dozens of ways, most met again
+    assert any(len(record) > 6 for record in paths)  # an explosion was drawn along
+
+
+def batch_output(lines: str, monkeypatch: pytest.MonkeyPatch, redrawn: bool, **settings: Any) -> tuple[str, str, int]:
+    """Output, errors and how many lines the runner answered (`Runner.each`) of one batch, drawn again or not."""
+    monkeypatch.setattr(modes, "REDRAWN", redrawn)
+    answered = [0]
+    real = Runner.each
+
+    def each(self: Runner, line: str) -> Any:
+        answered[0] += 1
+        return real(self, line)
+
+    monkeypatch.setattr(Runner, "each", each)
+    chosen = Settings(**settings)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    run_batch(chosen, io.StringIO(lines), Output(chosen, stdout, stderr, environ={}))
+    monkeypatch.setattr(Runner, "each", real)
+    return stdout.getvalue(), stderr.getvalue(), answered[0]
+
+
+def journal(state: Path) -> list[dict[str, Any]]:
+    """`crux log --json`, without what differs from run to run (session, time) or names the state folder."""
+    out = crux_here("log", "--json", "-n", "100000", env={"XDG_STATE_HOME": str(state)}).stdout
+    entries = []
+    for line in out.splitlines():
+        entry = json.loads(line)
+        for name in ("session", "time", "id"):
+            entry.pop(name, None)
+        entries.append(entry)
+    return entries
+
+
+MIX = ("d6!", "d20", "DEX +1b", "2d6+3", "d6; d6", "d20 # a comment", "2x d6", "init", "d4! + 1", "odds d6",
+       "atk d8 heavy", "save WIL adv", "8d6", "nonsense here", "3d6kh1")
+
+
+@pytest.mark.parametrize("no_journal", [False, True], ids=["journal", "no journal"])
+def test_a_batch_drawn_again_prints_and_journals_what_rolling_every_line_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_journal: bool) -> None:
+    lines = "".join(f"{line}\n" for line in MIX) * 120
+    runs = []
+    for redrawn in (False, True):
+        state = tmp_path / f"state-{redrawn}"
+        monkeypatch.setenv("XDG_STATE_HOME", str(state))
+        runs.append((*batch_output(lines, monkeypatch, redrawn, seed=9, no_journal=no_journal), state))
+    (rolled, rolled_errors, rolled_count, rolled_state), (drawn, drawn_errors, drawn_count, drawn_state) = runs
+    assert drawn == rolled and drawn_errors == rolled_errors
+    assert "nonsense" in rolled_errors and rolled.count("\n") > 1500
+    assert rolled_count == 120 * len(MIX)  # rolled: the runner answers every line
+    assert drawn_count < rolled_count - 600  # most lines were drawn again, not answered by the runner
+    if not no_journal:
+        assert journal(drawn_state) == journal(rolled_state) and len(journal(rolled_state)) > 1500
+
+
+def test_a_batch_on_a_sheet_drawn_again_changes_and_prints_what_rolling_every_line_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Grit earned and spent moves the hero among a few states; a roll that left its hero as it was is drawn again
+    by its hero; one that changes it is always rolled. Output, sheet and journal are the same."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "d6!", "save STR dis", "init", "STR",
+                                           "DEX +1b # noted", "2x INT", "show")) * 100
+    runs = []
+    for redrawn in (False, True):
+        folder = tmp_path / f"run-{redrawn}"
+        folder.mkdir()
+        sheet = folder / "hero.toml"
+        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                      "WIL": Attribute(0, -1)}, grit=2)))
+        monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
+        out, errors, count = batch_output(lines, monkeypatch, redrawn, seed=4, sheet=str(sheet))
+        entries = journal(folder / "state")
+        for entry in entries:  # the sheet's path names the run's folder
+            text = json.dumps(entry).replace(str(folder), "FOLDER")
+            entry.clear()
+            entry.update(json.loads(text))
+        runs.append((out, errors, sheet.read_text(encoding="utf-8"), entries, count))
+    assert runs[0][:4] == runs[1][:4]
+    assert "Grit 2 → 1" in runs[0][0] and "Wren: Grit" in runs[0][0] and len(runs[0][3]) >= 1000
+    assert runs[1][4] < runs[0][4] - 200  # lines on the sheet were drawn again
