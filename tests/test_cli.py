@@ -233,6 +233,48 @@ def test_every_other_command_line_goes_to_click(words: list[str]) -> None:
     assert quick.read(words) is None
 
 
+BATCH = [["-"], ["--seed", "3", "-"], ["--json", "--seed", "7", "-"], ["--no-journal", "--seed", "4", "-"],
+         ["--rules", "stepdice", "--seed", "2", "-"], ["--sheet", "missing.toml", "--seed", "1", "-"],
+         ["--rules", "nosuch", "-"], ["--seed", "+5", "--json", "-"]]
+BATCH_TO_CLICK = [["--seed", "x", "-"], ["-", "-"], ["--rules", "list", "-"], ["--sed", "3", "-"],
+                  ["--json", "--json", "-"], ["d6", "-"], ["odds", "-"], ["--seed", "-3", "-"],
+                  ["--color", "always", "-"]]
+BATCH_INPUT = "DEX +2b\nd20 # a note\n\nnonsense here\n4d6kh3\natk 2d8+3 heavy\nd6; d6\nodds 2d6\n" * 3
+
+
+@pytest.mark.parametrize("words", BATCH, ids=" ".join)
+def test_a_batch_starts_without_click_and_answers_exactly_as_click_does(words: list[str], tmp_path: Path) -> None:
+    """`crux [OPTIONS] -` (crux_cli.__main__ `quick_batch`): the same output, errors and status as click's path,
+    and click never imported."""
+    from crux_cli.running import quick
+
+    assert quick.read_batch(words) is not None
+    env = {**fast_env(), "XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path)}
+    through_click = subprocess.run(
+        [sys.executable, "-c", "import sys; from crux_cli.cli import main; main(sys.argv[1:])", *words],
+        input=BATCH_INPUT, capture_output=True, text=True, env=env, cwd=tmp_path)
+    fast = subprocess.run([sys.executable, "-m", "crux_cli", *words], input=BATCH_INPUT, capture_output=True,
+                          text=True, env=env, cwd=tmp_path)
+    if "--seed" in words:
+        assert (fast.returncode, fast.stdout, fast.stderr) == (
+            through_click.returncode, through_click.stdout, through_click.stderr)
+    else:  # fresh dice: the same shape
+        assert (fast.returncode, fast.stdout.count("\n"), fast.stderr) == (
+            through_click.returncode, through_click.stdout.count("\n"), through_click.stderr)
+    assert fast.returncode == 2 and fast.stderr  # `nonsense here` is refused, the batch goes on
+    assert "click" not in subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "crux_cli", *words], input=BATCH_INPUT, capture_output=True,
+        text=True, env=env, cwd=tmp_path).stderr
+
+
+@pytest.mark.parametrize("words", BATCH_TO_CLICK, ids=" ".join)
+def test_every_other_batch_command_line_goes_to_click(words: list[str]) -> None:
+    from crux_cli.running import quick
+
+    assert quick.read_batch(words) is None
+
+
 def test_the_quick_path_knows_every_subcommand() -> None:
     from crux_cli.cli import LAZY_COMMANDS, crux
     from crux_cli.running import quick

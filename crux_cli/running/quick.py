@@ -6,6 +6,7 @@ instead: a few options before the statement, then the statement's words,
 
     crux [--json] [--no-journal] [--seed N] [--rules NAME] [--sheet FILE] STATEMENT...
     crux [same options] odds STATEMENT...
+    crux [same options] -                      (a batch: __main__ `quick_batch`)
 
 and answered by the very calls the click command makes (the config file, `Settings`, `run_one`,
 `run_odds`), so the output and the exit status are the same. Anything else returns None and
@@ -70,6 +71,24 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
             return None
         options["seed"] = seed
     return options, odds, " ".join(statement)
+
+
+def read_batch(words: list[str]) -> dict[str, Any] | None:
+    """The options of `crux [OPTIONS] -`, a batch of statements from stdin (the forms above, then `-`); None where
+    click is to decide."""
+    if words[-1:] != ["-"] or os.name == "nt" or any(name in os.environ for name in
+                                                     ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
+        return None
+    read = leading_options(words[:-1], 0, FLAGS, VALUES)
+    if read is None or read[1] != len(words) - 1 or read[0].get("rules") == "list":
+        return None
+    options = read[0]
+    if "seed" in options:
+        seed = seed_value(options["seed"])
+        if seed is None:
+            return None
+        options["seed"] = seed
+    return options
 
 
 def leading_options(words: list[str], at: int, flags: dict[str, str],
