@@ -6,7 +6,6 @@ It sits above both faces: the command line (crux_cli.cli) opens the interactive 
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from typing import Any
@@ -98,8 +97,7 @@ def quick_session(argv: list[str]) -> int | None:
     Only the bare forms, with neither CRUX_RULES nor CRUX_SHEET set (click reads those as options), and
     not on Windows (as running/quick.py); the session is started and its errors said as click's path does.
     """
-    if argv not in ([], ["repl"]) or os.name == "nt" or any(
-            name in os.environ for name in ("CRUX_RULES", "CRUX_SHEET", quick.COMPLETE)):
+    if argv not in ([], ["repl"]) or quick.clicks_own():
         return None
     guard_streams()
     if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from crux_cli.core.errors import CruxError
 from crux_cli.core.style import COLOR_CHOICES, Palette, wants_colour
 from crux_cli.render.log import iter_log_lines, log_lines
-from crux_cli.running.quick import COMPLETE, answered, leading_options, read_config
+from crux_cli.running.quick import answered, clicks_own, leading_options, read_config
 from crux_cli.running.replay import iter_answers, with_answers
 from crux_cli.running.streams import guard_streams, is_terminal
 from crux_cli.state.history import iter_lines, kept_rolls, select_entries, since_stamp, stream_entries
@@ -45,8 +45,7 @@ ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")  # what click.echo strips from wha
 
 def read(words: list[str]) -> dict[str, Any] | None:
     """The options of a `crux log` command line read here (`show`'s arguments), else None: click's to read."""
-    if words[:1] != ["log"] or os.name == "nt" or any(name in os.environ for name in
-                                                       ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
+    if words[:1] != ["log"] or clicks_own():
         return None
     read = leading_options(words, 1, FLAGS, VALUES)
     if read is None or read[1] != len(words):  # a word that is no option: click's to refuse

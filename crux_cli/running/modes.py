@@ -290,7 +290,9 @@ class AnswerLines:
             shown = shown_as[faces] = self.render(answer, number, made)
             if hero is None or hero is answer.sheet.after:  # its answer is its faces' (and hero's) alone, its hero
                 paths = self.paths.get(key)  # left as it was: drawn again next time, without its engine
-                learn_draws(self.paths.setdefault(key, {}) if paths is None else paths, faces)
+                if paths is None:
+                    paths = self.paths[key] = {}
+                learn_draws(paths, faces)
         return shown
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:

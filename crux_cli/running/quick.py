@@ -47,7 +47,7 @@ COMPLETE = "_CRUX_COMPLETE"  # set, click answers a shell's completion request
 
 def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
     """(the options, is it `odds`, the statement's text) of a command line read here, else None."""
-    if not words or os.name == "nt" or any(name in os.environ for name in ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
+    if not words or clicks_own():
         return None
     read = leading_options(words, 0, FLAGS, VALUES)
     if read is None:
@@ -63,6 +63,19 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
             statement[0])) or any(
             word[:1] == "-" and not as_typed(word) for word in statement[1:]):
         return None
+    usable = usable_options(options)
+    return None if usable is None else (usable, odds, " ".join(statement))
+
+
+def clicks_own() -> bool:
+    """Is every command line click's to read: on Windows (click expands wildcards in the arguments), with
+    CRUX_RULES or CRUX_SHEET set (click reads them as options), or for a shell's completion request?"""
+    return os.name == "nt" or any(name in os.environ for name in ("CRUX_RULES", "CRUX_SHEET", COMPLETE))
+
+
+def usable_options(options: dict[str, Any]) -> dict[str, Any] | None:
+    """`options` as answered here, the seed made a number; None where click is to decide (`--rules list`, a seed
+    click's type would refuse)."""
     if options.get("rules") == "list":
         return None
     if "seed" in options:
@@ -70,25 +83,18 @@ def read(words: list[str]) -> tuple[dict[str, Any], bool, str] | None:
         if seed is None:
             return None
         options["seed"] = seed
-    return options, odds, " ".join(statement)
+    return options
 
 
 def read_batch(words: list[str]) -> dict[str, Any] | None:
     """The options of `crux [OPTIONS] -`, a batch of statements from stdin (the forms above, then `-`); None where
     click is to decide."""
-    if words[-1:] != ["-"] or os.name == "nt" or any(name in os.environ for name in
-                                                     ("CRUX_RULES", "CRUX_SHEET", COMPLETE)):
+    if words[-1:] != ["-"] or clicks_own():
         return None
     read = leading_options(words[:-1], 0, FLAGS, VALUES)
-    if read is None or read[1] != len(words) - 1 or read[0].get("rules") == "list":
+    if read is None or read[1] != len(words) - 1:
         return None
-    options = read[0]
-    if "seed" in options:
-        seed = seed_value(options["seed"])
-        if seed is None:
-            return None
-        options["seed"] = seed
-    return options
+    return usable_options(read[0])
 
 
 def leading_options(words: list[str], at: int, flags: dict[str, str],

@@ -275,6 +275,11 @@ class Runner:
             roller.apart = bool(getattr(statement, "reads_sheet", True))
         return roller
 
+    def known_again(self, text: str) -> tuple[RuleSet | None, RuleSet, Any, int] | None:
+        """`known`'s entry for `text` when it may be drawn again (`redrawn`): read in the rules loaded, rolled once."""
+        known = self.known.get(text)
+        return known if known is not None and known[0] is self.loaded and known[3] * self.repeat == 1 else None
+
     def repetitions(self, handler: RuleSet, statement: Any, text: str, comment: str | None,
                     times: int) -> Iterator[Answer]:
         roller = self.roller(handler, statement)
@@ -479,8 +484,8 @@ def redrawn(runner: Runner, text: str, paths: Draws, kept: Callable[[str, tuple[
     draws the same dice for the same faces, so the stream gives what rolling it would. `kept` journals the
     faces (False: not now). None when it draws a way not met yet, or is not kept: its stream is then rewound,
     and the statement, rolled, draws the same dice again."""
-    known = runner.known.get(text)
-    if known is None or known[0] is not runner.loaded or known[3] * runner.repeat != 1:
+    known = runner.known_again(text)
+    if known is None:
         return None
     roller = runner.roller(known[1], known[2], True)
     drawn, stream = roller.drawn, roller.stream

@@ -76,12 +76,10 @@ def redrawn_on_sheet(runner: Runner, text: str, paths_of: Callable[[Any], Draws 
     as it was: its draws are by its hero as well (`paths_of((id(hero), text))`), as its remembered lines are. Only
     while the held run needs no look (`roll_on_sheet`); the hero it was drawn for and its faces, journaled by
     `kept`."""
-    known = runner.known.get(text)
-    if known is None or known[0] is not runner.loaded or known[3] * runner.repeat != 1:
+    known, path = runner.known_again(text), runner.sheet
+    if known is None or path is None:
         return None
-    rules, path = known[1], runner.sheet
-    if path is None:
-        return None
+    rules = known[1]
     held: Any = sheets.HELD_NAMES.get(path)
     if rules is not runner.loaded or rules.sheet is None or held is None or monotonic() >= held.quiet_until:
         return None
