@@ -19,8 +19,8 @@ from crux_cli.running import modes
 from crux_cli.running.modes import run_batch
 from crux_cli.running.output import Output
 from crux_cli.running.settings import Settings
-from crux_cli.running.sheet_roll import sheet_update
-from crux_cli.state import store
+from crux_cli.running.sheet_roll import kept_values, sheet_update
+from crux_cli.state import sheet_undo, store
 from crux_cli.state.sheet import new_sheet_text
 
 WREN = Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1), "WIL": Attribute(0, -1)}, grit=2)
@@ -43,6 +43,28 @@ def test_one_update_for_each_pair_of_heroes() -> None:
     assert (update.path, update.before, update.after) == ("hero.toml", WREN, after)
     assert sheet_update("other.toml", WREN, after).path == "other.toml"  # another sheet: an update of its own
     assert sheet_update("hero.toml", WREN, WREN.with_changes(grit=3)).after is not after  # equal is not the same
+
+
+def test_a_hero_interned_once_is_known_by_identity_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    hero = store.interned(WREN.with_changes(grit=4, name="Ivo"))
+    assert store.interned(hero.with_changes(name="Ivo")) is hero  # an equal hero: the one object of its state
+    monkeypatch.setattr(Hero, "value_key", lambda self: pytest.fail("its values worked out again"))
+    assert store.interned(hero) is hero  # the one object met again: known by its id, its values not asked
+
+
+def test_the_values_a_change_writes_are_worked_out_once_for_each_pair_of_heroes() -> None:
+    earned = store.interned(WREN.with_changes(grit=3))
+    written = kept_values(WREN, earned)
+    assert written is not None and kept_values(WREN, earned) is written  # the same pair: the very values
+    old, new = written
+    assert (old["grit"], new["grit"]) == (2, 3) and {k for k in old if old[k] != new[k]} == {"grit"}
+    assert kept_values(WREN, WREN.with_changes(grit=2)) is None  # nothing the sheet keeps changed: no write
+    # the journal's change of those values: made once, the same as sheet_change works it out
+    change = sheet_undo.change_of_values("/real/hero.toml", "Wren", old, new)
+    assert change == {"path": "/real/hero.toml", "who": "Wren", "before": {"grit": 2}, "after": {"grit": 3}}
+    assert sheet_undo.change_of_values("/real/hero.toml", "Wren", old, new) is change
+    assert sheet_undo.change_of_values("/moved/hero.toml", "Wren", old, new)["path"] == "/moved/hero.toml"
+    assert {**sheet_undo.sheet_change("/real/hero.toml", WREN, earned), "path": "/real/hero.toml"} == change
 
 
 def test_a_request_is_found_by_its_trees_last_hero_and_is_the_same_as_before() -> None:

@@ -51,10 +51,10 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
             # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
             after = sheets.interned(after)
             if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
-                old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
-                if old != new:
+                written = kept_values(before, after)
+                if written is not None:
                     if runner.on_write is not None:  # the journal announces the write (`announce`)
-                        runner.on_write(path, old, new, text, after.name)
+                        runner.on_write(path, written[0], written[1], text, after.name)
                     sheet.save_changed(after)
     except BaseException as error:
         if transaction is not None:
@@ -130,6 +130,22 @@ def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Co
     return ctx
 
 
+def kept_values(before: SheetHero, after: SheetHero) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The values the sheet keeps, before and after a change from `before` to `after` (None when they are the same):
+    worked out once for each pair of heroes met (a sheet's heroes are one object a state, so a hero whose Grit goes
+    2, 3, 2 changes between the same two again and again). Read only, by the journal (`Journal.note_write`)."""
+    key = (id(before), id(after))
+    known = KEPT_VALUES.get(key)
+    if known is not None and known[0] is before and known[1] is after:
+        return known[2]
+    old, new = sheets.file_for(before.rules).kept(before), sheets.file_for(after.rules).kept(after)
+    written = (old, new) if old != new else None
+    if len(KEPT_VALUES) >= KEPT_UPDATES:
+        KEPT_VALUES.clear()
+    KEPT_VALUES[key] = (before, after, written)  # kept alive with them: their ids name no other meanwhile
+    return written
+
+
 def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
     """The update from `before` to `after` on the sheet at `path`: one object for each pair of heroes met (a sheet's
     heroes are one object a state), so what is remembered by an update (a line's suffix, its answer line) is found
@@ -145,6 +161,8 @@ def sheet_update(path: str, before: SheetHero, after: SheetHero) -> SheetUpdate:
 
 
 UPDATES: dict[tuple[int, int], SheetUpdate] = {}  # by the ids of the heroes before and after (`sheet_update`)
+# the values a sheet keeps before and after, by the ids of the heroes before and after (`kept_values`)
+KEPT_VALUES: dict[tuple[int, int], tuple[Any, Any, tuple[dict[str, Any], dict[str, Any]] | None]] = {}
 KEPT_UPDATES = 256
 
 

@@ -302,10 +302,10 @@ class Journal(JournalStore):
         announced when it was held (`note_write`), else worked out from its heroes."""
         known, self.held_values = self.held_values, None
         if known is not None and known[0] == update.path and known[1] == answer.input:  # as `sheet_change`
-            old, new = known[2], known[3]
-            changed = [name for name, value in old.items() if value != new[name]]
-            return {"path": sheet_undo().real_path(update.path), "who": update.after.name,
-                    "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+            undo = sheet_undo()
+            made: dict[str, Any] = undo.change_of_values(undo.real_path(update.path), update.after.name, known[2],
+                                                         known[3])
+            return made
         change: dict[str, Any] | None = sheet_undo().sheet_change(update.path, update.before, update.after)
         return change
 

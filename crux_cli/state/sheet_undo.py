@@ -71,6 +71,28 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
             "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
 
 
+def change_of_values(real: str, who: str | None, old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """`sheet_change` of the values a sheet keeps, `old` and `new` (changed), announced for its held write
+    (state.journal `change_of`). They are one pair of objects for each pair of heroes (running.sheet_roll
+    `kept_values`), so a change met again (Grit 2, 3, 2, 3) is the same change: made once, and only ever read."""
+    made = CHANGES.get((id(old), id(new)))
+    if made is not None and made[0] is old and made[1] is new and made[2] == real and made[3] == who:
+        return made[4]
+    changed = [name for name, value in old.items() if value != new[name]]
+    change = {"path": real, "who": who, "before": {name: old[name] for name in changed},
+              "after": {name: new[name] for name in changed}}
+    if len(CHANGES) >= KEPT_CHANGES:
+        CHANGES.clear()
+    CHANGES[id(old), id(new)] = (old, new, real, who, change)  # its values kept alive with it: their ids stay theirs
+    return change
+
+
+# the changes made (`change_of_values`), by the ids of the values before and after: those values, the sheet's real
+# path, its hero's name and the change
+CHANGES: dict[tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any], str, str | None, dict[str, Any]]] = {}
+KEPT_CHANGES = 256
+
+
 # -- undo and redo from the journal -------------------------------------------------------------------
 
 

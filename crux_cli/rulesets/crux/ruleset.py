@@ -13,6 +13,7 @@ from crux_cli.core.ruleset import (
     SheetKeeping,
     StatementTable,
     Vocabulary,
+    lazy,
     lazy_value,
     row,
 )
@@ -56,17 +57,19 @@ def parse(text: str, keyword: str) -> Statement:
 def after_roll(result: engine.PoolResult | engine.AttackResult, hero: Hero) -> Hero:
     """The hero after a roll: Grit spent and earned, and a strenuous save's toll."""
     change = result.grit
-    if change.spent or change.gained or not 0 <= hero.grit <= engine.GRIT_MAX:
-        from crux_cli.rulesets.crux.grit import apply_grit
-
-        after = apply_grit(hero, change)
-    else:  # the usual roll on a sheet: nothing spent or earned, the very hero (as apply_grit would give it)
-        after = hero
+    moved = change.spent or change.gained or not 0 <= hero.grit <= engine.GRIT_MAX
+    # the usual roll on a sheet spends and earns nothing: the very hero, as apply_grit would give it
+    after: Hero = apply_grit(hero, change) if moved else hero
     if after.dying and isinstance(result, engine.PoolResult) and result.request.kind == "save":  # only the Dying pay
         from crux_cli.rulesets.crux.wounds import after_strenuous_save
 
         after = after_strenuous_save(after, result.request.attribute, result.outcome)
     return after
+
+
+# rulesets/crux/grit.py `apply_grit`, imported at the first Grit spent or earned, then called directly: an import
+# statement in `after_roll` cost a batch on a sheet about 10,000 instructions at every change (PERFORMANCE.md)
+apply_grit = lazy("crux_cli.rulesets.crux.grit", "apply_grit", into=globals())
 
 
 def pool_row(compile_request: Callable[[Node, Hero | None, str], engine.PoolRequest]) -> Handlers:
