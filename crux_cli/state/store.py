@@ -198,10 +198,10 @@ def held_run(shown: str) -> HeldRun | None:
 RESOLVED: dict[str, tuple[Path, tuple[int, int] | None]] = {}
 HELD: dict[Path, tuple[int, str, tuple[int, int]]] = {}
 PARSED: dict[Path, tuple[tuple[int, ...], str, SheetHero]] = {}
-HEROES: dict[object, Any] = {}  # by its values, the one object of each state met; by its id, each met (`interned`)
+HEROES: dict[object, SheetHero] = {}  # one object for each state of a hero met, by its values and id (`interned`)
 RACY_NS = 100_000_000  # a file changed this recently (ns) may change again unseen by its times
 KEPT_SHEETS = 64  # sheets remembered in each (a REPL may switch between a few)
-KEPT_HEROES = 512  # states of heroes, and heroes met, remembered (`interned`)
+KEPT_HEROES = 512  # states of heroes remembered, twice each (`interned`)
 
 
 def resolve_again(shown: str) -> Path:
@@ -253,16 +253,16 @@ def interned(hero: SheetHero) -> SheetHero:
     """The one object of `hero`'s state: a hero whose Grit goes 2, 3, 2 is the same object at each 2, so what is
     remembered by its identity (a statement's compiled request, rulesets/crux/compiler.py; the journal's heroes)
     is found again rather than worked out anew after every change (PERFORMANCE.md, "A batch holds its sheet")."""
-    known = HEROES.get(id(hero))  # an object met before (its state's one, or an equal one): known without its values
-    if known is not None and known[0] is hero:
-        met: SheetHero = known[1]
-        return met
+    if HEROES.get(id(hero)) is hero:  # the one object already, kept by its id too: known without its values
+        return hero
     key = hero.value_key() if isinstance(hero, Record) else hero  # a record's own hash would work it out twice
+    known = HEROES.get(key)
+    if known is not None:
+        return known
     if len(HEROES) >= KEPT_HEROES:
         HEROES.clear()
-    one: SheetHero = HEROES.setdefault(key, hero)
-    HEROES[id(hero)] = (hero, one)  # kept alive here: its id names no other meanwhile
-    return one
+    HEROES[key] = HEROES[id(hero)] = hero  # kept alive here: its id names no other meanwhile
+    return hero
 
 
 def signature(status: os.stat_result) -> tuple[int, ...]:
