@@ -147,3 +147,56 @@ def test_a_batch_on_a_sheet_drawn_again_changes_and_prints_what_rolling_every_li
     assert runs[0][:4] == runs[1][:4]
     assert "Grit 2 → 1" in runs[0][0] and "Wren: Grit" in runs[0][0] and len(runs[0][3]) >= 1000
     assert runs[1][4] < runs[0][4] - 200  # lines on the sheet were drawn again
+
+
+def test_a_crux_hero_shares_its_lines_from_grit_1_to_5_but_for_a_kept_1_at_full_grit() -> None:
+    """Seed 001 §3.1: "You gain 1 Grit when ... The kept die ... shows a 1 ... You are not already at 5 Grit"; §3.2
+    "Cost: 1 Grit". A roll that leaves the hero as it was reads only that it has Grit, so its line is the same from
+    1 to 5: one hero stands for them all. Not at 0 (`grit` is refused), nor a kept 1 at 5 with nothing spent."""
+    from crux_cli.rulesets.crux.engine import GRIT_CHANGES, PoolRequest, PoolResult
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.rulesets.crux.ruleset import shared
+
+    wren = Hero(name="Wren", attributes={"DEX": Attribute(2, 1)}, grit=3)
+    standing = shared(wren, None)
+    assert standing == wren.with_changes(grit=1)
+    assert all(shared(wren.with_changes(grit=grit), None) is standing for grit in range(1, 6))
+    assert shared(wren.with_changes(grit=0), None) is None
+    assert shared(wren.with_changes(dying=True), None) is None and shared(wren.with_changes(dead=True), None) is None
+    request = PoolRequest("test", "DEX")
+
+    def rolled(kept: int, spent: int, gained: int) -> PoolResult:
+        return PoolResult(request, (kept,), kept, "failure" if kept < 4 else "success", GRIT_CHANGES[spent, gained])
+
+    full = wren.with_changes(grit=5)
+    assert shared(full, rolled(1, 0, 0)) is None  # below 5 it would have earned 1: its line is not theirs
+    assert shared(full, rolled(6, 0, 0)) is standing and shared(full, rolled(1, 1, 1)) is standing  # spent and earned
+    assert shared(wren, rolled(3, 0, 0)) is standing
+
+
+def test_a_line_shared_by_a_heros_grit_states_prints_and_journals_what_each_its_own_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A batch whose hero's Grit goes up and down from 1 to 5 draws a statement again by the hero standing for them
+    all (`SheetKeeping.shared`), its line ending with the hero's own suffix: output, sheet and journal are those
+    of lines kept by each hero, and more lines are drawn again."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    lines = "".join(f"{line}\n" for line in ("DEX", "WIL +1b grit", "save STR dis", "init", "STR", "atk d6",
+                                           "d20", "init ambush", "INT -1B", "atk d12 rushed")) * 150
+    runs = []
+    for sharing in (False, True):
+        monkeypatch.setattr(modes, "SHARED_LINES", sharing)
+        folder = tmp_path / f"run-{sharing}"
+        folder.mkdir()
+        sheet = folder / "hero.toml"
+        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                      "WIL": Attribute(0, -1)}, grit=4)))
+        monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
+        out, errors, count = batch_output(lines, monkeypatch, True, seed=7, sheet=str(sheet))
+        entries = [json.loads(json.dumps(entry).replace(str(folder), "FOLDER")) for entry in journal(folder / "state")]
+        runs.append((out, errors, sheet.read_text(encoding="utf-8"), entries, count))
+    assert runs[0][:4] == runs[1][:4]
+    out = runs[0][0]
+    assert all(f"Wren: Grit {grit}\n" in out for grit in range(1, 6))  # the hero went through every state it shares
+    assert runs[1][4] < runs[0][4] - 50  # the states' lines were drawn again by the one hero standing for them

@@ -524,6 +524,11 @@ class SheetKeeping(Record, Generic[R, H]):
       (`answer.sheet` and `update` are the runner's `SheetUpdate`: path, before, after);
     - `file()`: its `SheetFile`, loaded on first use (see `lazy_value`): a roll that reads no sheet never
       loads it. None: its sheets are read as the default rule set's.
+    - `shared(hero, result)`: for a roll that left `hero` as it was, a hero standing for all those whose roll
+      of the same statement and faces gives the same line but for its suffix (one object for each such class,
+      so a batch remembers that line once for them all), or None (its line is its own hero's). Asked with
+      `result` None, the hero standing for `hero`'s class; with a result, None when that result's line does
+      not hold for the whole class. None (no such hook): every hero's lines are its own.
     """
 
     apply: Callable[[R, H], H] = field(compare=False)
@@ -531,6 +536,7 @@ class SheetKeeping(Record, Generic[R, H]):
     suffix: Callable[[Any, Palette], str] = field(compare=False)
     json: Callable[[Any], dict[str, Any]] = field(compare=False)
     file: Callable[[], SheetFile[H]] | None = field(default=None, compare=False)
+    shared: Callable[[H, R | None], H | None] | None = field(default=None, compare=False)
 
 
 class RuleSet(Record, Generic[S, R]):

@@ -127,6 +127,10 @@ def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, Ans
     remembered = AnswerLines(output.batch_renderer()) if not output.json and REMEMBERED_LINES > 0 else None
     # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
     on_sheet = remembered if runner.sheet is not None and runner.rules_name in BUILT_IN else None
+    keeping = runner.rules.sheet if on_sheet is not None else None
+    if on_sheet is not None and keeping is not None and keeping.shared is not None and SHARED_LINES:
+        palette, suffix = output.palette, keeping.suffix  # a line shared by heroes ends with its own hero's suffix
+        on_sheet.shared, on_sheet.suffix = keeping.shared, lambda answer: suffix(answer, palette)
     # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
     # always), and built in (a rule set of a package may draw in ways its faces do not show)
     pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
@@ -171,9 +175,8 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
     # faces are journaled as the usual line's (or not at all): PERFORMANCE.md, "A remembered line is drawn again"
     paths_of = remembered.paths.get if REDRAWN and remembered is not None and \
         (usual is not None or journal.mode != "on") else None
-    held_paths_of = on_sheet.paths.get if on_sheet is not None and paths_of is not None else None
-    redrawn_on_sheet: Callable[..., tuple[Any, tuple[int, ...]] | None] | None = None
-    if held_paths_of is not None:
+    redrawn_on_sheet: Callable[..., str | None] | None = None
+    if on_sheet is not None and paths_of is not None:
         from crux_cli.running import sheet_roll
 
         redrawn_on_sheet = sheet_roll.redrawn_on_sheet
@@ -199,9 +202,9 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                         if (drawn_again := redrawn(runner, text, paths, usual)) is not None:
                             held.append(remembered_lines[text][drawn_again])  # met with its paths, dropped with them
                     elif redrawn_on_sheet is not None and \
-                            (again := redrawn_on_sheet(runner, text, held_paths_of, usual_held)) is not None:
-                        drawn_again = again[1]
-                        held.append(remembered_lines[(id(again[0]), text)][drawn_again])
+                            (again := redrawn_on_sheet(runner, text, on_sheet, usual_held)) is not None:
+                        drawn_again = ()
+                        held.append(again)  # its line, by its hero (or the hero its rule set shares lines with)
                 # kept one by one: a later refusal keeps the earlier ones
                 for answer in each(said) if drawn_again is None else ():
                     if answer.odds:  # `odds …`: nothing rolled, so nothing journaled
@@ -267,20 +270,26 @@ class AnswerLines:
         self.met = Met(REMEMBERED_ONCE)  # statements answered once
         self.heroes: dict[int, Any] = {}  # the heroes whose ids key lines
         self.kept = 0
+        # on a sheet whose rule set shares a line across heroes (`SheetKeeping.shared`): that hook, the suffix of an
+        # answer, and by an update's id the update and the end of its lines (`shared_line`)
+        self.shared: Callable[[Any, Any], Any] | None = None
+        self.suffix: Callable[[Any], str] = str
+        self.tails: dict[int, tuple[Any, str]] = {}
+        self.stand: tuple[Any, Any] = (None, None)  # the last hero drawn again for, and the one standing for it
 
     def line(self, answer: Any, number: int, made: str | None, hero: Any = None) -> str:
         """The text printed for `answer`, a roll kept by its faces alone: remembered, or rendered."""
         said, faces = answer.input, answer.drawn
+        if hero is not None and self.shared is not None and hero is answer.sheet.after is answer.sheet.before and \
+                (standing := self.shared(hero, answer.result)) is not None:
+            return self.shared_line(answer, number, made, standing)
         key = said if hero is None else (id(hero), said)
         shown_as = self.lines.get(key)
         if shown_as is None:
             if not self.met.again(said):
                 return self.render(answer, number, made)
             if self.kept >= REMEMBERED_LINES:  # full: begin again
-                self.lines.clear()
-                self.paths.clear()
-                self.heroes.clear()
-                self.kept = 0
+                self.clear()
             shown_as = self.lines[key] = {}
             if hero is not None:
                 self.heroes[id(hero)] = hero
@@ -294,6 +303,53 @@ class AnswerLines:
                     paths = self.paths[key] = {}
                 learn_draws(paths, faces)
         return shown
+
+    def shared_line(self, answer: Any, number: int, made: str | None, standing: Any) -> str:
+        """`line` for a roll that left its hero as it was, whose line its rule set shares with the heroes `standing`
+        stands for (`SheetKeeping.shared`: a Crux hero at any Grit from 1 to 5): remembered by that hero without its
+        suffix, and drawn again by it (running.sheet_roll `redrawn_on_sheet`); the suffix is the answer's own."""
+        said, faces = answer.input, answer.drawn
+        key, tail = (id(standing), said), self.tail(answer)
+        bodies = self.lines.get(key)
+        if bodies is None:
+            if not self.met.again(said):
+                return self.render(answer, number, made)
+            if self.kept >= REMEMBERED_LINES:  # full: begin again
+                self.clear()
+            bodies = self.lines[key] = {}
+            self.heroes[id(standing)] = standing
+        body = bodies.get(faces)
+        if body is not None:
+            return body + tail
+        shown = self.render(answer, number, made)
+        if shown.endswith(tail) and len(shown) > len(tail):  # not when scrubbing changed its end: rendered each time
+            self.kept += 1
+            bodies[faces] = shown[:-len(tail)]
+            paths = self.paths.get(key)
+            if paths is None:
+                paths = self.paths[key] = {}
+            learn_draws(paths, faces)
+        return shown
+
+    def tail(self, answer: Any) -> str:
+        """What the line of `answer`, a roll on a sheet, ends with: its suffix (`SheetKeeping.suffix`, said as the text
+        renderer says it) and the line feed; kept by its update, one object for each pair of heroes."""
+        update = answer.sheet
+        known = self.tails.get(id(update))
+        if known is not None and known[0] is update:
+            return known[1]
+        suffix = self.suffix(answer)
+        tail = f" · {suffix}\n" if suffix else "\n"
+        if len(self.tails) >= KEPT_TAILS:
+            self.tails.clear()
+        self.tails[id(update)] = (update, tail)  # kept alive with it: its id names no other meanwhile
+        return tail
+
+    def clear(self) -> None:
+        self.lines.clear()
+        self.paths.clear()
+        self.heroes.clear()
+        self.kept = 0
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
         """The text printed for `answer`, given on a sheet: a roll not kept by its faces alone (a comment, a
@@ -313,6 +369,9 @@ class AnswerLines:
 REMEMBERED_LINES = 8192
 # a remembered line's statement drawn again along the draws it made, without its engine (False: every line is rolled)
 REDRAWN = True
+# on a sheet, a line shared by the heroes its rule set says roll it alike (`SheetKeeping.shared`; False: each its own)
+SHARED_LINES = True
+KEPT_TAILS = 256  # the ends of lines kept, one for each update (pair of heroes) met
 REMEMBERED_FACES = 8
 REMEMBERED_ONCE = 1024
 # objects made (less those freed) before the young generation is collected, in a batch: a line keeps nothing of its

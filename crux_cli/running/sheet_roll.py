@@ -15,7 +15,7 @@ from crux_cli.state import store as sheets  # sheets in play: a batch on a sheet
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from crux_cli.core.rng import Draws, Roller
+    from crux_cli.core.rng import Roller
     from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
     from crux_cli.running.runner import Runner
 
@@ -69,13 +69,15 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
     return result, update
 
 
-def redrawn_on_sheet(runner: Runner, text: str, paths_of: Callable[[Any], Draws | None],
-                     kept: Callable[[str, tuple[int, ...], SheetUpdate], bool] | None) -> \
-        tuple[SheetHero, tuple[int, ...]] | None:
+# long: a batch on a sheet asks at most of its lines: the held run, the hero standing for this one, the draws, the
+# update and the line's end spelled out in one function, with no call a line more (PERFORMANCE.md)
+def redrawn_on_sheet(runner: Runner, text: str, lines: Any,
+                     kept: Callable[[str, tuple[int, ...], SheetUpdate], bool] | None) -> str | None:
     """running.runner `redrawn` for a statement of the active rule set on a batch's held sheet, whose hero it left
-    as it was: its draws are by its hero as well (`paths_of((id(hero), text))`), as its remembered lines are. Only
-    while the held run needs no look (`roll_on_sheet`); the hero it was drawn for and its faces, journaled by
-    `kept`."""
+    as it was: its draws are kept as its remembered `lines` are (running.modes `AnswerLines`), by its hero, or by
+    the hero its rule set says rolls it alike (`SheetKeeping.shared`: the line then ends with this hero's own
+    suffix, known once a line of its update was shown). Only while the held run needs no look (`roll_on_sheet`);
+    its faces journaled by `kept`; its line given back."""
     known, path = runner.known_again(text), runner.sheet
     if known is None or path is None:
         return None
@@ -84,7 +86,12 @@ def redrawn_on_sheet(runner: Runner, text: str, paths_of: Callable[[Any], Draws 
     if rules is not runner.loaded or rules.sheet is None or held is None or monotonic() >= held.quiet_until:
         return None
     hero = held.hero
-    paths = paths_of((id(hero), text))
+    stand = lines.stand  # the last hero asked and the one standing for it: a batch's hero changes seldom
+    if stand[0] is not hero:
+        stand = lines.stand = (hero, lines.shared(hero, None) if lines.shared is not None else None)
+    standing = stand[1]
+    key = (id(hero if standing is None else standing), text)
+    paths = lines.paths.get(key)
     if paths is None:
         return None
     roller = runner.roller(rules, known[2], True)
@@ -97,11 +104,18 @@ def redrawn_on_sheet(runner: Runner, text: str, paths_of: Callable[[Any], Draws 
     update = runner.last_update  # as `roll_on_sheet` gives it: the very hero, before and after
     if update is None or update.after is not hero or update.before is not hero or update.path != path:
         update = runner.last_update = sheet_update(path, hero, hero)
+    shown: str = lines.lines[key][faces]  # learnt with its paths, dropped with them: faces drawn to the end have one
+    if standing is not None:
+        tail = lines.tails.get(id(update))
+        if tail is None or tail[0] is not update:  # no line of this hero shown yet: its suffix is not known
+            stream.rewind()
+            return None
+        shown += tail[1]
     if kept is not None and not kept(text, faces, update):
         stream.rewind()
         return None
     runner.hero = hero
-    return hero, faces
+    return shown
 
 
 def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Context[Any]:

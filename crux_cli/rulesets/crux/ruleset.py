@@ -115,6 +115,38 @@ STILL = engine.GRIT_CHANGES[0, 0]  # nothing spent, nothing earned: the engine's
 STEADY_GRIT = frozenset(range(engine.GRIT_MAX + 1))  # Grit a hero may hold (0..5): the usual roll leaves it as it is
 
 
+def shared(hero: Hero, result: Result | None) -> Hero | None:
+    """The hero at Grit 1 for a hero at Grit 1-5 (`SheetKeeping.shared`): a roll that leaves the hero as it was
+    reads no more of its Grit than that it has some (seed §3: spending needs 1, and a kept 1 earns 1 below 5), so
+    its line is the same at every Grit from 1 to 5 but for the suffix. Not at Grit 0 (`grit` is refused), nor for
+    the Dying or dead (their saves and rolls go otherwise), nor for a kept 1 with nothing spent at 5 Grit: below
+    5 that roll would have earned one."""
+    if result is not None:  # asked at every line of a batch on a sheet that leaves its hero as it was
+        kind = result.__class__
+        if kind is not PoolResult and kind is not AttackResult:
+            return None
+        kept = result.kept if kind is PoolResult else result.primary  # type: ignore[union-attr]
+        if kept == 1 and result.grit is STILL:  # type: ignore[union-attr]  # at 5 Grit: below, it would earn
+            return None
+    known = SHARED.get(id(hero))
+    if known is not None and known[0] is hero:
+        return known[1]
+    if len(SHARED) >= KEPT_SHARED:
+        SHARED.clear()
+        AT_GRIT_1.clear()
+    one: Hero | None = None
+    if not (hero.dying or hero.dead) and 1 <= hero.grit <= engine.GRIT_MAX:
+        one = hero.with_changes(grit=1) if hero.grit != 1 else hero
+        one = AT_GRIT_1.setdefault(one.value_key(), one)  # one object for each class: a batch's lines are kept by it
+    SHARED[id(hero)] = (hero, one)  # kept alive with it: its id names no other meanwhile
+    return one
+
+
+SHARED: dict[int, tuple[Hero, Hero | None]] = {}  # by a hero's id: the hero and the one standing for its class
+AT_GRIT_1: dict[object, Hero] = {}  # the heroes standing for a class, by their values
+KEPT_SHARED = 256
+
+
 RULESET = RuleSet(
     name=NAME,
     summary=SUMMARY,
@@ -130,6 +162,6 @@ RULESET = RuleSet(
                           lexicon=words.lexicon, patterns=words.PATTERNS, help=words.HELP),
     sheet=SheetKeeping(apply=after, status=sheet_render.toolbar_status,
                        suffix=sheet_render.sheet_suffix, json=sheet_render.sheet_json,
-                       file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE")),
+                       file=lazy_value("crux_cli.rulesets.crux.sheet_file", "SHEET_FILE"), shared=shared),
     fights=lazy_value("crux_cli.rulesets.crux.fights", "FIGHTS"),
 )
