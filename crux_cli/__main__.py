@@ -40,7 +40,10 @@ def hand_back_ctrl_c() -> None:
     """While crux was imported, Ctrl-C left at once (crux_cli._interrupted); from here on it is a
     KeyboardInterrupt again, which the command answers (status 130, no traceback)."""
     if sys.modules["crux_cli"].__dict__.get("_interrupted") is signal.getsignal(signal.SIGINT):
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        except KeyboardInterrupt:  # a Ctrl-C landing as it is handed back runs the new handler at once
+            raise SystemExit(130) from None  # interrupted, as the command says it: no traceback
 
 
 def quick_answer(argv: list[str]) -> int | None:

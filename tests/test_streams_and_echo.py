@@ -97,6 +97,28 @@ def test_ctrl_c_while_crux_is_being_imported_prints_no_traceback():
     assert 130 in statuses
 
 
+RACING_CTRL_C = """
+import os, signal, sys
+sys.argv = ["crux"]
+import crux_cli  # the program: its quiet Ctrl-C handler is in place while crux is imported
+import crux_cli.__main__ as program
+swap = signal.signal
+def racing(signum, handler):  # a Ctrl-C that lands as the handler is handed back: the new one runs at once
+    old = swap(signum, handler)
+    os.kill(os.getpid(), signal.SIGINT)
+    return old
+signal.signal = racing
+program.hand_back_ctrl_c()
+"""
+
+
+def test_a_ctrl_c_landing_as_it_is_handed_back_exits_130_without_a_traceback() -> None:
+    """Seen once in 40 timed Ctrl-Cs under load: the signal arrived inside `signal.signal` as the program handed
+    Ctrl-C back to Python, so the new handler raised KeyboardInterrupt before the command could answer it."""
+    done = subprocess.run([sys.executable, "-c", RACING_CTRL_C], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "")
+
+
 @pytest.mark.slow  # real processes, interrupted while their output waits for a slow reader
 @pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
 def test_ctrl_c_in_a_json_batch_never_cuts_a_line(unbuffered):
