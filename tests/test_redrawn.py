@@ -120,30 +120,31 @@ def test_a_batch_drawn_again_prints_and_journals_what_rolling_every_line_does(
         assert journal(drawn_state) == journal(rolled_state) and len(journal(rolled_state)) > 1500
 
 
+def sheet_batch(folder: Path, lines: str, monkeypatch: pytest.MonkeyPatch, redrawn: bool, grit: int,
+                seed: int) -> tuple[str, str, str, list[dict[str, Any]], int]:
+    """One batch on a new sheet of Wren at `grit` in `folder`: its output, errors, sheet afterwards, journal (the
+    folder's name left out) and how many lines the runner answered."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    folder.mkdir()
+    sheet = folder / "hero.toml"
+    sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                  "WIL": Attribute(0, -1)}, grit=grit)))
+    monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
+    out, errors, count = batch_output(lines, monkeypatch, redrawn, seed=seed, sheet=str(sheet))
+    entries = [json.loads(json.dumps(entry).replace(str(folder), "FOLDER")) for entry in journal(folder / "state")]
+    return out, errors, sheet.read_text(encoding="utf-8"), entries, count
+
+
 def test_a_batch_on_a_sheet_drawn_again_changes_and_prints_what_rolling_every_line_does(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Grit earned and spent moves the hero among a few states; a roll that left its hero as it was is drawn again
     by its hero; one that changes it is always rolled. Output, sheet and journal are the same."""
-    from crux_cli.rulesets.crux.hero import Attribute, Hero
-    from crux_cli.state.sheet import new_sheet_text
-
     lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "d6!", "save STR dis", "init", "STR",
                                            "DEX +1b # noted", "2x INT", "show")) * 100
-    runs = []
-    for redrawn in (False, True):
-        folder = tmp_path / f"run-{redrawn}"
-        folder.mkdir()
-        sheet = folder / "hero.toml"
-        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
-                                                                      "WIL": Attribute(0, -1)}, grit=2)))
-        monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
-        out, errors, count = batch_output(lines, monkeypatch, redrawn, seed=4, sheet=str(sheet))
-        entries = journal(folder / "state")
-        for entry in entries:  # the sheet's path names the run's folder
-            text = json.dumps(entry).replace(str(folder), "FOLDER")
-            entry.clear()
-            entry.update(json.loads(text))
-        runs.append((out, errors, sheet.read_text(encoding="utf-8"), entries, count))
+    runs = [sheet_batch(tmp_path / f"run-{redrawn}", lines, monkeypatch, redrawn, grit=2, seed=4)
+            for redrawn in (False, True)]
     assert runs[0][:4] == runs[1][:4]
     assert "Grit 2 → 1" in runs[0][0] and "Wren: Grit" in runs[0][0] and len(runs[0][3]) >= 1000
     assert runs[1][4] < runs[0][4] - 200  # lines on the sheet were drawn again
@@ -179,23 +180,12 @@ def test_a_line_shared_by_a_heros_grit_states_prints_and_journals_what_each_its_
     """A batch whose hero's Grit goes up and down from 1 to 5 draws a statement again by the hero standing for them
     all (`SheetKeeping.shared`), its line ending with the hero's own suffix: output, sheet and journal are those
     of lines kept by each hero, and more lines are drawn again."""
-    from crux_cli.rulesets.crux.hero import Attribute, Hero
-    from crux_cli.state.sheet import new_sheet_text
-
     lines = "".join(f"{line}\n" for line in ("DEX", "WIL +1b grit", "save STR dis", "init", "STR", "atk d6",
                                            "d20", "init ambush", "INT -1B", "atk d12 rushed")) * 150
     runs = []
     for sharing in (False, True):
         monkeypatch.setattr(modes, "SHARED_LINES", sharing)
-        folder = tmp_path / f"run-{sharing}"
-        folder.mkdir()
-        sheet = folder / "hero.toml"
-        sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
-                                                                      "WIL": Attribute(0, -1)}, grit=4)))
-        monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
-        out, errors, count = batch_output(lines, monkeypatch, True, seed=7, sheet=str(sheet))
-        entries = [json.loads(json.dumps(entry).replace(str(folder), "FOLDER")) for entry in journal(folder / "state")]
-        runs.append((out, errors, sheet.read_text(encoding="utf-8"), entries, count))
+        runs.append(sheet_batch(tmp_path / f"run-{sharing}", lines, monkeypatch, True, grit=4, seed=7))
     assert runs[0][:4] == runs[1][:4]
     out = runs[0][0]
     assert all(f"Wren: Grit {grit}\n" in out for grit in range(1, 6))  # the hero went through every state it shares

@@ -285,23 +285,14 @@ class AnswerLines:
             return self.shared_line(answer, number, made, standing)
         key = said if hero is None else (id(hero), said)
         shown_as = self.lines.get(key)
-        if shown_as is None:
-            if not self.met.again(said):
-                return self.render(answer, number, made)
-            if self.kept >= REMEMBERED_LINES:  # full: begin again
-                self.clear()
-            shown_as = self.lines[key] = {}
-            if hero is not None:
-                self.heroes[id(hero)] = hero
+        if shown_as is None and (shown_as := self.kept_under(key, said, hero)) is None:
+            return self.render(answer, number, made)
         shown = shown_as.get(faces)
         if shown is None:
             self.kept += 1
             shown = shown_as[faces] = self.render(answer, number, made)
             if hero is None or hero is answer.sheet.after:  # its answer is its faces' (and hero's) alone, its hero
-                paths = self.paths.get(key)  # left as it was: drawn again next time, without its engine
-                if paths is None:
-                    paths = self.paths[key] = {}
-                learn_draws(paths, faces)
+                self.learn(key, faces)  # left as it was: drawn again next time, without its engine
         return shown
 
     def shared_line(self, answer: Any, number: int, made: str | None, standing: Any) -> str:
@@ -311,13 +302,8 @@ class AnswerLines:
         said, faces = answer.input, answer.drawn
         key, tail = (id(standing), said), self.tail(answer)
         bodies = self.lines.get(key)
-        if bodies is None:
-            if not self.met.again(said):
-                return self.render(answer, number, made)
-            if self.kept >= REMEMBERED_LINES:  # full: begin again
-                self.clear()
-            bodies = self.lines[key] = {}
-            self.heroes[id(standing)] = standing
+        if bodies is None and (bodies := self.kept_under(key, said, standing)) is None:
+            return self.render(answer, number, made)
         body = bodies.get(faces)
         if body is not None:
             return body + tail
@@ -325,11 +311,28 @@ class AnswerLines:
         if shown.endswith(tail) and len(shown) > len(tail):  # not when scrubbing changed its end: rendered each time
             self.kept += 1
             bodies[faces] = shown[:-len(tail)]
-            paths = self.paths.get(key)
-            if paths is None:
-                paths = self.paths[key] = {}
-            learn_draws(paths, faces)
+            self.learn(key, faces)
         return shown
+
+    def kept_under(self, key: Any, said: str, hero: Any) -> dict[tuple[int, ...], str] | None:
+        """The lines to keep under `key` (by faces), none kept yet: begun now (all dropped first when full, `hero`
+        held alive while its id keys them); None for a statement met once, whose line is kept by nothing."""
+        if not self.met.again(said):
+            return None
+        if self.kept >= REMEMBERED_LINES:  # full: begin again
+            self.clear()
+        shown_as: dict[tuple[int, ...], str] = {}
+        self.lines[key] = shown_as
+        if hero is not None:
+            self.heroes[id(hero)] = hero
+        return shown_as
+
+    def learn(self, key: Any, faces: tuple[int, ...]) -> None:
+        """The draws that led to the line kept under `key` for `faces` (running.runner `redrawn`)."""
+        paths = self.paths.get(key)
+        if paths is None:
+            paths = self.paths[key] = {}
+        learn_draws(paths, faces)
 
     def tail(self, answer: Any) -> str:
         """What the line of `answer`, a roll on a sheet, ends with: its suffix (`SheetKeeping.suffix`, said as the text

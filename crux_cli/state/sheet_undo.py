@@ -64,11 +64,14 @@ def sheet_change(path: str, before: Hero, after: Hero) -> dict[str, Any] | None:
     if before is after:  # the usual statement on a sheet: the hero it was given, unchanged
         return None
     old, new = sheet_values(before), sheet_values(after)
-    changed = [name for name in old if old[name] != new[name]]
-    if not changed:
-        return None
-    return {"path": real_path(path), "who": after.name,
-            "before": {name: old[name] for name in changed}, "after": {name: new[name] for name in changed}}
+    return change_between(real_path(path), after.name, old, new) if old != new else None
+
+
+def change_between(real: str, who: str | None, old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """The journal's change of a sheet from the values it kept, `old`, to `new`: the changed ones, before and after."""
+    changed = [name for name, value in old.items() if value != new[name]]
+    return {"path": real, "who": who, "before": {name: old[name] for name in changed},
+            "after": {name: new[name] for name in changed}}
 
 
 def change_of_values(real: str, who: str | None, old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,9 +81,7 @@ def change_of_values(real: str, who: str | None, old: Mapping[str, Any], new: Ma
     made = CHANGES.get((id(old), id(new)))
     if made is not None and made[0] is old and made[1] is new and made[2] == real and made[3] == who:
         return made[4]
-    changed = [name for name, value in old.items() if value != new[name]]
-    change = {"path": real, "who": who, "before": {name: old[name] for name in changed},
-              "after": {name: new[name] for name in changed}}
+    change = change_between(real, who, old, new)
     if len(CHANGES) >= KEPT_CHANGES:
         CHANGES.clear()
     CHANGES[id(old), id(new)] = (old, new, real, who, change)  # its values kept alive with it: their ids stay theirs
