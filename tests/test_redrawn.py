@@ -190,3 +190,25 @@ def test_a_line_shared_by_a_heros_grit_states_prints_and_journals_what_each_its_
     out = runs[0][0]
     assert all(f"Wren: Grit {grit}\n" in out for grit in range(1, 6))  # the hero went through every state it shares
     assert runs[1][4] < runs[0][4] - 50  # the states' lines were drawn again by the one hero standing for them
+
+
+def test_a_dice_line_beside_a_sheet_reads_the_hero_only_when_it_names_an_attribute(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`d20+5` beside a batch's sheet is rolled with no hero in its context (kept by text whatever the hero's Grit
+    does); `1d20 + DEX` is given the hero the held run holds, and adds its DEX."""
+    from crux_cli.core.ruleset import Context
+    from crux_cli.running import runner as runner_module
+
+    heroes: dict[str, list[Any]] = {}
+    real = Context
+
+    def context(roller: Any, hero: Any, text: str) -> Any:
+        heroes.setdefault(text, []).append(hero)
+        return real(roller, hero, text)
+
+    monkeypatch.setattr(runner_module, "Context", context)
+    out = sheet_batch(tmp_path / "run", "d20+5\n1d20 + DEX\nWIL +1b grit\n" * 3, monkeypatch, True, grit=3,
+                      seed=1)[0]
+    assert heroes["d20+5"] and all(hero is None for hero in heroes["d20+5"])
+    assert heroes["1d20 + DEX"] and all(hero is not None and hero.name == "Wren" for hero in heroes["1d20 + DEX"])
+    assert out.count("+ 2 [DEX]") == 3  # Wren's DEX modifier

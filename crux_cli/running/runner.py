@@ -323,6 +323,8 @@ class Runner:
             return rolled
         if self.sheet is None:
             hero = self.hero
+        elif not getattr(statement, "reads_sheet", True):  # dice naming no attribute (`d20+5` beside a sheet)
+            hero = None  # read no hero: its context, kept by text, holds whatever the hero's Grit does meanwhile
         else:  # `current_hero`, spelled out: a dice line beside a batch's sheet gives the hero its run holds
             sheets = SHEETS or sheet_store()
             run = sheets.HELD_NAMES.get(self.sheet)
