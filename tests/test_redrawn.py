@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -139,8 +140,8 @@ def sheet_batch(folder: Path, lines: str, monkeypatch: pytest.MonkeyPatch, redra
 
 def test_a_batch_on_a_sheet_drawn_again_changes_and_prints_what_rolling_every_line_does(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Grit earned and spent moves the hero among a few states; a roll that left its hero as it was is drawn again
-    by its hero; one that changes it is always rolled. Output, sheet and journal are the same."""
+    """Grit earned and spent moves the hero among a few states; a roll is drawn again by its hero, whether it left
+    the hero as it was or changed it. Output, sheet and journal are the same."""
     lines = "".join(f"{line}\n" for line in ("DEX", "d20", "WIL +1b grit", "d6!", "save STR dis", "init", "STR",
                                            "DEX +1b # noted", "2x INT", "show")) * 100
     runs = [sheet_batch(tmp_path / f"run-{redrawn}", lines, monkeypatch, redrawn, grit=2, seed=4)
@@ -212,3 +213,55 @@ def test_a_dice_line_beside_a_sheet_reads_the_hero_only_when_it_names_an_attribu
     assert heroes["d20+5"] and all(hero is None for hero in heroes["d20+5"])
     assert heroes["1d20 + DEX"] and all(hero is not None and hero.name == "Wren" for hero in heroes["1d20 + DEX"])
     assert out.count("+ 2 [DEX]") == 3  # Wren's DEX modifier
+
+
+def test_a_change_met_again_is_made_again_without_its_engine_and_announced_as_rolled(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A roll that changes its hero (Grit spent, Grit earned) is drawn again from the same hero and faces: the
+    engine is pure, so it gives the same answer and hero after (running.sheet_roll `changed_again`). The write is
+    announced before it is made, as a rolled change's is (state.journal `note_write`, the intent a kill settles),
+    and output, sheet and journal are those of every line rolled."""
+    from crux_cli.running import sheet_roll
+    from crux_cli.state.journal import Journal
+
+    lines = "".join(f"{line}\n" for line in ("WIL +1b grit", "save STR dis", "DEX", "save INT adv -2B",
+                                           "atk d12 rushed resist")) * 200
+    again, announced = [0], [0]
+    made_again, announce = sheet_roll.changed_again, Journal.note_write
+
+    def counted_again(*args: Any) -> Any:
+        shown = made_again(*args)
+        again[0] += shown is not None
+        return shown
+
+    def counted_announce(self: Journal, *args: Any, **named: Any) -> None:
+        announced[0] += 1
+        announce(self, *args, **named)
+
+    monkeypatch.setattr(sheet_roll, "changed_again", counted_again)
+    monkeypatch.setattr(Journal, "note_write", counted_announce)
+    runs, announcements = [], []
+    for redrawn in (False, True):
+        announced[0] = 0
+        runs.append(sheet_batch(tmp_path / f"run-{redrawn}", lines, monkeypatch, redrawn, grit=3, seed=11))
+        announcements.append(announced[0])
+    assert runs[0][:4] == runs[1][:4]
+    changes = sum(1 for line in runs[0][0].splitlines() if re.search(r"Wren: Grit \d+ → \d+$", line))
+    assert changes > 250 and announcements == [changes, changes]  # each change announced, drawn again or rolled
+    assert again[0] > 80  # changes met again were made again from their hero and faces
+    assert runs[1][4] < runs[0][4] - again[0]  # and not answered by the runner
+
+
+def test_a_line_of_a_heros_own_beside_shared_ones_is_drawn_again_as_they_are(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """At 5 Grit a kept 1 with nothing spent is a line of the hero's own (below 5 it would earn Grit, seed 001
+    §3.1), not shared: its draws are learnt with the shared lines', so it is drawn again too. `save STR dis` keeps
+    the lower of 2d6 (a 1 in 11 rolls of 36): 300 lines hold 36 ways, each rolled once or twice, the rest drawn
+    again."""
+    lines = "save STR dis\n" * 300
+    runs = [sheet_batch(tmp_path / f"run-{redrawn}", lines, monkeypatch, redrawn, grit=5, seed=3)
+            for redrawn in (False, True)]
+    assert runs[0][:4] == runs[1][:4]
+    assert "[1, " in runs[0][0] or ", 1]" in runs[0][0]  # kept 1s were rolled, at full Grit (nothing earned)
+    assert "Grit 5 →" not in runs[0][0] and runs[0][4] == 300
+    assert runs[1][4] < 80  # with them always rolled, some 37 ways and 90 kept 1s

@@ -202,7 +202,7 @@ def answer_lines(runner: Runner, journal: Journal, output: Output, stream: Any, 
                         if (drawn_again := redrawn(runner, text, paths, usual)) is not None:
                             held.append(remembered_lines[text][drawn_again])  # met with its paths, dropped with them
                     elif redrawn_on_sheet is not None and \
-                            (again := redrawn_on_sheet(runner, text, on_sheet, usual_held)) is not None:
+                            (again := redrawn_on_sheet(runner, text, on_sheet, usual_held, answered)) is not None:
                         drawn_again = ()
                         held.append(again)  # its line, by its hero (or the hero its rule set shares lines with)
                 # kept one by one: a later refusal keeps the earlier ones
@@ -259,7 +259,11 @@ class AnswerLines:
 
     On a sheet (`on_sheet`), a roll that left its hero as it was is remembered by its hero too: a sheet's hero
     is one object per state (state.store `interned`), told by identity and held here while its lines are, so
-    its id names no other object meanwhile; one that changed it, by its update (one object a pair of heroes)."""
+    its id names no other object meanwhile; one that changed it, by its update (one object a pair of heroes),
+    and its answer by the hero before (`changes`): the engine is pure, so the same faces on the same hero make
+    the same change, drawn again without it (running.sheet_roll `redrawn_on_sheet`). A hero's draws are learnt
+    under one key, that of the hero standing for it where its rule set shares lines (`learn_for`), whatever
+    line they led to: shared, its own, or a change."""
 
     def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
         self.render = render
@@ -276,6 +280,8 @@ class AnswerLines:
         self.suffix: Callable[[Any], str] = str
         self.tails: dict[int, tuple[Any, str]] = {}
         self.stand: tuple[Any, Any] = (None, None)  # the last hero drawn again for, and the one standing for it
+        # by the id of the hero before and the statement, then faces: a change's answer and line (`keep_change`)
+        self.changes: dict[tuple[int, str], dict[tuple[int, ...], tuple[Any, str]]] = {}
 
     def line(self, answer: Any, number: int, made: str | None, hero: Any = None) -> str:
         """The text printed for `answer`, a roll kept by its faces alone: remembered, or rendered."""
@@ -291,8 +297,10 @@ class AnswerLines:
         if shown is None:
             self.kept += 1
             shown = shown_as[faces] = self.render(answer, number, made)
-            if hero is None or hero is answer.sheet.after:  # its answer is its faces' (and hero's) alone, its hero
-                self.learn(key, faces)  # left as it was: drawn again next time, without its engine
+            if hero is None:  # its answer is its faces' alone: drawn again next time, without its engine
+                self.learn(key, faces)
+            elif hero is answer.sheet.after:  # its hero's alone, its hero left as it was: drawn again as its hero's
+                self.learn_for(hero, said, faces)
         return shown
 
     def shared_line(self, answer: Any, number: int, made: str | None, standing: Any) -> str:
@@ -352,6 +360,7 @@ class AnswerLines:
         self.lines.clear()
         self.paths.clear()
         self.heroes.clear()
+        self.changes.clear()
         self.kept = 0
 
     def on_sheet(self, answer: Any, number: int, made: str | None) -> str:
@@ -363,7 +372,38 @@ class AnswerLines:
         if faces is None or answer.comment is not None or answer.index is not None \
                 or len(faces) > REMEMBERED_FACES or answer.handler == "table":
             return self.render(answer, number, made)
-        return self.line(answer, number, made, update.after if update.before is update.after else update)
+        if update.before is update.after:
+            return self.line(answer, number, made, update.after)
+        shown = self.line(answer, number, made, update)
+        if faces in self.lines.get((id(update), answer.input), ()):  # its line kept: its statement met again
+            self.keep_change(answer, shown)
+        return shown
+
+    def keep_change(self, answer: Any, shown: str) -> None:
+        """Keep `answer`, a change, and its line `shown` by the hero before, the statement and the faces, and learn
+        its draws where that hero's are drawn again (by the hero standing for it, when its rule set shares lines):
+        met again, the change is made again from them (running.sheet_roll `redrawn_on_sheet`). Counted with its
+        line by update, which it lives and dies with."""
+        before, said, faces = answer.sheet.before, answer.input, answer.drawn
+        key = (id(before), said)
+        changes = self.changes.get(key)
+        if changes is None:
+            changes = self.changes[key] = {}
+            self.heroes[id(before)] = before  # held while its id keys changes
+        if faces not in changes:
+            changes[faces] = (answer, shown)
+            self.learn_for(before, said, faces)
+
+    def learn_for(self, hero: Any, said: str, faces: tuple[int, ...]) -> None:
+        """`learn` the draws of a line of `hero`'s own (not shared with the heroes its rule set says roll alike, or
+        a change) where `hero`'s draws are learnt: by the hero standing for it when there is one, as its shared
+        lines' are, since a statement is drawn again along one key (running.sheet_roll `redrawn_on_sheet`)."""
+        standing = self.shared(hero, None) if self.shared is not None else None
+        if standing is None:
+            self.learn((id(hero), said), faces)
+            return
+        self.heroes[id(standing)] = standing  # held while its id keys draws
+        self.learn((id(standing), said), faces)
 
 
 # answer lines a text batch remembers by statement and faces (0: none), of rolls whose faces (sides, count,

@@ -15,7 +15,7 @@ from crux_cli.state import store as sheets  # sheets in play: a batch on a sheet
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from crux_cli.core.rng import Roller
+    from crux_cli.core.rng import DiceStream, Roller
     from crux_cli.core.ruleset import RuleSet, SheetHero, SheetKeeping
     from crux_cli.running.runner import Runner
 
@@ -72,12 +72,14 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
 # long: a batch on a sheet asks at most of its lines: the held run, the hero standing for this one, the draws, the
 # update and the line's end spelled out in one function, with no call a line more (PERFORMANCE.md)
 def redrawn_on_sheet(runner: Runner, text: str, lines: Any,
-                     kept: Callable[[str, tuple[int, ...], SheetUpdate], bool] | None) -> str | None:
-    """running.runner `redrawn` for a statement of the active rule set on a batch's held sheet, whose hero it left
-    as it was: its draws are kept as its remembered `lines` are (running.modes `AnswerLines`), by its hero, or by
-    the hero its rule set says rolls it alike (`SheetKeeping.shared`: the line then ends with this hero's own
-    suffix, known once a line of its update was shown). Only while the held run needs no look (`roll_on_sheet`);
-    its faces journaled by `kept`; its line given back."""
+                     kept: Callable[[str, tuple[int, ...], SheetUpdate], bool] | None,
+                     changed: Callable[[Any, str | None], None]) -> str | None:
+    """running.runner `redrawn` for a statement of the active rule set on a batch's held sheet: its draws are kept
+    as its remembered `lines` are (running.modes `AnswerLines`), by its hero, or by the hero its rule set says rolls
+    it alike (`SheetKeeping.shared`: the line then ends with this hero's own suffix, known once a line of its
+    update was shown; a line not shared, the hero's own, is found by the hero). Only while the held run needs no
+    look (`roll_on_sheet`). A roll that left the hero as it was has its faces journaled by `kept`; one that changed
+    it is made again (`changed_again`). Its line given back."""
     known, path = runner.known_again(text), runner.sheet
     if known is None or path is None:
         return None
@@ -101,10 +103,17 @@ def redrawn_on_sheet(runner: Runner, text: str, lines: Any,
     faces = drawn_along(roller, drawn, stream, paths)
     if faces is None:
         return None
+    lines_of = lines.lines  # learnt with their paths, dropped with them, as changes are
+    bodies = lines_of.get(key)
+    shown: str | None = bodies.get(faces) if bodies is not None else None
+    if shown is None and standing is not None:  # a line of this hero's own, not shared (`AnswerLines.learn_for`)
+        own = lines_of.get((id(hero), text))
+        shown, standing = own.get(faces) if own is not None else None, None
+    if shown is None:  # faces a change was drawn with (of this hero, or of another it stands for)
+        return changed_again(runner, text, lines, held, faces, stream, changed)
     update = runner.last_update  # as `roll_on_sheet` gives it: the very hero, before and after
     if update is None or update.after is not hero or update.before is not hero or update.path != path:
         update = runner.last_update = sheet_update(path, hero, hero)
-    shown: str = lines.lines[key][faces]  # learnt with its paths, dropped with them: faces drawn to the end have one
     if standing is not None:
         tail = lines.tails.get(id(update))
         if tail is None or tail[0] is not update:  # no line of this hero shown yet: its suffix is not known
@@ -115,6 +124,36 @@ def redrawn_on_sheet(runner: Runner, text: str, lines: Any,
         stream.rewind()
         return None
     runner.hero = hero
+    return shown
+
+
+def changed_again(runner: Runner, text: str, lines: Any, held: Any, faces: tuple[int, ...], stream: DiceStream,
+                  changed: Callable[[Any, str | None], None]) -> str | None:
+    """The change the `held` run's hero was given before by `text` drawn as `faces` (running.modes
+    `AnswerLines.keep_change`), made again as `roll_on_sheet` makes it, without its engine: the rule set's engine is
+    pure, so the same faces on the same hero give the same answer and hero after. Announced, saved on the held run
+    and journaled (`changed`); its line given back. None (`stream` rewound) when this hero was never changed so."""
+    hero = held.hero
+    known = lines.changes.get((id(hero), text))
+    made = known.get(faces) if known is not None else None
+    if made is None or made[0].sheet.before is not hero:
+        stream.rewind()
+        return None
+    answer = made[0]
+    shown: str = made[1]
+    update = answer.sheet
+    after = update.after
+    try:
+        written = kept_values(hero, after)
+        if written is not None:
+            if runner.on_write is not None:  # the journal announces the write (`announce`)
+                runner.on_write(update.path, written[0], written[1], text, after.name)
+            held.save_changed(after)
+    except CruxError:
+        stream.rewind()  # no answer: the next statement draws that stream afresh, as `Runner.answered` does
+        raise
+    runner.hero, runner.last_update = held.hero, update
+    changed(answer, None)
     return shown
 
 
