@@ -15,11 +15,12 @@ import pytest
 from helpers import crux_here
 
 from crux_cli.core.rng import Draws, Roller, drawn_along, learn_draws, seeded
+from crux_cli.core.ruleset import SheetUpdate
 from crux_cli.running import modes
 from crux_cli.running.modes import run_batch
 from crux_cli.running.output import Output
 from crux_cli.running.runner import Runner
-from crux_cli.running.settings import Settings
+from crux_cli.running.settings import Settings, make_runner
 
 
 def exploding(roller: Roller) -> None:
@@ -122,18 +123,18 @@ def test_a_batch_drawn_again_prints_and_journals_what_rolling_every_line_does(
 
 
 def sheet_batch(folder: Path, lines: str, monkeypatch: pytest.MonkeyPatch, redrawn: bool, grit: int,
-                seed: int) -> tuple[str, str, str, list[dict[str, Any]], int]:
-    """One batch on a new sheet of Wren at `grit` in `folder`: its output, errors, sheet afterwards, journal (the
+                seed: int, name: str = "Wren", **settings: Any) -> tuple[str, str, str, list[dict[str, Any]], int]:
+    """One batch on a new sheet of `name` at `grit` in `folder`: its output, errors, sheet afterwards, journal (the
     folder's name left out) and how many lines the runner answered."""
     from crux_cli.rulesets.crux.hero import Attribute, Hero
     from crux_cli.state.sheet import new_sheet_text
 
     folder.mkdir()
     sheet = folder / "hero.toml"
-    sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
-                                                                  "WIL": Attribute(0, -1)}, grit=grit)))
+    sheet.write_text(new_sheet_text(Hero(name=name, attributes={"STR": Attribute(1, 0), "DEX": Attribute(2, 1),
+                                                                "WIL": Attribute(0, -1)}, grit=grit)))
     monkeypatch.setenv("XDG_STATE_HOME", str(folder / "state"))
-    out, errors, count = batch_output(lines, monkeypatch, redrawn, seed=seed, sheet=str(sheet))
+    out, errors, count = batch_output(lines, monkeypatch, redrawn, seed=seed, sheet=str(sheet), **settings)
     entries = [json.loads(json.dumps(entry).replace(str(folder), "FOLDER")) for entry in journal(folder / "state")]
     return out, errors, sheet.read_text(encoding="utf-8"), entries, count
 
@@ -265,3 +266,39 @@ def test_a_line_of_a_heros_own_beside_shared_ones_is_drawn_again_as_they_are(
     assert "[1, " in runs[0][0] or ", 1]" in runs[0][0]  # kept 1s were rolled, at full Grit (nothing earned)
     assert "Grit 5 →" not in runs[0][0] and runs[0][4] == 300
     assert runs[1][4] < 80  # with them always rolled, some 37 ways and 90 kept 1s
+
+
+@pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
+def test_a_shared_line_is_its_body_then_its_heros_suffix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         colour: bool) -> None:
+    """A line shared by a hero's Grit states is kept as the answer's text without its suffix (render.text
+    `answer_line(sheet=False)`) and ends with its own hero's suffix. A suffix that is not printable as it is
+    (colours) leaves the whole line to the renderer, whose end is then cut off: the output is that of lines kept
+    each by its own hero, in colour or not, whatever the hero's name is written in."""
+    lines = "".join(f"{line}\n" for line in ("DEX", "WIL +1b grit", "save STR dis", "STR", "atk d6")) * 80
+    for name in ("Wren", "Ærwyn Þórsdóttir"):
+        runs = []
+        for sharing in (False, True):
+            monkeypatch.setattr(modes, "SHARED_LINES", sharing)
+            runs.append(sheet_batch(tmp_path / f"run-{name.isascii()}-{sharing}", lines, monkeypatch, True,
+                                    grit=4, seed=5, name=name, color="always" if colour else "never"))
+        assert runs[0][:4] == runs[1][:4]
+        out = runs[0][0]
+        assert ("\x1b[" in out) is colour and out.count(name) > 300
+        assert runs[1][4] < runs[0][4]  # lines were shared
+
+
+def test_an_answer_line_is_its_text_without_the_sheet_then_the_suffix() -> None:
+    from crux_cli.core.style import Palette
+    from crux_cli.render.text import answer_line
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.rulesets.crux.sheet_render import sheet_suffix
+
+    runner = make_runner(Settings(seed=2))
+    answer = runner.answer("DEX +1b")
+    hero = Hero(name="Wren", attributes={"DEX": Attribute(2, 1)}, grit=3)
+    on_sheet = answer.replace(sheet=SheetUpdate("hero.toml", hero, hero))
+    for palette in (Palette(False), Palette(True)):
+        assert answer_line(on_sheet, palette) == f"{answer_line(on_sheet, palette, sheet=False)} · " \
+            f"{sheet_suffix(on_sheet, palette)}"
+        assert answer_line(on_sheet, palette, sheet=False) == answer_line(answer, palette)

@@ -13,8 +13,10 @@ from crux_cli.core.memo import Met, keep_in
 from crux_cli.core.style import Palette
 
 
-def answer_line(answer: Any, palette: Palette) -> str:
-    """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`; the table of `odds …` (several lines)."""
+def answer_line(answer: Any, palette: Palette, sheet: bool = True) -> str:
+    """`DEX +2b: success 5 · [2, 5, 1] highest → 5 · …`; the table of `odds …` (several lines). `sheet` False: without
+    the suffix of a roll on a sheet (` · Wren: Grit 3`), which a batch joins on itself (running.modes
+    `AnswerLines.shared_line`): what `scrub` changes is a character at a time, so a line is its parts scrubbed."""
     kind = answer.handler  # `rulesets.handler`'s two commonest cases, without its call
     rules = rulesets.load(answer.rules) if not kind else rulesets.dice_handler() if kind == "dice" else \
         rulesets.handler(answer)
@@ -25,7 +27,7 @@ def answer_line(answer: Any, palette: Palette) -> str:
         head = heading(answer.input, palette)
     index = palette.dim(f" #{answer.index}") if answer.index is not None else ""
     line = f"{head[1]}{index}: {rules.describe(answer.result, palette)}"
-    if getattr(answer, "sheet", None) is not None and rules.sheet is not None:
+    if sheet and getattr(answer, "sheet", None) is not None and rules.sheet is not None:
         suffix = rules.sheet.suffix(answer, palette)
         line += f" · {suffix}" if suffix else ""
     if answer.comment:

@@ -131,6 +131,7 @@ def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, Ans
     if on_sheet is not None and keeping is not None and keeping.shared is not None and SHARED_LINES:
         palette, suffix = output.palette, keeping.suffix  # a line shared by heroes ends with its own hero's suffix
         on_sheet.shared, on_sheet.suffix = keeping.shared, lambda answer: suffix(answer, palette)
+        on_sheet.body = output.batch_body_renderer()
     # the rule set's answers are its faces' alone: no sheet or hero (generic dice that read no sheet value are,
     # always), and built in (a rule set of a package may draw in ways its faces do not show)
     pure = runner.rules_name in BUILT_IN and runner.sheet is None and runner.hero is None
@@ -278,7 +279,8 @@ class AnswerLines:
         # answer, and by an update's id the update and the end of its lines (`shared_line`)
         self.shared: Callable[[Any, Any], Any] | None = None
         self.suffix: Callable[[Any], str] = str
-        self.tails: dict[int, tuple[Any, str]] = {}
+        self.body: Callable[[Any], str] | None = None  # an answer's line without its suffix (`shared_line`)
+        self.tails: dict[int, tuple[Any, str, bool]] = {}
         self.stand: tuple[Any, Any] = (None, None)  # the last hero drawn again for, and the one standing for it
         # by the id of the hero before and the statement, then faces: a change's answer and line (`keep_change`)
         self.changes: dict[tuple[int, str], dict[tuple[int, ...], tuple[Any, str]]] = {}
@@ -308,12 +310,17 @@ class AnswerLines:
         stands for (`SheetKeeping.shared`: a Crux hero at any Grit from 1 to 5): remembered by that hero without its
         suffix, and drawn again by it (running.sheet_roll `redrawn_on_sheet`); the suffix is the answer's own."""
         said, faces = answer.input, answer.drawn
-        key, tail = (id(standing), said), self.tail(answer)
+        key, (_, tail, plain) = (id(standing), said), self.tail(answer)
         bodies = self.lines.get(key)
         if bodies is None and (bodies := self.kept_under(key, said, standing)) is None:
             return self.render(answer, number, made)
         body = bodies.get(faces)
         if body is not None:
+            return body + tail
+        if plain and self.body is not None:  # a suffix scrubbing leaves as it is: the line is its body, then the tail
+            self.kept += 1
+            body = bodies[faces] = self.body(answer)
+            self.learn(key, faces)
             return body + tail
         shown = self.render(answer, number, made)
         if shown.endswith(tail) and len(shown) > len(tail):  # not when scrubbing changed its end: rendered each time
@@ -342,19 +349,20 @@ class AnswerLines:
             paths = self.paths[key] = {}
         learn_draws(paths, faces)
 
-    def tail(self, answer: Any) -> str:
+    def tail(self, answer: Any) -> tuple[Any, str, bool]:
         """What the line of `answer`, a roll on a sheet, ends with: its suffix (`SheetKeeping.suffix`, said as the text
-        renderer says it) and the line feed; kept by its update, one object for each pair of heroes."""
+        renderer says it) and the line feed, and whether the suffix is printable as it is (no colour, nothing to
+        scrub); kept by its update, one object for each pair of heroes, with that update."""
         update = answer.sheet
         known = self.tails.get(id(update))
         if known is not None and known[0] is update:
-            return known[1]
+            return known
         suffix = self.suffix(answer)
         tail = f" · {suffix}\n" if suffix else "\n"
         if len(self.tails) >= KEPT_TAILS:
             self.tails.clear()
-        self.tails[id(update)] = (update, tail)  # kept alive with it: its id names no other meanwhile
-        return tail
+        known = self.tails[id(update)] = (update, tail, suffix.isprintable())  # kept alive with it: its id stays its
+        return known
 
     def clear(self) -> None:
         self.lines.clear()

@@ -65,6 +65,16 @@ class Output:
         palette = self.palette
         return lambda answer, line, answer_json: answer_line(answer, palette) + "\n"
 
+    def batch_body_renderer(self) -> Callable[[Any], str] | None:
+        """An answer's text without its sheet's suffix or line feed (render.text `answer_line`), for a text batch:
+        None in JSON mode."""
+        if self.json:
+            return None
+        from crux_cli.render.text import answer_line
+
+        palette = self.palette
+        return lambda answer: answer_line(answer, palette, sheet=False)
+
     def answer_json(self, answer: Any) -> str:
         """The answer's JSON for the journal: as `--json` prints it (outside a batch) when that is the
         output, so it is made once for both; otherwise compact, the quickest to make."""
