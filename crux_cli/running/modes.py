@@ -270,7 +270,8 @@ class AnswerLines:
         self.render = render
         self.lines: dict[Any, dict[tuple[int, ...], str]] = {}  # by statement (or hero id and statement), then faces
         # by statement (or hero id and statement: a roll that left its hero as it was), the draws that led to its
-        # remembered lines (running.runner `redrawn`): dropped with them, so faces drawn again always have their line
+        # remembered lines (running.runner `redrawn`): dropped with them, so faces drawn again by statement always
+        # have their line (on a sheet, one key learns a class of heroes' draws: running.sheet_roll looks for its own)
         self.paths: dict[Any, Draws] = {}
         self.met = Met(REMEMBERED_ONCE)  # statements answered once
         self.heroes: dict[int, Any] = {}  # the heroes whose ids key lines
