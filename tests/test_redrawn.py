@@ -302,3 +302,20 @@ def test_an_answer_line_is_its_text_without_the_sheet_then_the_suffix() -> None:
         assert answer_line(on_sheet, palette) == f"{answer_line(on_sheet, palette, sheet=False)} · " \
             f"{sheet_suffix(on_sheet, palette)}"
         assert answer_line(on_sheet, palette, sheet=False) == answer_line(answer, palette)
+
+
+def test_a_batch_on_a_sheet_keeps_twice_the_lines_before_dropping_them(tmp_path: Path) -> None:
+    """A line on a sheet is kept by its hero too (the one standing for its Grit, its own, a change by the hero
+    before), so the same statements make more lines: a batch on a sheet keeps SHEET_LINES times REMEMBERED_LINES
+    before it drops them all; without a sheet, or with JSON output (nothing remembered), as before."""
+    from crux_cli.rulesets.crux.hero import Attribute, Hero
+    from crux_cli.state.sheet import new_sheet_text
+
+    sheet = tmp_path / "hero.toml"
+    sheet.write_text(new_sheet_text(Hero(name="Wren", attributes={"DEX": Attribute(2, 1)}, grit=2)))
+    limits = []
+    for chosen in (Settings(seed=1), Settings(seed=1, sheet=str(sheet)), Settings(seed=1, sheet=str(sheet), json=True)):
+        remembered = modes.remembering(make_runner(chosen), Output(chosen, io.StringIO(), io.StringIO(), environ={}))[0]
+        limits.append(remembered.limit if remembered is not None else None)
+    assert limits == [modes.REMEMBERED_LINES, modes.SHEET_LINES * modes.REMEMBERED_LINES, None]
+    assert modes.SHEET_LINES == 2

@@ -124,9 +124,14 @@ def remembering(runner: Runner, output: Output) -> tuple[AnswerLines | None, Ans
     """The batch's remembered answer lines (text output), the same on a sheet (built-in rules only), and whether
     the rule set's answers are its faces' alone (PERFORMANCE.md, "A text batch remembers its answer lines")."""
     # the batch journals each answer itself, by its faces; text output remembers answer lines by them
-    remembered = AnswerLines(output.batch_renderer()) if not output.json and REMEMBERED_LINES > 0 else None
+    on_a_sheet = runner.sheet is not None and runner.rules_name in BUILT_IN
+    # a line on a sheet is kept by the hero too (and by the one standing for its Grit, a change by the hero before):
+    # the same statements make some twice the lines, which kept as many as without a sheet were all dropped twice
+    # as often (PERFORMANCE.md, "A sheet batch keeps twice the lines")
+    limit = REMEMBERED_LINES * (SHEET_LINES if on_a_sheet else 1)
+    remembered = AnswerLines(output.batch_renderer(), limit) if not output.json and limit > 0 else None
     # on a sheet, a roll that left the hero as it was: its line is remembered by its hero too (built-in rules only)
-    on_sheet = remembered if runner.sheet is not None and runner.rules_name in BUILT_IN else None
+    on_sheet = remembered if on_a_sheet else None
     keeping = runner.rules.sheet if on_sheet is not None else None
     if on_sheet is not None and keeping is not None and keeping.shared is not None and SHARED_LINES:
         palette, suffix = output.palette, keeping.suffix  # a line shared by heroes ends with its own hero's suffix
@@ -256,7 +261,7 @@ class AnswerLines:
     """A text batch's answer lines, remembered by statement and faces (PERFORMANCE.md, "A text batch remembers
     its answer lines"): a roll's line is the same for the same statement and faces, so it is looked up rather
     than rendered. A line is remembered from its statement's second time, so a batch of different lines keeps
-    none, and all are dropped at once past REMEMBERED_LINES.
+    none, and all are dropped at once past its limit (REMEMBERED_LINES, SHEET_LINES times that on a sheet).
 
     On a sheet (`on_sheet`), a roll that left its hero as it was is remembered by its hero too: a sheet's hero
     is one object per state (state.store `interned`), told by identity and held here while its lines are, so
@@ -266,8 +271,9 @@ class AnswerLines:
     under one key, that of the hero standing for it where its rule set shares lines (`learn_for`), whatever
     line they led to: shared, its own, or a change."""
 
-    def __init__(self, render: Callable[[Any, int, str | None], str]) -> None:
+    def __init__(self, render: Callable[[Any, int, str | None], str], limit: int) -> None:
         self.render = render
+        self.limit = limit  # lines kept before all are dropped
         self.lines: dict[Any, dict[tuple[int, ...], str]] = {}  # by statement (or hero id and statement), then faces
         # by statement (or hero id and statement: a roll that left its hero as it was), the draws that led to its
         # remembered lines (running.runner `redrawn`): dropped with them, so faces drawn again by statement always
@@ -335,7 +341,7 @@ class AnswerLines:
         held alive while its id keys them); None for a statement met once, whose line is kept by nothing."""
         if not self.met.again(said):
             return None
-        if self.kept >= REMEMBERED_LINES:  # full: begin again
+        if self.kept >= self.limit:  # full: begin again
             self.clear()
         shown_as: dict[tuple[int, ...], str] = {}
         self.lines[key] = shown_as
@@ -419,6 +425,7 @@ class AnswerLines:
 # face…) are at most REMEMBERED_FACES numbers (a roll of more dice seldom comes up the same again), and of
 # statements met before (of the last REMEMBERED_ONCE met once: a batch of different lines remembers none)
 REMEMBERED_LINES = 8192
+SHEET_LINES = 2  # times REMEMBERED_LINES a batch on a sheet keeps: its lines are kept by hero as well
 # a remembered line's statement drawn again along the draws it made, without its engine (False: every line is rolled)
 REDRAWN = True
 # on a sheet, a line shared by the heroes its rule set says roll it alike (`SheetKeeping.shared`; False: each its own)
