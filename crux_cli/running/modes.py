@@ -325,16 +325,16 @@ class AnswerLines:
         if body is not None:
             return body + tail
         if plain and self.body is not None:  # a suffix scrubbing leaves as it is: the line is its body, then the tail
-            self.kept += 1
-            body = bodies[faces] = self.body(answer)
-            self.learn(key, faces)
-            return body + tail
-        shown = self.render(answer, number, made)
-        if shown.endswith(tail) and len(shown) > len(tail):  # not when scrubbing changed its end: rendered each time
-            self.kept += 1
-            bodies[faces] = shown[:-len(tail)]
-            self.learn(key, faces)
-        return shown
+            body = self.body(answer)
+        else:
+            shown = self.render(answer, number, made)
+            if not shown.endswith(tail) or len(shown) <= len(tail):  # scrubbing changed its end: rendered each time
+                return shown
+            body = shown[:-len(tail)]
+        self.kept += 1
+        bodies[faces] = body
+        self.learn(key, faces)
+        return body + tail
 
     def kept_under(self, key: Any, said: str, hero: Any) -> dict[tuple[int, ...], str] | None:
         """The lines to keep under `key` (by faces), none kept yet: begun now (all dropped first when full, `hero`

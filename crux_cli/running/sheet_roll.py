@@ -50,12 +50,8 @@ def roll_on_sheet(runner: Runner, rules: RuleSet, keeping: SheetKeeping, stateme
             # one object a state (state.store `interned`): a change met again gives the very update, its line and
             # suffix found again (PERFORMANCE.md, "A change on a held sheet, met again")
             after = sheets.interned(after)
-            if after is not before:  # the values the sheet keeps compared once: announced, and saved as changed
-                written = kept_values(before, after)
-                if written is not None:
-                    if runner.on_write is not None:  # the journal announces the write (`announce`)
-                        runner.on_write(path, written[0], written[1], text, after.name)
-                    sheet.save_changed(after)
+            if after is not before:
+                save_change(runner, sheet, path, before, after, text)
     except BaseException as error:
         if transaction is not None:
             transaction.__exit__(type(error), error, error.__traceback__)
@@ -142,19 +138,25 @@ def changed_again(runner: Runner, text: str, lines: Any, held: Any, faces: tuple
     answer = made[0]
     shown: str = made[1]
     update = answer.sheet
-    after = update.after
     try:
-        written = kept_values(hero, after)
-        if written is not None:
-            if runner.on_write is not None:  # the journal announces the write (`announce`)
-                runner.on_write(update.path, written[0], written[1], text, after.name)
-            held.save_changed(after)
+        save_change(runner, held, update.path, hero, update.after, text)
     except CruxError:
         stream.rewind()  # no answer: the next statement draws that stream afresh, as `Runner.answered` does
         raise
     runner.hero, runner.last_update = held.hero, update
     changed(answer, None)
     return shown
+
+
+def save_change(runner: Runner, sheet: Any, path: str, before: SheetHero, after: SheetHero, text: str) -> None:
+    """`after`, a hero other than `before`, saved on `sheet` (a transaction or held run) when the values the sheet
+    keeps differ, compared once (`kept_values`): announced first by the journal (`Runner.on_write`), so a kill in
+    between is settled. A statement rolled (`roll_on_sheet`) or a change made again (`changed_again`) alike."""
+    written = kept_values(before, after)
+    if written is not None:
+        if runner.on_write is not None:
+            runner.on_write(path, written[0], written[1], text, after.name)
+        sheet.save_changed(after)
 
 
 def context_of(runner: Runner, roller: Roller, hero: SheetHero, text: str) -> Context[Any]:
